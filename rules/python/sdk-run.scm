@@ -1,0 +1,11 @@
+;; sdk-run: docker-py's high-level API starts a container: <anything>.containers.run(...)
+;; Captures: @site is reported; @args holds the keywords. Receivers are not constrained:
+;; client.containers.run, self._docker.containers.run, docker.from_env().containers.run.
+((call
+   function: (attribute
+     object: (attribute attribute: (identifier) @_containers)
+     attribute: (identifier) @_verb)
+   arguments: (argument_list) @args) @site
+ (#eq? @_containers "containers")
+ (#eq? @_verb "run")
+ (#set! hardguard.reads "kwargs"))

@@ -1,0 +1,14 @@
+/* The command line: argv into options, the check, --list-rules and --explain. The only module
+ * that prints operational errors and picks the exit status: 0 clean, 1 failing sites, 2 could
+ * not check (usage, configuration or rule errors, unreadable input). */
+#ifndef HG_CLI_H
+#define HG_CLI_H
+
+#include <stdio.h>
+
+enum { HG_EXIT_CLEAN = 0, HG_EXIT_FINDINGS = 1, HG_EXIT_ERROR = 2 };
+
+/** Runs hardguard with argv, writing to out and err; returns the exit status. */
+int hg_cli_main(int argc, char **argv, FILE *out, FILE *err);
+
+#endif

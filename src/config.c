@@ -1,0 +1,178 @@
+#include "config.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "yamldoc.h"
+
+hg_config *hg_config_empty(const char *root) {
+  hg_config *c = hg_xcalloc(1, sizeof(hg_config));
+  c->root = hg_xstrdup(root);
+  return c;
+}
+
+void hg_config_free(hg_config *self) {
+  if (!self) return;
+  for (size_t i = 0; i < self->n_builders; i++) {
+    free(self->builders[i].module);
+    hg_strv_free(self->builders[i].callables, self->builders[i].n_callables);
+  }
+  free(self->builders);
+  hg_strv_free(self->exclude, self->n_exclude);
+  free(self->path);
+  free(self->root);
+  free(self);
+}
+
+static bool valid_dotted(const char *s, bool allow_class_method) {
+  // identifiers separated by single dots
+  int dots = 0;
+  if (!*s) return false;
+  for (const char *p = s; *p; p++) {
+    if (*p == '.') {
+      if (p == s || p[1] == '\0' || p[1] == '.') return false;
+      dots++;
+    } else if (!(*p == '_' || (*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
+                 (*p >= '0' && *p <= '9' && p != s && p[-1] != '.'))) {
+      return false;
+    }
+  }
+  return allow_class_method ? dots <= 1 : true;
+}
+
+static int load_builders(hg_config *c, hg_yaml *y, yaml_node_t *node, hg_error *err) {
+  static const char *const keys[] = {"module", "callables", NULL};
+  if (node->type != YAML_SEQUENCE_NODE)
+    return hg_yaml_error(y, node, err, "builders: expected a list of {module, callables}");
+  size_t n = (size_t)(node->data.sequence.items.top - node->data.sequence.items.start);
+  c->builders = hg_xcalloc(n, sizeof(hg_builder));
+  for (size_t i = 0; i < n; i++) {
+    yaml_node_t *b = hg_yaml_node(y, node->data.sequence.items.start[i]);
+    if (hg_yaml_mapping(y, b, keys, "builder", err) != 0) return -1;
+    yaml_node_t *module = hg_yaml_get(y, b, "module"), *callables = hg_yaml_get(y, b, "callables");
+    if (!module || !callables) return hg_yaml_error(y, b, err, "builder: needs 'module' and 'callables'");
+    const char *m;
+    if (hg_yaml_scalar(y, module, "builder.module", &m, err) != 0) return -1;
+    if (!valid_dotted(m, false))
+      return hg_yaml_error(y, module, err, "builder.module: expected a dotted module path, got '%s'", m);
+    hg_builder *hb = &c->builders[c->n_builders++];
+    hb->module = hg_xstrdup(m);
+    if (hg_yaml_strings(y, callables, "builder.callables", &hb->callables, &hb->n_callables, err) != 0)
+      return -1;
+    if (hb->n_callables == 0) return hg_yaml_error(y, callables, err, "builder.callables: empty list");
+    for (size_t j = 0; j < hb->n_callables; j++)
+      if (!valid_dotted(hb->callables[j], true))
+        return hg_yaml_error(y, callables, err,
+                             "builder.callables: expected a function or Class.method name, got '%s'",
+                             hb->callables[j]);
+  }
+  return 0;
+}
+
+static char *dir_of(const char *path) {
+  const char *slash = strrchr(path, '/');
+  if (!slash) return hg_xstrdup(".");
+  if (slash == path) return hg_xstrdup("/");
+  return hg_xstrndup(path, (size_t)(slash - path));
+}
+
+int hg_config_load(hg_config **out, const char *path, hg_error *err) {
+  static const char *const top[] = {"builders", "exclude", NULL};
+  *out = NULL;
+  char *bytes;
+  size_t len;
+  if (hg_read_file(&bytes, &len, path, err) != 0) return -1;
+  hg_yaml y;
+  hg_config *c = hg_config_empty("");
+  free(c->root);
+  c->root = dir_of(path);
+  c->path = hg_xstrdup(path);
+  int rc = hg_yaml_load(&y, path, bytes, len, err);
+  free(bytes);
+  if (rc == 0) {
+    yaml_node_t *root = hg_yaml_root(&y);
+    rc = hg_yaml_mapping(&y, root, top, "config", err);
+    yaml_node_t *builders = rc == 0 ? hg_yaml_get(&y, root, "builders") : NULL;
+    yaml_node_t *exclude = rc == 0 ? hg_yaml_get(&y, root, "exclude") : NULL;
+    if (rc == 0 && builders) rc = load_builders(c, &y, builders, err);
+    if (rc == 0 && exclude) rc = hg_yaml_strings(&y, exclude, "exclude", &c->exclude, &c->n_exclude, err);
+  }
+  hg_yaml_free(&y);
+  if (rc != 0) {
+    hg_config_free(c);
+    return -1;
+  }
+  *out = c;
+  return 0;
+}
+
+int hg_config_discover(hg_config **out, const char *start, hg_error *err) {
+  struct stat st;
+  char *dir = (stat(start, &st) == 0 && S_ISDIR(st.st_mode)) ? hg_xstrdup(start) : dir_of(start);
+  // Walk up through the real path so that "." and relative paths reach the repository root,
+  // but report the config under the name the user reached it by.
+  char real[PATH_MAX];
+  if (!realpath(dir, real)) {
+    *out = hg_config_empty(dir);
+    free(dir);
+    return 0;
+  }
+  size_t ups = 0;
+  for (;;) {
+    char *candidate = hg_xasprintf("%s/.hardguard.yml", real);
+    bool found = access(candidate, F_OK) == 0;
+    free(candidate);
+    if (found) break;
+    char *slash = strrchr(real, '/');
+    if (!slash || slash == real) {
+      *out = hg_config_empty(dir);
+      free(dir);
+      return 0;
+    }
+    *slash = '\0';
+    ups++;
+  }
+  hg_buf b = {0};
+  hg_buf_puts(&b, dir);
+  for (size_t i = 0; i < ups; i++) hg_buf_puts(&b, "/..");
+  hg_buf_puts(&b, "/.hardguard.yml");
+  char *path = hg_buf_detach(&b);
+  free(dir);
+  int rc = hg_config_load(out, path, err);
+  free(path);
+  return rc;
+}
+
+// `path` relative to `root`, both as the user spelled them; NULL when path is not under root.
+static const char *relative_to(const char *root, const char *path) {
+  if (strcmp(root, ".") == 0) {
+    while (path[0] == '.' && path[1] == '/') path += 2;
+    return path;
+  }
+  size_t n = strlen(root);
+  while (n > 1 && root[n - 1] == '/') n--;
+  if (strncmp(path, root, n) == 0 && path[n] == '/') return path + n + 1;
+  return NULL;
+}
+
+bool hg_config_excludes(const hg_config *self, const char *path) {
+  if (self->n_exclude == 0) return false;
+  const char *rel = relative_to(self->root, path);
+  if (!rel) {
+    // Spelled differently (e.g. "../x" vs "."): compare real paths.
+    char rroot[PATH_MAX], rpath[PATH_MAX];
+    if (!realpath(self->root, rroot) || !realpath(path, rpath)) return false;
+    size_t n = strlen(rroot);
+    if (strncmp(rpath, rroot, n) != 0 || rpath[n] != '/') return false;
+    for (size_t i = 0; i < self->n_exclude; i++)
+      if (hg_glob_match(self->exclude[i], rpath + n + 1)) return true;
+    return false;
+  }
+  for (size_t i = 0; i < self->n_exclude; i++)
+    if (hg_glob_match(self->exclude[i], rel)) return true;
+  return false;
+}

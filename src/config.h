@@ -1,0 +1,38 @@
+/* A repository's .hardguard.yml: the shared hardening builders it provides and the paths it
+ * excludes. Found in the scanned directory or its nearest ancestor, or given with --config. */
+#ifndef HG_CONFIG_H
+#define HG_CONFIG_H
+
+#include "util.h"
+
+/** A builder module and the callables in it that return the hardening set. A callable is a
+ *  function name, or Class.method for a method of a class the module exports. */
+typedef struct {
+  char *module;  // dotted path, e.g. sandbox.container_hardening
+  char **callables;
+  size_t n_callables;
+} hg_builder;
+
+/** Read-only after load. An empty config (no file) has no builders and no excludes. */
+typedef struct {
+  char *path;  // the file, or NULL when there is none
+  char *root;  // the directory excludes and module paths are relative to; "." without a file
+  hg_builder *builders;
+  size_t n_builders;
+  char **exclude;
+  size_t n_exclude;
+} hg_config;
+
+/** Loads `path`; 0, or -1 with "path:line:col: …" in err. */
+int hg_config_load(hg_config **out, const char *path, hg_error *err);
+/** Looks for .hardguard.yml in `start` (a file or directory) and its ancestors; loads the first
+ *  found, or returns an empty config. */
+int hg_config_discover(hg_config **out, const char *start, hg_error *err);
+/** An empty config rooted at `root`. */
+hg_config *hg_config_empty(const char *root);
+void hg_config_free(hg_config *self);
+
+/** Is `path` (as given on the command line or walked) excluded? Matched relative to the root. */
+bool hg_config_excludes(const hg_config *self, const char *path);
+
+#endif

@@ -1,0 +1,314 @@
+#include "evaluate.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "argv.h"
+
+typedef enum { UNSAT, UNVERIFIABLE, SAT } state;
+
+// What one reading mode's options look like, for messages and fix hints.
+static const struct {
+  const char *subject;  // how the message names the site
+  bool argv_style;      // fix flags written as list items ("--cap-drop", "ALL")
+  bool flags;           // judged by CLI flags (else keywords)
+} MODES[] = {
+    [HG_READS_KWARGS] = {"container created through docker-py", false, false},
+    [HG_READS_ARGV] = {"container command line", true, true},
+    [HG_READS_SHELL] = {"container shell command", false, true},
+    [HG_READS_CLIENT] = {"Docker client", false, false},
+};
+
+typedef struct {
+  const hg_policy *policy;
+  pcre2_match_data *md;
+  state req[64];
+  const hg_value *unverifiable[64];  // the value that left requirement i unverifiable
+  const hg_value *carrier;           // the first spread hardguard could not follow
+  bool builder;
+} judge;
+
+static bool literal(const hg_value *v) {
+  switch (v->kind) {
+  case HG_VAL_STR: return !strchr(v->text, HG_HOLE);
+  case HG_VAL_NUM:
+  case HG_VAL_TRUE:
+  case HG_VAL_FALSE:
+  case HG_VAL_NONE: return true;
+  default: return false;
+  }
+}
+
+static bool unset(const hg_value *v) {
+  if (v->kind == HG_VAL_NONE || v->kind == HG_VAL_FALSE) return true;
+  if (v->kind == HG_VAL_NUM) return strtod(v->text, NULL) == 0.0 && strchr("0.-+", v->text[0]);
+  if (v->kind == HG_VAL_STR) return v->text[0] == '\0' || !strcmp(v->text, "0") || !strcmp(v->text, "false");
+  return false;
+}
+
+static state match_value(const judge *j, const hg_matcher *m, const hg_value *v) {
+  if (!m->value) return unset(v) ? UNSAT : SAT;
+  if (literal(v)) return hg_matcher_value_ok(m, v->text, j->md) ? SAT : UNSAT;
+  if (v->kind == HG_VAL_LIST) {
+    state best = UNSAT;
+    for (size_t i = 0; i < v->n_items; i++) {
+      state s = match_value(j, m, &v->items[i]);
+      if (s > best) best = s;
+    }
+    return best;
+  }
+  return UNVERIFIABLE;
+}
+
+static const hg_value *first_unknown(const hg_value *v) {
+  if (v->kind == HG_VAL_LIST)
+    for (size_t i = 0; i < v->n_items; i++)
+      if (!literal(&v->items[i])) return first_unknown(&v->items[i]);
+  return v;
+}
+
+// Sets requirement `r` from one occurrence; the best occurrence counts (alternative keywords, and
+// repeated CLI flags, which accumulate).
+static void record(judge *j, size_t r, state s, const hg_value *v) {
+  if (s < j->req[r]) return;
+  j->req[r] = s;
+  j->unverifiable[r] = s == UNVERIFIABLE ? first_unknown(v) : NULL;
+}
+
+static void apply_keyword(judge *j, const char *key, const hg_value *v) {
+  for (size_t r = 0; r < j->policy->n_req; r++) {
+    const hg_requirement *req = &j->policy->req[r];
+    for (size_t m = 0; m < req->n_kwargs; m++)
+      if (hg_matcher_has_name(&req->kwargs[m], key)) record(j, r, match_value(j, &req->kwargs[m], v), v);
+  }
+}
+
+static bool overridden_later(const hg_value *dict, size_t i) {
+  for (size_t k = i + 1; k < dict->n_items; k++)
+    if (dict->items[k].key && !strcmp(dict->items[k].key, dict->items[i].key)) return true;
+  return false;
+}
+
+static void read_kwargs(judge *j, const hg_value *dict) {
+  for (size_t i = 0; i < dict->n_items; i++) {
+    const hg_value *v = &dict->items[i];
+    if (!v->key) {
+      if (v->kind == HG_VAL_BUILDER)
+        j->builder = true;
+      else if (!j->carrier)
+        j->carrier = v;
+      continue;
+    }
+    // A key merged again later (`{**{"read_only": True}, "read_only": False}`) takes its last value.
+    if (!overridden_later(dict, i)) apply_keyword(j, v->key, v);
+  }
+}
+
+static void apply_flag(judge *j, const char *name, const hg_value *v) {
+  for (size_t r = 0; r < j->policy->n_req; r++) {
+    const hg_requirement *req = &j->policy->req[r];
+    for (size_t m = 0; m < req->n_flags; m++)
+      if (hg_matcher_has_name(&req->flags[m], name)) {
+        state s = v ? match_value(j, &req->flags[m], v) : UNSAT;
+        record(j, r, s, v);
+      }
+  }
+}
+
+static const hg_value TRUE_VALUE = {.kind = HG_VAL_TRUE, .text = "True"};
+
+// One option word at items[*i]; advances *i past the value it consumes.
+static void read_option(judge *j, const hg_value *items, size_t n, size_t *i) {
+  const char *w = items[*i].text;
+  const char *eq = strchr(w, '=');
+  hg_value inline_value;
+  if (w[1] == '-') {
+    // --name, --name=value, --name value
+    char *name = hg_xstrndup(w, eq ? (size_t)(eq - w) : strlen(w));
+    const hg_value *v = NULL;
+    if (eq) {
+      inline_value = (hg_value){.kind = HG_VAL_STR, .text = eq + 1, .line = items[*i].line};
+      v = &inline_value;
+    } else if (hg_policy_is_boolean_flag(j->policy, name)) {
+      v = &TRUE_VALUE;
+    } else if (*i + 1 < n) {
+      v = &items[++*i];
+    }
+    if (strchr(name, HG_HOLE) && !j->carrier) j->carrier = &items[*i];
+    apply_flag(j, name, v);
+    free(name);
+    return;
+  }
+  // -x, -x value, -xVALUE, and combined boolean short options (-it, -dit).
+  for (const char *p = w + 1; *p; p++) {
+    char name[3] = {'-', *p, '\0'};
+    if (hg_policy_is_boolean_flag(j->policy, name)) {
+      apply_flag(j, name, &TRUE_VALUE);
+      continue;
+    }
+    const hg_value *v = NULL;
+    if (p[1]) {
+      inline_value = (hg_value){.kind = HG_VAL_STR, .text = p[1] == '=' ? p + 2 : p + 1, .line = items[*i].line};
+      v = &inline_value;
+    } else if (*i + 1 < n) {
+      v = &items[++*i];
+    }
+    apply_flag(j, name, v);
+    return;
+  }
+}
+
+static void read_argv(judge *j, const hg_value *list) {
+  const hg_value *items = list->items;
+  size_t n = list->n_items, i = 1;
+  // Skip the program (and a wrapper such as sudo) up to the subcommand words.
+  for (size_t k = 1; k < n && k < 4; k++)
+    if (items[k].kind == HG_VAL_STR && hg_policy_is_subcommand(j->policy, items[k].text)) {
+      i = k;
+      break;
+    }
+  while (i < n && items[i].kind == HG_VAL_STR && hg_policy_is_subcommand(j->policy, items[i].text)) i++;
+  for (; i < n; i++) {
+    const hg_value *v = &items[i];
+    if (v->splat) {
+      if (v->kind == HG_VAL_BUILDER)
+        j->builder = true;
+      else if (!j->carrier)
+        j->carrier = v;
+      continue;
+    }
+    if (v->kind != HG_VAL_STR || v->text[0] != '-' || v->text[1] == '\0' || v->text[0] == HG_HOLE) break;
+    if (!strcmp(v->text, "--")) break;  // end of options: the image follows
+    read_option(j, items, n, &i);
+  }
+}
+
+static const char *builder_modules(const hg_config *c, hg_buf *b) {
+  for (size_t i = 0; i < c->n_builders; i++) hg_buf_printf(b, "%s%s", i ? ", " : "", c->builders[i].module);
+  return b->data ? b->data : "";
+}
+
+static void list_missing(const hg_policy *p, uint64_t missing, hg_buf *b) {
+  bool first = true;
+  for (size_t r = 0; r < p->n_req; r++)
+    if (missing & (UINT64_C(1) << r)) {
+      hg_buf_printf(b, "%s%s", first ? "" : ", ", p->req[r].id);
+      first = false;
+    }
+}
+
+static char *fix_hint(const hg_policy *p, const hg_config *c, hg_reads reads, uint64_t missing) {
+  hg_buf b = {0};
+  if (c->n_builders) {
+    const hg_builder *bl = &c->builders[0];
+    hg_buf_printf(&b, "apply `%s%s()` from %s, merged last", reads == HG_READS_KWARGS ? "**" : "*",
+                  bl->callables[0], bl->module);
+    if (missing) hg_buf_puts(&b, "; or add ");
+  } else if (missing) {
+    hg_buf_puts(&b, "add ");
+  }
+  bool first = true;
+  for (size_t r = 0; r < p->n_req; r++) {
+    if (!(missing & (UINT64_C(1) << r))) continue;
+    hg_buf_puts(&b, first ? "" : ", ");
+    first = false;
+    const hg_requirement *req = &p->req[r];
+    if (!MODES[reads].flags) {
+      hg_buf_puts(&b, req->fix_kwarg);
+    } else if (!MODES[reads].argv_style) {
+      hg_buf_puts(&b, req->fix_flag);
+    } else {
+      hg_argv_words w = {0};
+      hg_argv_split(&w, req->fix_flag);
+      for (size_t k = 0; k < w.len; k++) hg_buf_printf(&b, "%s\"%s\"", k ? ", " : "", w.items[k]);
+      hg_argv_words_free(&w);
+    }
+  }
+  return hg_buf_detach(&b);
+}
+
+static void judge_client(hg_verdict *out, const hg_config *config, const hg_site *site) {
+  if (site->imports_builder) {
+    out->via = HG_VIA_BUILDER;
+    out->message = hg_xstrdup("Docker client in a module that imports the hardening builder");
+    return;
+  }
+  hg_buf mods = {0};
+  out->rule = HG_RULE_CLIENT_WITHOUT_BUILDER;
+  if (config->n_builders) {
+    out->message = hg_xasprintf("Docker client opened in a module that does not import the hardening "
+                                "builder (%s)", builder_modules(config, &mods));
+    out->fix = hg_xasprintf("import the builder from %s here and apply it at every container site",
+                            config->builders[0].module);
+  } else {
+    out->message = hg_xstrdup("Docker client opened, and no hardening builder is configured");
+    out->fix = hg_xstrdup("name the project's builder under `builders:` in .hardguard.yml and import it here");
+  }
+  hg_buf_free(&mods);
+}
+
+void hg_evaluate(hg_verdict *out, const hg_policy *policy, const hg_config *config, const hg_site *site,
+                 pcre2_match_data *md) {
+  memset(out, 0, sizeof(*out));
+  out->rule = HG_RULE_NONE;
+  if (site->has_error) {
+    out->rule = HG_RULE_UNPARSABLE_SITE;
+    out->message = hg_xstrdup("the site's own code has a syntax error, so its flags cannot be judged");
+    out->fix = hg_xstrdup("fix the syntax error; the site is judged once it parses");
+    return;
+  }
+  if (site->reads == HG_READS_CLIENT) {
+    judge_client(out, config, site);
+    return;
+  }
+  judge j = {.policy = policy, .md = md};
+  if (site->reads == HG_READS_KWARGS)
+    read_kwargs(&j, &site->flags);
+  else
+    read_argv(&j, &site->flags);
+
+  const hg_value *unverifiable = j.carrier;
+  for (size_t r = 0; r < policy->n_req; r++) {
+    if (j.req[r] != SAT) out->missing |= UINT64_C(1) << r;
+    if (j.req[r] == UNVERIFIABLE && !unverifiable) unverifiable = j.unverifiable[r];
+  }
+  if (j.builder) {
+    out->via = HG_VIA_BUILDER;
+    out->missing = 0;
+    out->message = hg_xasprintf("%s applies the hardening builder", MODES[site->reads].subject);
+    return;
+  }
+  if (!out->missing && !unverifiable) {
+    out->via = HG_VIA_FLAGS;
+    out->message = hg_xasprintf("%s passes every hardening requirement literally", MODES[site->reads].subject);
+    return;
+  }
+  hg_buf msg = {0}, mods = {0};
+  const char *subject = MODES[site->reads].subject;
+  if (site->imports_builder) {
+    out->rule = HG_RULE_BUILDER_NOT_APPLIED;
+    hg_buf_printf(&msg, "%s does not apply the hardening builder this module imports (%s)", subject,
+                  builder_modules(config, &mods));
+  } else if (unverifiable) {
+    out->rule = HG_RULE_UNVERIFIABLE_FLAGS;
+    hg_buf_printf(&msg, "%s takes options from `%s` (%s, line %u), which cannot be verified", subject,
+                  unverifiable->text, unverifiable->origin ? unverifiable->origin : "not a literal",
+                  unverifiable->line);
+  } else {
+    out->rule = HG_RULE_UNHARDENED_SITE;
+    hg_buf_printf(&msg, "%s without the hardening builder or the full flag set", subject);
+  }
+  if (out->missing) {
+    hg_buf_puts(&msg, out->rule == HG_RULE_UNVERIFIABLE_FLAGS ? "; not literally present: " : "; missing: ");
+    list_missing(policy, out->missing, &msg);
+  }
+  out->message = hg_buf_detach(&msg);
+  out->fix = fix_hint(policy, config, site->reads, out->missing);
+  hg_buf_free(&mods);
+}
+
+void hg_verdict_clear(hg_verdict *self) {
+  free(self->message);
+  free(self->fix);
+  memset(self, 0, sizeof(*self));
+}

@@ -1,0 +1,212 @@
+#include "extract.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "resolve.h"
+
+struct hg_extractor {
+  TSQueryCursor *cursor;
+  pcre2_match_data *md;
+  hg_buf scratch;
+};
+
+hg_extractor *hg_extractor_new(void) {
+  hg_extractor *self = hg_xcalloc(1, sizeof(hg_extractor));
+  self->cursor = ts_query_cursor_new();
+  self->md = pcre2_match_data_create(32, NULL);
+  if (!self->md) abort();
+  return self;
+}
+
+void hg_extractor_free(hg_extractor *self) {
+  if (!self) return;
+  ts_query_cursor_delete(self->cursor);
+  pcre2_match_data_free(self->md);
+  hg_buf_free(&self->scratch);
+  free(self);
+}
+
+pcre2_match_data *hg_extractor_match_data(hg_extractor *self) { return self->md; }
+
+typedef struct {
+  uint32_t pattern;
+  uint16_t n;
+  TSQueryCapture *captures;
+} saved_match;
+
+static bool find(const TSQueryCapture *c, uint16_t n, uint32_t id, TSNode *out) {
+  for (uint16_t i = 0; id != UINT32_MAX && i < n; i++)
+    if (c[i].index == id) {
+      *out = c[i].node;
+      return true;
+    }
+  return false;
+}
+
+static const char *node_text(hg_arena *a, const char *src, TSNode n) {
+  return hg_arena_strndup(a, src + ts_node_start_byte(n), ts_node_end_byte(n) - ts_node_start_byte(n));
+}
+
+static void record_import(hg_imports *imports, const hg_captures *c, const TSQueryCapture *caps, uint16_t n,
+                          const char *src, hg_arena *a) {
+  TSNode module, alias, from, name;
+  bool has_alias = find(caps, n, c->import_alias, &alias);
+  const char *alias_text = has_alias ? node_text(a, src, alias) : NULL;
+  if (find(caps, n, c->import_from, &from) && find(caps, n, c->import_name, &name)) {
+    // `from . import x`: the module text is the dots alone.
+    hg_imports_add_from(imports, node_text(a, src, from), node_text(a, src, name), alias_text);
+  } else if (find(caps, n, c->import_module, &module)) {
+    hg_imports_add_import(imports, node_text(a, src, module), alias_text);
+  }
+}
+
+static void set_position(hg_site *site, const hg_source *src, TSNode node) {
+  site->start_byte = ts_node_start_byte(node);
+  site->end_byte = ts_node_end_byte(node);
+  hg_pos a = hg_source_pos(src, site->start_byte, ts_node_start_point(node).row);
+  hg_pos b = hg_source_pos(src, site->end_byte, ts_node_end_point(node).row);
+  site->line = a.line;
+  site->col = a.col;
+  site->end_line = b.line;
+  site->end_col = b.col;
+}
+
+typedef HG_VEC(hg_site) site_vec;
+
+// libtree-sitter 0.20 has no ts_node_is_error: ERROR nodes are named "ERROR".
+static bool is_error(TSNode n) { return strcmp(ts_node_type(n), "ERROR") == 0; }
+
+static bool duplicate(const site_vec *sites, const hg_site *s) {
+  for (size_t i = 0; i < sites->len; i++)
+    if (sites->items[i].start_byte == s->start_byte && sites->items[i].kind == s->kind) return true;
+  return false;
+}
+
+// Regions that failed to parse: an ERROR or MISSING node that mentions a trigger word outside
+// every site already found may hide a site, so it is reported rather than skipped.
+static void error_regions(hg_extractor *self, const hg_ruleset *rules, const hg_source *src, TSNode root,
+                          site_vec *sites) {
+  const pcre2_code *pre = hg_ruleset_prefilter(rules);
+  TSTreeCursor cur = ts_tree_cursor_new(root);
+  size_t found = sites->len;
+  for (;;) {
+    TSNode n = ts_tree_cursor_current_node(&cur);
+    bool descend = ts_node_has_error(n);
+    if (is_error(n) || ts_node_is_missing(n)) {
+      descend = false;
+      uint32_t a = ts_node_start_byte(n), b = ts_node_end_byte(n);
+      // The region's trigger words must lie outside the sites already judged.
+      bool hit = false;
+      PCRE2_SIZE off = a;
+      while (!hit && off < b) {
+        if (pre && pcre2_match(pre, (PCRE2_SPTR)src->data, b, off, 0, self->md, NULL) < 0) break;
+        PCRE2_SIZE *ov = pre ? pcre2_get_ovector_pointer(self->md) : NULL;
+        PCRE2_SIZE ms = ov ? ov[0] : a, me = ov ? ov[1] : b;
+        bool inside = false;
+        for (size_t i = 0; i < found && !inside; i++)
+          inside = ms >= sites->items[i].start_byte && ms < sites->items[i].end_byte;
+        hit = !inside;
+        if (!pre) break;
+        off = me > ms ? me : ms + 1;
+      }
+      if (hit) {
+        hg_site s = {.kind = "unknown", .reads = HG_READS_CLIENT, .has_error = true};
+        set_position(&s, src, n);
+        HG_VEC_PUSH(sites, s);
+      }
+    }
+    if (descend && ts_tree_cursor_goto_first_child(&cur)) continue;
+    while (!ts_tree_cursor_goto_next_sibling(&cur))
+      if (!ts_tree_cursor_goto_parent(&cur)) {
+        ts_tree_cursor_delete(&cur);
+        return;
+      }
+  }
+}
+
+void hg_extract(hg_extractor *self, const hg_ruleset *rules, const hg_config *config, const hg_source *source,
+                TSTree *tree, hg_arena *arena, hg_sites *out) {
+  const hg_captures *c = hg_ruleset_captures(rules);
+  TSNode root = ts_tree_root_node(tree);
+  hg_imports *imports = hg_imports_new(arena, hg_package_of(arena, config->root, source->path));
+  HG_VEC(saved_match) saved = {0};
+
+  // Pass 1: imports take effect at once; site matches wait until every import is known, since
+  // an import may follow its use in the file (function-local imports, late imports).
+  ts_query_cursor_exec(self->cursor, hg_ruleset_query(rules), root);
+  TSQueryMatch m;
+  hg_predctx pctx = {.src = source->data, .md = self->md, .imports = imports, .scratch = &self->scratch};
+  while (ts_query_cursor_next_match(self->cursor, &m)) {
+    const hg_pattern *p = hg_ruleset_pattern(rules, m.pattern_index);
+    if (p->role == HG_PATTERN_IMPORT) {
+      if (hg_predicates_eval(p->predicates, &m, &pctx))
+        record_import(imports, c, m.captures, m.capture_count, source->data, arena);
+      continue;
+    }
+    saved_match s = {m.pattern_index, m.capture_count, hg_arena_alloc(arena, m.capture_count * sizeof(TSQueryCapture))};
+    memcpy(s.captures, m.captures, m.capture_count * sizeof(TSQueryCapture));
+    HG_VEC_PUSH(&saved, s);
+  }
+
+  // Pass 2: predicates (with imports), then the site and its flags.
+  hg_resolver r = {.src = source->data, .imports = imports, .config = config, .arena = arena};
+  bool imports_builder = hg_imports_builder_module(imports, config);
+  site_vec sites = {0};
+  for (size_t i = 0; i < saved.len; i++) {
+    const saved_match *sm = &saved.items[i];
+    const hg_pattern *p = hg_ruleset_pattern(rules, sm->pattern);
+    TSQueryMatch qm = {.pattern_index = (uint16_t)sm->pattern, .capture_count = sm->n, .captures = sm->captures};
+    if (!hg_predicates_eval(p->predicates, &qm, &pctx)) continue;
+    TSNode site_node, flags;
+    if (!find(sm->captures, sm->n, c->site, &site_node)) continue;
+    hg_site s = {.kind = p->kind, .reads = p->reads, .imports_builder = imports_builder};
+    set_position(&s, source, site_node);
+    if (duplicate(&sites, &s)) continue;
+    s.has_error = ts_node_has_error(site_node);
+    switch (p->reads) {
+    case HG_READS_KWARGS:
+      if (find(sm->captures, sm->n, c->args, &flags)) s.flags = hg_resolve_kwargs(&r, flags);
+      break;
+    case HG_READS_ARGV:
+      if (find(sm->captures, sm->n, c->argv, &flags)) s.flags = hg_resolve_argv(&r, flags);
+      break;
+    case HG_READS_SHELL:
+      if (find(sm->captures, sm->n, c->command, &flags)) s.flags = hg_resolve_shell(&r, flags);
+      break;
+    case HG_READS_CLIENT:
+      break;
+    }
+    HG_VEC_PUSH(&sites, s);
+  }
+  free(saved.items);
+  if (ts_node_has_error(root)) error_regions(self, rules, source, root, &sites);
+
+  out->len = sites.len;
+  out->items = hg_arena_alloc(arena, (sites.len ? sites.len : 1) * sizeof(hg_site));
+  if (sites.len) memcpy(out->items, sites.items, sites.len * sizeof(hg_site));
+  free(sites.items);
+}
+
+bool hg_extract_first_error(TSTree *tree, const hg_source *source, hg_pos *out) {
+  TSNode root = ts_tree_root_node(tree);
+  if (!ts_node_has_error(root)) return false;
+  TSTreeCursor cur = ts_tree_cursor_new(root);
+  bool found = false;
+  for (;;) {
+    TSNode n = ts_tree_cursor_current_node(&cur);
+    if (is_error(n) || ts_node_is_missing(n)) {
+      *out = hg_source_pos(source, ts_node_start_byte(n), ts_node_start_point(n).row);
+      found = true;
+      break;
+    }
+    if (ts_node_has_error(n) && ts_tree_cursor_goto_first_child(&cur)) continue;
+    bool moved = false;
+    while (!(moved = ts_tree_cursor_goto_next_sibling(&cur)))
+      if (!ts_tree_cursor_goto_parent(&cur)) break;
+    if (!moved) break;
+  }
+  ts_tree_cursor_delete(&cur);
+  if (!found) *out = (hg_pos){1, 1};
+  return true;
+}

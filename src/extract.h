@@ -1,0 +1,33 @@
+/* Runs the rule query over one parsed file and turns its captures into hg_sites: predicates are
+ * evaluated (after the file's imports are known), duplicates dropped, flags resolved by the
+ * pattern's reading mode, and regions that failed to parse but may hold a site reported. */
+#ifndef HG_EXTRACT_H
+#define HG_EXTRACT_H
+
+#include <tree_sitter/api.h>
+
+#include "config.h"
+#include "ruleset.h"
+#include "source.h"
+
+typedef struct hg_extractor hg_extractor;
+
+/** Per-worker state: query cursor, match data, scratch. */
+hg_extractor *hg_extractor_new(void);
+void hg_extractor_free(hg_extractor *self);
+
+typedef struct {
+  hg_site *items;  // in the arena
+  size_t len;
+} hg_sites;
+
+/** The sites of one file, allocated in `arena`. `source` must have been parsed into `tree`. */
+void hg_extract(hg_extractor *self, const hg_ruleset *rules, const hg_config *config,
+                const hg_source *source, TSTree *tree, hg_arena *arena, hg_sites *out);
+
+/** Where the first syntax error is, if any: false when the tree has none. */
+bool hg_extract_first_error(TSTree *tree, const hg_source *source, hg_pos *out);
+
+pcre2_match_data *hg_extractor_match_data(hg_extractor *self);
+
+#endif

@@ -1,0 +1,145 @@
+#include "finding.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+const char *const hg_via_names[] = {"none", "builder", "flags"};
+
+const hg_rule hg_rules[HG_RULE_COUNT] = {
+    [HG_RULE_UNHARDENED_SITE] = {
+        .id = "unhardened-site",
+        .summary = "A container is created without the shared hardening builder or the full flag set",
+        .what = "A docker-py containers.run/create call or a docker/podman/nerdctl run/create command "
+                "line that neither applies a configured hardening builder nor passes every requirement "
+                "of the policy (no-new-privileges, cap-drop-all, network-none, read-only, memory, CPU "
+                "and pids limits) literally.",
+        .why = "A container started with Docker's defaults keeps 14 capabilities, the default network "
+               "and a writable root filesystem: code running in it can reach the network, fill the "
+               "disk and escalate through setuid binaries. Hardening copied by hand into each call "
+               "site drifts; the site that forgot it is the one that runs untrusted input.",
+        .fix = "Apply the shared builder, merged last so the caller cannot weaken it "
+               "(**hardening_kwargs(), *policy.hardening_argv()), or pass each missing requirement "
+               "literally.",
+        .example_fail = "client.containers.run(image, cmd, mem_limit=\"512m\")",
+        .example_pass = "client.containers.run(image, cmd, **hardening_kwargs())",
+    },
+    [HG_RULE_BUILDER_NOT_APPLIED] = {
+        .id = "builder-not-applied",
+        .summary = "The module imports the hardening builder, but this site does not apply it",
+        .what = "A container site in a module that imports a configured builder module, where the "
+                "site itself neither spreads the builder's result nor carries the full flag set.",
+        .why = "The import shows the module is meant to be hardened; a site that skips the builder is "
+               "usually a call added later by copy-paste, and it runs with Docker's defaults.",
+        .fix = "Spread the builder into this call too, merged last: **hardening_kwargs() or "
+               "*policy.hardening_argv().",
+        .example_fail = "from sandbox.container_hardening import hardening_kwargs\n"
+                        "client.containers.create(snapshot, detach=True)",
+        .example_pass = "from sandbox.container_hardening import hardening_kwargs\n"
+                        "client.containers.create(snapshot, detach=True, **hardening_kwargs())",
+    },
+    [HG_RULE_UNVERIFIABLE_FLAGS] = {
+        .id = "unverifiable-flags",
+        .summary = "Flags reach the site from somewhere hardguard cannot verify",
+        .what = "A container site whose options come, at least in part, from an expression hardguard "
+                "cannot follow: **kwargs from a parameter, **some_call() that is not a configured "
+                "builder, *extra_flags, or a value-compared option (network_mode=mode) given by a "
+                "variable.",
+        .why = "A guard that trusts what it cannot read passes whatever that expression holds: the "
+               "flags may be missing, or may undo hardening. hardguard fails closed.",
+        .fix = "Apply the shared builder last (**hardening_kwargs() after the caller's options), or "
+               "write the hardening options literally at the site.",
+        .example_fail = "self._client.containers.run(self._image, **self._default_kwargs)",
+        .example_pass = "self._client.containers.run(self._image, **{**self._default_kwargs, "
+                        "**hardening_kwargs()})",
+    },
+    [HG_RULE_CLIENT_WITHOUT_BUILDER] = {
+        .id = "client-without-builder",
+        .summary = "A Docker client is opened in a module not wired to the hardening builder",
+        .what = "docker.from_env(), docker.DockerClient(...), docker.APIClient(...) and their aliases, "
+                "in a module that imports nothing from a configured builder module (or when no builder "
+                "is configured).",
+        .why = "A module that opens a Docker client will create containers; if it does not import the "
+               "shared constraints, nothing ties those containers to the policy.",
+        .fix = "Import the builder in this module and apply it at every container site, or configure "
+               "the project's builder in .hardguard.yml.",
+        .example_fail = "import docker\nclient = docker.from_env()",
+        .example_pass = "import docker\nfrom sandbox.container_hardening import hardening_kwargs\n"
+                        "client = docker.from_env()",
+    },
+    [HG_RULE_UNPARSABLE_SITE] = {
+        .id = "unparsable-site",
+        .summary = "A site, or code that may hold one, has a syntax error and cannot be judged",
+        .what = "A container or client site whose own text contains a syntax error, or a region that "
+                "failed to parse and mentions a site's trigger words.",
+        .why = "hardguard cannot tell which flags a broken call passes; counting it as hardened would "
+               "let broken or deliberately confusing code through.",
+        .fix = "Fix the syntax error; the site is judged once it parses.",
+        .example_fail = "client.containers.run(image, cap_drop=[\"ALL\",)",
+        .example_pass = "client.containers.run(image, **hardening_kwargs())",
+    },
+};
+
+const hg_rule *hg_rule_find(const char *id) {
+  for (size_t i = 0; i < HG_RULE_COUNT; i++)
+    if (strcmp(hg_rules[i].id, id) == 0) return &hg_rules[i];
+  return NULL;
+}
+
+void hg_finding_clear(hg_finding *self) {
+  free(self->path);
+  free((void *)self->missing);
+  free(self->message);
+  free(self->fix);
+  free(self->source_line);
+}
+
+void hg_findings_free(hg_findings *self) {
+  for (size_t i = 0; i < self->len; i++) hg_finding_clear(&self->items[i]);
+  free(self->items);
+  self->items = NULL;
+  self->len = self->cap = 0;
+}
+
+void hg_file_errors_free(hg_file_errors *self) {
+  for (size_t i = 0; i < self->len; i++) {
+    free(self->items[i].path);
+    free(self->items[i].message);
+  }
+  free(self->items);
+  self->items = NULL;
+  self->len = self->cap = 0;
+}
+
+#define CMP(a, b)                                                                                  \
+  do {                                                                                             \
+    if ((a) != (b)) return (a) < (b) ? -1 : 1;                                                     \
+  } while (0)
+
+static int finding_cmp(const void *pa, const void *pb) {
+  const hg_finding *a = pa, *b = pb;
+  int c = strcmp(a->path, b->path);
+  if (c) return c;
+  CMP(a->line, b->line);
+  CMP(a->col, b->col);
+  if ((c = strcmp(a->kind, b->kind))) return c;
+  CMP((int)a->rule, (int)b->rule);
+  CMP(a->end_line, b->end_line);
+  return 0;
+}
+
+static int error_cmp(const void *pa, const void *pb) {
+  const hg_file_error *a = pa, *b = pb;
+  int c = strcmp(a->path, b->path);
+  if (c) return c;
+  CMP(a->line, b->line);
+  CMP(a->col, b->col);
+  return 0;
+}
+
+void hg_findings_sort(hg_findings *self) {
+  if (self->len) qsort(self->items, self->len, sizeof(hg_finding), finding_cmp);
+}
+
+void hg_file_errors_sort(hg_file_errors *self) {
+  if (self->len) qsort(self->items, self->len, sizeof(hg_file_error), error_cmp);
+}

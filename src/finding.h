@@ -1,0 +1,70 @@
+/* What leaves a file: one hg_finding per site (passing sites too, for --audit and JSON) and one
+ * hg_file_error per file that could not be fully read. Also the rule catalogue, read by
+ * --list-rules, --explain and the reporters. */
+#ifndef HG_FINDING_H
+#define HG_FINDING_H
+
+#include <stdint.h>
+
+#include "util.h"
+
+typedef enum {
+  HG_RULE_UNHARDENED_SITE,
+  HG_RULE_BUILDER_NOT_APPLIED,
+  HG_RULE_UNVERIFIABLE_FLAGS,
+  HG_RULE_CLIENT_WITHOUT_BUILDER,
+  HG_RULE_UNPARSABLE_SITE,
+  HG_RULE_COUNT,
+  HG_RULE_NONE = -1,
+} hg_rule_id;
+
+typedef struct {
+  const char *id;
+  const char *summary;       // one line
+  const char *what;          // what it checks
+  const char *why;           // why it matters
+  const char *fix;           // how to fix it
+  const char *example_fail;  // a failing snippet
+  const char *example_pass;  // the same, passing
+} hg_rule;
+
+extern const hg_rule hg_rules[HG_RULE_COUNT];
+/** The rule with this id, or NULL. */
+const hg_rule *hg_rule_find(const char *id);
+
+typedef enum { HG_VIA_NONE, HG_VIA_BUILDER, HG_VIA_FLAGS } hg_via;
+extern const char *const hg_via_names[];
+
+typedef struct {
+  char *path;
+  uint32_t line, col, end_line, end_col;  // 1-based, columns in characters
+  const char *kind;                       // site kind; owned by the ruleset
+  hg_rule_id rule;                        // HG_RULE_NONE: the site passes
+  hg_via via;
+  const char **missing;  // requirement ids (strings owned by the policy), in policy order
+  size_t n_missing;
+  char *message, *fix;
+  char *source_line;  // the site's first line, for the caret display
+} hg_finding;
+
+typedef HG_VEC(hg_finding) hg_findings;
+
+typedef enum { HG_FILE_UNREADABLE, HG_FILE_SYNTAX } hg_file_error_kind;
+
+typedef struct {
+  char *path;
+  hg_file_error_kind kind;
+  uint32_t line, col;  // SYNTAX: the first error; 0 otherwise
+  char *message;
+} hg_file_error;
+
+typedef HG_VEC(hg_file_error) hg_file_errors;
+
+void hg_finding_clear(hg_finding *self);
+void hg_findings_free(hg_findings *self);
+void hg_file_errors_free(hg_file_errors *self);
+/** Sorts by path, line, column, kind and rule: the order every reporter prints. */
+void hg_findings_sort(hg_findings *self);
+void hg_file_errors_sort(hg_file_errors *self);
+
+#endif

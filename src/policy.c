@@ -1,0 +1,168 @@
+#include "policy.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "yamldoc.h"
+
+static void matcher_clear(hg_matcher *m) {
+  hg_strv_free(m->names, m->n_names);
+  pcre2_code_free(m->value);
+  free(m->value_src);
+}
+
+static int load_matcher(hg_yaml *y, yaml_node_t *node, const char *what, hg_matcher *m, hg_error *err) {
+  static const char *const keys[] = {"name", "value", NULL};
+  if (hg_yaml_mapping(y, node, keys, what, err) != 0) return -1;
+  yaml_node_t *name = hg_yaml_get(y, node, "name"), *value = hg_yaml_get(y, node, "value");
+  if (!name) return hg_yaml_error(y, node, err, "%s: missing 'name'", what);
+  if (hg_yaml_strings(y, name, what, &m->names, &m->n_names, err) != 0) return -1;
+  if (value) {
+    const char *src;
+    if (hg_yaml_scalar(y, value, what, &src, err) != 0) return -1;
+    int code;
+    PCRE2_SIZE off;
+    m->value = pcre2_compile((PCRE2_SPTR)src, PCRE2_ZERO_TERMINATED, PCRE2_UTF, &code, &off, NULL);
+    if (!m->value) {
+      PCRE2_UCHAR msg[256];
+      pcre2_get_error_message(code, msg, sizeof(msg));
+      return hg_yaml_error(y, value, err, "%s: invalid regex at offset %zu: %s", what, (size_t)off, msg);
+    }
+    m->value_src = hg_xstrdup(src);
+  }
+  return 0;
+}
+
+// `kwarg:` / `flag:` is one matcher mapping or a list of them.
+static int load_matchers(hg_yaml *y, yaml_node_t *node, const char *what, hg_matcher **out, size_t *n,
+                         hg_error *err) {
+  if (node->type == YAML_MAPPING_NODE) {
+    *out = hg_xcalloc(1, sizeof(hg_matcher));
+    *n = 1;
+    return load_matcher(y, node, what, *out, err);
+  }
+  if (node->type != YAML_SEQUENCE_NODE)
+    return hg_yaml_error(y, node, err, "%s: expected a mapping {name, value} or a list of them", what);
+  size_t count = (size_t)(node->data.sequence.items.top - node->data.sequence.items.start);
+  *out = hg_xcalloc(count, sizeof(hg_matcher));
+  *n = count;
+  for (size_t i = 0; i < count; i++)
+    if (load_matcher(y, hg_yaml_node(y, node->data.sequence.items.start[i]), what, &(*out)[i], err) != 0)
+      return -1;
+  return 0;
+}
+
+static int load_requirement(hg_yaml *y, yaml_node_t *key, yaml_node_t *node, hg_requirement *r,
+                            hg_error *err) {
+  static const char *const keys[] = {"summary", "kwarg", "flag", "fix", NULL};
+  static const char *const fix_keys[] = {"kwarg", "flag", NULL};
+  r->id = hg_xstrdup((const char *)key->data.scalar.value);
+  char what[160];
+  snprintf(what, sizeof(what), "requirement '%s'", r->id);
+  if (hg_yaml_mapping(y, node, keys, what, err) != 0) return -1;
+  const char *s;
+  yaml_node_t *summary = hg_yaml_get(y, node, "summary"), *kwarg = hg_yaml_get(y, node, "kwarg"),
+              *flag = hg_yaml_get(y, node, "flag"), *fix = hg_yaml_get(y, node, "fix");
+  if (!summary || !kwarg || !flag || !fix)
+    return hg_yaml_error(y, node, err, "%s: needs 'summary', 'kwarg', 'flag' and 'fix'", what);
+  if (hg_yaml_scalar(y, summary, what, &s, err) != 0) return -1;
+  r->summary = hg_xstrdup(s);
+  if (load_matchers(y, kwarg, what, &r->kwargs, &r->n_kwargs, err) != 0) return -1;
+  if (load_matchers(y, flag, what, &r->flags, &r->n_flags, err) != 0) return -1;
+  if (hg_yaml_mapping(y, fix, fix_keys, what, err) != 0) return -1;
+  yaml_node_t *fk = hg_yaml_get(y, fix, "kwarg"), *ff = hg_yaml_get(y, fix, "flag");
+  if (!fk || !ff) return hg_yaml_error(y, fix, err, "%s: 'fix' needs 'kwarg' and 'flag'", what);
+  if (hg_yaml_scalar(y, fk, what, &s, err) != 0) return -1;
+  r->fix_kwarg = hg_xstrdup(s);
+  if (hg_yaml_scalar(y, ff, what, &s, err) != 0) return -1;
+  r->fix_flag = hg_xstrdup(s);
+  return 0;
+}
+
+static int load(hg_policy *p, hg_yaml *y, hg_error *err) {
+  static const char *const top[] = {"require", "cli", NULL};
+  static const char *const cli_keys[] = {"subcommands", "boolean_flags", NULL};
+  yaml_node_t *root = hg_yaml_root(y);
+  if (hg_yaml_mapping(y, root, top, "policy", err) != 0) return -1;
+  yaml_node_t *req = hg_yaml_get(y, root, "require"), *cli = hg_yaml_get(y, root, "cli");
+  if (!req || req->type != YAML_MAPPING_NODE || req->data.mapping.pairs.top == req->data.mapping.pairs.start)
+    return hg_yaml_error(y, req ? req : root, err, "policy: 'require' must be a non-empty mapping");
+  size_t n = (size_t)(req->data.mapping.pairs.top - req->data.mapping.pairs.start);
+  if (n > 64) return hg_yaml_error(y, req, err, "policy: at most 64 requirements");
+  p->req = hg_xcalloc(n, sizeof(hg_requirement));
+  for (size_t i = 0; i < n; i++) {
+    yaml_node_pair_t *pair = &req->data.mapping.pairs.start[i];
+    yaml_node_t *key = hg_yaml_node(y, pair->key);
+    p->n_req = i + 1;
+    if (key->type != YAML_SCALAR_NODE) return hg_yaml_error(y, key, err, "policy: requirement ids are strings");
+    if (load_requirement(y, key, hg_yaml_node(y, pair->value), &p->req[i], err) != 0) return -1;
+  }
+  if (!cli) return hg_yaml_error(y, root, err, "policy: missing 'cli'");
+  if (hg_yaml_mapping(y, cli, cli_keys, "cli", err) != 0) return -1;
+  yaml_node_t *sub = hg_yaml_get(y, cli, "subcommands"), *bools = hg_yaml_get(y, cli, "boolean_flags");
+  if (!sub || !bools) return hg_yaml_error(y, cli, err, "cli: needs 'subcommands' and 'boolean_flags'");
+  if (hg_yaml_strings(y, sub, "cli.subcommands", &p->subcommands, &p->n_subcommands, err) != 0) return -1;
+  return hg_yaml_strings(y, bools, "cli.boolean_flags", &p->boolean_flags, &p->n_boolean_flags, err);
+}
+
+int hg_policy_load(hg_policy **out, const char *path, const char *bytes, size_t len, hg_error *err) {
+  *out = NULL;
+  hg_yaml y;
+  if (hg_yaml_load(&y, path, bytes, len, err) != 0) {
+    hg_yaml_free(&y);
+    return -1;
+  }
+  hg_policy *p = hg_xcalloc(1, sizeof(hg_policy));
+  p->path = hg_xstrdup(path);
+  int rc = load(p, &y, err);
+  hg_yaml_free(&y);
+  if (rc != 0) {
+    hg_policy_free(p);
+    return -1;
+  }
+  *out = p;
+  return 0;
+}
+
+void hg_policy_free(hg_policy *self) {
+  if (!self) return;
+  for (size_t i = 0; i < self->n_req; i++) {
+    hg_requirement *r = &self->req[i];
+    free(r->id);
+    free(r->summary);
+    for (size_t j = 0; j < r->n_kwargs; j++) matcher_clear(&r->kwargs[j]);
+    for (size_t j = 0; j < r->n_flags; j++) matcher_clear(&r->flags[j]);
+    free(r->kwargs);
+    free(r->flags);
+    free(r->fix_kwarg);
+    free(r->fix_flag);
+  }
+  free(self->req);
+  hg_strv_free(self->boolean_flags, self->n_boolean_flags);
+  hg_strv_free(self->subcommands, self->n_subcommands);
+  free(self->path);
+  free(self);
+}
+
+bool hg_matcher_value_ok(const hg_matcher *self, const char *text, pcre2_match_data *md) {
+  if (!self->value) return true;
+  return pcre2_match(self->value, (PCRE2_SPTR)text, strlen(text), 0, 0, md, NULL) >= 0;
+}
+
+static bool in(char *const *v, size_t n, const char *s) {
+  for (size_t i = 0; i < n; i++)
+    if (strcmp(v[i], s) == 0) return true;
+  return false;
+}
+
+bool hg_matcher_has_name(const hg_matcher *self, const char *name) {
+  return in(self->names, self->n_names, name);
+}
+
+bool hg_policy_is_boolean_flag(const hg_policy *self, const char *flag) {
+  return in(self->boolean_flags, self->n_boolean_flags, flag);
+}
+
+bool hg_policy_is_subcommand(const hg_policy *self, const char *word) {
+  return in(self->subcommands, self->n_subcommands, word);
+}

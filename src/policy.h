@@ -1,0 +1,53 @@
+/* The policy: what a container site must carry (requirements) and how the docker CLI is read,
+ * loaded from rules/policy.yml into an immutable hg_policy. Regexes are compiled at load; the
+ * policy is shared read-only by every worker thread. */
+#ifndef HG_POLICY_H
+#define HG_POLICY_H
+
+#define PCRE2_CODE_UNIT_WIDTH 8
+#include <pcre2.h>
+
+#include "util.h"
+
+/** One spelling of a requirement: a keyword or flag name (several spellings allowed) and, for
+ *  requirements that compare a value, the regex the literal value must match. Without a value
+ *  regex the requirement only needs the keyword or flag to be set to something other than a
+ *  literal None, 0 or empty string. */
+typedef struct {
+  char **names;
+  size_t n_names;
+  pcre2_code *value;  // NULL: presence is enough
+  char *value_src;
+} hg_matcher;
+
+typedef struct {
+  char *id;       // kebab-case requirement id, e.g. "cap-drop-all"
+  char *summary;  // one line: what it guarantees
+  hg_matcher *kwargs, *flags;
+  size_t n_kwargs, n_flags;
+  char *fix_kwarg;  // how to write it as a keyword, e.g. cap_drop=["ALL"]
+  char *fix_flag;   // how to write it as CLI flags, e.g. --cap-drop ALL
+} hg_requirement;
+
+/** Read-only after hg_policy_load. */
+typedef struct {
+  char *path;
+  hg_requirement *req;
+  size_t n_req;
+  char **boolean_flags;  // CLI options that take no value; all others take one
+  size_t n_boolean_flags;
+  char **subcommands;  // words that may follow the program before the flags ("container", "run")
+  size_t n_subcommands;
+} hg_policy;
+
+/** Parses policy YAML; 0, or -1 with "path:line:col: what was expected" in err. */
+int hg_policy_load(hg_policy **out, const char *path, const char *bytes, size_t len, hg_error *err);
+void hg_policy_free(hg_policy *self);
+
+/** Does `text` match the matcher's value regex? `md` is the caller's (per-thread) match data. */
+bool hg_matcher_value_ok(const hg_matcher *self, const char *text, pcre2_match_data *md);
+bool hg_matcher_has_name(const hg_matcher *self, const char *name);
+bool hg_policy_is_boolean_flag(const hg_policy *self, const char *flag);
+bool hg_policy_is_subcommand(const hg_policy *self, const char *word);
+
+#endif

@@ -1,0 +1,202 @@
+#include "predicate.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+typedef enum { OP_EQ, OP_NOT_EQ, OP_ANY_OF, OP_MATCH, OP_NOT_MATCH, OP_RESOLVES_TO } op_kind;
+
+typedef struct {
+  op_kind op;
+  uint32_t capture;
+  int64_t other_capture;  // #eq? @a @b; -1 otherwise
+  char **args;
+  size_t n_args;
+  pcre2_code *re;
+} predicate;
+
+typedef struct {
+  char *key, *value;
+} property;
+
+struct hg_predicates {
+  HG_VEC(predicate) preds;
+  HG_VEC(property) props;
+};
+
+static const struct {
+  const char *name;
+  op_kind op;
+  int min_args;  // string arguments after the capture (-1: exactly one capture or string)
+} OPS[] = {
+    {"eq?", OP_EQ, -1},         {"not-eq?", OP_NOT_EQ, -1},   {"any-of?", OP_ANY_OF, 1},
+    {"match?", OP_MATCH, 1},    {"not-match?", OP_NOT_MATCH, 1}, {"resolves-to?", OP_RESOLVES_TO, 1},
+};
+
+void hg_predicates_free(hg_predicates *self) {
+  if (!self) return;
+  for (size_t i = 0; i < self->preds.len; i++) {
+    hg_strv_free(self->preds.items[i].args, self->preds.items[i].n_args);
+    pcre2_code_free(self->preds.items[i].re);
+  }
+  for (size_t i = 0; i < self->props.len; i++) {
+    free(self->props.items[i].key);
+    free(self->props.items[i].value);
+  }
+  free(self->preds.items);
+  free(self->props.items);
+  free(self);
+}
+
+static int compile_one(hg_predicates *self, const TSQuery *q, const TSQueryPredicateStep *s, uint32_t n,
+                       hg_error *err) {
+  uint32_t len;
+  if (n == 0 || s[0].type != TSQueryPredicateStepTypeString)
+    return hg_error_set(err, "a predicate must start with its name");
+  const char *name = ts_query_string_value_for_id(q, s[0].value_id, &len);
+  if (strcmp(name, "set!") == 0) {
+    if (n != 3 || s[1].type != TSQueryPredicateStepTypeString || s[2].type != TSQueryPredicateStepTypeString)
+      return hg_error_set(err, "#set! takes a key and a value");
+    property p = {hg_xstrdup(ts_query_string_value_for_id(q, s[1].value_id, &len)),
+                  hg_xstrdup(ts_query_string_value_for_id(q, s[2].value_id, &len))};
+    HG_VEC_PUSH(&self->props, p);
+    return 0;
+  }
+  size_t k = 0;
+  while (k < HG_ARRAY_LEN(OPS) && strcmp(OPS[k].name, name) != 0) k++;
+  if (k == HG_ARRAY_LEN(OPS))
+    return hg_error_set(err, "unknown predicate #%s (known: #eq? #not-eq? #any-of? #match? #not-match? "
+                             "#resolves-to? #set!)", name);
+  if (n < 3 || s[1].type != TSQueryPredicateStepTypeCapture)
+    return hg_error_set(err, "#%s needs a capture and an argument", name);
+  predicate p = {.op = OPS[k].op, .capture = s[1].value_id, .other_capture = -1};
+  if (OPS[k].min_args < 0) {
+    if (n != 3) return hg_error_set(err, "#%s takes exactly two arguments", name);
+    if (s[2].type == TSQueryPredicateStepTypeCapture) p.other_capture = s[2].value_id;
+  }
+  if (p.other_capture < 0) {
+    p.args = hg_xcalloc(n - 2, sizeof(char *));
+    for (uint32_t i = 2; i < n; i++) {
+      if (s[i].type != TSQueryPredicateStepTypeString) {
+        hg_strv_free(p.args, p.n_args);
+        return hg_error_set(err, "#%s: argument %u must be a string", name, i);
+      }
+      p.args[p.n_args++] = hg_xstrdup(ts_query_string_value_for_id(q, s[i].value_id, &len));
+    }
+  }
+  if (p.op == OP_MATCH || p.op == OP_NOT_MATCH) {
+    if (p.n_args != 1) {
+      hg_strv_free(p.args, p.n_args);
+      return hg_error_set(err, "#%s takes one regex", name);
+    }
+    int code;
+    PCRE2_SIZE off;
+    p.re = pcre2_compile((PCRE2_SPTR)p.args[0], PCRE2_ZERO_TERMINATED, PCRE2_UTF, &code, &off, NULL);
+    if (!p.re) {
+      PCRE2_UCHAR msg[256];
+      pcre2_get_error_message(code, msg, sizeof(msg));
+      hg_error_set(err, "#%s: invalid regex \"%s\" at offset %zu: %s", name, p.args[0], (size_t)off, msg);
+      hg_strv_free(p.args, p.n_args);
+      return -1;
+    }
+    pcre2_jit_compile(p.re, PCRE2_JIT_COMPLETE);  // best effort: falls back to the interpreter
+  }
+  HG_VEC_PUSH(&self->preds, p);
+  return 0;
+}
+
+int hg_predicates_compile(hg_predicates **out, const TSQuery *query, uint32_t index, hg_error *err) {
+  *out = NULL;
+  uint32_t n;
+  const TSQueryPredicateStep *steps = ts_query_predicates_for_pattern(query, index, &n);
+  if (n == 0) return 0;
+  hg_predicates *self = hg_xcalloc(1, sizeof(hg_predicates));
+  for (uint32_t start = 0, i = 0; i < n; i++) {
+    if (steps[i].type != TSQueryPredicateStepTypeDone) continue;
+    if (compile_one(self, query, steps + start, i - start, err) != 0) {
+      hg_predicates_free(self);
+      return -1;
+    }
+    start = i + 1;
+  }
+  *out = self;
+  return 0;
+}
+
+const char *hg_predicates_property(const hg_predicates *self, const char *key) {
+  for (size_t i = 0; self && i < self->props.len; i++)
+    if (strcmp(self->props.items[i].key, key) == 0) return self->props.items[i].value;
+  return NULL;
+}
+
+void hg_predicates_literals(const hg_predicates *self,
+                            void (*fn)(void *ctx, unsigned group, const char *lit), void *ctx) {
+  for (size_t i = 0; self && i < self->preds.len; i++) {
+    const predicate *p = &self->preds.items[i];
+    if (p->op != OP_EQ && p->op != OP_ANY_OF && p->op != OP_RESOLVES_TO) continue;
+    for (size_t j = 0; j < p->n_args; j++) {
+      const char *lit = p->args[j];
+      if (p->op == OP_RESOLVES_TO && strrchr(lit, '.')) lit = strrchr(lit, '.') + 1;
+      fn(ctx, (unsigned)i, lit);
+    }
+  }
+}
+
+static bool capture_node(const TSQueryMatch *m, uint32_t id, TSNode *out) {
+  for (uint16_t i = 0; i < m->capture_count; i++)
+    if (m->captures[i].index == id) {
+      *out = m->captures[i].node;
+      return true;
+    }
+  return false;
+}
+
+static bool text_eq(const char *src, TSNode n, const char *s) {
+  uint32_t a = ts_node_start_byte(n), b = ts_node_end_byte(n);
+  return strlen(s) == b - a && memcmp(src + a, s, b - a) == 0;
+}
+
+static bool eval_one(const predicate *p, const TSQueryMatch *m, hg_predctx *ctx) {
+  TSNode node;
+  // A capture absent from the match (optional or quantified away) does not constrain it.
+  if (!capture_node(m, p->capture, &node)) return true;
+  const char *src = ctx->src;
+  uint32_t a = ts_node_start_byte(node), b = ts_node_end_byte(node);
+  switch (p->op) {
+  case OP_EQ:
+  case OP_NOT_EQ: {
+    bool eq;
+    TSNode other;
+    if (p->other_capture >= 0) {
+      if (!capture_node(m, (uint32_t)p->other_capture, &other)) return true;
+      uint32_t c = ts_node_start_byte(other), d = ts_node_end_byte(other);
+      eq = b - a == d - c && memcmp(src + a, src + c, b - a) == 0;
+    } else {
+      eq = text_eq(src, node, p->args[0]);
+    }
+    return p->op == OP_EQ ? eq : !eq;
+  }
+  case OP_ANY_OF:
+    for (size_t i = 0; i < p->n_args; i++)
+      if (text_eq(src, node, p->args[i])) return true;
+    return false;
+  case OP_MATCH:
+  case OP_NOT_MATCH: {
+    bool hit = pcre2_match(p->re, (PCRE2_SPTR)(src + a), b - a, 0, 0, ctx->md, NULL) >= 0;
+    return p->op == OP_MATCH ? hit : !hit;
+  }
+  case OP_RESOLVES_TO: {
+    ctx->scratch->len = 0;
+    if (!hg_imports_qualify(ctx->imports, node, src, ctx->scratch)) return false;
+    for (size_t i = 0; i < p->n_args; i++)
+      if (strcmp(ctx->scratch->data, p->args[i]) == 0) return true;
+    return false;
+  }
+  }
+  return false;
+}
+
+bool hg_predicates_eval(const hg_predicates *self, const TSQueryMatch *match, hg_predctx *ctx) {
+  for (size_t i = 0; self && i < self->preds.len; i++)
+    if (!eval_one(&self->preds.items[i], match, ctx)) return false;
+  return true;
+}

@@ -1,0 +1,39 @@
+/* Query predicates, which the tree-sitter C library leaves to its caller: #eq?, #not-eq?,
+ * #any-of?, #match? and #not-match? (pcre2), #resolves-to? (a dotted name, after following the
+ * file's imports, is one of the given qualified names) and the #set! directive. Any other
+ * predicate is a load error. Compiled once per pattern; evaluated per match on a worker. */
+#ifndef HG_PREDICATE_H
+#define HG_PREDICATE_H
+
+#include <tree_sitter/api.h>
+
+#include "policy.h"
+#include "resolve.h"
+
+typedef struct hg_predicates hg_predicates;
+
+/** Compiles the predicates of pattern `index`. Sets *out to NULL when it has none. On failure
+ *  err holds a message without location (the caller adds the pattern's file:line:col). */
+int hg_predicates_compile(hg_predicates **out, const TSQuery *query, uint32_t index, hg_error *err);
+void hg_predicates_free(hg_predicates *self);
+
+/** The value a `#set! key value` directive gave, or NULL. Owned by self. */
+const char *hg_predicates_property(const hg_predicates *self, const char *key);
+
+/** Calls fn for each literal some capture must equal (#eq?, #any-of?, last component of each
+ *  #resolves-to? name): the words a file must contain for the pattern to match. `group` numbers
+ *  the predicate, so that alternatives of one predicate share a group. */
+void hg_predicates_literals(const hg_predicates *self,
+                            void (*fn)(void *ctx, unsigned group, const char *lit), void *ctx);
+
+typedef struct {
+  const char *src;  // the file's bytes
+  pcre2_match_data *md;
+  const hg_imports *imports;
+  hg_buf *scratch;
+} hg_predctx;
+
+/** Do all predicates hold for this match? A NULL self always holds. */
+bool hg_predicates_eval(const hg_predicates *self, const TSQueryMatch *match, hg_predctx *ctx);
+
+#endif

@@ -1,0 +1,55 @@
+/* Follows names inside one file: the imports that bind them (for aliases and for the shared
+ * builder), and expressions to hg_values (literals, lists, dicts, builder calls, or UNKNOWN with
+ * the reason). Everything is allocated in the caller's per-file arena. */
+#ifndef HG_RESOLVE_H
+#define HG_RESOLVE_H
+
+#include <tree_sitter/api.h>
+
+#include "config.h"
+#include "site.h"
+#include "util.h"
+
+typedef struct hg_imports hg_imports;
+
+/** `package` is the dotted package the file belongs to ("" when unknown); relative imports are
+ *  resolved against it. */
+hg_imports *hg_imports_new(hg_arena *arena, const char *package);
+/** Records `import module [as alias]` (alias may be NULL). */
+void hg_imports_add_import(hg_imports *self, const char *module, const char *alias);
+/** Records `from module import name [as alias]`; `module` may be relative ("..pkg"). */
+void hg_imports_add_from(hg_imports *self, const char *module, const char *name, const char *alias);
+/** The qualified name a dotted expression stands for (its head replaced by what the head was
+ *  imported as), into `out`. False when the node is not an identifier or a chain of them. */
+bool hg_imports_qualify(const hg_imports *self, TSNode node, const char *src, hg_buf *out);
+/** Does the file import anything from one of the configured builder modules? */
+bool hg_imports_builder_module(const hg_imports *self, const hg_config *config);
+
+/** The dotted package of `path`, relative to `root` ("a/b/c.py" → "a.b"); arena-allocated. */
+const char *hg_package_of(hg_arena *arena, const char *root, const char *path);
+
+/** Does the imported module path `imported` name the configured module `configured`? Equal, or
+ *  one is a dotted suffix of the other (src-layout prefixes, scripts run from their directory). */
+bool hg_module_matches(const char *imported, size_t len, const char *configured);
+
+typedef struct {
+  const char *src;
+  const hg_imports *imports;
+  const hg_config *config;
+  hg_arena *arena;
+} hg_resolver;
+
+/** Is `call` (a call node) a call of a configured builder imported in this file? */
+bool hg_resolve_is_builder(const hg_resolver *self, TSNode call);
+/** The value of an expression node. */
+hg_value hg_resolve_value(const hg_resolver *self, TSNode node);
+/** The keywords reaching a call: keyword arguments and `**` spreads of an argument_list, dict
+ *  literals spread in place, in order. */
+hg_value hg_resolve_kwargs(const hg_resolver *self, TSNode argument_list);
+/** The words of an argv list or tuple, `*` spreads of list literals flattened in place. */
+hg_value hg_resolve_argv(const hg_resolver *self, TSNode list);
+/** The words of a shell command string; an interpolation that calls a builder becomes a BUILDER
+ *  word, others stay holes inside their word. */
+hg_value hg_resolve_shell(const hg_resolver *self, TSNode string);
+
+#endif

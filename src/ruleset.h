@@ -1,0 +1,52 @@
+/* The rules: rules/python/<kind>.scm (site shapes; the file stem is the kind id),
+ * rules/python/facts/ (imports, feeding resolve.c) and rules/policy.yml, compiled into one
+ * TSQuery, per-pattern predicates and a prefilter. Built once per run, read-only afterwards and
+ * shared by every worker. */
+#ifndef HG_RULESET_H
+#define HG_RULESET_H
+
+#include <tree_sitter/api.h>
+
+#include "policy.h"
+#include "predicate.h"
+#include "site.h"
+
+typedef struct hg_ruleset hg_ruleset;
+
+typedef enum { HG_PATTERN_SITE, HG_PATTERN_IMPORT } hg_pattern_role;
+
+typedef struct {
+  hg_pattern_role role;
+  const char *kind;  // SITE: the kind id
+  hg_reads reads;    // SITE: from (#set! hardguard.reads "...")
+  hg_predicates *predicates;
+} hg_pattern;
+
+/** Capture ids of the capture-name contract; UINT32_MAX where no pattern uses the name. */
+typedef struct {
+  uint32_t site, args, argv, command;
+  uint32_t import_module, import_alias, import_from, import_name;
+} hg_captures;
+
+const TSLanguage *tree_sitter_python(void);
+
+/** Loads the rules from directory `dir`, or the built-in rules when dir is NULL. On failure err
+ *  says "file:line:col: what was expected". */
+int hg_ruleset_load(hg_ruleset **out, const char *dir, hg_error *err);
+void hg_ruleset_free(hg_ruleset *self);
+
+const TSQuery *hg_ruleset_query(const hg_ruleset *self);
+const hg_pattern *hg_ruleset_pattern(const hg_ruleset *self, uint32_t index);
+const hg_captures *hg_ruleset_captures(const hg_ruleset *self);
+const hg_policy *hg_ruleset_policy(const hg_ruleset *self);
+/** The site kinds, in file-name order. */
+size_t hg_ruleset_kinds(const hg_ruleset *self, const char *const **out);
+
+/** The prefilter: NULL when some site pattern has no literal (then every file is parsed). */
+const pcre2_code *hg_ruleset_prefilter(const hg_ruleset *self);
+/** Its source, for --list-rules ("" when off). */
+const char *hg_ruleset_prefilter_source(const hg_ruleset *self);
+/** Can `len` bytes at `data` contain a site? Always true when the prefilter is off. */
+bool hg_ruleset_may_contain_site(const hg_ruleset *self, const char *data, size_t len, pcre2_match_data *md);
+
+#endif

@@ -1,0 +1,33 @@
+/* The per-file driver and the worker pool: each worker reads a file once, skips it when the
+ * prefilter rules out every site, otherwise parses it, extracts and judges its sites, and keeps
+ * owned findings. The caller gets all findings and file errors, sorted. */
+#ifndef HG_SCAN_H
+#define HG_SCAN_H
+
+#include "config.h"
+#include "finding.h"
+#include "ruleset.h"
+
+typedef struct {
+  size_t files;   // files read
+  size_t parsed;  // files that passed the prefilter and were parsed
+  size_t sites;
+  size_t failing;
+} hg_scan_stats;
+
+typedef struct {
+  const hg_ruleset *rules;
+  const hg_config *config;
+  unsigned jobs;  // 0: one per online core
+} hg_scan_options;
+
+/** Scans `paths`; appends to out and errors (both sorted on return). -1 only when a thread cannot
+ *  be started (err filled). */
+int hg_scan(const hg_scan_options *opts, char *const *paths, size_t n, hg_findings *out, hg_file_errors *errors,
+            hg_scan_stats *stats, hg_error *err);
+
+/** Scans one in-memory file on the calling thread (tests, fuzzing). */
+void hg_scan_bytes(const hg_scan_options *opts, const char *path, const char *bytes, size_t len, hg_findings *out,
+                   hg_file_errors *errors);
+
+#endif

@@ -1,0 +1,57 @@
+/* The data model between extraction and evaluation: a site (where a container is created or a
+ * client opened) and the values that reach it. Plain transparent structs; everything here lives
+ * in the per-file arena and is gone when the file is done. evaluate.c reads these and never
+ * touches tree-sitter. */
+#ifndef HG_SITE_H
+#define HG_SITE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/** How a site's flags are read: set per pattern by `(#set! hardguard.reads "...")`. */
+typedef enum {
+  HG_READS_KWARGS,  // docker-py keywords in @args (an argument_list)
+  HG_READS_ARGV,    // an argv list or tuple in @argv
+  HG_READS_SHELL,   // a shell command string in @command
+  HG_READS_CLIENT,  // a client: no flags, judged by the module's imports
+} hg_reads;
+
+/** Marks an interpolated part (`{expr}` of an f-string) inside a string value's text. */
+#define HG_HOLE '\x01'
+
+typedef enum {
+  HG_VAL_UNKNOWN,  // cannot be followed: `text` is the expression, `origin` says why
+  HG_VAL_STR,      // text: the literal content; HG_HOLE marks interpolations
+  HG_VAL_NUM,      // text: the literal as written
+  HG_VAL_TRUE,
+  HG_VAL_FALSE,
+  HG_VAL_NONE,
+  HG_VAL_LIST,     // items, in order (list, tuple or set literal)
+  HG_VAL_DICT,     // items with `key`, in order; a spread item has key NULL
+  HG_VAL_BUILDER,  // a call to a configured hardening builder; text: the call
+} hg_value_kind;
+
+typedef struct hg_value hg_value;
+struct hg_value {
+  hg_value_kind kind;
+  const char *text;
+  const char *origin;  // UNKNOWN only: "a variable", "a call to f()", ...
+  const char *key;     // DICT items: the key, or NULL for a `**spread`
+  bool splat;          // `*x` in a list or `**x` in a dict or call
+  uint32_t line;       // 1-based line of the expression
+  hg_value *items;
+  size_t n_items;
+};
+
+typedef struct {
+  const char *kind;  // the site kind id (rule file stem); owned by the ruleset
+  hg_reads reads;
+  uint32_t start_byte, end_byte;
+  uint32_t line, col, end_line, end_col;  // 1-based; columns in characters
+  bool has_error;                         // the site's own text holds a syntax error
+  bool imports_builder;                   // its module imports a configured builder module
+  hg_value flags;  // KWARGS: a DICT; ARGV and SHELL: a LIST of words; CLIENT: unused
+} hg_site;
+
+#endif

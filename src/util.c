@@ -1,0 +1,269 @@
+#include "util.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <fnmatch.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static void oom(void) {
+  fputs("hardguard: out of memory\n", stderr);
+  abort();
+}
+
+void *hg_xmalloc(size_t n) {
+  void *p = malloc(n ? n : 1);
+  if (!p) oom();
+  return p;
+}
+
+void *hg_xcalloc(size_t count, size_t size) {
+  void *p = calloc(count ? count : 1, size ? size : 1);
+  if (!p) oom();
+  return p;
+}
+
+void *hg_xrealloc(void *p, size_t n) {
+  p = realloc(p, n ? n : 1);
+  if (!p) oom();
+  return p;
+}
+
+char *hg_xstrdup(const char *s) { return hg_xstrndup(s, strlen(s)); }
+
+char *hg_xstrndup(const char *s, size_t n) {
+  char *p = hg_xmalloc(n + 1);
+  memcpy(p, s, n);
+  p[n] = '\0';
+  return p;
+}
+
+char *hg_xasprintf(const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  int n = vsnprintf(NULL, 0, fmt, ap);
+  va_end(ap);
+  char *p = hg_xmalloc((size_t)n + 1);
+  va_start(ap, fmt);
+  vsnprintf(p, (size_t)n + 1, fmt, ap);
+  va_end(ap);
+  return p;
+}
+
+void hg_strv_free(char **v, size_t n) {
+  for (size_t i = 0; i < n; i++) free(v[i]);
+  free(v);
+}
+
+static void buf_reserve(hg_buf *self, size_t extra) {
+  if (self->len + extra + 1 <= self->cap) return;
+  size_t cap = self->cap ? self->cap : 64;
+  while (cap < self->len + extra + 1) cap *= 2;
+  self->data = hg_xrealloc(self->data, cap);
+  self->cap = cap;
+}
+
+void hg_buf_add(hg_buf *self, const char *s, size_t n) {
+  buf_reserve(self, n);
+  if (n) memcpy(self->data + self->len, s, n);
+  self->len += n;
+  self->data[self->len] = '\0';
+}
+
+void hg_buf_puts(hg_buf *self, const char *s) { hg_buf_add(self, s, strlen(s)); }
+
+void hg_buf_putc(hg_buf *self, char c) { hg_buf_add(self, &c, 1); }
+
+void hg_buf_printf(hg_buf *self, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  int n = vsnprintf(NULL, 0, fmt, ap);
+  va_end(ap);
+  buf_reserve(self, (size_t)n);
+  va_start(ap, fmt);
+  vsnprintf(self->data + self->len, (size_t)n + 1, fmt, ap);
+  va_end(ap);
+  self->len += (size_t)n;
+}
+
+char *hg_buf_detach(hg_buf *self) {
+  char *p = self->data ? self->data : hg_xstrdup("");
+  self->data = NULL;
+  self->len = self->cap = 0;
+  return p;
+}
+
+void hg_buf_free(hg_buf *self) {
+  free(self->data);
+  self->data = NULL;
+  self->len = self->cap = 0;
+}
+
+typedef struct chunk {
+  struct chunk *next;
+  size_t used, size;
+  max_align_t data[];
+} chunk;
+
+struct hg_arena {
+  chunk *head;
+};
+
+hg_arena *hg_arena_new(void) { return hg_xcalloc(1, sizeof(hg_arena)); }
+
+void *hg_arena_alloc(hg_arena *self, size_t n) {
+  n = (n + sizeof(max_align_t) - 1) / sizeof(max_align_t) * sizeof(max_align_t);
+  chunk *c = self->head;
+  if (!c || c->size - c->used < n) {
+    size_t size = n > 64 * 1024 ? n : 64 * 1024;
+    c = hg_xmalloc(sizeof(chunk) + size);
+    c->size = size;
+    c->used = 0;
+    c->next = self->head;
+    self->head = c;
+  }
+  void *p = (char *)c->data + c->used;
+  c->used += n;
+  memset(p, 0, n);
+  return p;
+}
+
+char *hg_arena_strndup(hg_arena *self, const char *s, size_t n) {
+  char *p = hg_arena_alloc(self, n + 1);
+  memcpy(p, s, n);
+  p[n] = '\0';
+  return p;
+}
+
+void hg_arena_reset(hg_arena *self) {
+  if (!self || !self->head) return;
+  // Keep the newest chunk for reuse, free the rest.
+  chunk *keep = self->head, *c = keep->next;
+  while (c) {
+    chunk *next = c->next;
+    free(c);
+    c = next;
+  }
+  keep->next = NULL;
+  keep->used = 0;
+}
+
+void hg_arena_free(hg_arena *self) {
+  if (!self) return;
+  for (chunk *c = self->head; c;) {
+    chunk *next = c->next;
+    free(c);
+    c = next;
+  }
+  free(self);
+}
+
+int hg_error_set(hg_error *err, const char *fmt, ...) {
+  if (err) {
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err->message, sizeof(err->message), fmt, ap);
+    va_end(ap);
+  }
+  return -1;
+}
+
+int hg_read_file(char **out, size_t *out_len, const char *path, hg_error *err) {
+  *out = NULL;
+  *out_len = 0;
+  int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+  if (fd < 0) return hg_error_set(err, "%s: cannot open: %s", path, strerror(errno));
+  struct stat st;
+  if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+    int e = errno;
+    close(fd);
+    return hg_error_set(err, "%s: %s", path, S_ISREG(st.st_mode) ? strerror(e) : "not a regular file");
+  }
+  size_t cap = (size_t)st.st_size + 1, len = 0;
+  char *data = hg_xmalloc(cap);
+  for (;;) {
+    if (len + 1 == cap) {
+      cap *= 2;
+      data = hg_xrealloc(data, cap);
+    }
+    ssize_t n = read(fd, data + len, cap - len - 1);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      int e = errno;
+      free(data);
+      close(fd);
+      return hg_error_set(err, "%s: cannot read: %s", path, strerror(e));
+    }
+    if (n == 0) break;
+    len += (size_t)n;
+  }
+  close(fd);
+  data[len] = '\0';
+  *out = data;
+  *out_len = len;
+  return 0;
+}
+
+static bool glob_here(const char *p, const char *s) {
+  for (;;) {
+    if (p[0] == '*' && p[1] == '*') {
+      // "**/" matches zero or more whole segments; a trailing "**" matches everything.
+      p += 2;
+      if (*p == '/') {
+        p++;
+        for (;;) {
+          if (glob_here(p, s)) return true;
+          const char *slash = strchr(s, '/');
+          if (!slash) return false;
+          s = slash + 1;
+        }
+      }
+      if (*p == '\0') return true;
+      for (; *s; s++)
+        if (glob_here(p, s)) return true;
+      return glob_here(p, s);
+    }
+    if (*p == '*') {
+      p++;
+      for (;; s++) {
+        if (glob_here(p, s)) return true;
+        if (*s == '\0' || *s == '/') return false;
+      }
+    }
+    if (*p == '\0') return *s == '\0';
+    if (*s == '\0') return false;
+    if (*p == '?') {
+      if (*s == '/') return false;
+    } else if (*p == '[') {
+      const char *end = strchr(p + 1, ']');
+      if (end) {
+        char cls[256];
+        size_t n = (size_t)(end - p + 1) < sizeof(cls) - 1 ? (size_t)(end - p + 1) : sizeof(cls) - 1;
+        memcpy(cls, p, n);
+        cls[n] = '\0';
+        char one[2] = {*s, 0};
+        if (*s == '/' || fnmatch(cls, one, 0) != 0) return false;
+        p = end + 1;
+        s++;
+        continue;
+      }
+      if (*s != '[') return false;
+    } else if (*p != *s) {
+      return false;
+    }
+    p++;
+    s++;
+  }
+}
+
+bool hg_glob_match(const char *pattern, const char *path) {
+  if (glob_here(pattern, path)) return true;
+  if (!strchr(pattern, '/')) {
+    const char *base = strrchr(path, '/');
+    return base && glob_here(pattern, base + 1);
+  }
+  return false;
+}

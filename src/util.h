@@ -1,0 +1,76 @@
+/* Small shared pieces: allocation that aborts on out-of-memory, a growable byte buffer, a typed
+ * vector macro, a bump arena for per-file data, and the error record that fallible functions fill. */
+#ifndef HG_UTIL_H
+#define HG_UTIL_H
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define HG_ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
+
+void *hg_xmalloc(size_t n);
+void *hg_xcalloc(size_t count, size_t size);
+void *hg_xrealloc(void *p, size_t n);
+char *hg_xstrdup(const char *s);
+char *hg_xstrndup(const char *s, size_t n);
+/** printf into a new heap string; the caller frees it. */
+char *hg_xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/** Frees an array of `n` heap strings and the array. */
+void hg_strv_free(char **v, size_t n);
+
+/** A growable, always NUL-terminated byte buffer. Zero-initialise, then hg_buf_free. */
+typedef struct {
+  char *data;
+  size_t len, cap;
+} hg_buf;
+
+void hg_buf_add(hg_buf *self, const char *s, size_t n);
+void hg_buf_puts(hg_buf *self, const char *s);
+void hg_buf_putc(hg_buf *self, char c);
+void hg_buf_printf(hg_buf *self, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/** Hands the bytes to the caller (who frees them) and resets the buffer. Never NULL. */
+char *hg_buf_detach(hg_buf *self);
+void hg_buf_free(hg_buf *self);
+
+/* A typed growable array: HG_VEC(int) v = {0}; HG_VEC_PUSH(&v, 3); free(v.items). */
+#define HG_VEC(T)                                                                                  \
+  struct {                                                                                         \
+    T *items;                                                                                      \
+    size_t len, cap;                                                                               \
+  }
+#define HG_VEC_PUSH(v, ...)                                                                        \
+  do {                                                                                             \
+    if ((v)->len == (v)->cap) {                                                                    \
+      (v)->cap = (v)->cap ? (v)->cap * 2 : 8;                                                      \
+      (v)->items = hg_xrealloc((v)->items, (v)->cap * sizeof(*(v)->items));                        \
+    }                                                                                              \
+    (v)->items[(v)->len++] = (__VA_ARGS__);                                                        \
+  } while (0)
+
+/** A bump allocator: everything allocated from it is freed at once by reset or free. */
+typedef struct hg_arena hg_arena;
+hg_arena *hg_arena_new(void);
+void *hg_arena_alloc(hg_arena *self, size_t n);
+char *hg_arena_strndup(hg_arena *self, const char *s, size_t n);
+void hg_arena_reset(hg_arena *self);
+void hg_arena_free(hg_arena *self);
+
+/** One operational error: `message` is a full line without trailing newline ("file:line:col: …"). */
+typedef struct {
+  char message[1024];
+} hg_error;
+
+/** Fills err and returns -1, so that `return hg_error_set(err, ...)` reads naturally. */
+int hg_error_set(hg_error *err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/** Reads a whole file into a heap buffer (NUL-terminated); -1 with errno-based message on failure. */
+int hg_read_file(char **out, size_t *out_len, const char *path, hg_error *err);
+
+/** Glob match of a '/'-separated relative path: `*` and `?` stay inside a segment, `**` spans
+ *  segments, `[...]` is a character class. A pattern without '/' also matches any basename. */
+bool hg_glob_match(const char *pattern, const char *path);
+
+#endif

@@ -1,0 +1,118 @@
+#include "walk.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static const char *const SKIP_DIRS[] = {".git", "__pycache__", ".venv", "venv", "node_modules", ".hg", ".svn"};
+
+static void add_error(hg_file_errors *errors, const char *path, const char *what, int err) {
+  hg_file_error e = {.path = hg_xstrdup(path), .kind = HG_FILE_UNREADABLE,
+                     .message = hg_xasprintf("%s: %s", what, strerror(err))};
+  HG_VEC_PUSH(errors, e);
+}
+
+static char *join(const char *dir, const char *name) {
+  if (strcmp(dir, ".") == 0) return hg_xstrdup(name);
+  size_t n = strlen(dir);
+  return hg_xasprintf("%s%s%s", dir, n && dir[n - 1] == '/' ? "" : "/", name);
+}
+
+static bool is_py(const char *name) {
+  size_t n = strlen(name);
+  return n > 3 && strcmp(name + n - 3, ".py") == 0;
+}
+
+static bool skip_dir(const char *name) {
+  for (size_t i = 0; i < HG_ARRAY_LEN(SKIP_DIRS); i++)
+    if (strcmp(name, SKIP_DIRS[i]) == 0) return true;
+  return false;
+}
+
+static bool dir_excluded(const hg_config *config, const char *path) {
+  // "tests/**" excludes the directory itself: test the path as a directory prefix too.
+  char *as_dir = hg_xasprintf("%s/", path);
+  bool ex = hg_config_excludes(config, path) || hg_config_excludes(config, as_dir);
+  free(as_dir);
+  return ex;
+}
+
+static void walk_dir(const char *root, const hg_config *config, hg_paths *out, hg_file_errors *errors) {
+  hg_paths stack = {0};
+  HG_VEC_PUSH(&stack, hg_xstrdup(root));
+  while (stack.len) {
+    char *dir = stack.items[--stack.len];
+    DIR *d = opendir(dir);
+    if (!d) {
+      add_error(errors, dir, "cannot open directory", errno);
+      free(dir);
+      continue;
+    }
+    int dfd = dirfd(d);
+    // A directory holding pyvenv.cfg is a virtualenv.
+    if (strcmp(dir, root) != 0 && faccessat(dfd, "pyvenv.cfg", F_OK, 0) == 0) {
+      closedir(d);
+      free(dir);
+      continue;
+    }
+    struct dirent *e;
+    while ((errno = 0, e = readdir(d))) {
+      const char *name = e->d_name;
+      if (!strcmp(name, ".") || !strcmp(name, "..")) continue;
+      unsigned char type = e->d_type;
+      if (type == DT_UNKNOWN) {
+        struct stat st;
+        if (fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW) != 0) continue;
+        type = S_ISDIR(st.st_mode) ? DT_DIR : S_ISREG(st.st_mode) ? DT_REG : S_ISLNK(st.st_mode) ? DT_LNK : DT_UNKNOWN;
+      }
+      // Symlinks are not followed: their targets are either in the tree (and walked there) or
+      // outside it; either way following them could loop or leave the tree.
+      if (type == DT_DIR) {
+        if (skip_dir(name)) continue;
+        char *path = join(dir, name);
+        if (dir_excluded(config, path))
+          free(path);
+        else
+          HG_VEC_PUSH(&stack, path);
+      } else if (type == DT_REG && is_py(name)) {
+        char *path = join(dir, name);
+        if (hg_config_excludes(config, path))
+          free(path);
+        else
+          HG_VEC_PUSH(out, path);
+      }
+    }
+    if (errno) add_error(errors, dir, "cannot read directory", errno);
+    closedir(d);
+    free(dir);
+  }
+  free(stack.items);
+}
+
+void hg_walk(const char *const *args, size_t n, const hg_config *config, hg_paths *out, hg_file_errors *errors) {
+  for (size_t i = 0; i < n; i++) {
+    struct stat st;
+    if (stat(args[i], &st) != 0) {
+      add_error(errors, args[i], "cannot open", errno);
+      continue;
+    }
+    if (S_ISDIR(st.st_mode)) {
+      walk_dir(args[i], config, out, errors);
+    } else if (!hg_config_excludes(config, args[i])) {
+      // A file named on the command line is scanned whatever its extension; reading it reports
+      // anything that is not a regular file.
+      HG_VEC_PUSH(out, hg_xstrdup(args[i]));
+    }
+  }
+}
+
+void hg_paths_free(hg_paths *self) {
+  for (size_t i = 0; i < self->len; i++) free(self->items[i]);
+  free(self->items);
+  self->items = NULL;
+  self->len = self->cap = 0;
+}

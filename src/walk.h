@@ -1,0 +1,16 @@
+/* Turns the paths given on the command line into the files to scan: files as given, directories
+ * walked for *.py without following symlinks, skipping VCS, cache and virtualenv directories and
+ * the config's excludes. Paths that cannot be walked become file errors, never silence. */
+#ifndef HG_WALK_H
+#define HG_WALK_H
+
+#include "config.h"
+#include "finding.h"
+
+typedef HG_VEC(char *) hg_paths;
+
+/** Appends files to `out` (heap strings, as reached from the argument) and problems to `errors`. */
+void hg_walk(const char *const *args, size_t n, const hg_config *config, hg_paths *out, hg_file_errors *errors);
+void hg_paths_free(hg_paths *self);
+
+#endif
