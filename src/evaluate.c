@@ -12,11 +12,13 @@ static const struct {
   const char *subject;  // how the message names the site
   bool argv_style;      // fix flags written as list items ("--cap-drop", "ALL")
   bool flags;           // judged by CLI flags (else keywords)
+  const char *apply;    // how a builder is applied, around its name
+  const char *apply_end;
 } MODES[] = {
-    [HG_READS_KWARGS] = {"container created through docker-py", false, false},
-    [HG_READS_ARGV] = {"container command line", true, true},
-    [HG_READS_SHELL] = {"container shell command", false, true},
-    [HG_READS_CLIENT] = {"Docker client", false, false},
+    [HG_READS_KWARGS] = {"container created through docker-py", false, false, "**", "()"},
+    [HG_READS_ARGV] = {"container command line", true, true, "*", "()"},
+    [HG_READS_SHELL] = {"container shell command", false, true, "{shlex.join(", "())}"},
+    [HG_READS_CLIENT] = {"Docker client", false, false, "", "()"},
 };
 
 typedef struct {
@@ -201,8 +203,8 @@ static char *fix_hint(const hg_policy *p, const hg_config *c, hg_reads reads, ui
   hg_buf b = {0};
   if (c->n_builders) {
     const hg_builder *bl = &c->builders[0];
-    hg_buf_printf(&b, "apply `%s%s()` from %s, merged last", reads == HG_READS_KWARGS ? "**" : "*",
-                  bl->callables[0], bl->module);
+    hg_buf_printf(&b, "apply `%s%s%s` from %s, merged last", MODES[reads].apply, bl->callables[0],
+                  MODES[reads].apply_end, bl->module);
     if (missing) hg_buf_puts(&b, "; or add ");
   } else if (missing) {
     hg_buf_puts(&b, "add ");
@@ -253,7 +255,9 @@ void hg_evaluate(hg_verdict *out, const hg_policy *policy, const hg_config *conf
   out->rule = HG_RULE_NONE;
   if (site->has_error) {
     out->rule = HG_RULE_UNPARSABLE_SITE;
-    out->message = hg_xstrdup("the site's own code has a syntax error, so its flags cannot be judged");
+    out->message = hg_xstrdup(site->region ? "code that failed to parse mentions a container or client site's "
+                                             "words, so a site may be hidden in it"
+                                           : "the site's own code has a syntax error, so its flags cannot be judged");
     out->fix = hg_xstrdup("fix the syntax error; the site is judged once it parses");
     return;
   }

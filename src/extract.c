@@ -111,7 +111,7 @@ static void error_regions(hg_extractor *self, const hg_ruleset *rules, const hg_
         off = me > ms ? me : ms + 1;
       }
       if (hit) {
-        hg_site s = {.kind = "unknown", .reads = HG_READS_CLIENT, .has_error = true};
+        hg_site s = {.kind = "unknown", .reads = HG_READS_CLIENT, .has_error = true, .region = true};
         set_position(&s, src, n);
         HG_VEC_PUSH(sites, s);
       }

@@ -50,6 +50,7 @@ typedef struct {
   uint32_t start_byte, end_byte;
   uint32_t line, col, end_line, end_col;  // 1-based; columns in characters
   bool has_error;                         // the site's own text holds a syntax error
+  bool region;                            // not a site but a region that failed to parse and may hide one
   bool imports_builder;                   // its module imports a configured builder module
   hg_value flags;  // KWARGS: a DICT; ARGV and SHELL: a LIST of words; CLIENT: unused
 } hg_site;
