@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-typedef enum { OP_EQ, OP_NOT_EQ, OP_ANY_OF, OP_MATCH, OP_NOT_MATCH, OP_RESOLVES_TO } op_kind;
+typedef enum { OP_EQ, OP_NOT_EQ, OP_ANY_OF, OP_CONTAINS, OP_MATCH, OP_NOT_MATCH, OP_RESOLVES_TO } op_kind;
 
 typedef struct {
   op_kind op;
@@ -29,6 +29,7 @@ static const struct {
   int min_args;  // string arguments after the capture (-1: exactly one capture or string)
 } OPS[] = {
     {"eq?", OP_EQ, -1},         {"not-eq?", OP_NOT_EQ, -1},   {"any-of?", OP_ANY_OF, 1},
+    {"contains?", OP_CONTAINS, 1},
     {"match?", OP_MATCH, 1},    {"not-match?", OP_NOT_MATCH, 1}, {"resolves-to?", OP_RESOLVES_TO, 1},
 };
 
@@ -64,8 +65,8 @@ static int compile_one(hg_predicates *self, const TSQuery *q, const TSQueryPredi
   size_t k = 0;
   while (k < HG_ARRAY_LEN(OPS) && strcmp(OPS[k].name, name) != 0) k++;
   if (k == HG_ARRAY_LEN(OPS))
-    return hg_error_set(err, "unknown predicate #%s (known: #eq? #not-eq? #any-of? #match? #not-match? "
-                             "#resolves-to? #set!)", name);
+    return hg_error_set(err, "unknown predicate #%s (known: #eq? #not-eq? #any-of? #contains? #match? "
+                             "#not-match? #resolves-to? #set!)", name);
   if (n < 3 || s[1].type != TSQueryPredicateStepTypeCapture)
     return hg_error_set(err, "#%s needs a capture and an argument", name);
   predicate p = {.op = OPS[k].op, .capture = s[1].value_id, .other_capture = -1};
@@ -129,14 +130,16 @@ const char *hg_predicates_property(const hg_predicates *self, const char *key) {
 }
 
 void hg_predicates_literals(const hg_predicates *self,
-                            void (*fn)(void *ctx, unsigned group, const char *lit), void *ctx) {
+                            void (*fn)(void *ctx, unsigned group, const char *lit, bool whole), void *ctx) {
   for (size_t i = 0; self && i < self->preds.len; i++) {
     const predicate *p = &self->preds.items[i];
-    if (p->op != OP_EQ && p->op != OP_ANY_OF && p->op != OP_RESOLVES_TO) continue;
+    if (p->op != OP_EQ && p->op != OP_ANY_OF && p->op != OP_CONTAINS && p->op != OP_RESOLVES_TO) continue;
     for (size_t j = 0; j < p->n_args; j++) {
       const char *lit = p->args[j];
       if (p->op == OP_RESOLVES_TO && strrchr(lit, '.')) lit = strrchr(lit, '.') + 1;
-      fn(ctx, (unsigned)i, lit);
+      // A whole capture equal to the literal is a whole token in the file (an identifier, or a
+      // string's entire content); a #contains? literal may sit inside a word.
+      fn(ctx, (unsigned)i, lit, p->op != OP_CONTAINS);
     }
   }
 }
@@ -178,6 +181,10 @@ static bool eval_one(const predicate *p, const TSQueryMatch *m, hg_predctx *ctx)
   case OP_ANY_OF:
     for (size_t i = 0; i < p->n_args; i++)
       if (text_eq(src, node, p->args[i])) return true;
+    return false;
+  case OP_CONTAINS:
+    for (size_t i = 0; i < p->n_args; i++)
+      if (memmem(src + a, b - a, p->args[i], strlen(p->args[i]))) return true;
     return false;
   case OP_MATCH:
   case OP_NOT_MATCH: {

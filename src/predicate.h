@@ -1,6 +1,7 @@
 /* Query predicates, which the tree-sitter C library leaves to its caller: #eq?, #not-eq?,
- * #any-of?, #match? and #not-match? (pcre2), #resolves-to? (a dotted name, after following the
- * file's imports, is one of the given qualified names) and the #set! directive. Any other
+ * #any-of?, #contains? (the capture's text contains one of the strings), #match? and #not-match?
+ * (pcre2), #resolves-to? (a dotted name, after following the file's imports, is one of the given
+ * qualified names) and the #set! directive. Any other
  * predicate is a load error. Compiled once per pattern; evaluated per match on a worker. */
 #ifndef HG_PREDICATE_H
 #define HG_PREDICATE_H
@@ -20,11 +21,12 @@ void hg_predicates_free(hg_predicates *self);
 /** The value a `#set! key value` directive gave, or NULL. Owned by self. */
 const char *hg_predicates_property(const hg_predicates *self, const char *key);
 
-/** Calls fn for each literal some capture must equal (#eq?, #any-of?, last component of each
- *  #resolves-to? name): the words a file must contain for the pattern to match. `group` numbers
- *  the predicate, so that alternatives of one predicate share a group. */
+/** Calls fn for each literal some capture must equal or contain (#eq?, #any-of?, #contains?, the
+ *  last component of each #resolves-to? name): one of a predicate's literals appears in any file
+ *  the pattern matches. `group` numbers the predicate, so that alternatives of one predicate
+ *  share a group; `whole` says the literal stands there as a whole token. */
 void hg_predicates_literals(const hg_predicates *self,
-                            void (*fn)(void *ctx, unsigned group, const char *lit), void *ctx);
+                            void (*fn)(void *ctx, unsigned group, const char *lit, bool whole), void *ctx);
 
 typedef struct {
   const char *src;  // the file's bytes

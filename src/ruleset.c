@@ -176,7 +176,12 @@ static int setup_pattern(hg_ruleset *self, const file_vec *files, uint32_t i, hg
 // ---- prefilter ------------------------------------------------------------------------------------
 
 typedef struct {
-  HG_VEC(const char *) lits;
+  const char *text;
+  bool whole;
+} literal;
+
+typedef struct {
+  HG_VEC(literal) lits;
   unsigned group;
 } group_lits;
 
@@ -184,25 +189,31 @@ typedef struct {
   HG_VEC(group_lits) groups;
 } lit_collector;
 
-static void collect(void *ctx, unsigned group, const char *lit) {
+static void collect(void *ctx, unsigned group, const char *lit, bool whole) {
   lit_collector *c = ctx;
   if (!c->groups.len || c->groups.items[c->groups.len - 1].group != group)
     HG_VEC_PUSH(&c->groups, (group_lits){.group = group});
-  HG_VEC_PUSH(&c->groups.items[c->groups.len - 1].lits, lit);
+  HG_VEC_PUSH(&c->groups.items[c->groups.len - 1].lits, (literal){lit, whole});
+}
+
+static bool word_char(char ch) {
+  return ch == '_' || (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9');
 }
 
 static size_t shortest(const group_lits *g) {
   size_t m = SIZE_MAX;
   for (size_t i = 0; i < g->lits.len; i++)
-    if (strlen(g->lits.items[i]) < m) m = strlen(g->lits.items[i]);
+    if (strlen(g->lits.items[i].text) < m) m = strlen(g->lits.items[i].text);
   return m;
 }
 
 // For each site pattern, the predicate whose literals are most selective (longest shortest
 // literal): one of them must appear in any file the pattern matches. No literal: prefilter off.
+// A literal that stands as a whole token is bounded by \b where it starts or ends with a word
+// character, so `operating_system` does not let a file through for `system`.
 static void build_prefilter(hg_ruleset *self) {
   hg_buf re = {0};
-  HG_VEC(const char *) seen = {0};
+  HG_VEC(char *) seen = {0};
   bool off = false;
   for (uint32_t i = 0; i < self->n_patterns && !off; i++) {
     if (self->patterns[i].role != HG_PATTERN_SITE) continue;
@@ -214,15 +225,20 @@ static void build_prefilter(hg_ruleset *self) {
         best = &c.groups.items[g];
     if (!best) off = true;
     for (size_t k = 0; best && k < best->lits.len; k++) {
-      const char *lit = best->lits.items[k];
+      const literal *lit = &best->lits.items[k];
+      size_t n = strlen(lit->text);
+      hg_buf alt = {0};
+      hg_buf_printf(&alt, "%s\\Q%s\\E%s", lit->whole && word_char(lit->text[0]) ? "\\b" : "", lit->text,
+                    lit->whole && word_char(lit->text[n - 1]) ? "\\b" : "");
       bool dup = false;
-      for (size_t s = 0; s < seen.len && !dup; s++) dup = strcmp(seen.items[s], lit) == 0;
-      if (dup) continue;
-      HG_VEC_PUSH(&seen, lit);
+      for (size_t s = 0; s < seen.len && !dup; s++) dup = strcmp(seen.items[s], alt.data) == 0;
+      if (dup) {
+        hg_buf_free(&alt);
+        continue;
+      }
       hg_buf_puts(&re, re.len ? "|" : "");
-      hg_buf_puts(&re, "\\Q");
-      hg_buf_puts(&re, lit);
-      hg_buf_puts(&re, "\\E");
+      hg_buf_puts(&re, alt.data);
+      HG_VEC_PUSH(&seen, hg_buf_detach(&alt));
     }
     for (size_t g = 0; g < c.groups.len; g++) free(c.groups.items[g].lits.items);
     free(c.groups.items);
@@ -235,6 +251,7 @@ static void build_prefilter(hg_ruleset *self) {
   }
   self->prefilter_source = self->prefilter ? hg_buf_detach(&re) : hg_xstrdup("");
   hg_buf_free(&re);
+  for (size_t i = 0; i < seen.len; i++) free(seen.items[i]);
   free(seen.items);
 }
 

@@ -28,6 +28,7 @@
  (#resolves-to? @_callee
    "os.system" "os.popen" "subprocess.getoutput" "subprocess.getstatusoutput"
    "asyncio.create_subprocess_shell" "shlex.split")
+ (#contains? @command "docker" "podman" "nerdctl")
  (#match? @command "^[A-Za-z]*[\"']+\\s*(sudo\\s+)?(docker|podman|nerdctl)\\s+(container\\s+)?(run|create)(\\s|[\"']|$)")
  (#set! hardguard.reads "shell"))
 
@@ -40,5 +41,6 @@
    "subprocess.run" "subprocess.call" "subprocess.check_call" "subprocess.check_output"
    "subprocess.Popen")
  (#eq? @_shell "shell")
+ (#contains? @command "docker" "podman" "nerdctl")
  (#match? @command "^[A-Za-z]*[\"']+\\s*(sudo\\s+)?(docker|podman|nerdctl)\\s+(container\\s+)?(run|create)(\\s|[\"']|$)")
  (#set! hardguard.reads "shell"))
