@@ -1,0 +1,396 @@
+// Unit tests for policy.c: loading rules/policy.yml and rejecting malformed policies with
+// "path:line:col:" messages.
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "policy.h"
+
+#ifndef HG_SOURCE_DIR
+#error "HG_SOURCE_DIR must name the source tree (set by tests/unit/CMakeLists.txt)"
+#endif
+
+// ---- fixtures --------------------------------------------------------------------------------
+
+typedef struct {
+  hg_policy *policy;
+  pcre2_match_data *md;
+} real_policy;
+
+static int setup_real_policy(void **state) {
+  const char *path = HG_SOURCE_DIR "/rules/policy.yml";
+  char *bytes;
+  size_t len;
+  hg_error err = {{0}};
+  if (hg_read_file(&bytes, &len, path, &err) != 0) {
+    print_error("%s\n", err.message);
+    return -1;
+  }
+  real_policy *rp = calloc(1, sizeof(*rp));
+  int rc = hg_policy_load(&rp->policy, path, bytes, len, &err);
+  free(bytes);
+  if (rc != 0) {
+    print_error("%s\n", err.message);
+    free(rp);
+    return -1;
+  }
+  rp->md = pcre2_match_data_create(16, NULL);
+  *state = rp;
+  return 0;
+}
+
+static int teardown_real_policy(void **state) {
+  real_policy *rp = *state;
+  if (!rp) return 0;
+  pcre2_match_data_free(rp->md);
+  hg_policy_free(rp->policy);
+  free(rp);
+  return 0;
+}
+
+static const hg_requirement *requirement(const hg_policy *p, const char *id) {
+  for (size_t i = 0; i < p->n_req; i++)
+    if (strcmp(p->req[i].id, id) == 0) return &p->req[i];
+  fail_msg("no requirement '%s'", id);
+  return NULL;
+}
+
+// ---- the real policy -------------------------------------------------------------------------
+
+static void test_policy__real_policy_has_seven_requirements_in_order(void **state) {
+  real_policy *rp = *state;
+  static const char *const ids[] = {"no-new-privileges", "cap-drop-all", "network-none", "read-only",
+                                    "memory-limit",      "cpu-limit",    "pids-limit"};
+  assert_int_equal(rp->policy->n_req, 7);
+  for (size_t i = 0; i < 7; i++) assert_string_equal(rp->policy->req[i].id, ids[i]);
+  assert_string_equal(rp->policy->path, HG_SOURCE_DIR "/rules/policy.yml");
+}
+
+static void test_policy__real_policy_requirement_details(void **state) {
+  real_policy *rp = *state;
+  const hg_requirement *cap = requirement(rp->policy, "cap-drop-all");
+  assert_int_equal(cap->n_kwargs, 1);
+  assert_int_equal(cap->n_flags, 1);
+  assert_true(hg_matcher_has_name(&cap->kwargs[0], "cap_drop"));
+  assert_false(hg_matcher_has_name(&cap->kwargs[0], "cap_add"));
+  assert_true(hg_matcher_has_name(&cap->flags[0], "--cap-drop"));
+  assert_string_equal(cap->kwargs[0].value_src, "^ALL$");
+  assert_string_equal(cap->fix_kwarg, "cap_drop=[\"ALL\"]");
+  assert_string_equal(cap->fix_flag, "--cap-drop ALL");
+  assert_non_null(cap->summary);
+
+  // Two keyword spellings, one flag matcher with two names.
+  const hg_requirement *net = requirement(rp->policy, "network-none");
+  assert_int_equal(net->n_kwargs, 2);
+  assert_true(hg_matcher_has_name(&net->kwargs[0], "network_mode"));
+  assert_true(hg_matcher_has_name(&net->kwargs[1], "network_disabled"));
+  assert_int_equal(net->n_flags, 1);
+  assert_int_equal(net->flags[0].n_names, 2);
+  assert_true(hg_matcher_has_name(&net->flags[0], "--network"));
+  assert_true(hg_matcher_has_name(&net->flags[0], "--net"));
+
+  // Presence-only requirements have no value regex.
+  const hg_requirement *mem = requirement(rp->policy, "memory-limit");
+  assert_null(mem->kwargs[0].value);
+  assert_null(mem->kwargs[0].value_src);
+  assert_true(hg_matcher_has_name(&mem->flags[0], "-m"));
+  const hg_requirement *cpu = requirement(rp->policy, "cpu-limit");
+  assert_int_equal(cpu->kwargs[0].n_names, 3);
+  assert_true(hg_matcher_has_name(&cpu->kwargs[0], "nano_cpus"));
+  assert_true(hg_matcher_has_name(&cpu->kwargs[0], "cpus"));
+}
+
+typedef struct {
+  const char *text;
+  bool ok;
+} value_case;
+
+static void check_values(const hg_matcher *m, pcre2_match_data *md, const value_case *cases, size_t n) {
+  for (size_t i = 0; i < n; i++) {
+    bool got = hg_matcher_value_ok(m, cases[i].text, md);
+    if (got != cases[i].ok)
+      print_error("regex %s on \"%s\": %s, expected %s\n", m->value_src, cases[i].text, got ? "match" : "no match",
+                  cases[i].ok ? "match" : "no match");
+    assert_int_equal(got, cases[i].ok);
+  }
+}
+
+static void test_policy__cap_drop_regex(void **state) {
+  real_policy *rp = *state;
+  const hg_requirement *cap = requirement(rp->policy, "cap-drop-all");
+  // '^ALL$' is case-sensitive and anchored.
+  static const value_case cases[] = {
+      {"ALL", true}, {"all", false}, {"All", false}, {"NET_RAW", false}, {"ALL ", false}, {"xALL", false}, {"", false},
+  };
+  check_values(&cap->kwargs[0], rp->md, cases, sizeof(cases) / sizeof(cases[0]));
+  check_values(&cap->flags[0], rp->md, cases, sizeof(cases) / sizeof(cases[0]));
+}
+
+static void test_policy__no_new_privileges_regex(void **state) {
+  real_policy *rp = *state;
+  const hg_requirement *nnp = requirement(rp->policy, "no-new-privileges");
+  static const value_case cases[] = {
+      {"no-new-privileges", true},
+      {"no-new-privileges:true", true},
+      {"no-new-privileges=true", true},
+      {"no-new-privileges:false", false},
+      {"no-new-privileges=false", false},
+      {"no-new-privileges:True", false},
+      {"no-new-privileges:", false},
+      {"seccomp=unconfined", false},
+      {"label=disable no-new-privileges", false},
+  };
+  check_values(&nnp->kwargs[0], rp->md, cases, sizeof(cases) / sizeof(cases[0]));
+  check_values(&nnp->flags[0], rp->md, cases, sizeof(cases) / sizeof(cases[0]));
+}
+
+static void test_policy__presence_matcher_accepts_any_value(void **state) {
+  real_policy *rp = *state;
+  const hg_requirement *mem = requirement(rp->policy, "memory-limit");
+  assert_true(hg_matcher_value_ok(&mem->kwargs[0], "512m", rp->md));
+  assert_true(hg_matcher_value_ok(&mem->kwargs[0], "", rp->md));
+}
+
+static void test_policy__boolean_flags_and_subcommands(void **state) {
+  real_policy *rp = *state;
+  const hg_policy *p = rp->policy;
+  static const struct {
+    const char *flag;
+    bool boolean;
+  } flags[] = {
+      {"--read-only", true}, {"--rm", true},        {"-d", true},          {"-i", true},
+      {"-t", true},          {"--memory", false},   {"-m", false},         {"--cap-drop", false},
+      {"--network", false},  {"--read-only=true", false}, {"read-only", false}, {"", false},
+  };
+  for (size_t i = 0; i < sizeof(flags) / sizeof(flags[0]); i++) {
+    if (hg_policy_is_boolean_flag(p, flags[i].flag) != flags[i].boolean)
+      print_error("is_boolean_flag(\"%s\") expected %d\n", flags[i].flag, flags[i].boolean);
+    assert_int_equal(hg_policy_is_boolean_flag(p, flags[i].flag), flags[i].boolean);
+  }
+  assert_true(hg_policy_is_subcommand(p, "container"));
+  assert_true(hg_policy_is_subcommand(p, "run"));
+  assert_true(hg_policy_is_subcommand(p, "create"));
+  assert_false(hg_policy_is_subcommand(p, "exec"));
+  assert_false(hg_policy_is_subcommand(p, "docker"));
+}
+
+// ---- rejection ---------------------------------------------------------------------------------
+
+// A minimal valid policy, split so that cases can replace single lines. Line numbers:
+//   1 require:
+//   2   r1:
+//   3     summary: s
+//   4     kwarg: { name: k }
+//   5     flag: { name: --f }
+//   6     fix: { kwarg: 'k=1', flag: '--f 1' }
+//   7 cli:
+//   8   subcommands: [run]
+//   9   boolean_flags: [--rm]
+#define L1 "require:\n"
+#define L2 "  r1:\n"
+#define L3 "    summary: s\n"
+#define L4 "    kwarg: { name: k }\n"
+#define L5 "    flag: { name: --f }\n"
+#define L6 "    fix: { kwarg: 'k=1', flag: '--f 1' }\n"
+#define CLI "cli:\n  subcommands: [run]\n  boolean_flags: [--rm]\n"
+
+typedef struct {
+  const char *name;
+  const char *yaml;
+  const char *prefix;    // the message must start with this ("t.yml:line:col: ...")
+  const char *contains;  // and contain this (NULL: nothing more)
+} reject_case;
+
+static void check_rejected(const reject_case *c) {
+  hg_policy *p = (hg_policy *)(uintptr_t)1;  // must be reset to NULL
+  hg_error err = {{0}};
+  int rc = hg_policy_load(&p, "t.yml", c->yaml, strlen(c->yaml), &err);
+  if (rc == 0) {
+    print_error("case '%s': loaded, expected an error\n", c->name);
+    hg_policy_free(p);
+    fail();
+  }
+  assert_int_equal(rc, -1);
+  assert_null(p);
+  if (strncmp(err.message, c->prefix, strlen(c->prefix)) != 0 || (c->contains && !strstr(err.message, c->contains)))
+    print_error("case '%s': message \"%s\"\n  expected prefix \"%s\" containing \"%s\"\n", c->name, err.message,
+                c->prefix, c->contains ? c->contains : "");
+  assert_int_equal(strncmp(err.message, c->prefix, strlen(c->prefix)), 0);
+  if (c->contains) assert_non_null(strstr(err.message, c->contains));
+}
+
+static void run_rejects(const reject_case *cases, size_t n) {
+  for (size_t i = 0; i < n; i++) check_rejected(&cases[i]);
+}
+
+static void test_policy__minimal_policy_loads(void **state) {
+  (void)state;
+  const char *yaml = L1 L2 L3 L4 L5 L6 CLI;
+  hg_policy *p = NULL;
+  hg_error err = {{0}};
+  int rc = hg_policy_load(&p, "t.yml", yaml, strlen(yaml), &err);
+  if (rc != 0) print_error("%s\n", err.message);
+  assert_int_equal(rc, 0);
+  assert_non_null(p);
+  assert_int_equal(p->n_req, 1);
+  assert_string_equal(p->req[0].id, "r1");
+  assert_string_equal(p->req[0].summary, "s");
+  assert_string_equal(p->req[0].fix_kwarg, "k=1");
+  assert_string_equal(p->req[0].fix_flag, "--f 1");
+  assert_int_equal(p->n_subcommands, 1);
+  assert_int_equal(p->n_boolean_flags, 1);
+  assert_true(hg_policy_is_boolean_flag(p, "--rm"));
+  hg_policy_free(p);
+}
+
+static void test_policy__rejects_unknown_keys(void **state) {
+  (void)state;
+  static const reject_case cases[] = {
+      {"unknown top-level key", L1 L2 L3 L4 L5 L6 CLI "colour: red\n",
+       "t.yml:10:1: policy: unknown key 'colour'", "(expected one of: require, cli)"},
+      {"unknown key in a requirement", L1 L2 L3 "    severity: high\n" L4 L5 L6 CLI,
+       "t.yml:4:5: requirement 'r1': unknown key 'severity'", "expected one of: summary, kwarg, flag, fix"},
+      {"unknown key in a matcher", L1 L2 L3 "    kwarg: { name: k, regex: x }\n" L5 L6 CLI,
+       "t.yml:4:23: requirement 'r1': unknown key 'regex'", "expected one of: name, value"},
+      {"unknown key in fix", L1 L2 L3 L4 L5 "    fix: { kwarg: a, flag: b, shell: c }\n" CLI,
+       "t.yml:6:31: requirement 'r1': unknown key 'shell'", NULL},
+      {"unknown key in cli", L1 L2 L3 L4 L5 L6 CLI "  aliases: [x]\n", "t.yml:10:3: cli: unknown key 'aliases'",
+       NULL},
+  };
+  run_rejects(cases, sizeof(cases) / sizeof(cases[0]));
+}
+
+static void test_policy__rejects_invalid_regex(void **state) {
+  (void)state;
+  static const reject_case cases[] = {
+      // The value scalar starts at column 30 (its opening quote).
+      {"kwarg regex", L1 L2 L3 "    kwarg: { name: k, value: 'a(' }\n" L5 L6 CLI, "t.yml:4:30: requirement 'r1': ",
+       "invalid regex"},
+      {"flag regex", L1 L2 L3 L4 "    flag: { name: --f, value: '[' }\n" L6 CLI, "t.yml:5:31: requirement 'r1': ",
+       "invalid regex"},
+      {"regex in second matcher of a list", L1 L2 L3 "    kwarg:\n      - { name: a }\n      - { name: b, value: '*' }\n"
+       L5 L6 CLI, "t.yml:6:27: requirement 'r1': ", "invalid regex"},
+  };
+  run_rejects(cases, sizeof(cases) / sizeof(cases[0]));
+}
+
+static void test_policy__rejects_missing_or_empty_require(void **state) {
+  (void)state;
+  static const reject_case cases[] = {
+      {"require missing", CLI, "t.yml:1:1: policy: 'require' must be a non-empty mapping", NULL},
+      {"require empty mapping", "require: {}\n" CLI, "t.yml:1:10: policy: 'require' must be a non-empty mapping", NULL},
+      {"require null", "require:\n" CLI, "t.yml:1:9: policy: 'require' must be a non-empty mapping", NULL},
+      {"require a list", "require: [a, b]\n" CLI, "t.yml:1:10: policy: 'require' must be a non-empty mapping", NULL},
+      {"cli missing", L1 L2 L3 L4 L5 L6, "t.yml:1:1: policy: missing 'cli'", NULL},
+      {"cli without boolean_flags", L1 L2 L3 L4 L5 L6 "cli:\n  subcommands: [run]\n",
+       "t.yml:8:3: cli: needs 'subcommands' and 'boolean_flags'", NULL},
+  };
+  run_rejects(cases, sizeof(cases) / sizeof(cases[0]));
+}
+
+static void test_policy__rejects_incomplete_requirements(void **state) {
+  (void)state;
+  static const reject_case cases[] = {
+      // The flow mapping starts at its '{' in column 12.
+      {"kwarg without name", L1 L2 L3 "    kwarg: { value: x }\n" L5 L6 CLI,
+       "t.yml:4:12: requirement 'r1': missing 'name'", NULL},
+      {"flag without name", L1 L2 L3 L4 "    flag: {}\n" L6 CLI, "t.yml:5:11: requirement 'r1': missing 'name'", NULL},
+      {"no fix", L1 L2 L3 L4 L5 CLI, "t.yml:3:5: requirement 'r1': needs 'summary', 'kwarg', 'flag' and 'fix'", NULL},
+      {"fix without flag", L1 L2 L3 L4 L5 "    fix: { kwarg: a }\n" CLI,
+       "t.yml:6:10: requirement 'r1': 'fix' needs 'kwarg' and 'flag'", NULL},
+  };
+  run_rejects(cases, sizeof(cases) / sizeof(cases[0]));
+}
+
+static void test_policy__rejects_wrong_types(void **state) {
+  (void)state;
+  static const reject_case cases[] = {
+      {"root is a list", "- a\n- b\n", "t.yml:1:1: policy: expected a mapping, found a list", NULL},
+      {"fix is a list", L1 L2 L3 L4 L5 "    fix: [a, b]\n" CLI,
+       "t.yml:6:10: requirement 'r1': expected a mapping, found a list", NULL},
+      {"requirement is a list", L1 "  r1: [summary, kwarg]\n" CLI,
+       "t.yml:2:7: requirement 'r1': expected a mapping, found a list", NULL},
+      {"kwarg is a scalar", L1 L2 L3 "    kwarg: mem_limit\n" L5 L6 CLI,
+       "t.yml:4:12: requirement 'r1': expected a mapping {name, value} or a list of them", NULL},
+      {"summary is a list", L1 L2 "    summary: [a]\n" L4 L5 L6 CLI,
+       "t.yml:3:14: requirement 'r1': expected a string, found a list", NULL},
+      {"name is a mapping", L1 L2 L3 "    kwarg: { name: { a: b } }\n" L5 L6 CLI,
+       "t.yml:4:20: requirement 'r1': expected a string or a list of strings, found a mapping", NULL},
+      {"boolean_flags holds a list", L1 L2 L3 L4 L5 L6 "cli:\n  subcommands: [run]\n  boolean_flags: [--rm, [-d]]\n",
+       "t.yml:9:25: cli.boolean_flags: expected a string, found a list", NULL},
+  };
+  run_rejects(cases, sizeof(cases) / sizeof(cases[0]));
+}
+
+static void test_policy__rejects_invalid_yaml(void **state) {
+  (void)state;
+  static const reject_case cases[] = {
+      {"unclosed flow sequence", "require:\n  r1: [a, b\ncli: x\n", "t.yml:3:", "invalid YAML"},
+      {"bad indentation", "require:\n  r1:\n    a: 1\n   b: 2\n", "t.yml:4:4: invalid YAML: did not find expected key", NULL},
+      {"tab indentation", "require:\n\tr1: x\n", "t.yml:2:1: invalid YAML: ", "cannot start any token"},
+      {"empty document", "", "t.yml:1:1: empty document", NULL},
+      {"comment only", "# nothing\n", "t.yml:1:1: empty document", NULL},
+  };
+  run_rejects(cases, sizeof(cases) / sizeof(cases[0]));
+}
+
+static void test_policy__at_most_64_requirements(void **state) {
+  (void)state;
+  for (int n = 64; n <= 65; n++) {
+    char *yaml = NULL;
+    size_t cap = 0;
+    FILE *f = open_memstream(&yaml, &cap);
+    assert_non_null(f);
+    fputs("require:\n", f);
+    for (int i = 0; i < n; i++)
+      fprintf(f, "  r%d: { summary: s, kwarg: { name: k%d }, flag: { name: --f%d }, fix: { kwarg: a, flag: b } }\n",
+              i, i, i);
+    fputs(CLI, f);
+    fclose(f);
+    hg_policy *p = NULL;
+    hg_error err = {{0}};
+    int rc = hg_policy_load(&p, "t.yml", yaml, strlen(yaml), &err);
+    free(yaml);
+    if (n == 64) {
+      if (rc != 0) print_error("%s\n", err.message);
+      assert_int_equal(rc, 0);
+      assert_int_equal(p->n_req, 64);
+      assert_string_equal(p->req[63].id, "r63");
+      hg_policy_free(p);
+    } else {
+      assert_int_equal(rc, -1);
+      assert_null(p);
+      assert_string_equal(err.message, "t.yml:2:3: policy: at most 64 requirements");
+    }
+  }
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test_setup_teardown(test_policy__real_policy_has_seven_requirements_in_order, setup_real_policy,
+                                      teardown_real_policy),
+      cmocka_unit_test_setup_teardown(test_policy__real_policy_requirement_details, setup_real_policy,
+                                      teardown_real_policy),
+      cmocka_unit_test_setup_teardown(test_policy__cap_drop_regex, setup_real_policy, teardown_real_policy),
+      cmocka_unit_test_setup_teardown(test_policy__no_new_privileges_regex, setup_real_policy, teardown_real_policy),
+      cmocka_unit_test_setup_teardown(test_policy__presence_matcher_accepts_any_value, setup_real_policy,
+                                      teardown_real_policy),
+      cmocka_unit_test_setup_teardown(test_policy__boolean_flags_and_subcommands, setup_real_policy,
+                                      teardown_real_policy),
+      cmocka_unit_test(test_policy__minimal_policy_loads),
+      cmocka_unit_test(test_policy__rejects_unknown_keys),
+      cmocka_unit_test(test_policy__rejects_invalid_regex),
+      cmocka_unit_test(test_policy__rejects_missing_or_empty_require),
+      cmocka_unit_test(test_policy__rejects_incomplete_requirements),
+      cmocka_unit_test(test_policy__rejects_wrong_types),
+      cmocka_unit_test(test_policy__rejects_invalid_yaml),
+      cmocka_unit_test(test_policy__at_most_64_requirements),
+  };
+  return cmocka_run_group_tests_name("policy", tests, NULL, NULL);
+}

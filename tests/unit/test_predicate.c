@@ -1,0 +1,287 @@
+// Unit tests for predicate.c: compiling query predicates, evaluating them on real matches over
+// parsed Python, #set! properties, the literals that feed the prefilter, and compile errors.
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "predicate.h"
+#include "ruleset.h"  // tree_sitter_python()
+
+typedef struct {
+  TSParser *parser;
+  TSQueryCursor *cursor;
+  pcre2_match_data *md;
+  hg_arena *arena;
+  hg_buf scratch;
+} fixture;
+
+static int setup(void **state) {
+  fixture *f = calloc(1, sizeof(*f));
+  f->parser = ts_parser_new();
+  if (!ts_parser_set_language(f->parser, tree_sitter_python())) return -1;
+  f->cursor = ts_query_cursor_new();
+  f->md = pcre2_match_data_create(16, NULL);
+  f->arena = hg_arena_new();
+  *state = f;
+  return 0;
+}
+
+static int teardown(void **state) {
+  fixture *f = *state;
+  ts_parser_delete(f->parser);
+  ts_query_cursor_delete(f->cursor);
+  pcre2_match_data_free(f->md);
+  hg_arena_free(f->arena);
+  hg_buf_free(&f->scratch);
+  free(f);
+  return 0;
+}
+
+static TSQuery *new_query(const char *text) {
+  uint32_t off;
+  TSQueryError type;
+  TSQuery *q = ts_query_new(tree_sitter_python(), text, (uint32_t)strlen(text), &off, &type);
+  if (!q) fail_msg("query does not compile (error %d at %u): %s", (int)type, off, text);
+  return q;
+}
+
+// Runs the one-pattern `query` over `src` and joins, with '|', the text of capture @x of every
+// match whose predicates hold. Returns the number of such matches.
+static size_t run(fixture *f, const char *query, const char *src, const hg_imports *imports, char *out, size_t cap) {
+  TSQuery *q = new_query(query);
+  assert_int_equal(ts_query_pattern_count(q), 1);
+  hg_predicates *p = NULL;
+  hg_error err = {{0}};
+  if (hg_predicates_compile(&p, q, 0, &err) != 0) fail_msg("%s", err.message);
+  TSTree *tree = ts_parser_parse_string(f->parser, NULL, src, (uint32_t)strlen(src));
+  hg_imports *none = hg_imports_new(f->arena, "");
+  hg_predctx ctx = {.src = src, .md = f->md, .imports = imports ? imports : none, .scratch = &f->scratch};
+  uint32_t x = UINT32_MAX, len;
+  for (uint32_t i = 0; i < ts_query_capture_count(q); i++)
+    if (!strcmp(ts_query_capture_name_for_id(q, i, &len), "x")) x = i;
+  ts_query_cursor_exec(f->cursor, q, ts_tree_root_node(tree));
+  TSQueryMatch m;
+  size_t n = 0;
+  out[0] = '\0';
+  while (ts_query_cursor_next_match(f->cursor, &m)) {
+    if (!hg_predicates_eval(p, &m, &ctx)) continue;
+    n++;
+    for (uint16_t i = 0; i < m.capture_count; i++)
+      if (m.captures[i].index == x) {
+        uint32_t a = ts_node_start_byte(m.captures[i].node), b = ts_node_end_byte(m.captures[i].node);
+        size_t used = strlen(out);
+        snprintf(out + used, cap - used, "%s%.*s", used ? "|" : "", (int)(b - a), src + a);
+      }
+  }
+  ts_tree_delete(tree);
+  hg_predicates_free(p);
+  ts_query_delete(q);
+  return n;
+}
+
+typedef struct {
+  const char *name, *query, *src;
+  size_t matches;
+  const char *texts;  // capture @x of each passing match, '|'-joined
+} eval_case;
+
+static void run_cases(fixture *f, const eval_case *cases, size_t n, const hg_imports *imports) {
+  for (size_t i = 0; i < n; i++) {
+    char out[512];
+    size_t got = run(f, cases[i].query, cases[i].src, imports, out, sizeof(out));
+    if (got != cases[i].matches || strcmp(out, cases[i].texts) != 0)
+      print_error("case '%s': %zu matches [%s], expected %zu [%s]\n", cases[i].name, got, out, cases[i].matches,
+                  cases[i].texts);
+    assert_int_equal(got, cases[i].matches);
+    assert_string_equal(out, cases[i].texts);
+  }
+}
+
+#define RUN(f, t, im) run_cases((f), (t), sizeof(t) / sizeof((t)[0]), (im))
+
+static void test_predicate__text_predicates(void **state) {
+  fixture *f = *state;
+  static const eval_case cases[] = {
+      {"eq string", "((identifier) @x (#eq? @x \"foo\"))", "foo = bar + foo2 + foo\n", 2, "foo|foo"},
+      {"not-eq string", "((identifier) @x (#not-eq? @x \"foo\"))", "foo = bar + foo2 + foo\n", 2, "bar|foo2"},
+      {"eq two captures", "((assignment left: (identifier) @x right: (identifier) @b) (#eq? @x @b))",
+       "x = x\ny = z\n", 1, "x"},
+      {"not-eq two captures", "((assignment left: (identifier) @x right: (identifier) @b) (#not-eq? @x @b))",
+       "x = x\ny = z\n", 1, "y"},
+      {"any-of", "((identifier) @x (#any-of? @x \"a\" \"c\"))", "a; b; c; ab\n", 2, "a|c"},
+      {"contains", "((string (string_content) @x) (#contains? @x \"docker\"))", "'mydockerfile'; 'podman'; 'docker'\n",
+       2, "mydockerfile|docker"},
+      {"contains any", "((string (string_content) @x) (#contains? @x \"dock\" \"pod\"))", "'docker'; 'podman'; 'x'\n",
+       2, "docker|podman"},
+      {"match", "((identifier) @x (#match? @x \"^te?st_\"))", "test_a; tst_b; atest_c\n", 2, "test_a|tst_b"},
+      {"not-match", "((identifier) @x (#not-match? @x \"^te?st_\"))", "test_a; tst_b; atest_c\n", 1, "atest_c"},
+      {"match is searched within the node only", "((identifier) @x (#match? @x \"^b$\"))", "a; b; bb\n", 1, "b"},
+      {"match in UTF-8 mode", "((string (string_content) @x) (#match? @x \"^.$\"))", "'\xc3\xa9'; 'ab'\n", 1,
+       "\xc3\xa9"},
+      {"all predicates must hold", "((identifier) @x (#match? @x \"^a\") (#not-eq? @x \"ab\"))", "a; ab; abc; b\n", 2,
+       "a|abc"},
+      // A capture absent from the match (an optional one) does not constrain it.
+      {"absent optional capture",
+       "((call function: (identifier) @x arguments: (argument_list (string)? @s)) (#eq? @s \"'y'\"))",
+       "f()\ng('y')\nh('z')\n", 2, "f|g"},
+  };
+  RUN(f, cases, NULL);
+}
+
+static void test_predicate__resolves_to_follows_imports(void **state) {
+  fixture *f = *state;
+  hg_imports *im = hg_imports_new(f->arena, "");
+  hg_imports_add_import(im, "docker", "d");
+  hg_imports_add_from(im, "docker", "from_env", "fe");
+  hg_imports_add_from(im, "elsewhere", "from_env", "other_fe");
+  static const eval_case cases[] = {
+      {"resolves-to",
+       "((call function: [(identifier) (attribute)] @x) (#resolves-to? @x \"docker.from_env\"))",
+       "d.from_env()\ndocker.from_env()\nx.from_env()\nfe()\nother_fe()\nfrom_env()\n", 3,
+       "d.from_env|docker.from_env|fe"},
+      {"resolves-to several names",
+       "((call function: [(identifier) (attribute)] @x) (#resolves-to? @x \"docker.from_env\" \"x.y\"))",
+       "x.y()\nd.from_env()\nx.z()\n", 2, "x.y|d.from_env"},
+      // A call or subscript is not a dotted name.
+      {"resolves-to needs a dotted name", "((call function: (_) @x) (#resolves-to? @x \"docker.from_env\"))",
+       "d().from_env()\nd[0].from_env()\n", 0, ""},
+  };
+  RUN(f, cases, im);
+}
+
+static hg_predicates *compile_one(const char *query, TSQuery **q_out, hg_error *err, int *rc) {
+  TSQuery *q = new_query(query);
+  hg_predicates *p = (hg_predicates *)(uintptr_t)1;
+  *rc = hg_predicates_compile(&p, q, 0, err);
+  *q_out = q;
+  return p;
+}
+
+static void test_predicate__properties(void **state) {
+  (void)state;
+  TSQuery *q;
+  hg_error err = {{0}};
+  int rc;
+  hg_predicates *p = compile_one("((call) @site (#set! hardguard.reads \"kwargs\") (#set! other \"x\"))", &q, &err, &rc);
+  assert_int_equal(rc, 0);
+  assert_non_null(p);
+  assert_string_equal(hg_predicates_property(p, "hardguard.reads"), "kwargs");
+  assert_string_equal(hg_predicates_property(p, "other"), "x");
+  assert_null(hg_predicates_property(p, "hardguard.fact"));
+  hg_predicates_free(p);
+  ts_query_delete(q);
+
+  // No predicates at all: NULL, which always holds and has no properties.
+  p = compile_one("((call) @site)", &q, &err, &rc);
+  assert_int_equal(rc, 0);
+  assert_null(p);
+  assert_null(hg_predicates_property(NULL, "hardguard.reads"));
+  assert_true(hg_predicates_eval(NULL, NULL, NULL));
+  ts_query_delete(q);
+}
+
+typedef struct {
+  char text[32];
+  unsigned group;
+  bool whole;
+} lit;
+
+typedef struct {
+  lit items[16];
+  size_t n;
+} lits;
+
+static void collect(void *ctx, unsigned group, const char *text, bool whole) {
+  lits *l = ctx;
+  assert_true(l->n < 16);
+  snprintf(l->items[l->n].text, sizeof(l->items[l->n].text), "%s", text);
+  l->items[l->n].group = group;
+  l->items[l->n].whole = whole;
+  l->n++;
+}
+
+static void test_predicate__literals_for_the_prefilter(void **state) {
+  (void)state;
+  TSQuery *q;
+  hg_error err = {{0}};
+  int rc;
+  hg_predicates *p = compile_one("((identifier) @x @y (#eq? @x \"foo\") (#any-of? @x \"a\" \"bb\") (#contains? @x \"cc\")"
+                                 " (#match? @x \"zz\") (#eq? @x @y) (#not-eq? @x \"no\") (#resolves-to? @x \"m.n.last\" \"top\")"
+                                 " (#set! k \"v\"))",
+                                 &q, &err, &rc);
+  if (rc != 0) print_error("%s\n", err.message);
+  assert_int_equal(rc, 0);
+  lits l = {0};
+  hg_predicates_literals(p, collect, &l);
+  // #match?, #not-eq?, a capture #eq? and #set! give no literal; #resolves-to? gives the last component.
+  static const struct {
+    const char *text;
+    bool whole;
+  } want[] = {{"foo", true}, {"a", true}, {"bb", true}, {"cc", false}, {"last", true}, {"top", true}};
+  assert_int_equal(l.n, 6);
+  for (size_t i = 0; i < 6; i++) {
+    assert_string_equal(l.items[i].text, want[i].text);
+    assert_int_equal(l.items[i].whole, want[i].whole);
+  }
+  // Alternatives of one predicate share a group; different predicates do not.
+  assert_int_equal(l.items[1].group, l.items[2].group);
+  assert_int_equal(l.items[4].group, l.items[5].group);
+  assert_int_not_equal(l.items[0].group, l.items[1].group);
+  assert_int_not_equal(l.items[2].group, l.items[3].group);
+  assert_int_not_equal(l.items[3].group, l.items[4].group);
+  hg_predicates_free(p);
+  ts_query_delete(q);
+
+  l.n = 0;
+  hg_predicates_literals(NULL, collect, &l);
+  assert_int_equal(l.n, 0);
+}
+
+static void test_predicate__compile_errors(void **state) {
+  (void)state;
+  static const struct {
+    const char *query, *message;  // message: the error's beginning
+  } cases[] = {
+      {"((call) @x (#frob? @x \"a\"))", "unknown predicate #frob? (known: "},
+      {"((call) @x (#eq? @x))", "#eq? needs a capture and an argument"},
+      {"((call) @x (#eq? \"a\" @x))", "#eq? needs a capture and an argument"},
+      {"((call) @x (#eq? @x \"a\" \"b\"))", "#eq? takes exactly two arguments"},
+      {"((call) @x (#not-eq? @x \"a\" \"b\"))", "#not-eq? takes exactly two arguments"},
+      {"((call) @x @y (#any-of? @x \"a\" @y))", "#any-of?: argument 3 must be a string"},
+      {"((call) @x (#match? @x \"(\"))", "#match?: invalid regex \"(\" at offset 1: "},
+      {"((call) @x (#not-match? @x \"[a\"))", "#not-match?: invalid regex \"[a\""},
+      {"((call) @x (#match? @x \"a\" \"b\"))", "#match? takes one regex"},
+      {"((call) @x (#set! key))", "#set! takes a key and a value"},
+      {"((call) @x (#set! key \"v\" \"w\"))", "#set! takes a key and a value"},
+      {"((call) @x (#resolves-to? @x))", "#resolves-to? needs a capture and an argument"},
+  };
+  for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+    TSQuery *q;
+    hg_error err = {{0}};
+    int rc;
+    hg_predicates *p = compile_one(cases[i].query, &q, &err, &rc);
+    if (rc == 0 || strncmp(err.message, cases[i].message, strlen(cases[i].message)) != 0)
+      print_error("%s: rc %d, \"%s\", expected \"%s...\"\n", cases[i].query, rc, err.message, cases[i].message);
+    assert_int_equal(rc, -1);
+    assert_null(p);
+    assert_int_equal(strncmp(err.message, cases[i].message, strlen(cases[i].message)), 0);
+    ts_query_delete(q);
+  }
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test_setup_teardown(test_predicate__text_predicates, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_predicate__resolves_to_follows_imports, setup, teardown),
+      cmocka_unit_test(test_predicate__properties),
+      cmocka_unit_test(test_predicate__literals_for_the_prefilter),
+      cmocka_unit_test(test_predicate__compile_errors),
+  };
+  return cmocka_run_group_tests_name("predicate", tests, NULL, NULL);
+}
