@@ -27,7 +27,9 @@ typedef struct {
   state req[64];
   const hg_value *unverifiable[64];  // the value that left requirement i unverifiable
   const hg_value *carrier;           // the first spread hardguard could not follow
-  bool builder;
+  bool builder;                      // a builder is applied ...
+  bool builder_safe;                 // ... and nothing merged after it can replace what it sets
+  const hg_value *overrider;         // what can, when no builder is safe
 } judge;
 
 static bool literal(const hg_value *v) {
@@ -69,19 +71,45 @@ static const hg_value *first_unknown(const hg_value *v) {
   return v;
 }
 
-// Sets requirement `r` from one occurrence; the best occurrence counts (alternative keywords, and
-// repeated CLI flags, which accumulate).
-static void record(judge *j, size_t r, state s, const hg_value *v) {
-  if (s < j->req[r]) return;
+// Sets requirement `r` from one occurrence, written at `where` (a value of the site, named in
+// messages). With `last_wins` the occurrence replaces what came before (a scalar CLI option:
+// docker keeps the last value); otherwise the best occurrence counts (alternative keywords, CLI
+// options that add up).
+static void record(judge *j, size_t r, state s, const hg_value *where, bool last_wins) {
+  if (!last_wins && s < j->req[r]) return;
   j->req[r] = s;
-  j->unverifiable[r] = s == UNVERIFIABLE ? first_unknown(v) : NULL;
+  j->unverifiable[r] = s == UNVERIFIABLE ? first_unknown(where) : NULL;
+}
+
+
+// Does keyword `key` = `v` weaken a requirement (name one and not satisfy it)?
+static bool weakens_requirement(const judge *j, const char *key, const hg_value *v) {
+  for (size_t r = 0; r < j->policy->n_req; r++)
+    for (size_t m = 0; m < j->policy->req[r].n_kwargs; m++)
+      if (hg_matcher_has_name(&j->policy->req[r].kwargs[m], key) && match_value(j, &j->policy->req[r].kwargs[m], v) != SAT)
+        return true;
+  return false;
+}
+
+// A builder spread inside a `**{...}` literal is replaced by a later entry of the same literal
+// that sets a requirement keyword to something short of it, or by a later spread that may hold
+// anything. A later entry that itself satisfies the requirement (network_mode="none") is harmless.
+static const hg_value *kwargs_overrider(const judge *j, const hg_value *dict, size_t i) {
+  const hg_value *b = &dict->items[i];
+  if (b->group == 0) return NULL;
+  for (size_t k = i + 1; k < dict->n_items; k++) {
+    const hg_value *v = &dict->items[k];
+    if (v->group != b->group) continue;
+    if (v->key ? weakens_requirement(j, v->key, v) : v->kind != HG_VAL_BUILDER) return v;
+  }
+  return NULL;
 }
 
 static void apply_keyword(judge *j, const char *key, const hg_value *v) {
   for (size_t r = 0; r < j->policy->n_req; r++) {
     const hg_requirement *req = &j->policy->req[r];
     for (size_t m = 0; m < req->n_kwargs; m++)
-      if (hg_matcher_has_name(&req->kwargs[m], key)) record(j, r, match_value(j, &req->kwargs[m], v), v);
+      if (hg_matcher_has_name(&req->kwargs[m], key)) record(j, r, match_value(j, &req->kwargs[m], v), v, false);
   }
 }
 
@@ -95,10 +123,14 @@ static void read_kwargs(judge *j, const hg_value *dict) {
   for (size_t i = 0; i < dict->n_items; i++) {
     const hg_value *v = &dict->items[i];
     if (!v->key) {
-      if (v->kind == HG_VAL_BUILDER)
+      if (v->kind == HG_VAL_BUILDER) {
+        const hg_value *o = kwargs_overrider(j, dict, i);
         j->builder = true;
-      else if (!j->carrier)
+        j->builder_safe |= !o;
+        if (o && !j->overrider) j->overrider = o;
+      } else if (!j->carrier) {
         j->carrier = v;
+      }
       continue;
     }
     // A key merged again later (`{**{"read_only": True}, "read_only": False}`) takes its last value.
@@ -106,13 +138,21 @@ static void read_kwargs(judge *j, const hg_value *dict) {
   }
 }
 
-static void apply_flag(judge *j, const char *name, const hg_value *v) {
+// One option `name` with value `v` (NULL: none given), written as the argv item `word`; `where`
+// is the item that holds the value (the word itself for --name=value). After a builder, an
+// option that sets a requirement again to something short of it replaces what the builder set.
+static void apply_flag(judge *j, const char *name, const hg_value *v, const hg_value *word, const hg_value *where) {
+  bool repeatable = hg_policy_is_repeatable_flag(j->policy, name);
   for (size_t r = 0; r < j->policy->n_req; r++) {
     const hg_requirement *req = &j->policy->req[r];
     for (size_t m = 0; m < req->n_flags; m++)
       if (hg_matcher_has_name(&req->flags[m], name)) {
         state s = v ? match_value(j, &req->flags[m], v) : UNSAT;
-        record(j, r, s, v);
+        record(j, r, s, where, !repeatable);
+        if (j->builder && !repeatable && s != SAT) {
+          j->builder_safe = false;
+          if (!j->overrider) j->overrider = word;
+        }
       }
   }
 }
@@ -121,7 +161,9 @@ static const hg_value TRUE_VALUE = {.kind = HG_VAL_TRUE, .text = "True"};
 
 // One option word at items[*i]; advances *i past the value it consumes.
 static void read_option(judge *j, const hg_value *items, size_t n, size_t *i) {
-  const char *w = items[*i].text;
+  const hg_value *where = &items[*i];
+  const char *w = where->text;
+  size_t word = *i;
   const char *eq = strchr(w, '=');
   hg_value inline_value;
   if (w[1] == '-') {
@@ -134,10 +176,10 @@ static void read_option(judge *j, const hg_value *items, size_t n, size_t *i) {
     } else if (hg_policy_is_boolean_flag(j->policy, name)) {
       v = &TRUE_VALUE;
     } else if (*i + 1 < n) {
-      v = &items[++*i];
+      v = where = &items[++*i];
     }
     if (strchr(name, HG_HOLE) && !j->carrier) j->carrier = &items[*i];
-    apply_flag(j, name, v);
+    apply_flag(j, name, v, &items[word], where);
     free(name);
     return;
   }
@@ -145,7 +187,7 @@ static void read_option(judge *j, const hg_value *items, size_t n, size_t *i) {
   for (const char *p = w + 1; *p; p++) {
     char name[3] = {'-', *p, '\0'};
     if (hg_policy_is_boolean_flag(j->policy, name)) {
-      apply_flag(j, name, &TRUE_VALUE);
+      apply_flag(j, name, &TRUE_VALUE, where, where);
       continue;
     }
     const hg_value *v = NULL;
@@ -153,9 +195,9 @@ static void read_option(judge *j, const hg_value *items, size_t n, size_t *i) {
       inline_value = (hg_value){.kind = HG_VAL_STR, .text = p[1] == '=' ? p + 2 : p + 1, .line = items[*i].line};
       v = &inline_value;
     } else if (*i + 1 < n) {
-      v = &items[++*i];
+      v = where = &items[++*i];
     }
-    apply_flag(j, name, v);
+    apply_flag(j, name, v, &items[word], where);
     return;
   }
 }
@@ -173,16 +215,41 @@ static void read_argv(judge *j, const hg_value *list) {
   for (; i < n; i++) {
     const hg_value *v = &items[i];
     if (v->splat) {
-      if (v->kind == HG_VAL_BUILDER)
-        j->builder = true;
-      else if (!j->carrier)
-        j->carrier = v;
+      if (v->kind == HG_VAL_BUILDER) {
+        // The last builder's options win over everything before it.
+        j->builder = j->builder_safe = true;
+        j->overrider = NULL;
+      } else {
+        if (!j->carrier) j->carrier = v;
+        if (j->builder) {
+          j->builder_safe = false;
+          if (!j->overrider) j->overrider = v;
+        }
+      }
       continue;
     }
     if (v->kind != HG_VAL_STR || v->text[0] != '-' || v->text[1] == '\0' || v->text[0] == HG_HOLE) break;
     if (!strcmp(v->text, "--")) break;  // end of options: the image follows
     read_option(j, items, n, &i);
   }
+}
+
+// An expression as the user wrote it: a string with interpolations is shown as f"...{…}...".
+static void put_expr(hg_buf *b, const hg_value *v) {
+  if (v->key && v->group) hg_buf_printf(b, "\"%s\": ", v->key);  // an entry of a dict literal
+  if (v->kind != HG_VAL_STR) {
+    hg_buf_puts(b, v->text);
+    return;
+  }
+  bool fstring = strchr(v->text, HG_HOLE) != NULL;
+  hg_buf_puts(b, fstring ? "f\"" : "\"");
+  for (const char *p = v->text; *p; p++) {
+    if (*p == HG_HOLE)
+      hg_buf_puts(b, "{…}");
+    else
+      hg_buf_putc(b, *p);
+  }
+  hg_buf_putc(b, '"');
 }
 
 static const char *builder_modules(const hg_config *c, hg_buf *b) {
@@ -201,10 +268,19 @@ static void list_missing(const hg_policy *p, uint64_t missing, hg_buf *b) {
 
 static char *fix_hint(const hg_policy *p, const hg_config *c, hg_reads reads, uint64_t missing) {
   hg_buf b = {0};
+  if (c->n_builders == 1 && c->builders[0].n_callables == 1) {
+    hg_buf_printf(&b, "apply `%s%s%s` from %s", MODES[reads].apply, c->builders[0].callables[0],
+                  MODES[reads].apply_end, c->builders[0].module);
+  } else {
+    for (size_t i = 0; i < c->n_builders; i++) {
+      const hg_builder *bl = &c->builders[i];
+      hg_buf_printf(&b, "%s%s: ", i ? "; " : "apply a hardening builder (", bl->module);
+      for (size_t k = 0; k < bl->n_callables; k++) hg_buf_printf(&b, "%s%s", k ? ", " : "", bl->callables[k]);
+    }
+    if (c->n_builders) hg_buf_puts(&b, ")");
+  }
   if (c->n_builders) {
-    const hg_builder *bl = &c->builders[0];
-    hg_buf_printf(&b, "apply `%s%s%s` from %s, merged last", MODES[reads].apply, bl->callables[0],
-                  MODES[reads].apply_end, bl->module);
+    hg_buf_puts(&b, ", merged last");
     if (missing) hg_buf_puts(&b, "; or add ");
   } else if (missing) {
     hg_buf_puts(&b, "add ");
@@ -276,10 +352,23 @@ void hg_evaluate(hg_verdict *out, const hg_policy *policy, const hg_config *conf
     if (j.req[r] != SAT) out->missing |= UINT64_C(1) << r;
     if (j.req[r] == UNVERIFIABLE && !unverifiable) unverifiable = j.unverifiable[r];
   }
+  hg_buf msg = {0}, mods = {0};
+  const char *subject = MODES[site->reads].subject;
   if (j.builder) {
     out->via = HG_VIA_BUILDER;
     out->missing = 0;
-    out->message = hg_xasprintf("%s applies the hardening builder", MODES[site->reads].subject);
+    if (j.builder_safe) {
+      out->message = hg_xasprintf("%s applies the hardening builder", subject);
+      return;
+    }
+    out->rule = HG_RULE_BUILDER_OVERRIDABLE;
+    hg_buf_printf(&msg, "%s applies the hardening builder, but `", subject);
+    put_expr(&msg, j.overrider);
+    hg_buf_printf(&msg, "` (line %u), merged after it, can replace what it sets", j.overrider->line);
+    out->message = hg_buf_detach(&msg);
+    out->fix = hg_xstrdup(site->reads == HG_READS_KWARGS
+                              ? "merge the builder last: **{**caller_kwargs, **hardening_kwargs()}"
+                              : "put the builder's options after every other option");
     return;
   }
   if (!out->missing && !unverifiable) {
@@ -287,17 +376,16 @@ void hg_evaluate(hg_verdict *out, const hg_policy *policy, const hg_config *conf
     out->message = hg_xasprintf("%s passes every hardening requirement literally", MODES[site->reads].subject);
     return;
   }
-  hg_buf msg = {0}, mods = {0};
-  const char *subject = MODES[site->reads].subject;
   if (site->imports_builder) {
     out->rule = HG_RULE_BUILDER_NOT_APPLIED;
     hg_buf_printf(&msg, "%s does not apply the hardening builder this module imports (%s)", subject,
                   builder_modules(config, &mods));
   } else if (unverifiable) {
     out->rule = HG_RULE_UNVERIFIABLE_FLAGS;
-    hg_buf_printf(&msg, "%s takes options from `%s` (%s, line %u), which cannot be verified", subject,
-                  unverifiable->text, unverifiable->origin ? unverifiable->origin : "not a literal",
-                  unverifiable->line);
+    hg_buf_printf(&msg, "%s takes options from `", subject);
+    put_expr(&msg, unverifiable);
+    hg_buf_printf(&msg, "` (%s, line %u), which cannot be verified",
+                  unverifiable->origin ? unverifiable->origin : "not a literal", unverifiable->line);
   } else {
     out->rule = HG_RULE_UNHARDENED_SITE;
     hg_buf_printf(&msg, "%s without the hardening builder or the full flag set", subject);

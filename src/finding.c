@@ -37,6 +37,20 @@ const hg_rule hg_rules[HG_RULE_COUNT] = {
         .example_pass = "from sandbox.container_hardening import hardening_kwargs\n"
                         "client.containers.create(snapshot, detach=True, **hardening_kwargs())",
     },
+    [HG_RULE_BUILDER_OVERRIDABLE] = {
+        .id = "builder-overridable",
+        .summary = "The hardening builder is applied, but something merged after it can weaken it",
+        .what = "A site that applies the builder where a later entry can replace what it sets: "
+                "**{**hardening_kwargs(), \"read_only\": False}, **{**hardening_kwargs(), **opts}, or an "
+                "argv list with --network, --read-only=false, --memory or an unknown *splat after "
+                "*hardening_argv().",
+        .why = "In a dict merge the last key wins, and docker keeps the last value of a repeated "
+               "option: a caller's options merged after the floor silently undo it.",
+        .fix = "Merge the builder last: **{**caller_kwargs, **hardening_kwargs()}, or put "
+               "*hardening_argv() after every other option.",
+        .example_fail = "client.containers.run(image, **{**hardening_kwargs(), **opts})",
+        .example_pass = "client.containers.run(image, **{**opts, **hardening_kwargs()})",
+    },
     [HG_RULE_UNVERIFIABLE_FLAGS] = {
         .id = "unverifiable-flags",
         .summary = "Flags reach the site from somewhere hardguard cannot verify",

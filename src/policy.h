@@ -38,6 +38,8 @@ typedef struct {
   size_t n_boolean_flags;
   char **subcommands;  // words that may follow the program before the flags ("container", "run")
   size_t n_subcommands;
+  char **repeatable_flags;  // CLI options whose occurrences add up; of any other the last one counts
+  size_t n_repeatable_flags;
 } hg_policy;
 
 /** Parses policy YAML; 0, or -1 with "path:line:col: what was expected" in err. */
@@ -49,5 +51,6 @@ bool hg_matcher_value_ok(const hg_matcher *self, const char *text, pcre2_match_d
 bool hg_matcher_has_name(const hg_matcher *self, const char *name);
 bool hg_policy_is_boolean_flag(const hg_policy *self, const char *flag);
 bool hg_policy_is_subcommand(const hg_policy *self, const char *word);
+bool hg_policy_is_repeatable_flag(const hg_policy *self, const char *flag);
 
 #endif

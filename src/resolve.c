@@ -1,5 +1,7 @@
 #include "resolve.h"
 
+#include <limits.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "argv.h"
@@ -152,16 +154,65 @@ bool hg_imports_builder_module(const hg_imports *self, const hg_config *config) 
   return false;
 }
 
-const char *hg_package_of(hg_arena *arena, const char *root, const char *path) {
-  size_t rn = strlen(root);
-  const char *rel = path;
-  if (strcmp(root, ".") != 0 && strncmp(path, root, rn) == 0 && path[rn] == '/') rel = path + rn + 1;
+static const char *dotted_dir(hg_arena *arena, const char *rel) {
   while (rel[0] == '.' && rel[1] == '/') rel += 2;
   const char *slash = strrchr(rel, '/');
   if (!slash || rel[0] == '/' || strncmp(rel, "../", 3) == 0) return "";
   char *pkg = hg_arena_strndup(arena, rel, (size_t)(slash - rel));
   for (char *p = pkg; *p; p++)
     if (*p == '/') *p = '.';
+  return pkg;
+}
+
+// Lexical normalisation: "a/./b/../c/" is "a/c", "a/.." is ".". Leading ".." are kept.
+static char *normalize(hg_arena *arena, const char *path) {
+  size_t n = strlen(path);
+  char *out = hg_arena_alloc(arena, n + 2);
+  size_t len = 0;
+  bool absolute = path[0] == '/';
+  for (const char *p = path; *p;) {
+    while (*p == '/') p++;
+    const char *e = p;
+    while (*e && *e != '/') e++;
+    size_t seg = (size_t)(e - p);
+    if (seg == 0 || (seg == 1 && p[0] == '.')) {
+      // skip
+    } else if (seg == 2 && p[0] == '.' && p[1] == '.' && len > 0 &&
+               !(len >= 2 && out[len - 1] == '.' && out[len - 2] == '.' && (len == 2 || out[len - 3] == '/'))) {
+      while (len > 0 && out[len - 1] != '/') len--;
+      if (len > 0) len--;
+    } else {
+      if (len > 0 || absolute) out[len++] = '/';
+      memcpy(out + len, p, seg);
+      len += seg;
+    }
+    p = e;
+  }
+  if (len == 0) out[len++] = absolute ? '/' : '.';
+  out[len] = '\0';
+  return out;
+}
+
+const char *hg_package_of(hg_arena *arena, const char *root, const char *path) {
+  root = normalize(arena, root);
+  path = normalize(arena, path);
+  size_t rn = strlen(root);
+  if (strcmp(root, ".") == 0) return dotted_dir(arena, path);
+  if (strncmp(path, root, rn) == 0 && path[rn] == '/') return dotted_dir(arena, path + rn + 1);
+  // Spelled differently ("proj/a/.." for "proj", or an absolute root): compare real paths.
+  char rroot[PATH_MAX], rpath[PATH_MAX];
+  char *r = hg_arena_strndup(arena, root, rn);
+  if (!realpath(r, rroot)) return dotted_dir(arena, path);
+  const char *slash = strrchr(path, '/');
+  char *dir = slash ? hg_arena_strndup(arena, path, (size_t)(slash - path)) : ".";
+  if (!realpath(dir, rpath)) return dotted_dir(arena, path);
+  size_t n = strlen(rroot);
+  if (strcmp(rpath, rroot) == 0) return "";
+  if (strncmp(rpath, rroot, n) != 0 || rpath[n] != '/') return dotted_dir(arena, path);
+  hg_buf b = {0};
+  hg_buf_printf(&b, "%s/x", rpath + n + 1);
+  const char *pkg = dotted_dir(arena, b.data);
+  hg_buf_free(&b);
   return pkg;
 }
 
@@ -328,7 +379,7 @@ static hg_value value_at(const hg_resolver *self, TSNode n, int depth) {
     hg_buf b = {0};
     string_content(self, n, &b, NULL);
     hg_value v = {.kind = HG_VAL_STR, .text = hg_arena_strndup(self->arena, b.data ? b.data : "", b.len),
-                  .line = line};
+                  .line = line, .origin = b.data && strchr(b.data, HG_HOLE) ? "an f-string" : NULL};
     hg_buf_free(&b);
     return v;
   }
@@ -368,7 +419,7 @@ hg_value hg_resolve_value(const hg_resolver *self, TSNode node) { return value_a
 
 hg_value hg_resolve_kwargs(const hg_resolver *self, TSNode args) {
   value_vec items = {0};
-  uint32_t count = ts_node_named_child_count(args);
+  uint32_t count = ts_node_named_child_count(args), group = 0;
   for (uint32_t i = 0; i < count; i++) {
     TSNode c = ts_node_named_child(args, i);
     if (is(c, "keyword_argument")) {
@@ -378,7 +429,19 @@ hg_value hg_resolve_kwargs(const hg_resolver *self, TSNode args) {
       val.key = text_of(self, k);
       HG_VEC_PUSH(&items, val);
     } else if (is(c, "dictionary_splat")) {
-      push_spread(self, ts_node_named_child(c, 0), &items, 0);
+      // Entries of one `**{...}` literal are merged by the dict, where a later key silently
+      // replaces an earlier one; across the call's own keywords a repeated key is a TypeError.
+      hg_value inner = value_at(self, ts_node_named_child(c, 0), 1);
+      if (inner.kind == HG_VAL_DICT) {
+        group++;
+        for (size_t k = 0; k < inner.n_items; k++) {
+          inner.items[k].group = group;
+          HG_VEC_PUSH(&items, inner.items[k]);
+        }
+      } else {
+        inner.splat = true;
+        HG_VEC_PUSH(&items, inner);
+      }
     }
     // Positional arguments (image, command) and `*args` carry no docker-py keywords.
   }

@@ -290,8 +290,22 @@ static int build(hg_ruleset *self, file_vec *files, hg_error *err) {
   TSQueryError etype;
   self->query = ts_query_new(tree_sitter_python(), src.data, (uint32_t)src.len, &eoff, &etype);
   hg_buf_free(&src);
-  if (!self->query)
+  if (!self->query) {
+    // A pattern left open runs on into the next file, so tree-sitter's offset may land there:
+    // compile the files one by one to name the one at fault.
+    for (size_t i = 0; i < files->len; i++) {
+      const rule_file *f = &files->items[i];
+      if (!strcmp(f->name, "policy.yml")) continue;
+      TSQuery *one = ts_query_new(tree_sitter_python(), f->data, (uint32_t)f->len, &eoff, &etype);
+      if (one) {
+        ts_query_delete(one);
+        continue;
+      }
+      eoff += f->offset;
+      break;
+    }
     return query_error(err, files, eoff, etype < HG_ARRAY_LEN(QUERY_ERRORS) ? QUERY_ERRORS[etype] : "invalid query");
+  }
   const TSQuery *q = self->query;
   self->captures = (hg_captures){
       capture_id(q, "site"),          capture_id(q, "args"),         capture_id(q, "argv"),

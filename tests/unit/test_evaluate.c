@@ -97,6 +97,7 @@ typedef struct {
   const char *text;
   const char *items[4];
   bool splat;
+  uint32_t group;  // 0: the call's own keyword or spread; n: an entry of the n-th `**{...}` literal
 } kw;
 
 #define K_STR(k, t) {.key = (k), .kind = HG_VAL_STR, .text = (t)}
@@ -108,6 +109,8 @@ typedef struct {
 #define K_VAR(k, t) {.key = (k), .kind = HG_VAL_UNKNOWN, .text = (t)}
 #define SPREAD_BUILDER(t) {.kind = HG_VAL_BUILDER, .text = (t), .splat = true}
 #define SPREAD_UNKNOWN(t) {.kind = HG_VAL_UNKNOWN, .text = (t), .splat = true}
+// The same, as entries of the first `**{...}` literal spread into the call.
+#define IN_DICT(...) {__VA_ARGS__, .group = 1}
 
 #define KW_NNP K_LIST("security_opt", "no-new-privileges")
 #define KW_CAP K_LIST("cap_drop", "ALL")
@@ -131,7 +134,7 @@ static void build_kwargs(kw_site *s, const kw *kws, bool imports_builder) {
   for (; n < MAX_KW && (kws[n].key || kws[n].splat); n++) {
     hg_value *v = &s->items[n];
     *v = (hg_value){.kind = kws[n].kind, .text = kws[n].text, .key = kws[n].key, .splat = kws[n].splat,
-                    .line = 3, .origin = kws[n].kind == HG_VAL_UNKNOWN ? "a name hardguard does not follow yet" : NULL};
+                    .group = kws[n].group, .line = 3, .origin = kws[n].kind == HG_VAL_UNKNOWN ? "a name hardguard does not follow yet" : NULL};
     if (kws[n].kind == HG_VAL_LIST) {
       size_t m = 0;
       for (; m < 4 && kws[n].items[m]; m++) s->lists[n][m] = (hg_value){.kind = HG_VAL_STR, .text = kws[n].items[m]};
@@ -270,28 +273,43 @@ static void test_evaluate__kwargs_builder_spread_passes(void **state) {
 
 static void test_evaluate__kwargs_builder_merged_first_is_overridden(void **state) {
   env *e = *state;
-  // BUG: a builder spread counts wherever it stands. In
+  // Inside one `**{...}` literal a later entry replaces what the builder set:
   //   client.containers.run(img, **{**hardening_kwargs(), "read_only": False})
-  // the dict literal is merged into the call (resolve.c push_spread), so the site's keywords are
-  // [**hardening_kwargs(), read_only=False]: the later key overrides what the builder set, yet
-  // hg_evaluate passes the site via the builder (rule none, via builder). The same holds for
-  // **{**hardening_kwargs(), **opts}. The rule text says the builder must be "merged last so the
-  // caller cannot weaken it"; expected: the site fails (read-only not guaranteed, or unverifiable).
-  skip();
+  // fails as builder-overridable, and so does a later unknown spread. A later entry that itself
+  // satisfies the requirement, and the call's own keywords (a repeated keyword is a TypeError in
+  // Python), cannot weaken it.
   static const kw_case cases[] = {
-      {"literal after the builder", {SPREAD_BUILDER("hardening_kwargs()"), K_FALSE("read_only")},
-       UNHARDENED(ALL_REQ)},
-      {"unknown spread after the builder", {SPREAD_BUILDER("hardening_kwargs()"), SPREAD_UNKNOWN("opts")},
-       HG_RULE_UNVERIFIABLE_FLAGS, HG_VIA_NONE, ALL_REQ},
+      {"literal after the builder",
+       {IN_DICT(.kind = HG_VAL_BUILDER, .text = "hardening_kwargs()", .splat = true),
+        IN_DICT(.key = "read_only", .kind = HG_VAL_FALSE, .text = "False")},
+       HG_RULE_BUILDER_OVERRIDABLE, HG_VIA_BUILDER, 0},
+      {"unknown spread after the builder",
+       {IN_DICT(.kind = HG_VAL_BUILDER, .text = "hardening_kwargs()", .splat = true),
+        IN_DICT(.kind = HG_VAL_UNKNOWN, .text = "opts", .splat = true)},
+       HG_RULE_BUILDER_OVERRIDABLE, HG_VIA_BUILDER, 0},
+      {"hardened entry after the builder",
+       {IN_DICT(.kind = HG_VAL_BUILDER, .text = "hardening_kwargs()", .splat = true),
+        IN_DICT(.key = "network_mode", .kind = HG_VAL_STR, .text = "none")},
+       HG_RULE_NONE, HG_VIA_BUILDER, 0},
+      {"unrelated entry after the builder",
+       {IN_DICT(.kind = HG_VAL_BUILDER, .text = "hardening_kwargs()", .splat = true),
+        IN_DICT(.key = "environment", .kind = HG_VAL_UNKNOWN, .text = "env")},
+       HG_RULE_NONE, HG_VIA_BUILDER, 0},
+      {"builder merged last", {IN_DICT(.kind = HG_VAL_UNKNOWN, .text = "opts", .splat = true),
+        IN_DICT(.kind = HG_VAL_BUILDER, .text = "hardening_kwargs()", .splat = true)},
+       HG_RULE_NONE, HG_VIA_BUILDER, 0},
+      {"call keyword after a call-level builder", {SPREAD_BUILDER("hardening_kwargs()"), K_FALSE("read_only")},
+       HG_RULE_NONE, HG_VIA_BUILDER, 0},
   };
   for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
     kw_site s;
     build_kwargs(&s, cases[i].kws, false);
     hg_verdict v;
     hg_evaluate(&v, e->policy, e->no_builders, &s.site, e->md);
-    bool passed = v.rule == HG_RULE_NONE;
+    check_verdict(cases[i].name, &v, cases[i].rule, cases[i].via, cases[i].missing);
+    if (cases[i].rule == HG_RULE_BUILDER_OVERRIDABLE)
+      assert_non_null(strstr(v.message, "merged after it, can replace what it sets"));
     hg_verdict_clear(&v);
-    assert_false(passed);
   }
 }
 
@@ -512,12 +530,11 @@ static void test_evaluate__argv_missing_and_wrong_values(void **state) {
 
 static void test_evaluate__argv_repeated_scalar_flag_last_wins(void **state) {
   env *e = *state;
-  // BUG: for a repeated CLI option the best occurrence counts (record() in evaluate.c), which is
+  // Regression (found by these tests, fixed): for a repeated CLI option the best occurrence counts (record() in evaluate.c), which is
   // right for list options (--cap-drop, --security-opt accumulate) but not for scalar ones: docker
   // (pflag) keeps the last value, so `--read-only ... --read-only=false` runs with a writable root
   // and `--memory 512m ... --memory 0` without a memory limit. hg_evaluate passes both sites;
   // expected: read-only (bit 3) and memory-limit (bit 4) missing.
-  skip();
   static const argv_case cases[] = {
       {"--read-only then --read-only=false", {"docker", "run", A_ALL, "--read-only=false", "img"}, UNHARDENED(RO)},
       {"--memory 512m then --memory 0", {"docker", "run", A_ALL, "--memory", "0", "img"}, UNHARDENED(MEM)},
