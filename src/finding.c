@@ -99,7 +99,12 @@ const hg_rule *hg_rule_find(const char *id) {
   return NULL;
 }
 
+bool hg_finding_fails(const hg_finding *self) {
+  return self->rule != HG_RULE_NONE && self->suppression != HG_SUPPRESSION_SUPPRESSED;
+}
+
 void hg_finding_clear(hg_finding *self) {
+  free(self->justification);
   free(self->path);
   free((void *)self->missing);
   free(self->message);

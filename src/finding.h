@@ -36,6 +36,11 @@ const hg_rule *hg_rule_find(const char *id);
 typedef enum { HG_VIA_NONE, HG_VIA_BUILDER, HG_VIA_FLAGS } hg_via;
 extern const char *const hg_via_names[];
 
+/** An audited exception written at the site (`# hardguard: ignore[rule] -- reason` or
+ *  `allow[requirement] -- reason`). A SUPPRESSED finding does not fail the run; an ALLOWED site
+ *  was judged with the named requirements relaxed. Both are listed by --audit and JSON. */
+typedef enum { HG_SUPPRESSION_NONE, HG_SUPPRESSION_SUPPRESSED, HG_SUPPRESSION_ALLOWED } hg_suppression;
+
 typedef struct {
   char *path;
   uint32_t line, col, end_line, end_col;  // 1-based, columns in characters
@@ -46,7 +51,12 @@ typedef struct {
   size_t n_missing;
   char *message, *fix;
   char *source_line;  // the site's first line, for the caret display
+  hg_suppression suppression;
+  char *justification;  // the reason after `--` in the marker; NULL without a suppression
 } hg_finding;
+
+/** Does this finding fail the run (a failing rule, not suppressed)? */
+bool hg_finding_fails(const hg_finding *self);
 
 typedef HG_VEC(hg_finding) hg_findings;
 

@@ -6,8 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "evaluate.h"
-#include "extract.h"
+#include "check.h"
 #include "source.h"
 
 typedef struct {
@@ -19,9 +18,7 @@ typedef struct {
 
 typedef struct {
   job *job;
-  TSParser *parser;
-  hg_extractor *extractor;
-  hg_arena *arena;
+  hg_checker *checker;
   hg_findings findings;
   hg_file_errors errors;
   hg_scan_stats stats;
@@ -30,68 +27,22 @@ typedef struct {
 static void worker_init(worker *w, job *j) {
   memset(w, 0, sizeof(*w));
   w->job = j;
-  w->parser = ts_parser_new();
-  if (!ts_parser_set_language(w->parser, tree_sitter_python())) abort();  // ABI checked at build
-  w->extractor = hg_extractor_new();
-  w->arena = hg_arena_new();
+  w->checker = hg_checker_new();
 }
 
-static void worker_fini(worker *w) {
-  ts_parser_delete(w->parser);
-  hg_extractor_free(w->extractor);
-  hg_arena_free(w->arena);
-}
-
-static char *line_text(const hg_source *src, uint32_t offset) {
-  size_t len;
-  const char *line = hg_source_line(src, offset, &len);
-  return hg_xstrndup(line, len);
-}
-
-static void judge_site(worker *w, const hg_source *src, const hg_site *site) {
-  const hg_scan_options *o = w->job->opts;
-  const hg_policy *policy = hg_ruleset_policy(o->rules);
-  hg_verdict v;
-  hg_evaluate(&v, policy, o->config, site, hg_extractor_match_data(w->extractor));
-  hg_finding f = {
-      .path = hg_xstrdup(src->path), .line = site->line, .col = site->col, .end_line = site->end_line,
-      .end_col = site->end_col, .kind = site->kind, .rule = v.rule, .via = v.via,
-      .message = v.message, .fix = v.fix, .source_line = line_text(src, site->start_byte),
-  };
-  for (size_t r = 0; r < policy->n_req; r++)
-    if (v.missing & (UINT64_C(1) << r)) {
-      f.missing = hg_xrealloc(f.missing, (f.n_missing + 1) * sizeof(char *));
-      f.missing[f.n_missing++] = policy->req[r].id;
-    }
-  w->stats.sites++;
-  if (v.rule != HG_RULE_NONE) w->stats.failing++;
-  HG_VEC_PUSH(&w->findings, f);
-}
+static void worker_fini(worker *w) { hg_checker_free(w->checker); }
 
 static void scan_source(worker *w, const hg_source *src) {
   const hg_scan_options *o = w->job->opts;
   w->stats.files++;
-  if (!hg_ruleset_may_contain_site(o->rules, src->data, src->len, hg_extractor_match_data(w->extractor))) return;
+  if (!hg_ruleset_may_contain_site(o->rules, src->data, src->len, hg_checker_match_data(w->checker))) return;
   w->stats.parsed++;
-  TSTree *tree = ts_parser_parse_string(w->parser, NULL, src->data, (uint32_t)src->len);
-  if (!tree) {
-    hg_file_error e = {.path = hg_xstrdup(src->path), .kind = HG_FILE_UNREADABLE,
-                       .message = hg_xstrdup("the parser gave up on this file")};
-    HG_VEC_PUSH(&w->errors, e);
-    return;
+  size_t before = w->findings.len;
+  hg_check_source(w->checker, o->rules, o->config, src, &w->findings, &w->errors);
+  for (size_t i = before; i < w->findings.len; i++) {
+    w->stats.sites++;
+    if (w->findings.items[i].rule != HG_RULE_NONE) w->stats.failing++;
   }
-  hg_pos first;
-  if (hg_extract_first_error(tree, src, &first)) {
-    hg_file_error e = {.path = hg_xstrdup(src->path), .kind = HG_FILE_SYNTAX, .line = first.line, .col = first.col,
-                       .message = hg_xasprintf("syntax error at %u:%u; sites in the valid parts were judged",
-                                               first.line, first.col)};
-    HG_VEC_PUSH(&w->errors, e);
-  }
-  hg_sites sites;
-  hg_extract(w->extractor, o->rules, o->config, src, tree, w->arena, &sites);
-  for (size_t i = 0; i < sites.len; i++) judge_site(w, src, &sites.items[i]);
-  ts_tree_delete(tree);
-  hg_arena_reset(w->arena);
 }
 
 static void scan_path(worker *w, const char *path) {

@@ -1,6 +1,6 @@
-/* The per-file driver and the worker pool: each worker reads a file once, skips it when the
- * prefilter rules out every site, otherwise parses it, extracts and judges its sites, and keeps
- * owned findings. The caller gets all findings and file errors, sorted. */
+/* The worker pool: each worker reads a file once, skips it when the prefilter rules out every
+ * site, otherwise hands it to check.c, and keeps the owned findings. The caller gets all findings
+ * and file errors, sorted. */
 #ifndef HG_SCAN_H
 #define HG_SCAN_H
 

@@ -1,0 +1,78 @@
+#include "check.h"
+
+#include <stdlib.h>
+
+#include "evaluate.h"
+#include "extract.h"
+
+struct hg_checker {
+  TSParser *parser;
+  hg_extractor *extractor;
+  hg_arena *arena;
+};
+
+hg_checker *hg_checker_new(void) {
+  hg_checker *self = hg_xcalloc(1, sizeof(hg_checker));
+  self->parser = ts_parser_new();
+  if (!ts_parser_set_language(self->parser, tree_sitter_python())) abort();  // ABI checked at build
+  self->extractor = hg_extractor_new();
+  self->arena = hg_arena_new();
+  return self;
+}
+
+void hg_checker_free(hg_checker *self) {
+  if (!self) return;
+  ts_parser_delete(self->parser);
+  hg_extractor_free(self->extractor);
+  hg_arena_free(self->arena);
+  free(self);
+}
+
+pcre2_match_data *hg_checker_match_data(hg_checker *self) { return hg_extractor_match_data(self->extractor); }
+
+static char *line_text(const hg_source *src, uint32_t offset) {
+  size_t len;
+  const char *line = hg_source_line(src, offset, &len);
+  return hg_xstrndup(line, len);
+}
+
+static void judge_site(hg_checker *self, const hg_policy *policy, const hg_config *config, const hg_source *src,
+                       const hg_site *site, hg_findings *findings) {
+  hg_verdict v;
+  hg_evaluate(&v, policy, config, site, hg_extractor_match_data(self->extractor));
+  hg_finding f = {
+      .path = hg_xstrdup(src->path), .line = site->line, .col = site->col, .end_line = site->end_line,
+      .end_col = site->end_col, .kind = site->kind, .rule = v.rule, .via = v.via,
+      .message = v.message, .fix = v.fix, .source_line = line_text(src, site->start_byte),
+  };
+  for (size_t r = 0; r < policy->n_req; r++)
+    if (v.missing & (UINT64_C(1) << r)) {
+      f.missing = hg_xrealloc(f.missing, (f.n_missing + 1) * sizeof(char *));
+      f.missing[f.n_missing++] = policy->req[r].id;
+    }
+  HG_VEC_PUSH(findings, f);
+}
+
+void hg_check_source(hg_checker *self, const hg_ruleset *rules, const hg_config *config, const hg_source *src,
+                     hg_findings *findings, hg_file_errors *errors) {
+  TSTree *tree = ts_parser_parse_string(self->parser, NULL, src->data, (uint32_t)src->len);
+  if (!tree) {
+    hg_file_error e = {.path = hg_xstrdup(src->path), .kind = HG_FILE_UNREADABLE,
+                       .message = hg_xstrdup("the parser gave up on this file")};
+    HG_VEC_PUSH(errors, e);
+    return;
+  }
+  hg_pos first;
+  if (hg_extract_first_error(tree, src, &first)) {
+    hg_file_error e = {.path = hg_xstrdup(src->path), .kind = HG_FILE_SYNTAX, .line = first.line, .col = first.col,
+                       .message = hg_xasprintf("syntax error at %u:%u; sites in the valid parts were judged",
+                                               first.line, first.col)};
+    HG_VEC_PUSH(errors, e);
+  }
+  hg_sites sites;
+  hg_extract(self->extractor, rules, config, src, tree, self->arena, &sites);
+  const hg_policy *policy = hg_ruleset_policy(rules);
+  for (size_t i = 0; i < sites.len; i++) judge_site(self, policy, config, src, &sites.items[i], findings);
+  ts_tree_delete(tree);
+  hg_arena_reset(self->arena);
+}
