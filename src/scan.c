@@ -41,7 +41,7 @@ static void scan_source(worker *w, const hg_source *src) {
   hg_check_source(w->checker, o->rules, o->config, src, &w->findings, &w->errors);
   for (size_t i = before; i < w->findings.len; i++) {
     w->stats.sites++;
-    if (w->findings.items[i].rule != HG_RULE_NONE) w->stats.failing++;
+    if (hg_finding_fails(&w->findings.items[i])) w->stats.failing++;
   }
 }
 
