@@ -42,7 +42,7 @@ static void judge_site(hg_checker *self, const hg_policy *policy, const hg_confi
   hg_evaluate(&v, policy, config, site, hg_extractor_match_data(self->extractor));
   hg_finding f = {
       .path = hg_xstrdup(src->path), .line = site->line, .col = site->col, .end_line = site->end_line,
-      .end_col = site->end_col, .kind = site->kind, .rule = v.rule, .via = v.via,
+      .end_col = site->end_col, .kind = site->kind, .rule = v.rule, .also = v.also, .via = v.via,
       .message = v.message, .fix = v.fix, .source_line = line_text(src, site->start_byte),
   };
   for (size_t r = 0; r < policy->n_req; r++)

@@ -30,6 +30,9 @@ typedef struct {
   bool builder;                      // a builder is applied ...
   bool builder_safe;                 // ... and nothing merged after it can replace what it sets
   const hg_value *overrider;         // what can, when no builder is safe
+  const hg_value *forbid_hit[64];    // the value that sets forbidden option i
+  const char *forbid_name[64];       // ... under this keyword or flag
+  const hg_value *forbid_value[64];  // ... and, for a CLI option, the separate value word
 } judge;
 
 static bool literal(const hg_value *v) {
@@ -45,6 +48,7 @@ static bool literal(const hg_value *v) {
 
 static bool unset(const hg_value *v) {
   if (v->kind == HG_VAL_NONE || v->kind == HG_VAL_FALSE) return true;
+  if ((v->kind == HG_VAL_LIST || v->kind == HG_VAL_DICT) && v->n_items == 0) return true;
   if (v->kind == HG_VAL_NUM) return strtod(v->text, NULL) == 0.0 && strchr("0.-+", v->text[0]);
   if (v->kind == HG_VAL_STR) return v->text[0] == '\0' || !strcmp(v->text, "0") || !strcmp(v->text, "false");
   return false;
@@ -81,6 +85,40 @@ static void record(judge *j, size_t r, state s, const hg_value *where, bool last
   j->unverifiable[r] = s == UNVERIFIABLE ? first_unknown(where) : NULL;
 }
 
+
+// Does `v` set forbidden option matcher `m`? See hg_forbidden.
+static bool forbid_value(const judge *j, const hg_matcher *m, const hg_value *v) {
+  if (!m->value) return !v || !unset(v);
+  if (!v) return false;
+  if (v->kind == HG_VAL_LIST || v->kind == HG_VAL_DICT) {
+    for (size_t i = 0; i < v->n_items; i++) {
+      const hg_value *item = &v->items[i];
+      if (item->key && hg_matcher_value_ok(m, item->key, j->md)) return true;
+      if (forbid_value(j, m, item)) return true;
+    }
+    return false;
+  }
+  return hg_matcher_value_ok(m, v->text, j->md);  // a literal, or the source of an expression
+}
+
+// Records every forbidden option that keyword or flag `name` = `v` sets; `flags` picks the CLI
+// spellings. `where` is named in the message.
+static void check_forbidden(judge *j, const char *name, const hg_value *v, const hg_value *where,
+                            const hg_value *value_item, bool flags) {
+  for (size_t f = 0; f < j->policy->n_forbid; f++) {
+    const hg_forbidden *fb = &j->policy->forbid[f];
+    const hg_matcher *ms = flags ? fb->flags : fb->kwargs;
+    size_t n = flags ? fb->n_flags : fb->n_kwargs;
+    for (size_t m = 0; m < n && !j->forbid_hit[f]; m++)
+      if (hg_matcher_has_name(&ms[m], name) && forbid_value(j, &ms[m], v)) {
+        j->forbid_hit[f] = where;
+        // The policy's copy of the name: `name` may be the caller's scratch.
+        for (size_t k = 0; k < ms[m].n_names; k++)
+          if (!strcmp(ms[m].names[k], name)) j->forbid_name[f] = ms[m].names[k];
+        j->forbid_value[f] = value_item;
+      }
+  }
+}
 
 // Does keyword `key` = `v` weaken a requirement (name one and not satisfy it)?
 static bool weakens_requirement(const judge *j, const char *key, const hg_value *v) {
@@ -134,15 +172,22 @@ static void read_kwargs(judge *j, const hg_value *dict) {
       continue;
     }
     // A key merged again later (`{**{"read_only": True}, "read_only": False}`) takes its last value.
-    if (!overridden_later(dict, i)) apply_keyword(j, v->key, v);
+    if (!overridden_later(dict, i)) {
+      apply_keyword(j, v->key, v);
+      check_forbidden(j, v->key, v, v, NULL, false);
+    }
   }
 }
 
-// One option `name` with value `v` (NULL: none given), written as the argv item `word`; `where`
-// is the item that holds the value (the word itself for --name=value). After a builder, an
-// option that sets a requirement again to something short of it replaces what the builder set.
-static void apply_flag(judge *j, const char *name, const hg_value *v, const hg_value *word, const hg_value *where) {
+// One option `name` with value `v` (NULL: none given), written as the argv item `word`;
+// `value_item` is the separate item holding the value (NULL for --name=value and booleans, whose
+// value lives on the caller's stack). After a builder, an option that sets a requirement again to
+// something short of it replaces what the builder set.
+static void apply_flag(judge *j, const char *name, const hg_value *v, const hg_value *word,
+                       const hg_value *value_item) {
+  const hg_value *where = value_item ? value_item : word;
   bool repeatable = hg_policy_is_repeatable_flag(j->policy, name);
+  check_forbidden(j, name, v, word, value_item, true);
   for (size_t r = 0; r < j->policy->n_req; r++) {
     const hg_requirement *req = &j->policy->req[r];
     for (size_t m = 0; m < req->n_flags; m++)
@@ -161,9 +206,8 @@ static const hg_value TRUE_VALUE = {.kind = HG_VAL_TRUE, .text = "True"};
 
 // One option word at items[*i]; advances *i past the value it consumes.
 static void read_option(judge *j, const hg_value *items, size_t n, size_t *i) {
-  const hg_value *where = &items[*i];
+  const hg_value *where = &items[*i], *value_item = NULL;
   const char *w = where->text;
-  size_t word = *i;
   const char *eq = strchr(w, '=');
   hg_value inline_value;
   if (w[1] == '-') {
@@ -176,10 +220,10 @@ static void read_option(judge *j, const hg_value *items, size_t n, size_t *i) {
     } else if (hg_policy_is_boolean_flag(j->policy, name)) {
       v = &TRUE_VALUE;
     } else if (*i + 1 < n) {
-      v = where = &items[++*i];
+      v = value_item = &items[++*i];
     }
     if (strchr(name, HG_HOLE) && !j->carrier) j->carrier = &items[*i];
-    apply_flag(j, name, v, &items[word], where);
+    apply_flag(j, name, v, where, value_item);
     free(name);
     return;
   }
@@ -187,7 +231,7 @@ static void read_option(judge *j, const hg_value *items, size_t n, size_t *i) {
   for (const char *p = w + 1; *p; p++) {
     char name[3] = {'-', *p, '\0'};
     if (hg_policy_is_boolean_flag(j->policy, name)) {
-      apply_flag(j, name, &TRUE_VALUE, where, where);
+      apply_flag(j, name, &TRUE_VALUE, where, NULL);
       continue;
     }
     const hg_value *v = NULL;
@@ -195,9 +239,9 @@ static void read_option(judge *j, const hg_value *items, size_t n, size_t *i) {
       inline_value = (hg_value){.kind = HG_VAL_STR, .text = p[1] == '=' ? p + 2 : p + 1, .line = items[*i].line};
       v = &inline_value;
     } else if (*i + 1 < n) {
-      v = where = &items[++*i];
+      v = value_item = &items[++*i];
     }
-    apply_flag(j, name, v, &items[word], where);
+    apply_flag(j, name, v, where, value_item);
     return;
   }
 }
@@ -325,6 +369,48 @@ static void judge_client(hg_verdict *out, const hg_config *config, const hg_site
   hg_buf_free(&mods);
 }
 
+// The options that undo hardening become the first rule; whatever else fails stays in `also` and
+// in the message.
+static void add_weakening(hg_verdict *out, const judge *j, hg_reads reads) {
+  hg_buf msg = {0}, fix = {0};
+  hg_buf_printf(&msg, "%s undoes hardening:", MODES[reads].subject);
+  hg_buf_puts(&fix, "remove ");
+  bool first = true;
+  for (size_t f = 0; f < j->policy->n_forbid; f++) {
+    const hg_value *v = j->forbid_hit[f];
+    if (!v) continue;
+    hg_buf_puts(&msg, first ? " `" : "; `");
+    hg_buf_puts(&fix, first ? "`" : ", `");
+    if (reads == HG_READS_KWARGS) {
+      hg_buf_printf(&msg, "%s=", j->forbid_name[f]);
+      hg_buf_printf(&fix, "%s", j->forbid_name[f]);
+    } else {
+      hg_buf_puts(&fix, j->forbid_name[f]);
+    }
+    put_expr(&msg, v);
+    if (j->forbid_value[f]) {
+      hg_buf_puts(&msg, ", ");
+      put_expr(&msg, j->forbid_value[f]);
+    }
+    hg_buf_printf(&msg, "` (line %u) %s", v->line, j->policy->forbid[f].message);
+    hg_buf_puts(&fix, "`");
+    first = false;
+  }
+  if (out->rule != HG_RULE_NONE) {
+    out->also |= UINT32_C(1) << out->rule;
+    hg_buf_printf(&msg, "; also %s: %s", hg_rules[out->rule].id, out->message);
+    hg_buf_printf(&fix, "; %s", out->fix);
+  }
+  free(out->message);
+  free(out->fix);
+  out->message = hg_buf_detach(&msg);
+  out->fix = hg_buf_detach(&fix);
+  out->rule = HG_RULE_WEAKENING_OPTION;
+}
+
+static void judge_flags(hg_verdict *out, const judge *j, const hg_policy *policy, const hg_config *config,
+                        const hg_site *site);
+
 void hg_evaluate(hg_verdict *out, const hg_policy *policy, const hg_config *config, const hg_site *site,
                  pcre2_match_data *md) {
   memset(out, 0, sizeof(*out));
@@ -346,7 +432,17 @@ void hg_evaluate(hg_verdict *out, const hg_policy *policy, const hg_config *conf
     read_kwargs(&j, &site->flags);
   else
     read_argv(&j, &site->flags);
+  judge_flags(out, &j, policy, config, site);
+  for (size_t f = 0; f < policy->n_forbid; f++)
+    if (j.forbid_hit[f]) {
+      add_weakening(out, &j, site->reads);
+      break;
+    }
+}
 
+static void judge_flags(hg_verdict *out, const judge *jp, const hg_policy *policy, const hg_config *config,
+                        const hg_site *site) {
+  const judge j = *jp;
   const hg_value *unverifiable = j.carrier;
   for (size_t r = 0; r < policy->n_req; r++) {
     if (j.req[r] != SAT) out->missing |= UINT64_C(1) << r;

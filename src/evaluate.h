@@ -10,7 +10,8 @@
 #include "site.h"
 
 typedef struct {
-  hg_rule_id rule;  // HG_RULE_NONE when the site passes
+  hg_rule_id rule;  // HG_RULE_NONE when the site passes; else the first failing rule
+  uint32_t also;    // bit r: rule r fails too (weakening-option comes with whatever else fails)
   hg_via via;
   uint64_t missing;  // bit i: policy requirement i is not guaranteed
   char *message;     // heap: why it fails, or how it passes

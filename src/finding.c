@@ -6,6 +6,22 @@
 const char *const hg_via_names[] = {"none", "builder", "flags"};
 
 const hg_rule hg_rules[HG_RULE_COUNT] = {
+    [HG_RULE_WEAKENING_OPTION] = {
+        .id = "weakening-option",
+        .summary = "A container is given an option that undoes hardening",
+        .what = "privileged=True / --privileged, cap_add / --cap-add, a host (or another container's) "
+                "network, PID, IPC or user namespace, security_opt seccomp=unconfined, "
+                "apparmor=unconfined or label=disable, devices / --device, and a volume or mount of "
+                "the Docker socket or of the host's /. The list is rules/policy.yml `forbid:`. Always a "
+                "failure, whether or not the builder is applied.",
+        .why = "Each of these gives code in the container a way out: the Docker socket or a "
+               "privileged container is root on the host, host namespaces expose its processes and "
+               "network, an unconfined profile re-enables the syscalls the policy blocks.",
+        .fix = "Remove the option. If a workload truly needs it, run that workload elsewhere; a "
+               "named exception (# hardguard: ignore[weakening-option] -- reason) records why.",
+        .example_fail = "client.containers.run(image, privileged=True, **hardening_kwargs())",
+        .example_pass = "client.containers.run(image, **hardening_kwargs())",
+    },
     [HG_RULE_UNHARDENED_SITE] = {
         .id = "unhardened-site",
         .summary = "A container is created without the shared hardening builder or the full flag set",

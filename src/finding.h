@@ -9,6 +9,7 @@
 #include "util.h"
 
 typedef enum {
+  HG_RULE_WEAKENING_OPTION,
   HG_RULE_UNHARDENED_SITE,
   HG_RULE_BUILDER_NOT_APPLIED,
   HG_RULE_BUILDER_OVERRIDABLE,
@@ -46,6 +47,7 @@ typedef struct {
   uint32_t line, col, end_line, end_col;  // 1-based, columns in characters
   const char *kind;                       // site kind; owned by the ruleset
   hg_rule_id rule;                        // HG_RULE_NONE: the site passes
+  uint32_t also;                          // bit r: rule r fails at this site too
   hg_via via;
   const char **missing;  // requirement ids (strings owned by the policy), in policy order
   size_t n_missing;

@@ -79,8 +79,26 @@ static int load_requirement(hg_yaml *y, yaml_node_t *key, yaml_node_t *node, hg_
   return 0;
 }
 
+static int load_forbidden(hg_yaml *y, yaml_node_t *key, yaml_node_t *node, hg_forbidden *f, hg_error *err) {
+  static const char *const keys[] = {"message", "kwarg", "flag", NULL};
+  f->id = hg_xstrdup((const char *)key->data.scalar.value);
+  char what[160];
+  snprintf(what, sizeof(what), "forbidden option '%s'", f->id);
+  if (hg_yaml_mapping(y, node, keys, what, err) != 0) return -1;
+  yaml_node_t *message = hg_yaml_get(y, node, "message"), *kwarg = hg_yaml_get(y, node, "kwarg"),
+              *flag = hg_yaml_get(y, node, "flag");
+  if (!message || (!kwarg && !flag))
+    return hg_yaml_error(y, node, err, "%s: needs 'message' and a 'kwarg' or 'flag'", what);
+  const char *s;
+  if (hg_yaml_scalar(y, message, what, &s, err) != 0) return -1;
+  f->message = hg_xstrdup(s);
+  if (kwarg && load_matchers(y, kwarg, what, &f->kwargs, &f->n_kwargs, err) != 0) return -1;
+  if (flag && load_matchers(y, flag, what, &f->flags, &f->n_flags, err) != 0) return -1;
+  return 0;
+}
+
 static int load(hg_policy *p, hg_yaml *y, hg_error *err) {
-  static const char *const top[] = {"require", "cli", NULL};
+  static const char *const top[] = {"require", "forbid", "cli", NULL};
   static const char *const cli_keys[] = {"subcommands", "boolean_flags", "repeatable_flags", NULL};
   yaml_node_t *root = hg_yaml_root(y);
   if (hg_yaml_mapping(y, root, top, "policy", err) != 0) return -1;
@@ -96,6 +114,19 @@ static int load(hg_policy *p, hg_yaml *y, hg_error *err) {
     p->n_req = i + 1;
     if (key->type != YAML_SCALAR_NODE) return hg_yaml_error(y, key, err, "policy: requirement ids are strings");
     if (load_requirement(y, key, hg_yaml_node(y, pair->value), &p->req[i], err) != 0) return -1;
+  }
+  yaml_node_t *forbid = hg_yaml_get(y, root, "forbid");
+  if (forbid) {
+    if (forbid->type != YAML_MAPPING_NODE) return hg_yaml_error(y, forbid, err, "policy: 'forbid' must be a mapping");
+    size_t nf = (size_t)(forbid->data.mapping.pairs.top - forbid->data.mapping.pairs.start);
+    p->forbid = hg_xcalloc(nf ? nf : 1, sizeof(hg_forbidden));
+    for (size_t i = 0; i < nf; i++) {
+      yaml_node_pair_t *pair = &forbid->data.mapping.pairs.start[i];
+      yaml_node_t *key = hg_yaml_node(y, pair->key);
+      p->n_forbid = i + 1;
+      if (key->type != YAML_SCALAR_NODE) return hg_yaml_error(y, key, err, "policy: forbidden option ids are strings");
+      if (load_forbidden(y, key, hg_yaml_node(y, pair->value), &p->forbid[i], err) != 0) return -1;
+    }
   }
   if (!cli) return hg_yaml_error(y, root, err, "policy: missing 'cli'");
   if (hg_yaml_mapping(y, cli, cli_keys, "cli", err) != 0) return -1;
@@ -141,6 +172,16 @@ void hg_policy_free(hg_policy *self) {
     free(r->fix_flag);
   }
   free(self->req);
+  for (size_t i = 0; i < self->n_forbid; i++) {
+    hg_forbidden *f = &self->forbid[i];
+    free(f->id);
+    free(f->message);
+    for (size_t j = 0; j < f->n_kwargs; j++) matcher_clear(&f->kwargs[j]);
+    for (size_t j = 0; j < f->n_flags; j++) matcher_clear(&f->flags[j]);
+    free(f->kwargs);
+    free(f->flags);
+  }
+  free(self->forbid);
   hg_strv_free(self->boolean_flags, self->n_boolean_flags);
   hg_strv_free(self->subcommands, self->n_subcommands);
   hg_strv_free(self->repeatable_flags, self->n_repeatable_flags);
@@ -151,6 +192,15 @@ void hg_policy_free(hg_policy *self) {
 bool hg_matcher_value_ok(const hg_matcher *self, const char *text, pcre2_match_data *md) {
   if (!self->value) return true;
   return pcre2_match(self->value, (PCRE2_SPTR)text, strlen(text), 0, 0, md, NULL) >= 0;
+}
+
+const hg_requirement *hg_policy_requirement(const hg_policy *self, const char *id, size_t *index) {
+  for (size_t i = 0; i < self->n_req; i++)
+    if (strcmp(self->req[i].id, id) == 0) {
+      if (index) *index = i;
+      return &self->req[i];
+    }
+  return NULL;
 }
 
 static bool in(char *const *v, size_t n, const char *s) {

@@ -29,11 +29,24 @@ typedef struct {
   char *fix_flag;   // how to write it as CLI flags, e.g. --cap-drop ALL
 } hg_requirement;
 
+/** An option that undoes hardening: forbidden at every site, builder or not. A matcher without a
+ *  value regex hits when the option is set at all; with one, when a literal value (any element of
+ *  a list, any key or value of a dict) matches it, or, for a value hardguard cannot follow, when
+ *  the expression's source text does. */
+typedef struct {
+  char *id;       // e.g. "privileged"
+  char *message;  // what it does, for the finding
+  hg_matcher *kwargs, *flags;
+  size_t n_kwargs, n_flags;
+} hg_forbidden;
+
 /** Read-only after hg_policy_load. */
 typedef struct {
   char *path;
   hg_requirement *req;
   size_t n_req;
+  hg_forbidden *forbid;
+  size_t n_forbid;
   char **boolean_flags;  // CLI options that take no value; all others take one
   size_t n_boolean_flags;
   char **subcommands;  // words that may follow the program before the flags ("container", "run")
@@ -48,6 +61,8 @@ void hg_policy_free(hg_policy *self);
 
 /** Does `text` match the matcher's value regex? `md` is the caller's (per-thread) match data. */
 bool hg_matcher_value_ok(const hg_matcher *self, const char *text, pcre2_match_data *md);
+/** The requirement with this id, or NULL. */
+const hg_requirement *hg_policy_requirement(const hg_policy *self, const char *id, size_t *index);
 bool hg_matcher_has_name(const hg_matcher *self, const char *name);
 bool hg_policy_is_boolean_flag(const hg_policy *self, const char *flag);
 bool hg_policy_is_subcommand(const hg_policy *self, const char *word);

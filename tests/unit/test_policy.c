@@ -253,7 +253,7 @@ static void test_policy__rejects_unknown_keys(void **state) {
   (void)state;
   static const reject_case cases[] = {
       {"unknown top-level key", L1 L2 L3 L4 L5 L6 CLI "colour: red\n",
-       "t.yml:10:1: policy: unknown key 'colour'", "(expected one of: require, cli)"},
+       "t.yml:10:1: policy: unknown key 'colour'", "(expected one of: require, forbid, cli)"},
       {"unknown key in a requirement", L1 L2 L3 "    severity: high\n" L4 L5 L6 CLI,
        "t.yml:4:5: requirement 'r1': unknown key 'severity'", "expected one of: summary, kwarg, flag, fix"},
       {"unknown key in a matcher", L1 L2 L3 "    kwarg: { name: k, regex: x }\n" L5 L6 CLI,
