@@ -4,6 +4,7 @@
 
 #include "evaluate.h"
 #include "extract.h"
+#include "suppress.h"
 
 struct hg_checker {
   TSParser *parser;
@@ -36,20 +37,48 @@ static char *line_text(const hg_source *src, uint32_t offset) {
   return hg_xstrndup(line, len);
 }
 
+// Judges one site, applying the named exceptions written at it: allow[...] relaxes requirements
+// before the verdict, ignore[...] suppresses the finding after it.
 static void judge_site(hg_checker *self, const hg_policy *policy, const hg_config *config, const hg_source *src,
-                       const hg_site *site, hg_findings *findings) {
+                       const hg_site *site, hg_markers *markers, hg_findings *findings) {
+  pcre2_match_data *md = hg_extractor_match_data(self->extractor);
+  hg_site s = *site;
   hg_verdict v;
-  hg_evaluate(&v, policy, config, site, hg_extractor_match_data(self->extractor));
+  hg_evaluate(&v, policy, config, &s, md);
+  const char *allowed_why = NULL, *ignored_why = NULL;
+  uint64_t relaxed = v.rule != HG_RULE_NONE ? hg_markers_allow(markers, s.line, v.missing, &allowed_why) : 0;
+  if (relaxed) {
+    s.allowed = relaxed;
+    hg_verdict_clear(&v);
+    hg_evaluate(&v, policy, config, &s, md);
+    hg_buf msg = {0};
+    hg_buf_printf(&msg, "%s (allowed at the site:", v.message);
+    for (size_t r = 0; r < policy->n_req; r++)
+      if (relaxed & (UINT64_C(1) << r)) hg_buf_printf(&msg, " %s", policy->req[r].id);
+    hg_buf_printf(&msg, " -- %s)", allowed_why);
+    free(v.message);
+    v.message = hg_buf_detach(&msg);
+  }
   hg_finding f = {
-      .path = hg_xstrdup(src->path), .line = site->line, .col = site->col, .end_line = site->end_line,
-      .end_col = site->end_col, .kind = site->kind, .rule = v.rule, .also = v.also, .via = v.via,
-      .message = v.message, .fix = v.fix, .source_line = line_text(src, site->start_byte),
+      .path = hg_xstrdup(src->path), .line = s.line, .col = s.col, .end_line = s.end_line,
+      .end_col = s.end_col, .kind = s.kind, .rule = v.rule, .also = v.also, .via = v.via,
+      .message = v.message, .fix = v.fix, .source_line = line_text(src, s.start_byte),
   };
   for (size_t r = 0; r < policy->n_req; r++)
     if (v.missing & (UINT64_C(1) << r)) {
       f.missing = hg_xrealloc(f.missing, (f.n_missing + 1) * sizeof(char *));
       f.missing[f.n_missing++] = policy->req[r].id;
     }
+  if (relaxed) {
+    f.suppression = HG_SUPPRESSION_ALLOWED;
+    f.justification = hg_xstrdup(allowed_why);
+  }
+  if (v.rule != HG_RULE_NONE &&
+      hg_markers_ignore(markers, s.line, (UINT32_C(1) << v.rule) | v.also, &ignored_why)) {
+    f.suppression = HG_SUPPRESSION_SUPPRESSED;
+    free(f.justification);
+    f.justification = hg_xstrdup(ignored_why);
+  }
   HG_VEC_PUSH(findings, f);
 }
 
@@ -72,7 +101,9 @@ void hg_check_source(hg_checker *self, const hg_ruleset *rules, const hg_config 
   hg_sites sites;
   hg_extract(self->extractor, rules, config, src, tree, self->arena, &sites);
   const hg_policy *policy = hg_ruleset_policy(rules);
-  for (size_t i = 0; i < sites.len; i++) judge_site(self, policy, config, src, &sites.items[i], findings);
+  hg_markers *markers = hg_markers_parse(self->arena, src, sites.markers, sites.n_markers, policy);
+  for (size_t i = 0; i < sites.len; i++) judge_site(self, policy, config, src, &sites.items[i], markers, findings);
+  hg_markers_report(markers, src, findings);
   ts_tree_delete(tree);
   hg_arena_reset(self->arena);
 }

@@ -432,6 +432,11 @@ void hg_evaluate(hg_verdict *out, const hg_policy *policy, const hg_config *conf
     read_kwargs(&j, &site->flags);
   else
     read_argv(&j, &site->flags);
+  for (size_t r = 0; r < policy->n_req; r++)
+    if (site->allowed & (UINT64_C(1) << r)) {
+      j.req[r] = SAT;  // relaxed by a named exception at the site
+      j.unverifiable[r] = NULL;
+    }
   judge_flags(out, &j, policy, config, site);
   for (size_t f = 0; f < policy->n_forbid; f++)
     if (j.forbid_hit[f]) {

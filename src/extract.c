@@ -131,6 +131,7 @@ void hg_extract(hg_extractor *self, const hg_ruleset *rules, const hg_config *co
   TSNode root = ts_tree_root_node(tree);
   hg_imports *imports = hg_imports_new(arena, hg_package_of(arena, config->root, source->path));
   HG_VEC(saved_match) saved = {0};
+  HG_VEC(hg_marker_comment) markers = {0};
 
   // Pass 1: imports take effect at once; site matches wait until every import is known, since
   // an import may follow its use in the file (function-local imports, late imports).
@@ -142,6 +143,15 @@ void hg_extract(hg_extractor *self, const hg_ruleset *rules, const hg_config *co
     if (p->role == HG_PATTERN_IMPORT) {
       if (hg_predicates_eval(p->predicates, &m, &pctx))
         record_import(imports, c, m.captures, m.capture_count, source->data, arena);
+      continue;
+    }
+    if (p->role == HG_PATTERN_MARKER) {
+      TSNode comment;
+      if (hg_predicates_eval(p->predicates, &m, &pctx) && find(m.captures, m.capture_count, c->marker, &comment)) {
+        uint32_t start = ts_node_start_byte(comment);
+        hg_pos pos = hg_source_pos(source, start, ts_node_start_point(comment).row);
+        HG_VEC_PUSH(&markers, (hg_marker_comment){start, pos.line, pos.col, node_text(arena, source->data, comment)});
+      }
       continue;
     }
     saved_match s = {m.pattern_index, m.capture_count, hg_arena_alloc(arena, m.capture_count * sizeof(TSQueryCapture))};
@@ -186,6 +196,10 @@ void hg_extract(hg_extractor *self, const hg_ruleset *rules, const hg_config *co
   out->items = hg_arena_alloc(arena, (sites.len ? sites.len : 1) * sizeof(hg_site));
   if (sites.len) memcpy(out->items, sites.items, sites.len * sizeof(hg_site));
   free(sites.items);
+  out->n_markers = markers.len;
+  out->markers = hg_arena_alloc(arena, (markers.len ? markers.len : 1) * sizeof(hg_marker_comment));
+  if (markers.len) memcpy(out->markers, markers.items, markers.len * sizeof(hg_marker_comment));
+  free(markers.items);
 }
 
 bool hg_extract_first_error(TSTree *tree, const hg_source *source, hg_pos *out) {

@@ -16,9 +16,17 @@ typedef struct hg_extractor hg_extractor;
 hg_extractor *hg_extractor_new(void);
 void hg_extractor_free(hg_extractor *self);
 
+/** A `# hardguard: ...` comment, for suppress.c. */
+typedef struct {
+  uint32_t start_byte, line, col;
+  const char *text;  // the comment, in the arena
+} hg_marker_comment;
+
 typedef struct {
   hg_site *items;  // in the arena
   size_t len;
+  hg_marker_comment *markers;  // in the arena, in file order
+  size_t n_markers;
 } hg_sites;
 
 /** The sites of one file, allocated in `arena`. `source` must have been parsed into `tree`. */

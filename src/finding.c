@@ -107,6 +107,33 @@ const hg_rule hg_rules[HG_RULE_COUNT] = {
         .example_fail = "client.containers.run(image, cap_drop=[\"ALL\",)",
         .example_pass = "client.containers.run(image, **hardening_kwargs())",
     },
+    [HG_RULE_BAD_SUPPRESSION] = {
+        .id = "bad-suppression",
+        .summary = "A hardguard marker is malformed, names an unknown id, or gives no reason",
+        .what = "A comment starting `# hardguard:` that is not `allow[<requirement>, ...] -- <reason>` "
+                "or `ignore[<rule>, ...] -- <reason>`, names a requirement or rule that does not "
+                "exist, or has no reason after `--`.",
+        .why = "An exception is only auditable with its reason, and a typo in an id would otherwise "
+               "silently relax nothing or the wrong thing.",
+        .fix = "Name requirement ids (hardguard --list-rules) in allow[...], rule ids in ignore[...], "
+               "and say why after `--`.",
+        .example_fail = "client.containers.run(image, network_mode=\"bridge\")  # hardguard: allow[network]",
+        .example_pass = "# hardguard: allow[network-none] -- fetches wheels from the internal mirror\n"
+                        "client.containers.run(image, network_mode=\"bridge\", ...)",
+    },
+    [HG_RULE_UNUSED_SUPPRESSION] = {
+        .id = "unused-suppression",
+        .summary = "A hardguard marker relaxes or suppresses nothing",
+        .what = "An allow[...] marker where no site on its line (or the next, for a marker alone on its "
+                "line) misses what it names, or an ignore[...] marker where no finding there has only "
+                "the rules it names.",
+        .why = "Stale exceptions hide the next real problem at that line and mislead reviewers; "
+               "removing them keeps the list of exceptions honest.",
+        .fix = "Remove the marker, or move it to the site it is meant for.",
+        .example_fail = "# hardguard: ignore[unhardened-site] -- legacy\n"
+                        "client.containers.run(image, **hardening_kwargs())",
+        .example_pass = "client.containers.run(image, **hardening_kwargs())",
+    },
 };
 
 const hg_rule *hg_rule_find(const char *id) {

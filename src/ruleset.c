@@ -145,8 +145,14 @@ static int setup_pattern(hg_ruleset *self, const file_vec *files, uint32_t i, hg
   const hg_captures *c = &self->captures;
   if (strncmp(f->name, "python/facts/", 13) == 0) {
     const char *fact = hg_predicates_property(p->predicates, "hardguard.fact");
+    if (fact && strcmp(fact, "marker") == 0) {
+      if (!pattern_has(self->query, i, c->marker))
+        return query_error(err, files, start, "a marker fact captures @marker");
+      p->role = HG_PATTERN_MARKER;
+      return 0;
+    }
     if (!fact || strcmp(fact, "import") != 0)
-      return query_error(err, files, start, "a facts pattern needs (#set! hardguard.fact \"import\")");
+      return query_error(err, files, start, "a facts pattern needs (#set! hardguard.fact \"import\" or \"marker\")");
     if (!pattern_has(self->query, i, c->import_module) && !pattern_has(self->query, i, c->import_from))
       return query_error(err, files, start, "an import fact captures @import.module or @import.from");
     p->role = HG_PATTERN_IMPORT;
@@ -310,7 +316,7 @@ static int build(hg_ruleset *self, file_vec *files, hg_error *err) {
   self->captures = (hg_captures){
       capture_id(q, "site"),          capture_id(q, "args"),         capture_id(q, "argv"),
       capture_id(q, "command"),       capture_id(q, "import.module"), capture_id(q, "import.alias"),
-      capture_id(q, "import.from"),   capture_id(q, "import.name"),
+      capture_id(q, "import.from"),   capture_id(q, "import.name"),  capture_id(q, "marker"),
   };
   self->n_patterns = ts_query_pattern_count(q);
   self->patterns = hg_xcalloc(self->n_patterns, sizeof(hg_pattern));

@@ -13,7 +13,7 @@
 
 typedef struct hg_ruleset hg_ruleset;
 
-typedef enum { HG_PATTERN_SITE, HG_PATTERN_IMPORT } hg_pattern_role;
+typedef enum { HG_PATTERN_SITE, HG_PATTERN_IMPORT, HG_PATTERN_MARKER } hg_pattern_role;
 
 typedef struct {
   hg_pattern_role role;
@@ -26,6 +26,7 @@ typedef struct {
 typedef struct {
   uint32_t site, args, argv, command;
   uint32_t import_module, import_alias, import_from, import_name;
+  uint32_t marker;  // a `# hardguard: ...` comment
 } hg_captures;
 
 const TSLanguage *tree_sitter_python(void);

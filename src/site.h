@@ -54,6 +54,7 @@ typedef struct {
   bool has_error;                         // the site's own text holds a syntax error
   bool region;                            // not a site but a region that failed to parse and may hide one
   bool imports_builder;                   // its module imports a configured builder module
+  uint64_t allowed;                       // bit i: requirement i relaxed by an allow[...] marker
   hg_value flags;  // KWARGS: a DICT; ARGV and SHELL: a LIST of words; CLIENT: unused
 } hg_site;
 
