@@ -79,7 +79,13 @@ static const hg_value *first_unknown(const hg_value *v) {
 // messages). With `last_wins` the occurrence replaces what came before (a scalar CLI option:
 // docker keeps the last value); otherwise the best occurrence counts (alternative keywords, CLI
 // options that add up).
+// An occurrence set on only some paths (`where->conditional`) can never satisfy a requirement,
+// only fall short of it: the weakest path counts.
 static void record(judge *j, size_t r, state s, const hg_value *where, bool last_wins) {
+  if (where->conditional) {
+    if (s >= j->req[r]) return;
+    last_wins = true;
+  }
   if (!last_wins && s < j->req[r]) return;
   j->req[r] = s;
   j->unverifiable[r] = s == UNVERIFIABLE ? first_unknown(where) : NULL;
@@ -153,7 +159,8 @@ static void apply_keyword(judge *j, const char *key, const hg_value *v) {
 
 static bool overridden_later(const hg_value *dict, size_t i) {
   for (size_t k = i + 1; k < dict->n_items; k++)
-    if (dict->items[k].key && !strcmp(dict->items[k].key, dict->items[i].key)) return true;
+    if (dict->items[k].key && !dict->items[k].conditional && !strcmp(dict->items[k].key, dict->items[i].key))
+      return true;
   return false;
 }
 
@@ -161,6 +168,7 @@ static void read_kwargs(judge *j, const hg_value *dict) {
   for (size_t i = 0; i < dict->n_items; i++) {
     const hg_value *v = &dict->items[i];
     if (!v->key) {
+      if (v->kind == HG_VAL_BUILDER && v->conditional) continue;  // applied on some paths only
       if (v->kind == HG_VAL_BUILDER) {
         const hg_value *o = kwargs_overrider(j, dict, i);
         j->builder = true;
@@ -259,6 +267,7 @@ static void read_argv(judge *j, const hg_value *list) {
   for (; i < n; i++) {
     const hg_value *v = &items[i];
     if (v->splat) {
+      if (v->kind == HG_VAL_BUILDER && v->conditional) continue;  // applied on some paths only
       if (v->kind == HG_VAL_BUILDER) {
         // The last builder's options win over everything before it.
         j->builder = j->builder_safe = true;
@@ -485,8 +494,8 @@ static void judge_flags(hg_verdict *out, const judge *jp, const hg_policy *polic
     out->rule = HG_RULE_UNVERIFIABLE_FLAGS;
     hg_buf_printf(&msg, "%s takes options from `", subject);
     put_expr(&msg, unverifiable);
-    hg_buf_printf(&msg, "` (%s, line %u), which cannot be verified",
-                  unverifiable->origin ? unverifiable->origin : "not a literal", unverifiable->line);
+    hg_buf_printf(&msg, "` at line %u (%s), which cannot be verified", unverifiable->line,
+                  unverifiable->origin ? unverifiable->origin : "not a literal");
   } else {
     out->rule = HG_RULE_UNHARDENED_SITE;
     hg_buf_printf(&msg, "%s without the hardening builder or the full flag set", subject);

@@ -99,7 +99,7 @@ static int load_forbidden(hg_yaml *y, yaml_node_t *key, yaml_node_t *node, hg_fo
 
 static int load(hg_policy *p, hg_yaml *y, hg_error *err) {
   static const char *const top[] = {"require", "forbid", "cli", NULL};
-  static const char *const cli_keys[] = {"subcommands", "boolean_flags", "repeatable_flags", NULL};
+  static const char *const cli_keys[] = {"subcommands", "boolean_flags", "repeatable_flags", "process_calls", NULL};
   yaml_node_t *root = hg_yaml_root(y);
   if (hg_yaml_mapping(y, root, top, "policy", err) != 0) return -1;
   yaml_node_t *req = hg_yaml_get(y, root, "require"), *cli = hg_yaml_get(y, root, "cli");
@@ -131,10 +131,12 @@ static int load(hg_policy *p, hg_yaml *y, hg_error *err) {
   if (!cli) return hg_yaml_error(y, root, err, "policy: missing 'cli'");
   if (hg_yaml_mapping(y, cli, cli_keys, "cli", err) != 0) return -1;
   yaml_node_t *sub = hg_yaml_get(y, cli, "subcommands"), *bools = hg_yaml_get(y, cli, "boolean_flags"),
-              *rep = hg_yaml_get(y, cli, "repeatable_flags");
+              *rep = hg_yaml_get(y, cli, "repeatable_flags"), *proc = hg_yaml_get(y, cli, "process_calls");
   if (!sub || !bools) return hg_yaml_error(y, cli, err, "cli: needs 'subcommands' and 'boolean_flags'");
   if (hg_yaml_strings(y, sub, "cli.subcommands", &p->subcommands, &p->n_subcommands, err) != 0) return -1;
   if (rep && hg_yaml_strings(y, rep, "cli.repeatable_flags", &p->repeatable_flags, &p->n_repeatable_flags, err) != 0)
+    return -1;
+  if (proc && hg_yaml_strings(y, proc, "cli.process_calls", &p->process_calls, &p->n_process_calls, err) != 0)
     return -1;
   return hg_yaml_strings(y, bools, "cli.boolean_flags", &p->boolean_flags, &p->n_boolean_flags, err);
 }
@@ -185,6 +187,7 @@ void hg_policy_free(hg_policy *self) {
   hg_strv_free(self->boolean_flags, self->n_boolean_flags);
   hg_strv_free(self->subcommands, self->n_subcommands);
   hg_strv_free(self->repeatable_flags, self->n_repeatable_flags);
+  hg_strv_free(self->process_calls, self->n_process_calls);
   free(self->path);
   free(self);
 }
@@ -219,6 +222,10 @@ bool hg_policy_is_boolean_flag(const hg_policy *self, const char *flag) {
 
 bool hg_policy_is_repeatable_flag(const hg_policy *self, const char *flag) {
   return in(self->repeatable_flags, self->n_repeatable_flags, flag);
+}
+
+bool hg_policy_is_process_call(const hg_policy *self, const char *qualified) {
+  return in(self->process_calls, self->n_process_calls, qualified);
 }
 
 bool hg_policy_is_subcommand(const hg_policy *self, const char *word) {

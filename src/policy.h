@@ -53,6 +53,8 @@ typedef struct {
   size_t n_subcommands;
   char **repeatable_flags;  // CLI options whose occurrences add up; of any other the last one counts
   size_t n_repeatable_flags;
+  char **process_calls;  // qualified callees that run an argv list (subprocess.run, os.execv, …)
+  size_t n_process_calls;
 } hg_policy;
 
 /** Parses policy YAML; 0, or -1 with "path:line:col: what was expected" in err. */
@@ -67,5 +69,6 @@ bool hg_matcher_has_name(const hg_matcher *self, const char *name);
 bool hg_policy_is_boolean_flag(const hg_policy *self, const char *flag);
 bool hg_policy_is_subcommand(const hg_policy *self, const char *word);
 bool hg_policy_is_repeatable_flag(const hg_policy *self, const char *flag);
+bool hg_policy_is_process_call(const hg_policy *self, const char *qualified);
 
 #endif

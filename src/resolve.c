@@ -1,10 +1,12 @@
 #include "resolve.h"
 
 #include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "argv.h"
+#include "scope.h"
 
 typedef struct {
   const char *name;       // the name bound in the file
@@ -371,6 +373,326 @@ static void push_entries(const hg_resolver *self, TSNode dict, value_vec *items,
   }
 }
 
+// ---- following a name through its scope ---------------------------------------------------------
+
+static hg_value value_at(const hg_resolver *self, TSNode n, int depth);
+
+// What a name holds at a point, built from the statements before it: assignments, item
+// assignments, update/extend/append/insert/pop calls, += and |=. A change on only some paths
+// (inside an if, a loop, an except) is `conditional`: it may not have happened.
+typedef struct {
+  const hg_resolver *r;
+  const char *name;
+  size_t len;
+  int depth;
+  TSNode use, fn;  // where the name is read, and the function around it (null: module scope)
+  bool defined;
+  bool container;  // the value is a DICT or LIST being built in `items`
+  hg_value cur;    // otherwise, the value itself
+  value_vec items;
+} follow;
+
+static bool is_name(const follow *f, TSNode n) {
+  if (ts_node_is_null(n) || !is(n, "identifier")) return false;
+  uint32_t a = ts_node_start_byte(n), b = ts_node_end_byte(n);
+  return b - a == f->len && memcmp(f->r->src + a, f->name, f->len) == 0;
+}
+
+static hg_value outer_value(const follow *f);
+
+// A change to a name not assigned in this scope changes what it held coming in: a parameter,
+// a module-level value, an import.
+static void ensure_defined(follow *f) {
+  if (f->defined) return;
+  f->cur = outer_value(f);
+  f->defined = true;
+}
+
+static void to_container(follow *f, hg_value_kind kind) {
+  ensure_defined(f);
+  if (f->container) return;
+  f->items.len = 0;
+  if (f->defined) {
+    hg_value v = f->cur;
+    v.splat = true;
+    v.key = NULL;
+    HG_VEC_PUSH(&f->items, v);
+  }
+  f->container = true;
+  f->cur.kind = kind;
+}
+
+// Appends the items of `v` (a container of the same kind), or `v` itself as a spread.
+static void add_items(follow *f, hg_value_kind kind, hg_value v, bool cond) {
+  to_container(f, kind);
+  f->defined = true;
+  if (v.kind == kind) {
+    for (size_t i = 0; i < v.n_items; i++) {
+      hg_value item = v.items[i];
+      item.conditional |= cond;
+      HG_VEC_PUSH(&f->items, item);
+    }
+    return;
+  }
+  v.splat = true;
+  v.key = NULL;
+  v.conditional |= cond;
+  HG_VEC_PUSH(&f->items, v);
+}
+
+static void set_value(follow *f, hg_value v, bool cond) {
+  if (!cond || !f->defined) {
+    f->container = false;
+    f->items.len = 0;
+    f->defined = true;
+    f->cur = v;
+    if (v.kind == HG_VAL_DICT || v.kind == HG_VAL_LIST) {
+      f->container = true;
+      for (size_t i = 0; i < v.n_items; i++) {
+        hg_value item = v.items[i];
+        item.conditional |= cond;
+        HG_VEC_PUSH(&f->items, item);
+      }
+    } else if (cond) {
+      f->cur.conditional = true;
+    }
+    return;
+  }
+  // A reassignment on some paths only: neither the old nor the new value is guaranteed.
+  hg_value_kind kind = v.kind == HG_VAL_LIST || (f->container && f->cur.kind == HG_VAL_LIST) ? HG_VAL_LIST : HG_VAL_DICT;
+  to_container(f, kind);
+  for (size_t i = 0; i < f->items.len; i++) f->items.items[i].conditional = true;
+  add_items(f, kind, v, true);
+}
+
+static hg_value keyword_dict(const hg_resolver *self, TSNode args, int depth);
+
+static void on_call(follow *f, TSNode call, bool cond) {
+  TSNode fn = ts_node_child_by_field_name(call, "function", 8);
+  if (ts_node_is_null(fn) || !is(fn, "attribute") || !is_name(f, ts_node_child_by_field_name(fn, "object", 6))) return;
+  TSNode attr = ts_node_child_by_field_name(fn, "attribute", 9);
+  TSNode args = ts_node_child_by_field_name(call, "arguments", 9);
+  uint32_t a = ts_node_start_byte(attr), b = ts_node_end_byte(attr);
+  const char *m = f->r->src + a;
+  size_t n = b - a;
+#define METHOD(s) (n == sizeof(s) - 1 && memcmp(m, s, n) == 0)
+  TSNode arg0 = ts_node_named_child_count(args) > 0 ? ts_node_named_child(args, 0) : (TSNode){0};
+  if (METHOD("update")) {
+    add_items(f, HG_VAL_DICT, keyword_dict(f->r, args, f->depth + 1), cond);
+  } else if (METHOD("extend") && !ts_node_is_null(arg0)) {
+    add_items(f, HG_VAL_LIST, value_at(f->r, arg0, f->depth + 1), cond);
+  } else if (METHOD("append") && !ts_node_is_null(arg0)) {
+    hg_value item = value_at(f->r, arg0, f->depth + 1);
+    to_container(f, HG_VAL_LIST);
+    f->defined = true;
+    item.conditional |= cond;
+    HG_VEC_PUSH(&f->items, item);
+  } else if (METHOD("insert") && ts_node_named_child_count(args) == 2) {
+    hg_value at = value_at(f->r, arg0, f->depth + 1);
+    hg_value item = value_at(f->r, ts_node_named_child(args, 1), f->depth + 1);
+    to_container(f, HG_VAL_LIST);
+    f->defined = true;
+    long index = at.kind == HG_VAL_NUM ? strtol(at.text, NULL, 10) : -1;
+    item.conditional |= cond;
+    HG_VEC_PUSH(&f->items, item);
+    if (!cond && index >= 0 && (size_t)index < f->items.len - 1) {
+      // move the new item into place
+      memmove(&f->items.items[index + 1], &f->items.items[index], (f->items.len - 1 - (size_t)index) * sizeof(hg_value));
+      f->items.items[index] = item;
+    }
+  } else if (METHOD("setdefault") || METHOD("pop") || METHOD("popitem") || METHOD("clear") || METHOD("remove")) {
+    // setdefault sets only a missing key; pop/clear/remove take options away: either way what
+    // the name held is no longer guaranteed.
+    hg_value key = ts_node_is_null(arg0) ? (hg_value){0} : value_at(f->r, arg0, f->depth + 1);
+    to_container(f, f->container ? f->cur.kind : HG_VAL_DICT);
+    f->defined = true;
+    if (METHOD("setdefault") && key.kind == HG_VAL_STR && ts_node_named_child_count(args) == 2) {
+      hg_value item = value_at(f->r, ts_node_named_child(args, 1), f->depth + 1);
+      item.key = key.text;
+      item.conditional = true;
+      HG_VEC_PUSH(&f->items, item);
+    } else if (METHOD("pop") && key.kind == HG_VAL_STR && f->cur.kind == HG_VAL_DICT) {
+      hg_value gone = {.kind = HG_VAL_NONE, .text = "None", .key = key.text, .conditional = cond,
+                       .line = ts_node_start_point(call).row + 1};
+      HG_VEC_PUSH(&f->items, gone);
+    } else {
+      for (size_t i = 0; i < f->items.len; i++) f->items.items[i].conditional = true;
+    }
+  }
+#undef METHOD
+}
+
+static void on_assignment(follow *f, TSNode asg, bool cond) {
+  // a = b = value: the targets are every `left`, the value the innermost `right`
+  TSNode value = asg;
+  while (is(value, "assignment")) {
+    TSNode right = ts_node_child_by_field_name(value, "right", 5);
+    if (ts_node_is_null(right)) return;  // an annotation without a value
+    value = right;
+  }
+  for (TSNode t = asg; is(t, "assignment"); t = ts_node_child_by_field_name(t, "right", 5)) {
+    TSNode left = ts_node_child_by_field_name(t, "left", 4);
+    if (is_name(f, left)) {
+      set_value(f, value_at(f->r, value, f->depth + 1), cond);
+    } else if (is(left, "subscript") && is_name(f, ts_node_child_by_field_name(left, "value", 5))) {
+      TSNode sub = ts_node_child_by_field_name(left, "subscript", 9);
+      hg_value key = ts_node_is_null(sub) ? (hg_value){0} : value_at(f->r, sub, f->depth + 1);
+      hg_value item = value_at(f->r, value, f->depth + 1);
+      to_container(f, HG_VAL_DICT);
+      f->defined = true;
+      if (key.kind == HG_VAL_STR && !strchr(key.text, HG_HOLE)) {
+        item.key = key.text;
+      } else {
+        item = unknown(f->r, left, "an item set under a computed key");
+        item.splat = true;
+      }
+      item.conditional |= cond;
+      HG_VEC_PUSH(&f->items, item);
+    } else if (is(left, "pattern_list") || is(left, "tuple_pattern") || is(left, "list_pattern")) {
+      uint32_t n = ts_node_named_child_count(left);
+      for (uint32_t i = 0; i < n; i++)
+        if (is_name(f, ts_node_named_child(left, i)))
+          set_value(f, unknown(f->r, value, "a value unpacked from a sequence"), cond);
+    }
+  }
+}
+
+static bool on_stmt(void *ctx, hg_stmt s) {
+  follow *f = ctx;
+  if (!is(s.stmt, "expression_statement") || ts_node_named_child_count(s.stmt) == 0) return true;
+  TSNode e = ts_node_named_child(s.stmt, 0);
+  if (is(e, "assignment")) {
+    on_assignment(f, e, s.conditional);
+  } else if (is(e, "augmented_assignment")) {
+    TSNode left = ts_node_child_by_field_name(e, "left", 4), right = ts_node_child_by_field_name(e, "right", 5);
+    TSNode op = ts_node_child_by_field_name(e, "operator", 8);
+    if (!is_name(f, left) || ts_node_is_null(right) || ts_node_is_null(op)) return true;
+    const char *o = f->r->src + ts_node_start_byte(op);
+    hg_value v = value_at(f->r, right, f->depth + 1);
+    if (!strncmp(o, "+=", 2))
+      add_items(f, HG_VAL_LIST, v, s.conditional);
+    else if (!strncmp(o, "|=", 2))
+      add_items(f, HG_VAL_DICT, v, s.conditional);
+    else
+      set_value(f, unknown(f->r, e, "an augmented assignment"), s.conditional);
+  } else if (is(e, "call")) {
+    on_call(f, e, s.conditional);
+  }
+  return true;
+}
+
+static hg_value followed(follow *f, TSNode use) {
+  hg_value v = f->cur;
+  if (f->container) {
+    v = (hg_value){.kind = f->cur.kind, .text = text_of(f->r, use), .line = ts_node_start_point(use).row + 1};
+    return finish(f->r, v, &f->items);
+  }
+  free(f->items.items);
+  return v;
+}
+
+static const char *origin(const hg_resolver *self, const char *fmt, TSNode name_node, uint32_t line) {
+  char buf[256];
+  uint32_t a = ts_node_start_byte(name_node), b = ts_node_end_byte(name_node);
+  snprintf(buf, sizeof(buf), fmt, (int)(b - a > 80 ? 80 : b - a), self->src + a, line);
+  return hg_arena_strndup(self->arena, buf, strlen(buf));
+}
+
+// What a name held before its scope changed it: a parameter, else (in a function) what the
+// module's statements left in it, else an import.
+static hg_value outer_value(const follow *f) {
+  const hg_resolver *self = f->r;
+  TSNode use = f->use, fn = f->fn;
+  if (!ts_node_is_null(fn)) {
+    if (hg_scope_is_parameter(fn, self->src, f->name, f->len)) {
+      TSNode fname = ts_node_child_by_field_name(fn, "name", 4);
+      return unknown(self, use, origin(self, "a parameter of %.*s() at line %u", fname, ts_node_start_point(fn).row + 1));
+    }
+    // A module-level name read inside a function: the module ran to its end before the call.
+    TSNode module = fn;
+    while (!ts_node_is_null(ts_node_parent(module))) module = ts_node_parent(module);
+    follow m = {.r = self, .name = f->name, .len = f->len, .depth = f->depth + 1, .use = use};
+    if (m.depth <= MAX_DEPTH) hg_scope_walk(module, (TSNode){0}, on_stmt, &m);
+    if (m.defined) return followed(&m, use);
+    free(m.items.items);
+  }
+  const char *q = lookup(self->imports, f->name, f->len);
+  if (q) {
+    char buf[256];
+    snprintf(buf, sizeof(buf), "imported as %s", q);
+    return unknown(self, use, hg_arena_strndup(self->arena, buf, strlen(buf)));
+  }
+  return unknown(self, use, "a name not assigned in this file");
+}
+
+// The value of identifier `use` where it stands: the statements of its scope before it, else
+// what it held coming into the scope.
+static hg_value resolve_name(const hg_resolver *self, TSNode use, int depth) {
+  TSNode fn;
+  TSNode scope = hg_scope_of(use, &fn);
+  uint32_t a = ts_node_start_byte(use), b = ts_node_end_byte(use);
+  follow f = {.r = self, .name = self->src + a, .len = b - a, .depth = depth, .use = use, .fn = fn};
+  hg_scope_walk(scope, use, on_stmt, &f);
+  if (f.defined) return followed(&f, use);
+  free(f.items.items);
+  return outer_value(&f);
+}
+
+// A dict built from a call's arguments: positional mappings spread in, then keywords (dict(...),
+// .update(...)).
+static hg_value keyword_dict(const hg_resolver *self, TSNode args, int depth) {
+  value_vec items = {0};
+  uint32_t count = ts_node_named_child_count(args);
+  for (uint32_t i = 0; i < count; i++) {
+    TSNode c = ts_node_named_child(args, i);
+    if (is(c, "keyword_argument")) {
+      TSNode k = ts_node_child_by_field_name(c, "name", 4), v = ts_node_child_by_field_name(c, "value", 5);
+      if (ts_node_is_null(k) || ts_node_is_null(v)) continue;
+      hg_value val = value_at(self, v, depth + 1);
+      val.key = text_of(self, k);
+      HG_VEC_PUSH(&items, val);
+    } else if (is(c, "dictionary_splat")) {
+      push_spread(self, ts_node_named_child(c, 0), &items, depth);
+    } else if (!is(c, "comment")) {
+      push_spread(self, c, &items, depth);
+    }
+  }
+  return finish(self, (hg_value){.kind = HG_VAL_DICT, .text = text_of(self, args),
+                                 .line = ts_node_start_point(args).row + 1}, &items);
+}
+
+// a + b of lists, a | b of dicts; anything else cannot be followed.
+static hg_value binary(const hg_resolver *self, TSNode n, int depth) {
+  TSNode op = ts_node_child_by_field_name(n, "operator", 8);
+  char o = ts_node_is_null(op) ? 0 : self->src[ts_node_start_byte(op)];
+  hg_value_kind kind = o == '+' ? HG_VAL_LIST : o == '|' ? HG_VAL_DICT : HG_VAL_UNKNOWN;
+  if (kind == HG_VAL_UNKNOWN) return unknown(self, n, "an expression");
+  hg_value l = value_at(self, ts_node_child_by_field_name(n, "left", 4), depth + 1);
+  hg_value r = value_at(self, ts_node_child_by_field_name(n, "right", 5), depth + 1);
+  if (kind == HG_VAL_LIST && ((l.kind != HG_VAL_LIST && l.kind != HG_VAL_UNKNOWN) || (r.kind != HG_VAL_LIST && r.kind != HG_VAL_UNKNOWN)))
+    return unknown(self, n, "an expression");
+  value_vec items = {0};
+  const hg_value *sides[2] = {&l, &r};
+  for (int s = 0; s < 2; s++) {
+    const hg_value *v = sides[s];
+    if (v->kind == kind) {
+      for (size_t i = 0; i < v->n_items; i++) HG_VEC_PUSH(&items, v->items[i]);
+    } else {
+      hg_value spread = *v;
+      spread.splat = true;
+      HG_VEC_PUSH(&items, spread);
+    }
+  }
+  return finish(self, (hg_value){.kind = kind, .text = text_of(self, n), .line = ts_node_start_point(n).row + 1}, &items);
+}
+
+static bool callee_is(const hg_resolver *self, TSNode call, const char *name) {
+  TSNode fn = ts_node_child_by_field_name(call, "function", 8);
+  if (ts_node_is_null(fn) || !is(fn, "identifier")) return false;
+  uint32_t a = ts_node_start_byte(fn), b = ts_node_end_byte(fn);
+  return strlen(name) == b - a && memcmp(self->src + a, name, b - a) == 0;
+}
+
 static hg_value value_at(const hg_resolver *self, TSNode n, int depth) {
   if (depth > MAX_DEPTH) return unknown(self, n, "an expression nested too deeply");
   const char *type = ts_node_type(n);
@@ -408,9 +730,18 @@ static hg_value value_at(const hg_resolver *self, TSNode n, int depth) {
   if (!strcmp(type, "call")) {
     if (hg_resolve_is_builder(self, n))
       return (hg_value){.kind = HG_VAL_BUILDER, .text = text_of(self, n), .line = line};
+    TSNode args = ts_node_child_by_field_name(n, "arguments", 9);
+    if (!ts_node_is_null(args) && callee_is(self, n, "dict") && !lookup(self->imports, "dict", 4))
+      return keyword_dict(self, args, depth);
+    if (!ts_node_is_null(args) && (callee_is(self, n, "list") || callee_is(self, n, "tuple")) &&
+        ts_node_named_child_count(args) == 1) {
+      hg_value inner = value_at(self, ts_node_named_child(args, 0), depth + 1);
+      if (inner.kind == HG_VAL_LIST) return inner;
+    }
     return unknown(self, n, "a call that is not a configured hardening builder");
   }
-  if (!strcmp(type, "identifier")) return unknown(self, n, "a name hardguard does not follow yet");
+  if (!strcmp(type, "binary_operator")) return binary(self, n, depth);
+  if (!strcmp(type, "identifier")) return resolve_name(self, n, depth);
   if (!strcmp(type, "attribute")) return unknown(self, n, "an attribute");
   return unknown(self, n, "an expression");
 }
@@ -449,7 +780,74 @@ hg_value hg_resolve_kwargs(const hg_resolver *self, TSNode args) {
                                  .line = ts_node_start_point(args).row + 1}, &items);
 }
 
-hg_value hg_resolve_argv(const hg_resolver *self, TSNode list) { return value_at(self, list, 0); }
+// Does `n` (a statement) mention identifier `name`, optionally only inside arguments of a call that
+// runs a process?
+static bool mentions(const follow *f, TSNode n, bool in_process_call, int depth) {
+  if (depth > MAX_DEPTH) return false;
+  if (!in_process_call && is_name(f, n)) return true;
+  if (in_process_call && is(n, "call")) {
+    TSNode fn = ts_node_child_by_field_name(n, "function", 8);
+    hg_buf q = {0};
+    bool proc = !ts_node_is_null(fn) && hg_imports_qualify(f->r->imports, fn, f->r->src, &q) &&
+                hg_policy_is_process_call(f->r->policy, q.data);
+    hg_buf_free(&q);
+    if (proc && mentions(f, ts_node_child_by_field_name(n, "arguments", 9), false, depth + 1)) return true;
+  }
+  uint32_t count = ts_node_named_child_count(n);
+  for (uint32_t i = 0; i < count; i++)
+    if (mentions(f, ts_node_named_child(n, i), in_process_call, depth + 1)) return true;
+  return false;
+}
+
+typedef struct {
+  follow f;
+  uint32_t after;  // the assignment that created the list ends here
+} argv_follow;
+
+// After `name = [...]`: what is added to the list until it is handed to a process call, returned,
+// or the name is bound to something else.
+static bool after_creation(void *ctx, hg_stmt s) {
+  argv_follow *a = ctx;
+  if (ts_node_start_byte(s.stmt) < a->after) return true;
+  if (is(s.stmt, "return_statement")) return !mentions(&a->f, s.stmt, false, 0);
+  if (mentions(&a->f, s.stmt, true, 0)) return false;
+  TSNode e = ts_node_named_child_count(s.stmt) ? ts_node_named_child(s.stmt, 0) : (TSNode){0};
+  if (!ts_node_is_null(e) && is(e, "assignment") && is_name(&a->f, ts_node_child_by_field_name(e, "left", 4)) &&
+      !mentions(&a->f, ts_node_child_by_field_name(e, "right", 5), false, 0))
+    return false;  // rebound to something else
+  return on_stmt(&a->f, s);
+}
+
+hg_value hg_resolve_argv(const hg_resolver *self, TSNode list) {
+  hg_value v = value_at(self, list, 0);
+  // ["docker", "run"] + flags + [image]: the site is the literal, its value the whole sum.
+  TSNode top = list;
+  for (TSNode p = ts_node_parent(top); !ts_node_is_null(p); p = ts_node_parent(top)) {
+    if (is(p, "parenthesized_expression")) {
+      top = p;
+      continue;
+    }
+    TSNode op = ts_node_child_by_field_name(p, "operator", 8);
+    if (!is(p, "binary_operator") || ts_node_is_null(op) || self->src[ts_node_start_byte(op)] != '+') break;
+    hg_value sum = binary(self, p, 0);
+    if (sum.kind != HG_VAL_LIST) break;
+    v = sum;
+    top = p;
+  }
+  TSNode asg = ts_node_parent(top);
+  if (ts_node_is_null(asg) || !is(asg, "assignment") || !hg_node_contains(ts_node_child_by_field_name(asg, "right", 5), top))
+    return v;
+  TSNode target = ts_node_child_by_field_name(asg, "left", 4), stmt = ts_node_parent(asg);
+  if (!is(target, "identifier") || ts_node_is_null(stmt) || !is(stmt, "expression_statement")) return v;
+  uint32_t a = ts_node_start_byte(target), b = ts_node_end_byte(target);
+  argv_follow af = {.f = {.r = self, .name = self->src + a, .len = b - a, .defined = true, .container = true,
+                          .cur = {.kind = HG_VAL_LIST}},
+                    .after = ts_node_end_byte(stmt)};
+  for (size_t i = 0; i < v.n_items; i++) HG_VEC_PUSH(&af.f.items, v.items[i]);
+  hg_scope_walk(ts_node_parent(stmt), (TSNode){0}, after_creation, &af);
+  hg_value out = {.kind = HG_VAL_LIST, .text = v.text, .line = v.line};
+  return finish(self, out, &af.f.items);
+}
 
 hg_value hg_resolve_shell(const hg_resolver *self, TSNode string) {
   hg_buf content = {0};

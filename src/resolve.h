@@ -7,6 +7,7 @@
 #include <tree_sitter/api.h>
 
 #include "config.h"
+#include "policy.h"
 #include "site.h"
 #include "util.h"
 
@@ -36,6 +37,7 @@ typedef struct {
   const char *src;
   const hg_imports *imports;
   const hg_config *config;
+  const hg_policy *policy;  // cli.process_calls: where an argv list is handed over
   hg_arena *arena;
 } hg_resolver;
 
@@ -46,7 +48,9 @@ hg_value hg_resolve_value(const hg_resolver *self, TSNode node);
 /** The keywords reaching a call: keyword arguments and `**` spreads of an argument_list, dict
  *  literals spread in place, in order. */
 hg_value hg_resolve_kwargs(const hg_resolver *self, TSNode argument_list);
-/** The words of an argv list or tuple, `*` spreads of list literals flattened in place. */
+/** The words of an argv list or tuple, `*` spreads of list literals flattened in place, with what
+ *  is concatenated to it and, when it is assigned to a name, what is added to that name before
+ *  it is handed to a process call (policy cli.process_calls) or returned. */
 hg_value hg_resolve_argv(const hg_resolver *self, TSNode list);
 /** The words of a shell command string; an interpolation that calls a builder becomes a BUILDER
  *  word, others stay holes inside their word. */

@@ -39,6 +39,7 @@ struct hg_value {
   const char *origin;  // UNKNOWN only: "a variable", "a call to f()", ...
   const char *key;     // DICT items: the key, or NULL for a `**spread`
   bool splat;          // `*x` in a list or `**x` in a dict or call
+  bool conditional;    // set on only some paths to the site (inside an if, a loop, an except…)
   uint32_t group;      // kwargs: 0 for a call's own keyword or spread; n for every entry of the n-th
                        // dict literal spread into the call (later entries of one group override)
   uint32_t line;       // 1-based line of the expression

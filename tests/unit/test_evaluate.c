@@ -321,8 +321,8 @@ static void test_evaluate__kwargs_unknown_spread_is_unverifiable(void **state) {
   hg_evaluate(&v, e->policy, e->no_builders, &s.site, e->md);
   check_verdict("unknown spread", &v, HG_RULE_UNVERIFIABLE_FLAGS, HG_VIA_NONE, ALL_REQ);
   assert_string_equal(v.message,
-                      "container created through docker-py takes options from `self._default_kwargs` (a name "
-                      "hardguard does not follow yet, line 3), which cannot be verified; not literally present: "
+                      "container created through docker-py takes options from `self._default_kwargs` at line 3 "
+                      "(a name hardguard does not follow yet), which cannot be verified; not literally present: "
                       "no-new-privileges, cap-drop-all, network-none, read-only, memory-limit, cpu-limit, pids-limit");
   hg_verdict_clear(&v);
 
@@ -558,8 +558,8 @@ static void test_evaluate__argv_spreads(void **state) {
                           "follow yet", .splat = true, .line = 8};
   hg_evaluate(&v, e->policy, e->no_builders, &s.site, e->md);
   check_verdict("argv unknown spread", &v, HG_RULE_UNVERIFIABLE_FLAGS, HG_VIA_NONE, ALL_REQ);
-  assert_non_null(strstr(v.message, "container command line takes options from `extra_flags` (a name hardguard does "
-                                    "not follow yet, line 8)"));
+  assert_non_null(strstr(v.message, "container command line takes options from `extra_flags` at line 8 (a name "
+                                    "hardguard does not follow yet)"));
   hg_verdict_clear(&v);
 
   // A flag value with an interpolation hole cannot be verified.

@@ -377,7 +377,7 @@ static void test_resolve__kwargs_values(void **state) {
   assert_int_equal(v.items[3].n_items, 2);
   assert_int_equal(v.items[3].items[0].kind, HG_VAL_NUM);
   assert_string_equal(v.items[3].items[1].text, "x");
-  assert_string_equal(v.items[6].origin, "a name hardguard does not follow yet");
+  assert_string_equal(v.items[6].origin, "a name not assigned in this file");
   assert_int_equal(v.items[6].line, 1);
   assert_int_equal(v.items[7].line, 2);
   assert_string_equal(v.items[10].origin, "a call that is not a configured hardening builder");

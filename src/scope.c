@@ -1,0 +1,137 @@
+#include "scope.h"
+
+#include <string.h>
+
+enum { MAX_NESTING = 200 };
+
+static bool is(TSNode n, const char *type) { return strcmp(ts_node_type(n), type) == 0; }
+
+bool hg_node_contains(TSNode outer, TSNode inner) {
+  return !ts_node_is_null(outer) && !ts_node_is_null(inner) && ts_node_start_byte(outer) <= ts_node_start_byte(inner) &&
+         ts_node_end_byte(inner) <= ts_node_end_byte(outer);
+}
+
+TSNode hg_scope_of(TSNode node, TSNode *function) {
+  *function = (TSNode){0};
+  for (TSNode n = ts_node_parent(node); !ts_node_is_null(n); n = ts_node_parent(n)) {
+    if (is(n, "function_definition")) {
+      *function = n;
+      return ts_node_child_by_field_name(n, "body", 4);
+    }
+    if (is(n, "module")) return n;
+  }
+  return node;
+}
+
+static bool compound(TSNode n) {
+  static const char *const types[] = {"if_statement", "for_statement", "while_statement", "try_statement",
+                                      "with_statement", "match_statement"};
+  for (size_t i = 0; i < sizeof(types) / sizeof(types[0]); i++)
+    if (is(n, types[i])) return true;
+  return false;
+}
+
+typedef struct {
+  TSNode point;
+  bool (*fn)(void *, hg_stmt);
+  void *ctx;
+  bool stop;
+} walker;
+
+static void walk_block(walker *w, TSNode block, bool conditional, int depth);
+
+// A block of a compound statement runs on every path when it is a with body, a try body or a
+// finally clause; every other block (if/elif/else, loops, except, cases) may not run.
+static bool always_runs(TSNode owner, TSNode part) {
+  if (is(owner, "with_statement")) return true;
+  if (is(owner, "try_statement")) return is(part, "block") || is(part, "finally_clause");
+  return false;
+}
+
+// Walks the blocks inside one part of a compound statement (the part itself, or a clause).
+static void walk_part(walker *w, TSNode owner, TSNode part, bool conditional, bool holds_point, int depth) {
+  bool cond = conditional || !always_runs(owner, part);
+  if (holds_point) cond = conditional;  // the branch the point is in runs on the way to it
+  if (is(part, "block")) {
+    walk_block(w, part, cond, depth + 1);
+    return;
+  }
+  uint32_t n = ts_node_named_child_count(part);
+  for (uint32_t i = 0; i < n && !w->stop; i++) {
+    TSNode c = ts_node_named_child(part, i);
+    if (is(c, "block")) walk_block(w, c, cond, depth + 1);
+    else if (is(c, "case_clause") || is(c, "else_clause") || is(c, "elif_clause") || is(c, "except_clause") ||
+             is(c, "finally_clause"))
+      walk_part(w, owner, c, cond, hg_node_contains(c, w->point), depth + 1);
+  }
+}
+
+static void walk_compound(walker *w, TSNode stmt, bool conditional, int depth) {
+  bool holds = hg_node_contains(stmt, w->point);
+  uint32_t n = ts_node_named_child_count(stmt);
+  for (uint32_t i = 0; i < n && !w->stop; i++) {
+    TSNode part = ts_node_named_child(stmt, i);
+    bool block_like = is(part, "block") || is(part, "elif_clause") || is(part, "else_clause") ||
+                      is(part, "except_clause") || is(part, "finally_clause") || is(part, "case_clause");
+    if (!block_like) continue;
+    bool part_holds = hg_node_contains(part, w->point);
+    // Beside the branch that holds the point, an if/match alternative cannot run on the way to it.
+    if (holds && !part_holds && (is(stmt, "if_statement") || is(stmt, "match_statement"))) continue;
+    if (holds && ts_node_start_byte(part) > ts_node_start_byte(w->point)) break;
+    walk_part(w, stmt, part, conditional, part_holds, depth);
+  }
+}
+
+static void walk_block(walker *w, TSNode block, bool conditional, int depth) {
+  if (depth > MAX_NESTING) {
+    w->stop = true;
+    return;
+  }
+  uint32_t n = ts_node_named_child_count(block);
+  for (uint32_t i = 0; i < n && !w->stop; i++) {
+    TSNode s = ts_node_named_child(block, i);
+    if (!ts_node_is_null(w->point) && ts_node_start_byte(s) > ts_node_start_byte(w->point)) {
+      w->stop = true;
+      return;
+    }
+    if (is(s, "function_definition") || is(s, "class_definition") || is(s, "decorated_definition") ||
+        is(s, "comment"))
+      continue;
+    if (is(s, "match_statement")) {
+      // match's cases sit in a block of case_clauses
+      TSNode body = ts_node_child_by_field_name(s, "body", 4);
+      if (!ts_node_is_null(body)) walk_part(w, s, body, true, hg_node_contains(body, w->point), depth + 1);
+      continue;
+    }
+    if (compound(s)) {
+      walk_compound(w, s, conditional, depth + 1);
+      continue;
+    }
+    if (!ts_node_is_null(w->point) && hg_node_contains(s, w->point)) {
+      w->stop = true;  // the statement that holds the point runs after what it reads
+      return;
+    }
+    if (!w->fn(w->ctx, (hg_stmt){s, conditional})) w->stop = true;
+  }
+}
+
+void hg_scope_walk(TSNode scope, TSNode point, bool (*fn)(void *ctx, hg_stmt s), void *ctx) {
+  walker w = {point, fn, ctx, false};
+  walk_block(&w, scope, false, 0);
+}
+
+bool hg_scope_is_parameter(TSNode function, const char *src, const char *name, size_t len) {
+  TSNode params = ts_node_child_by_field_name(function, "parameters", 10);
+  uint32_t n = ts_node_named_child_count(params);
+  for (uint32_t i = 0; i < n; i++) {
+    TSNode p = ts_node_named_child(params, i);
+    // identifier, default_parameter (name:), typed_parameter, typed_default_parameter,
+    // list_splat_pattern (*args), dictionary_splat_pattern (**kwargs)
+    TSNode id = is(p, "identifier") ? p : ts_node_child_by_field_name(p, "name", 4);
+    if (ts_node_is_null(id) || !is(id, "identifier")) id = ts_node_named_child(p, 0);
+    if (ts_node_is_null(id) || !is(id, "identifier")) continue;
+    uint32_t a = ts_node_start_byte(id), b = ts_node_end_byte(id);
+    if (b - a == len && memcmp(src + a, name, len) == 0) return true;
+  }
+  return false;
+}
