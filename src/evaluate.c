@@ -288,8 +288,8 @@ static void read_argv(judge *j, const hg_value *list) {
 }
 
 // An expression as the user wrote it: a string with interpolations is shown as f"...{…}...".
-static void put_expr(hg_buf *b, const hg_value *v) {
-  if (v->key && v->group) hg_buf_printf(b, "\"%s\": ", v->key);  // an entry of a dict literal
+static void put_expr(hg_buf *b, const hg_value *v, bool with_key) {
+  if (with_key && v->key && v->group) hg_buf_printf(b, "\"%s\": ", v->key);  // an entry of a dict literal
   if (v->kind != HG_VAL_STR) {
     hg_buf_puts(b, v->text);
     return;
@@ -396,10 +396,10 @@ static void add_weakening(hg_verdict *out, const judge *j, hg_reads reads) {
     } else {
       hg_buf_puts(&fix, j->forbid_name[f]);
     }
-    put_expr(&msg, v);
+    put_expr(&msg, v, false);
     if (j->forbid_value[f]) {
       hg_buf_puts(&msg, ", ");
-      put_expr(&msg, j->forbid_value[f]);
+      put_expr(&msg, j->forbid_value[f], false);
     }
     hg_buf_printf(&msg, "` (line %u) %s", v->line, j->policy->forbid[f].message);
     hg_buf_puts(&fix, "`");
@@ -473,7 +473,7 @@ static void judge_flags(hg_verdict *out, const judge *jp, const hg_policy *polic
     }
     out->rule = HG_RULE_BUILDER_OVERRIDABLE;
     hg_buf_printf(&msg, "%s applies the hardening builder, but `", subject);
-    put_expr(&msg, j.overrider);
+    put_expr(&msg, j.overrider, true);
     hg_buf_printf(&msg, "` (line %u), merged after it, can replace what it sets", j.overrider->line);
     out->message = hg_buf_detach(&msg);
     out->fix = hg_xstrdup(site->reads == HG_READS_KWARGS
@@ -493,7 +493,7 @@ static void judge_flags(hg_verdict *out, const judge *jp, const hg_policy *polic
   } else if (unverifiable) {
     out->rule = HG_RULE_UNVERIFIABLE_FLAGS;
     hg_buf_printf(&msg, "%s takes options from `", subject);
-    put_expr(&msg, unverifiable);
+    put_expr(&msg, unverifiable, true);
     hg_buf_printf(&msg, "` at line %u (%s), which cannot be verified", unverifiable->line,
                   unverifiable->origin ? unverifiable->origin : "not a literal");
   } else {
