@@ -159,9 +159,10 @@ void hg_extract(hg_extractor *self, const hg_ruleset *rules, const hg_config *co
     HG_VEC_PUSH(&saved, s);
   }
 
-  // Pass 2: predicates (with imports), then the site and its flags.
+  // Pass 2: predicates (with imports and local aliases), then the site and its flags.
   hg_resolver r = {.src = source->data, .imports = imports, .config = config, .policy = hg_ruleset_policy(rules),
                    .arena = arena};
+  pctx.resolver = &r;
   bool imports_builder = hg_imports_builder_module(imports, config);
   site_vec sites = {0};
   for (size_t i = 0; i < saved.len; i++) {

@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-typedef enum { OP_EQ, OP_NOT_EQ, OP_ANY_OF, OP_CONTAINS, OP_MATCH, OP_NOT_MATCH, OP_RESOLVES_TO } op_kind;
+typedef enum { OP_EQ, OP_NOT_EQ, OP_ANY_OF, OP_CONTAINS, OP_MATCH, OP_NOT_MATCH, OP_RESOLVES_TO, OP_RESOLVES_SUFFIX } op_kind;
 
 typedef struct {
   op_kind op;
@@ -11,6 +11,7 @@ typedef struct {
   int64_t other_capture;  // #eq? @a @b; -1 otherwise
   char **args;
   size_t n_args;
+  char **words;  // #resolves-to-suffix?: the longest component of each argument, for the prefilter
   pcre2_code *re;
 } predicate;
 
@@ -31,12 +32,14 @@ static const struct {
     {"eq?", OP_EQ, -1},         {"not-eq?", OP_NOT_EQ, -1},   {"any-of?", OP_ANY_OF, 1},
     {"contains?", OP_CONTAINS, 1},
     {"match?", OP_MATCH, 1},    {"not-match?", OP_NOT_MATCH, 1}, {"resolves-to?", OP_RESOLVES_TO, 1},
+    {"resolves-to-suffix?", OP_RESOLVES_SUFFIX, 1},
 };
 
 void hg_predicates_free(hg_predicates *self) {
   if (!self) return;
   for (size_t i = 0; i < self->preds.len; i++) {
     hg_strv_free(self->preds.items[i].args, self->preds.items[i].n_args);
+    hg_strv_free(self->preds.items[i].words, self->preds.items[i].words ? self->preds.items[i].n_args : 0);
     pcre2_code_free(self->preds.items[i].re);
   }
   for (size_t i = 0; i < self->props.len; i++) {
@@ -66,7 +69,7 @@ static int compile_one(hg_predicates *self, const TSQuery *q, const TSQueryPredi
   while (k < HG_ARRAY_LEN(OPS) && strcmp(OPS[k].name, name) != 0) k++;
   if (k == HG_ARRAY_LEN(OPS))
     return hg_error_set(err, "unknown predicate #%s (known: #eq? #not-eq? #any-of? #contains? #match? "
-                             "#not-match? #resolves-to? #set!)", name);
+                             "#not-match? #resolves-to? #resolves-to-suffix? #set!)", name);
   if (n < 3 || s[1].type != TSQueryPredicateStepTypeCapture)
     return hg_error_set(err, "#%s needs a capture and an argument", name);
   predicate p = {.op = OPS[k].op, .capture = s[1].value_id, .other_capture = -1};
@@ -82,6 +85,22 @@ static int compile_one(hg_predicates *self, const TSQuery *q, const TSQueryPredi
         return hg_error_set(err, "#%s: argument %u must be a string", name, i);
       }
       p.args[p.n_args++] = hg_xstrdup(ts_query_string_value_for_id(q, s[i].value_id, &len));
+    }
+  }
+  if (p.op == OP_RESOLVES_SUFFIX) {
+    // Every component of the suffix is written somewhere in the file (at the use, or where an
+    // alias was made): the longest is the most selective literal.
+    p.words = hg_xcalloc(p.n_args, sizeof(char *));
+    for (size_t j = 0; j < p.n_args; j++) {
+      const char *lit = p.args[j];
+      size_t best = 0, best_len = 0;
+      for (size_t c = 0; lit[c];) {
+        size_t e = c;
+        while (lit[e] && lit[e] != '.') e++;
+        if (e - c > best_len) best = c, best_len = e - c;
+        c = lit[e] ? e + 1 : e;
+      }
+      p.words[j] = hg_xstrndup(lit + best, best_len);
     }
   }
   if (p.op == OP_MATCH || p.op == OP_NOT_MATCH) {
@@ -133,10 +152,14 @@ void hg_predicates_literals(const hg_predicates *self,
                             void (*fn)(void *ctx, unsigned group, const char *lit, bool whole), void *ctx) {
   for (size_t i = 0; self && i < self->preds.len; i++) {
     const predicate *p = &self->preds.items[i];
-    if (p->op != OP_EQ && p->op != OP_ANY_OF && p->op != OP_CONTAINS && p->op != OP_RESOLVES_TO) continue;
+    if (p->op != OP_EQ && p->op != OP_ANY_OF && p->op != OP_CONTAINS && p->op != OP_RESOLVES_TO &&
+        p->op != OP_RESOLVES_SUFFIX)
+      continue;
     for (size_t j = 0; j < p->n_args; j++) {
       const char *lit = p->args[j];
       if (p->op == OP_RESOLVES_TO && strrchr(lit, '.')) lit = strrchr(lit, '.') + 1;
+      if (p->op == OP_RESOLVES_SUFFIX) lit = p->words[j];
+      if (!*lit) continue;
       // A whole capture equal to the literal is a whole token in the file (an identifier, or a
       // string's entire content); a #contains? literal may sit inside a word.
       fn(ctx, (unsigned)i, lit, p->op != OP_CONTAINS);
@@ -191,11 +214,20 @@ static bool eval_one(const predicate *p, const TSQueryMatch *m, hg_predctx *ctx)
     bool hit = pcre2_match(p->re, (PCRE2_SPTR)(src + a), b - a, 0, 0, ctx->md, NULL) >= 0;
     return p->op == OP_MATCH ? hit : !hit;
   }
-  case OP_RESOLVES_TO: {
+  case OP_RESOLVES_TO:
+  case OP_RESOLVES_SUFFIX: {
     ctx->scratch->len = 0;
-    if (!hg_imports_qualify(ctx->imports, node, src, ctx->scratch)) return false;
-    for (size_t i = 0; i < p->n_args; i++)
-      if (strcmp(ctx->scratch->data, p->args[i]) == 0) return true;
+    bool ok = ctx->resolver ? hg_resolve_qualify(ctx->resolver, node, ctx->scratch)
+                            : hg_imports_qualify(ctx->imports, node, src, ctx->scratch);
+    if (!ok) return false;
+    const char *q = ctx->scratch->data;
+    size_t qn = strlen(q);
+    for (size_t i = 0; i < p->n_args; i++) {
+      size_t an = strlen(p->args[i]);
+      if (strcmp(q, p->args[i]) == 0) return true;
+      if (p->op == OP_RESOLVES_SUFFIX && qn > an && q[qn - an - 1] == '.' && strcmp(q + qn - an, p->args[i]) == 0)
+        return true;
+    }
     return false;
   }
   }

@@ -32,6 +32,7 @@ typedef struct {
   const char *src;  // the file's bytes
   pcre2_match_data *md;
   const hg_imports *imports;
+  const hg_resolver *resolver;  // when set, #resolves-to? also follows local aliases
   hg_buf *scratch;
 } hg_predctx;
 

@@ -748,9 +748,48 @@ static hg_value value_at(const hg_resolver *self, TSNode n, int depth) {
 
 hg_value hg_resolve_value(const hg_resolver *self, TSNode node) { return value_at(self, node, 0); }
 
+static TSNode alias_of(const hg_resolver *self, TSNode use);
+
 hg_value hg_resolve_kwargs(const hg_resolver *self, TSNode args) {
   value_vec items = {0};
-  uint32_t count = ts_node_named_child_count(args), group = 0;
+  uint32_t group = 0;
+  if (!is(args, "argument_list")) {
+    // The keywords of the call an expression stands for: host_config=api.create_host_config(...)
+    // or a name assigned from such a call.
+    TSNode call = hg_resolve_call(self, args);
+    TSNode inner = ts_node_is_null(call) ? call : ts_node_child_by_field_name(call, "arguments", 9);
+    if (ts_node_is_null(inner) || !is(inner, "argument_list")) {
+      hg_value u = value_at(self, args, 1);
+      u.splat = true;
+      HG_VEC_PUSH(&items, u);
+      return finish(self, (hg_value){.kind = HG_VAL_DICT, .text = text_of(self, args),
+                                     .line = ts_node_start_point(args).row + 1}, &items);
+    }
+    args = inner;
+  }
+  // functools.partial(client.containers.run, **defaults) bound to a name: its keywords come first.
+  TSNode call = ts_node_parent(args), fn = ts_node_child_by_field_name(call, "function", 8);
+  TSNode alias = !ts_node_is_null(fn) && is(fn, "identifier") ? alias_of(self, fn) : (TSNode){0};
+  if (!ts_node_is_null(alias) && is(alias, "call")) {
+    hg_buf q = {0};
+    TSNode pfn = ts_node_child_by_field_name(alias, "function", 8), pargs = ts_node_child_by_field_name(alias, "arguments", 9);
+    if (!ts_node_is_null(pfn) && !ts_node_is_null(pargs) && hg_resolve_qualify(self, pfn, &q) &&
+        (!strcmp(q.data, "functools.partial") || !strcmp(q.data, "partial"))) {
+      uint32_t n = ts_node_named_child_count(pargs);
+      for (uint32_t i = 0; i < n; i++) {  // the bound keywords; the positional callee is skipped
+        TSNode c = ts_node_named_child(pargs, i);
+        if (is(c, "dictionary_splat")) {
+          push_spread(self, ts_node_named_child(c, 0), &items, 1);
+        } else if (is(c, "keyword_argument")) {
+          hg_value val = value_at(self, ts_node_child_by_field_name(c, "value", 5), 1);
+          val.key = text_of(self, ts_node_child_by_field_name(c, "name", 4));
+          HG_VEC_PUSH(&items, val);
+        }
+      }
+    }
+    hg_buf_free(&q);
+  }
+  uint32_t count = ts_node_named_child_count(args);
   for (uint32_t i = 0; i < count; i++) {
     TSNode c = ts_node_named_child(args, i);
     if (is(c, "keyword_argument")) {
@@ -874,4 +913,113 @@ hg_value hg_resolve_shell(const hg_resolver *self, TSNode string) {
   free(holes.items);
   return finish(self, (hg_value){.kind = HG_VAL_LIST, .text = text_of(self, string),
                                  .line = ts_node_start_point(string).row + 1}, &words);
+}
+
+// ---- aliases ------------------------------------------------------------------------------------
+
+typedef struct {
+  const char *src;
+  const char *name;
+  size_t len;
+  TSNode value;    // the right side of the last assignment seen
+  bool ambiguous;  // assigned on some paths only: no single alias
+} alias_scan;
+
+static bool alias_stmt(void *ctx, hg_stmt s) {
+  alias_scan *a = ctx;
+  if (!is(s.stmt, "expression_statement") || ts_node_named_child_count(s.stmt) == 0) return true;
+  TSNode e = ts_node_named_child(s.stmt, 0);
+  if (!is(e, "assignment")) return true;
+  TSNode left = ts_node_child_by_field_name(e, "left", 4), right = ts_node_child_by_field_name(e, "right", 5);
+  if (ts_node_is_null(left) || ts_node_is_null(right) || !is(left, "identifier")) return true;
+  uint32_t x = ts_node_start_byte(left), y = ts_node_end_byte(left);
+  if (y - x != a->len || memcmp(a->src + x, a->name, a->len) != 0) return true;
+  if (s.conditional) a->ambiguous = true;
+  a->value = right;
+  return true;
+}
+
+// The expression `name` (an identifier) was last assigned from, before it is read at `use`.
+static TSNode alias_of(const hg_resolver *self, TSNode use) {
+  TSNode fn, none = {0};
+  TSNode scope = hg_scope_of(use, &fn);
+  uint32_t a = ts_node_start_byte(use), b = ts_node_end_byte(use);
+  alias_scan s = {.src = self->src, .name = self->src + a, .len = b - a};
+  hg_scope_walk(scope, use, alias_stmt, &s);
+  if (ts_node_is_null(s.value) && !ts_node_is_null(fn) && !hg_scope_is_parameter(fn, self->src, s.name, s.len)) {
+    TSNode module = fn;
+    while (!ts_node_is_null(ts_node_parent(module))) module = ts_node_parent(module);
+    hg_scope_walk(module, none, alias_stmt, &s);
+  }
+  return s.ambiguous ? none : s.value;
+}
+
+static bool string_arg(const hg_resolver *self, TSNode n, hg_buf *out) {
+  if (!is(n, "string")) return false;
+  hg_value v = value_at(self, n, MAX_DEPTH);
+  if (v.kind != HG_VAL_STR || strchr(v.text, HG_HOLE)) return false;
+  hg_buf_puts(out, v.text);
+  return true;
+}
+
+static bool qualify(const hg_resolver *self, TSNode n, hg_buf *out, int depth) {
+  if (depth > MAX_DEPTH || ts_node_is_null(n)) return false;
+  if (is(n, "identifier")) {
+    uint32_t a = ts_node_start_byte(n), b = ts_node_end_byte(n);
+    TSNode alias = alias_of(self, n);
+    if (!ts_node_is_null(alias) && (is(alias, "identifier") || is(alias, "attribute") || is(alias, "call")))
+      return qualify(self, alias, out, depth + 1);
+    const char *q = lookup(self->imports, self->src + a, b - a);
+    if (q)
+      hg_buf_puts(out, q);
+    else
+      hg_buf_add(out, self->src + a, b - a);
+    return true;
+  }
+  if (is(n, "attribute")) {
+    TSNode attr = ts_node_child_by_field_name(n, "attribute", 9);
+    if (ts_node_is_null(attr) || !qualify(self, ts_node_child_by_field_name(n, "object", 6), out, depth + 1)) return false;
+    hg_buf_putc(out, '.');
+    hg_buf_add(out, self->src + ts_node_start_byte(attr), ts_node_end_byte(attr) - ts_node_start_byte(attr));
+    return true;
+  }
+  if (is(n, "call")) {
+    TSNode fn = ts_node_child_by_field_name(n, "function", 8), args = ts_node_child_by_field_name(n, "arguments", 9);
+    hg_buf name = {0};
+    bool ok = qualify(self, fn, &name, depth + 1);
+    uint32_t nargs = ts_node_is_null(args) ? 0 : ts_node_named_child_count(args);
+    if (ok && !strcmp(name.data, "getattr") && nargs >= 2) {
+      // getattr(obj, "attr") is obj.attr
+      ok = qualify(self, ts_node_named_child(args, 0), out, depth + 1);
+      hg_buf_putc(out, '.');
+      ok = ok && string_arg(self, ts_node_named_child(args, 1), out);
+    } else if (ok && (!strcmp(name.data, "functools.partial") || !strcmp(name.data, "partial")) && nargs >= 1) {
+      ok = qualify(self, ts_node_named_child(args, 0), out, depth + 1);  // partial(f, ...) calls f
+    } else if (ok) {
+      hg_buf_add(out, name.data, name.len);
+      hg_buf_puts(out, "()");
+    }
+    hg_buf_free(&name);
+    return ok;
+  }
+  return false;
+}
+
+bool hg_resolve_qualify(const hg_resolver *self, TSNode node, hg_buf *out) {
+  out->len = 0;
+  hg_buf_add(out, "", 0);
+  return qualify(self, node, out, 0);
+}
+
+TSNode hg_resolve_call(const hg_resolver *self, TSNode node) {
+  for (int depth = 0; depth < MAX_DEPTH && !ts_node_is_null(node); depth++) {
+    if (is(node, "call")) return node;
+    if (is(node, "parenthesized_expression") && ts_node_named_child_count(node) == 1)
+      node = ts_node_named_child(node, 0);
+    else if (is(node, "identifier"))
+      node = alias_of(self, node);
+    else
+      break;
+  }
+  return (TSNode){0};
 }

@@ -41,6 +41,15 @@ typedef struct {
   hg_arena *arena;
 } hg_resolver;
 
+/** Like hg_imports_qualify, but also follows local aliases: `run = client.containers.run`,
+ *  `c = client.containers` then `c.run`, `getattr(client.containers, "run")`,
+ *  `functools.partial(client.containers.run, ...)`. A call stands for its result: `docker.from_env()`
+ *  qualifies as "docker.from_env()". */
+bool hg_resolve_qualify(const hg_resolver *self, TSNode node, hg_buf *out);
+
+/** The call a name or expression stands for (following `x = f(...)`), or a null node. */
+TSNode hg_resolve_call(const hg_resolver *self, TSNode node);
+
 /** Is `call` (a call node) a call of a configured builder imported in this file? */
 bool hg_resolve_is_builder(const hg_resolver *self, TSNode call);
 /** The value of an expression node. */

@@ -7,3 +7,10 @@
  (#eq? @_containers "containers")
  (#eq? @_verb "create")
  (#set! hardguard.reads "kwargs"))
+
+;; The same through an alias of the callee (see sdk-run.scm).
+((call
+   function: [(identifier) (attribute) (call)] @_callee
+   arguments: (argument_list) @args) @site
+ (#resolves-to-suffix? @_callee "containers.create")
+ (#set! hardguard.reads "kwargs"))

@@ -9,3 +9,12 @@
  (#eq? @_containers "containers")
  (#eq? @_verb "run")
  (#set! hardguard.reads "kwargs"))
+
+;; The same through an alias of the callee, which #resolves-to-suffix? follows:
+;; run = client.containers.run; run(...) — c = client.containers; c.run(...) —
+;; getattr(client.containers, "run")(...) — functools.partial(client.containers.run, **kw)(...)
+((call
+   function: [(identifier) (attribute) (call)] @_callee
+   arguments: (argument_list) @args) @site
+ (#resolves-to-suffix? @_callee "containers.run")
+ (#set! hardguard.reads "kwargs"))

@@ -1,0 +1,23 @@
+;; sdk-lowlevel: docker-py's low-level API creates a container:
+;; api.create_container(image, host_config=api.create_host_config(...)). The requirements are read
+;; from the keywords of the host config call (@args is the host_config value: an inline call, or a
+;; name assigned from one, which the reader follows).
+((call
+   function: (attribute attribute: (identifier) @_verb)
+   arguments: (argument_list
+     (keyword_argument name: (identifier) @_host_config value: (_) @args))) @site
+ (#eq? @_verb "create_container")
+ (#eq? @_host_config "host_config")
+ (#set! hardguard.reads "kwargs"))
+
+;; Without a host_config at all, on a receiver known to be docker's low-level client
+;; (docker.APIClient(...), or the .api of a high-level client): nothing is hardened.
+((call
+   function: (attribute object: (_) @_client attribute: (identifier) @_verb)
+   arguments: (argument_list) @args) @site
+ (#eq? @_verb "create_container")
+ (#not-match? @args "host_config\\s*=")
+ (#resolves-to? @_client
+   "docker.APIClient()" "docker.api.APIClient()" "docker.api.client.APIClient()" "docker.client.APIClient()"
+   "docker.from_env().api" "docker.DockerClient().api" "docker.client.from_env().api")
+ (#set! hardguard.reads "kwargs"))
