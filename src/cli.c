@@ -1,11 +1,15 @@
 #include "cli.h"
 
+#include <errno.h>
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
+#include "baseline.h"
 #include "config.h"
+#include "repo.h"
 #include "report.h"
 #include "ruleset.h"
 #include "scan.h"
@@ -19,6 +23,9 @@ typedef struct {
   const char *config_path;
   const char *rules_dir;
   const char *explain;
+  const char *diff_ref;        // --diff / --changed-since
+  const char *baseline;        // --baseline
+  const char *write_baseline;  // --write-baseline
   unsigned jobs;
   bool audit, quiet;
   int color;  // -1 auto, 0 never, 1 always
@@ -34,15 +41,20 @@ static const char USAGE[] =
     "PATHs are files or directories (default: .).\n"
     "\n"
     "options:\n"
-    "  --format FORMAT   output format: text (default), json\n"
-    "  --audit           list every site with its verdict and how it is hardened\n"
-    "  --config FILE     use FILE instead of the nearest .hardguard.yml\n"
-    "  --rules DIR       use the rules in DIR (python/*.scm, python/facts/*.scm, policy.yml)\n"
-    "  -j, --jobs N      worker threads (default: one per online core)\n"
-    "  --color WHEN      auto (default), always, never; NO_COLOR=1 also turns colour off\n"
-    "  -q, --quiet       findings only, no summary line\n"
-    "  --list-rules      list the rules and site kinds\n"
-    "  --explain RULE    what RULE checks, why, and how to fix it\n"
+    "  --format FORMAT        text (default), json, sarif (code scanning), github (workflow\n"
+    "                         annotations), markdown (the audit, for an issue or pull request)\n"
+    "  --audit                list every site with its verdict and how it is hardened\n"
+    "  --diff REF             judge only the Python files changed since git commit REF (committed,\n"
+    "                         staged, unstaged or untracked); alias --changed-since REF\n"
+    "  --baseline FILE        fail only on findings FILE does not list; report its stale entries\n"
+    "  --write-baseline FILE  record the failing findings in FILE and exit 0\n"
+    "  --config FILE          use FILE instead of the nearest .hardguard.yml\n"
+    "  --rules DIR            use the rules in DIR (python/*.scm, python/facts/*.scm, policy.yml)\n"
+    "  -j, --jobs N           worker threads (default: one per online core)\n"
+    "  --color WHEN           auto (default), always, never; NO_COLOR=1 also turns colour off\n"
+    "  -q, --quiet            findings only: no summary line, no stale-baseline warnings\n"
+    "  --list-rules           list the rules and site kinds\n"
+    "  --explain RULE         what RULE checks, why, how to fix it, with examples\n"
     "  --version, -h/--help\n"
     "\n"
     "exit status: 0 every site passes, 1 a site fails, 2 could not check (usage, configuration,\n"
@@ -56,14 +68,27 @@ static int usage_error(FILE *err, const char *fmt, const char *arg) {
 }
 
 static int parse_args(hg_options *o, int argc, char **argv, FILE *err) {
-  enum { OPT_FORMAT = 256, OPT_AUDIT, OPT_CONFIG, OPT_RULES, OPT_COLOR, OPT_LIST_RULES, OPT_EXPLAIN, OPT_VERSION };
+  enum {
+    OPT_FORMAT = 256, OPT_AUDIT, OPT_CONFIG, OPT_RULES, OPT_COLOR, OPT_LIST_RULES, OPT_EXPLAIN, OPT_VERSION,
+    OPT_DIFF, OPT_BASELINE, OPT_WRITE_BASELINE,
+  };
   static const struct option longs[] = {
-      {"format", required_argument, NULL, OPT_FORMAT}, {"audit", no_argument, NULL, OPT_AUDIT},
-      {"config", required_argument, NULL, OPT_CONFIG}, {"rules", required_argument, NULL, OPT_RULES},
-      {"jobs", required_argument, NULL, 'j'},          {"color", required_argument, NULL, OPT_COLOR},
-      {"quiet", no_argument, NULL, 'q'},               {"list-rules", no_argument, NULL, OPT_LIST_RULES},
-      {"explain", required_argument, NULL, OPT_EXPLAIN}, {"version", no_argument, NULL, OPT_VERSION},
-      {"help", no_argument, NULL, 'h'},                {0, 0, 0, 0},
+      {"format", required_argument, NULL, OPT_FORMAT},
+      {"audit", no_argument, NULL, OPT_AUDIT},
+      {"diff", required_argument, NULL, OPT_DIFF},
+      {"changed-since", required_argument, NULL, OPT_DIFF},
+      {"baseline", required_argument, NULL, OPT_BASELINE},
+      {"write-baseline", required_argument, NULL, OPT_WRITE_BASELINE},
+      {"config", required_argument, NULL, OPT_CONFIG},
+      {"rules", required_argument, NULL, OPT_RULES},
+      {"jobs", required_argument, NULL, 'j'},
+      {"color", required_argument, NULL, OPT_COLOR},
+      {"quiet", no_argument, NULL, 'q'},
+      {"list-rules", no_argument, NULL, OPT_LIST_RULES},
+      {"explain", required_argument, NULL, OPT_EXPLAIN},
+      {"version", no_argument, NULL, OPT_VERSION},
+      {"help", no_argument, NULL, 'h'},
+      {0, 0, 0, 0},
   };
   *o = (hg_options){.cmd = CMD_CHECK, .reporter = &hg_reporter_text, .color = -1};
   optind = 0;  // reset getopt (glibc: 0 also re-reads GNU extensions), so tests can call twice
@@ -72,10 +97,21 @@ static int parse_args(hg_options *o, int argc, char **argv, FILE *err) {
   while ((ch = getopt_long(argc, argv, "+j:qh", longs, NULL)) != -1) {
     switch (ch) {
     case OPT_FORMAT:
-      if (!(o->reporter = hg_reporter_find(optarg)))
-        return usage_error(err, "unknown format '%s' (expected text or json)", optarg);
+      if (!(o->reporter = hg_reporter_find(optarg))) {
+        fprintf(err, "hardguard: unknown format '%s' (expected one of %s)\nTry 'hardguard --help'.\n", optarg,
+                hg_reporter_names());
+        return HG_EXIT_ERROR;
+      }
       break;
     case OPT_AUDIT: o->audit = true; break;
+    case OPT_DIFF:
+      // A ref that starts with '-' is an option git would act on (or the next option, swallowed).
+      if (optarg[0] == '-' || optarg[0] == '\0')
+        return usage_error(err, "--diff expects a git commit (a branch, tag or hash), got '%s'", optarg);
+      o->diff_ref = optarg;
+      break;
+    case OPT_BASELINE: o->baseline = optarg; break;
+    case OPT_WRITE_BASELINE: o->write_baseline = optarg; break;
     case OPT_CONFIG: o->config_path = optarg; break;
     case OPT_RULES: o->rules_dir = optarg; break;
     case 'j': {
@@ -101,6 +137,8 @@ static int parse_args(hg_options *o, int argc, char **argv, FILE *err) {
     default: return usage_error(err, "unknown option '%s'", argv[optind - 1]);
     }
   }
+  if (o->write_baseline && o->diff_ref)
+    return usage_error(err, "%s", "--write-baseline records a whole run; it cannot be combined with --diff");
   static const char *const here[] = {"."};
   if (optind < argc) {
     o->paths = (const char *const *)argv + optind;
@@ -127,45 +165,217 @@ static int list_rules(const hg_ruleset *rules, FILE *out) {
   return HG_EXIT_CLEAN;
 }
 
+// Prose wrapped at 80 columns under a two-space indent; a newline in the text starts a new line.
+static void wrapped(FILE *out, const char *text) {
+  enum { WIDTH = 80, INDENT = 2 };
+  size_t col = 0;
+  for (const char *p = text; *p;) {
+    if (*p == '\n') {
+      fputc('\n', out);
+      col = 0;
+      p++;
+      continue;
+    }
+    if (*p == ' ') {
+      p++;
+      continue;
+    }
+    size_t n = strcspn(p, " \n");
+    if (col && col + 1 + n > WIDTH) {
+      fputc('\n', out);
+      col = 0;
+    }
+    if (col == 0) col = (size_t)fprintf(out, "%*s", INDENT, "");
+    else col += (size_t)fprintf(out, " ");
+    col += fwrite(p, 1, n, out);
+    p += n;
+  }
+  fputc('\n', out);
+}
+
+// Code kept as written, each line under a four-space indent.
+static void code_block(FILE *out, const char *code) {
+  for (const char *p = code; *p;) {
+    size_t n = strcspn(p, "\n");
+    fprintf(out, "    %.*s\n", (int)n, p);
+    p += n + (p[n] == '\n');
+  }
+}
+
 static int explain(const char *id, FILE *out, FILE *err) {
   const hg_rule *r = hg_rule_find(id);
   if (!r) return usage_error(err, "unknown rule '%s' (see --list-rules)", id);
-  fprintf(out, "%s: %s\n\nWhat it checks\n  %s\n\nWhy it matters\n  %s\n\nHow to fix\n  %s\n\n", r->id, r->summary,
-          r->what, r->why, r->fix);
-  fprintf(out, "Fails\n  %s\n\nPasses\n  %s\n", r->example_fail, r->example_pass);
+  fprintf(out, "%s: %s\n\nWhat it checks\n", r->id, r->summary);
+  wrapped(out, r->what);
+  fputs("\nWhy it matters\n", out);
+  wrapped(out, r->why);
+  fputs("\nHow to fix\n", out);
+  wrapped(out, r->fix);
+  fputs("\nFails\n", out);
+  code_block(out, r->example_fail);
+  fputs("\nPasses\n", out);
+  code_block(out, r->example_pass);
   return HG_EXIT_CLEAN;
+}
+
+// Keeps the files git reports changed since the ref; frees the others.
+static int keep_changed(hg_repo *repo, const char *ref, hg_paths *files, hg_error *e) {
+  hg_strings changed = {0};
+  if (hg_repo_changed(repo, ref, &changed, e) != 0) return -1;
+  size_t w = 0;
+  for (size_t i = 0; i < files->len; i++) {
+    char *rel = hg_repo_relpath(repo, files->items[i]);
+    if (hg_strings_contains(&changed, rel)) files->items[w++] = files->items[i];
+    else free(files->items[i]);
+    free(rel);
+  }
+  files->len = w;
+  hg_strings_free(&changed);
+  return 0;
+}
+
+typedef struct {
+  hg_baseline entries;   // sorted by hg_baseline_match
+  bool *baselined;       // per finding
+  const hg_baseline_entry **stale;
+  size_t n_stale;
+} baseline_result;
+
+static bool under(const char *path, const char *dir) {
+  size_t n = strlen(dir);
+  return !strcmp(dir, ".") || !strcmp(path, dir) || (!strncmp(path, dir, n) && path[n] == '/');
+}
+
+// Which baseline entries this run could have matched: those of files it scanned, and of files
+// that are gone from under the paths it was given. Entries of files outside the run (other paths,
+// unchanged files with --diff, excluded or unreadable files) are neither matched nor stale.
+static bool in_scope(const hg_baseline_entry *e, const hg_strings *scanned, char *const *args, size_t n_args,
+                     const char *root) {
+  if (hg_strings_contains(scanned, e->path)) return true;
+  bool below = false;
+  for (size_t i = 0; i < n_args && !below; i++) below = under(e->path, args[i]);
+  if (!below) return false;
+  char *abs = e->path[0] == '/' ? hg_xstrdup(e->path) : hg_xasprintf("%s/%s", root, e->path);
+  struct stat st;
+  bool gone = lstat(abs, &st) != 0 && errno == ENOENT;
+  free(abs);
+  return gone;
+}
+
+static int cmp_str(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
+
+static void apply_baseline(baseline_result *b, const hg_options *o, hg_repo *repo, const hg_paths *files,
+                           const hg_file_errors *errors, const hg_findings *findings, const char *const *relpaths) {
+  b->baselined = hg_xcalloc(findings->len, sizeof(bool));
+  bool *used = hg_xcalloc(b->entries.len, sizeof(bool));
+  hg_baseline_match(&b->entries, findings, relpaths, b->baselined, used);
+  hg_strings scanned = {0};
+  for (size_t i = 0; i < files->len; i++) {
+    bool unreadable = false;
+    for (size_t k = 0; k < errors->len && !unreadable; k++)
+      unreadable = errors->items[k].kind == HG_FILE_UNREADABLE && !strcmp(errors->items[k].path, files->items[i]);
+    if (!unreadable) HG_VEC_PUSH(&scanned, hg_repo_relpath(repo, files->items[i]));
+  }
+  if (scanned.len) qsort(scanned.items, scanned.len, sizeof(char *), cmp_str);
+  char **args = hg_xcalloc(o->n_paths, sizeof(char *));
+  for (size_t i = 0; i < o->n_paths; i++) args[i] = hg_repo_relpath(repo, o->paths[i]);
+  b->stale = hg_xcalloc(b->entries.len, sizeof(hg_baseline_entry *));
+  for (size_t j = 0; j < b->entries.len; j++)
+    if (!used[j] && in_scope(&b->entries.items[j], &scanned, args, o->n_paths, hg_repo_root(repo)))
+      b->stale[b->n_stale++] = &b->entries.items[j];
+  // Stale entries in the order they stand in the file.
+  for (size_t i = 1; i < b->n_stale; i++)
+    for (size_t k = i; k > 0 && b->stale[k - 1]->line > b->stale[k]->line; k--) {
+      const hg_baseline_entry *t = b->stale[k];
+      b->stale[k] = b->stale[k - 1];
+      b->stale[k - 1] = t;
+    }
+  hg_strv_free(args, o->n_paths);
+  hg_strings_free(&scanned);
+  free(used);
 }
 
 static int check(const hg_options *o, const hg_ruleset *rules, FILE *out, FILE *err) {
   hg_error e;
+  baseline_result base = {0};
+  if (o->baseline && hg_baseline_load(&base.entries, o->baseline, &e) != 0) {
+    fprintf(err, "hardguard: %s\n", e.message);
+    return HG_EXIT_ERROR;
+  }
   hg_config *config = NULL;
   int rc = o->config_path ? hg_config_load(&config, o->config_path, &e) : hg_config_discover(&config, o->paths[0], &e);
   if (rc != 0) {
     fprintf(err, "hardguard: %s\n", e.message);
+    hg_baseline_free(&base.entries);
     return HG_EXIT_ERROR;
   }
+  // The repository root, only when something names files relative to it.
+  bool want_root = o->diff_ref || o->baseline || o->write_baseline || hg_reporter_wants_root(o->reporter);
+  hg_repo *repo = want_root ? hg_repo_open(o->paths[0], config->root) : NULL;
   hg_paths files = {0};
   hg_findings findings = {0};
   hg_file_errors errors = {0};
   hg_scan_stats stats = {0};
+  char **relpaths = NULL;
   hg_walk(o->paths, o->n_paths, config, &files, &errors);
   hg_scan_options so = {.rules = rules, .config = config, .jobs = o->jobs};
+  if (o->diff_ref && keep_changed(repo, o->diff_ref, &files, &e) != 0) {
+    fprintf(err, "hardguard: %s\n", e.message);
+    rc = HG_EXIT_ERROR;
+    goto cleanup;
+  }
   if (hg_scan(&so, files.items, files.len, &findings, &errors, &stats, &e) != 0) {
     fprintf(err, "hardguard: %s\n", e.message);
     rc = HG_EXIT_ERROR;
-  } else {
-    bool color = o->color == 1 || (o->color == -1 && !getenv("NO_COLOR") && isatty(fileno(out)));
-    hg_report_input in = {.out = out, .color = color, .audit = o->audit, .quiet = o->quiet,
-                          .findings = &findings, .errors = &errors, .stats = &stats};
-    hg_report(o->reporter, &in);
-    rc = stats.failing ? HG_EXIT_FINDINGS : HG_EXIT_CLEAN;
-    for (size_t i = 0; i < errors.len; i++)
-      if (errors.items[i].kind == HG_FILE_UNREADABLE) rc = HG_EXIT_ERROR;
+    goto cleanup;
   }
+  if (repo) {
+    relpaths = hg_xcalloc(findings.len + 1, sizeof(char *));
+    for (size_t i = 0; i < findings.len; i++) relpaths[i] = hg_repo_relpath(repo, findings.items[i].path);
+  }
+  const char *baseline_path = o->baseline;
+  if (o->write_baseline) {
+    if (hg_baseline_write(o->write_baseline, &findings, (const char *const *)relpaths, &e) != 0) {
+      fprintf(err, "hardguard: %s\n", e.message);
+      rc = HG_EXIT_ERROR;
+      goto cleanup;
+    }
+    // Report the run as the new baseline sees it: everything that fails is now accepted.
+    hg_baseline_free(&base.entries);
+    free(base.baselined);
+    base = (baseline_result){.baselined = hg_xcalloc(findings.len + 1, sizeof(bool))};
+    size_t n = 0;
+    for (size_t i = 0; i < findings.len; i++) n += base.baselined[i] = hg_finding_fails(&findings.items[i]);
+    if (!o->quiet)
+      fprintf(err, "hardguard: wrote %zu finding%s to %s\n", n, n == 1 ? "" : "s", o->write_baseline);
+    baseline_path = o->write_baseline;
+  } else if (o->baseline) {
+    apply_baseline(&base, o, repo, &files, &errors, &findings, (const char *const *)relpaths);
+  }
+  // `failing` is what fails the run: findings the baseline accepts do not.
+  hg_scan_stats shown = stats;
+  if (base.baselined)
+    for (size_t i = 0; i < findings.len; i++) shown.failing -= base.baselined[i];
+  bool color = o->color == 1 || (o->color == -1 && !getenv("NO_COLOR") && isatty(fileno(out)));
+  hg_report_input in = {
+      .out = out, .color = color, .audit = o->audit, .quiet = o->quiet, .findings = &findings, .errors = &errors,
+      .stats = &shown, .repo = repo, .relpaths = (const char *const *)relpaths, .baseline_path = baseline_path,
+      .baselined = base.baselined, .stale = base.stale, .n_stale = base.n_stale,
+  };
+  hg_report(o->reporter, &in);
+  rc = shown.failing ? HG_EXIT_FINDINGS : HG_EXIT_CLEAN;
+  for (size_t i = 0; i < errors.len; i++)
+    if (errors.items[i].kind == HG_FILE_UNREADABLE) rc = HG_EXIT_ERROR;
+cleanup:
   fflush(out);
+  if (relpaths) hg_strv_free(relpaths, findings.len);
+  hg_baseline_free(&base.entries);
+  free(base.baselined);
+  free(base.stale);
   hg_paths_free(&files);
   hg_findings_free(&findings);
   hg_file_errors_free(&errors);
+  hg_repo_free(repo);
   hg_config_free(config);
   return rc;
 }

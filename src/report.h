@@ -1,11 +1,15 @@
 /* Reporters: one vtable per output format, filled with designated initialisers in
- * report_<format>.c. Every reporter reads the same sorted findings and file errors. */
+ * report_<format>.c and listed in report.c. Every reporter reads the same sorted findings and file
+ * errors; report.c also holds what they share: a finding's status in this run, its path relative
+ * to the repository root, and escaping for the formats. */
 #ifndef HG_REPORT_H
 #define HG_REPORT_H
 
 #include <stdio.h>
 
+#include "baseline.h"
 #include "finding.h"
+#include "repo.h"
 #include "scan.h"
 
 typedef struct {
@@ -15,7 +19,15 @@ typedef struct {
   bool quiet;  // findings only: no summary
   const hg_findings *findings;
   const hg_file_errors *errors;
-  const hg_scan_stats *stats;
+  const hg_scan_stats *stats;  // `failing` counts what fails the run: not what the baseline accepts
+  // Set when the format or the baseline needs paths relative to the repository root, else NULL.
+  hg_repo *repo;
+  const char *const *relpaths;  // per finding, its path relative to the root
+  // With --baseline, else NULL and 0.
+  const char *baseline_path;
+  const bool *baselined;  // per finding: a failing finding the baseline accepts
+  const hg_baseline_entry *const *stale;  // baseline entries that matched nothing in scope
+  size_t n_stale;
 } hg_report_input;
 
 typedef struct {
@@ -27,12 +39,52 @@ typedef struct {
 
 extern const hg_reporter hg_reporter_text;
 extern const hg_reporter hg_reporter_json;
+extern const hg_reporter hg_reporter_sarif;
+extern const hg_reporter hg_reporter_github;
+extern const hg_reporter hg_reporter_markdown;
 
 /** The reporter called `name`, or NULL. */
 const hg_reporter *hg_reporter_find(const char *name);
 /** The names of every format, comma-separated, for usage text. */
 const char *hg_reporter_names(void);
-/** Runs a reporter over the input: begin, each finding it should see, end. */
+/** Does the reporter name files relative to the repository root (so the run must find it)? */
+bool hg_reporter_wants_root(const hg_reporter *r);
+/** Runs a reporter over the input: begin, each finding, end. */
 void hg_report(const hg_reporter *r, const hg_report_input *in);
+
+/** What the run made of a site. */
+typedef enum {
+  HG_STATUS_PASS,        // no rule fails
+  HG_STATUS_FAIL,        // fails the run
+  HG_STATUS_SUPPRESSED,  // a rule fails, but a suppression at the site accepts it
+  HG_STATUS_ALLOWED,     // passes with requirements relaxed by an allow at the site
+  HG_STATUS_BASELINED,   // a failing finding the baseline accepts
+  HG_STATUS_COUNT,
+} hg_status;
+
+extern const char *const hg_status_names[HG_STATUS_COUNT];
+
+hg_status hg_report_status(const hg_report_input *in, const hg_finding *f);
+/** The finding's path relative to the root when the run has one, else as reached. Owned by in. */
+const char *hg_report_path(const hg_report_input *in, const hg_finding *f);
+/** Any other path (a file error's, the baseline's) relative to the root when the run has one,
+ *  else as given. New heap string. */
+char *hg_report_relpath(const hg_report_input *in, const char *path);
+
+/* Escaping, shared and unit-tested. Input may hold any bytes: bytes that are not well-formed UTF-8
+ * come out as U+FFFD (or percent-escaped, in URIs). */
+struct json_t;
+/** A jansson string for any bytes. */
+struct json_t *hg_json_string(const char *s);
+/** GitHub workflow command data (the message): %, CR and LF escaped. */
+void hg_github_escape_data(hg_buf *out, const char *s);
+/** GitHub workflow command property values: also ':' and ','. */
+void hg_github_escape_property(hg_buf *out, const char *s);
+/** Text for Markdown prose or a table cell: Markdown and HTML punctuation escaped, '|' escaped,
+ *  line breaks as <br>; `code spans` are kept when the backticks pair up. */
+void hg_markdown_escape(hg_buf *out, const char *s);
+/** A relative path as a URI reference: bytes outside RFC 3986's unreserved set, sub-delims, ':',
+ *  '@' and '/' percent-encoded. */
+void hg_uri_escape_path(hg_buf *out, const char *path);
 
 #endif

@@ -1,26 +1,12 @@
 /* The JSON contract (README "JSON output"): {"tool", "sites", "errors", "summary"}. Every site
- * is listed, passing ones too. Written with jansson. */
+ * is listed, passing ones too. Fields that only some runs have (a site's suppression, the
+ * baseline) appear only there, so the output of a plain run never changes. Written with jansson. */
 #include <jansson.h>
 #include <stdlib.h>
 
 #include "report.h"
 
-// A JSON string for bytes that may not be UTF-8 (file names, source text): invalid bytes
-// become U+FFFD rather than making jansson refuse the whole document.
-static json_t *jstr(const char *s) {
-  json_t *j = json_string(s);
-  if (j) return j;
-  hg_buf b = {0};
-  for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-    if (*p < 0x80)
-      hg_buf_putc(&b, (char)*p);
-    else
-      hg_buf_puts(&b, "\xEF\xBF\xBD");
-  }
-  j = json_string(b.data ? b.data : "");
-  hg_buf_free(&b);
-  return j ? j : json_string("");
-}
+#define jstr hg_json_string
 
 static void begin(const hg_report_input *in, void **state) {
   (void)in;
@@ -28,16 +14,29 @@ static void begin(const hg_report_input *in, void **state) {
 }
 
 static void finding(const hg_report_input *in, void *state, const hg_finding *f) {
-  (void)in;
   json_t *rules = json_array(), *missing = json_array();
   if (f->rule != HG_RULE_NONE) json_array_append_new(rules, json_string(hg_rules[f->rule].id));
+  for (int r = 0; r < HG_RULE_COUNT; r++)
+    if (f->also & (UINT32_C(1) << r)) json_array_append_new(rules, json_string(hg_rules[r].id));
+  // pass | fail, or the named exception that decided it: suppressed (ignore[...]), allowed
+  // (allow[...] relaxed what was missing and the site passes)
+  const char *verdict = f->suppression == HG_SUPPRESSION_SUPPRESSED ? "suppressed"
+                        : f->rule != HG_RULE_NONE                  ? "fail"
+                        : f->suppression == HG_SUPPRESSION_ALLOWED ? "allowed"
+                                                                   : "pass";
   for (size_t i = 0; i < f->n_missing; i++) json_array_append_new(missing, json_string(f->missing[i]));
-  json_t *site = json_pack("{s:o, s:I, s:I, s:I, s:I, s:s, s:s, s:s, s:o, s:o, s:o}", "path", jstr(f->path), "line",
+  json_t *site = json_pack("{s:o, s:I, s:I, s:I, s:I, s:o, s:s, s:s, s:o, s:o, s:o}", "path", jstr(f->path), "line",
                            (json_int_t)f->line, "column", (json_int_t)f->col, "end_line", (json_int_t)f->end_line,
-                           "end_column", (json_int_t)f->end_col, "kind", f->kind, "verdict",
-                           f->rule == HG_RULE_NONE ? "pass" : "fail", "via", hg_via_names[f->via], "rules", rules,
+                           "end_column", (json_int_t)f->end_col, "kind", jstr(f->kind), "verdict",
+                           verdict, "via", hg_via_names[f->via], "rules", rules,
                            "missing", missing, "message", jstr(f->message ? f->message : ""));
   json_object_set_new(site, "fix", f->fix ? jstr(f->fix) : json_null());
+  if (f->suppression != HG_SUPPRESSION_NONE) {
+    json_object_set_new(site, "suppression",
+                        json_string(f->suppression == HG_SUPPRESSION_SUPPRESSED ? "suppressed" : "allowed"));
+    json_object_set_new(site, "justification", f->justification ? jstr(f->justification) : json_null());
+  }
+  if (in->baselined) json_object_set_new(site, "baselined", json_boolean(in->baselined[f - in->findings->items]));
   json_array_append_new(state, site);
 }
 
@@ -60,6 +59,19 @@ static void end(const hg_report_input *in, void *state) {
                            "version", HG_VERSION, "sites", state, "errors", errors, "summary", "files",
                            (json_int_t)st->files, "parsed", (json_int_t)st->parsed, "sites", (json_int_t)st->sites,
                            "failing", (json_int_t)st->failing, "unreadable", (json_int_t)unreadable);
+  if (in->baselined) {
+    json_t *stale = json_array();
+    size_t accepted = 0;
+    for (size_t i = 0; i < in->findings->len; i++) accepted += in->baselined[i];
+    for (size_t i = 0; i < in->n_stale; i++) {
+      const hg_baseline_entry *e = in->stale[i];
+      json_array_append_new(stale, json_pack("{s:I, s:o, s:o, s:o, s:o}", "line", (json_int_t)e->line, "path",
+                                             jstr(e->path), "rule", jstr(e->rule), "kind", jstr(e->kind), "code",
+                                             jstr(e->code)));
+    }
+    json_object_set_new(root, "baseline", json_pack("{s:o, s:I, s:o}", "path", jstr(in->baseline_path), "accepted",
+                                                    (json_int_t)accepted, "stale", stale));
+  }
   char *text = json_dumps(root, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_ENSURE_ASCII);
   fputs(text, in->out);
   fputc('\n', in->out);

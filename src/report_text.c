@@ -1,20 +1,25 @@
-/* Compiler-style text: each failing site with its source line, a caret and the fix; with
- * --audit every site, grouped by file, with how it is hardened; a closing summary. */
+/* Compiler-style text: each failing site with its source line, a caret and the fix; with --audit
+ * every site, grouped by file, with its verdict, how it is hardened and what is missing, then
+ * totals by kind and verdict; stale baseline entries; a closing summary. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "report.h"
 
+enum { MAX_KINDS = 64 };
+
 typedef struct {
   const char *last_path;
-  size_t by_kind_pass[64], by_kind_fail[64];
-  const char *kinds[64];
+  const char *kinds[MAX_KINDS];
   size_t n_kinds;
+  size_t by_kind[MAX_KINDS][HG_STATUS_COUNT];
+  size_t total[HG_STATUS_COUNT];
 } text_state;
 
 static const char *c(const hg_report_input *in, const char *code) { return in->color ? code : ""; }
 #define BOLD "\033[1m"
 #define RED "\033[1;31m"
+#define YELLOW "\033[1;33m"
 #define GREEN "\033[32m"
 #define BLUE "\033[1;34m"
 #define RESET "\033[0m"
@@ -24,17 +29,15 @@ static void begin(const hg_report_input *in, void **state) {
   *state = hg_xcalloc(1, sizeof(text_state));
 }
 
-static void count_kind(text_state *s, const hg_finding *f) {
+static void count(text_state *s, const hg_finding *f, hg_status st) {
+  s->total[st]++;
   size_t k = 0;
   while (k < s->n_kinds && strcmp(s->kinds[k], f->kind) != 0) k++;
   if (k == s->n_kinds) {
-    if (k == HG_ARRAY_LEN(s->kinds)) return;
+    if (k == MAX_KINDS) return;
     s->kinds[s->n_kinds++] = f->kind;
   }
-  if (f->rule == HG_RULE_NONE)
-    s->by_kind_pass[k]++;
-  else
-    s->by_kind_fail[k]++;
+  s->by_kind[k][st]++;
 }
 
 static void caret_block(const hg_report_input *in, const hg_finding *f) {
@@ -55,52 +58,90 @@ static void caret_block(const hg_report_input *in, const hg_finding *f) {
   fputc('\n', o);
 }
 
+static void audit_line(const hg_report_input *in, text_state *s, const hg_finding *f, hg_status st) {
+  FILE *o = in->out;
+  if (!s->last_path || strcmp(s->last_path, f->path) != 0) fprintf(o, "%s%s%s\n", c(in, BOLD), f->path, c(in, RESET));
+  s->last_path = f->path;
+  char pos[32];
+  snprintf(pos, sizeof(pos), "%u:%u", f->line, f->col);
+  const char *colour = st == HG_STATUS_FAIL ? RED : st == HG_STATUS_PASS || st == HG_STATUS_ALLOWED ? GREEN : YELLOW;
+  fprintf(o, "  %-9s %-11s %s%-10s%s  via %-7s  ", pos, f->kind, c(in, colour),
+          st == HG_STATUS_FAIL ? "FAIL" : hg_status_names[st], c(in, RESET), hg_via_names[f->via]);
+  if (f->rule != HG_RULE_NONE) fprintf(o, "%s: ", hg_rules[f->rule].id);
+  fputs(f->message ? f->message : "", o);
+  // The reason, unless the message already gives it.
+  bool reason_given = f->justification && f->message && strstr(f->message, f->justification);
+  if (f->suppression != HG_SUPPRESSION_NONE && !reason_given)
+    fprintf(o, " (%s: %s)", f->suppression == HG_SUPPRESSION_SUPPRESSED ? "suppressed" : "allowed",
+            f->justification ? f->justification : "no reason given");
+  fputc('\n', o);
+}
+
 static void finding(const hg_report_input *in, void *state, const hg_finding *f) {
   text_state *s = state;
-  FILE *o = in->out;
-  count_kind(s, f);
+  hg_status st = hg_report_status(in, f);
+  count(s, f, st);
   if (in->audit) {
-    if (!s->last_path || strcmp(s->last_path, f->path) != 0) fprintf(o, "%s%s%s\n", c(in, BOLD), f->path, c(in, RESET));
-    s->last_path = f->path;
-    char pos[32];
-    snprintf(pos, sizeof(pos), "%u:%u", f->line, f->col);
-    if (f->rule == HG_RULE_NONE)
-      fprintf(o, "  %-9s %-10s %spass%s  via %-7s  %s\n", pos, f->kind, c(in, GREEN), c(in, RESET),
-              hg_via_names[f->via], f->message);
-    else
-      fprintf(o, "  %-9s %-10s %sFAIL%s  via %-7s  %s: %s\n", pos, f->kind, c(in, RED), c(in, RESET),
-              hg_via_names[f->via], hg_rules[f->rule].id, f->message);
+    audit_line(in, s, f, st);
     return;
   }
-  if (f->rule == HG_RULE_NONE) return;
-  fprintf(o, "%s%s:%u:%u:%s %serror[%s]%s%s: %s%s\n", c(in, BOLD), f->path, f->line, f->col, c(in, RESET), c(in, RED),
-          hg_rules[f->rule].id, c(in, RESET), c(in, BOLD), f->message, c(in, RESET));
+  if (st != HG_STATUS_FAIL) return;
+  fprintf(in->out, "%s%s:%u:%u:%s %serror[%s]%s%s: %s%s\n", c(in, BOLD), f->path, f->line, f->col, c(in, RESET),
+          c(in, RED), hg_rules[f->rule].id, c(in, RESET), c(in, BOLD), f->message, c(in, RESET));
   caret_block(in, f);
+}
+
+static void totals(const hg_report_input *in, const text_state *s) {
+  FILE *o = in->out;
+  // The baselined column only when a baseline was given; the others always, so the table's shape
+  // does not depend on what was found.
+  size_t cols = in->baselined ? HG_STATUS_COUNT : HG_STATUS_BASELINED;
+  fprintf(o, "%s\n  %-12s", in->findings->len ? "" : "no sites", "kind");
+  for (size_t v = 0; v < cols; v++) fprintf(o, " %10s", hg_status_names[v]);
+  fputc('\n', o);
+  for (size_t k = 0; k <= s->n_kinds; k++) {
+    const size_t *row = k < s->n_kinds ? s->by_kind[k] : s->total;
+    fprintf(o, "  %-12s", k < s->n_kinds ? s->kinds[k] : "total");
+    for (size_t v = 0; v < cols; v++) fprintf(o, " %10zu", row[v]);
+    fputc('\n', o);
+  }
+}
+
+static void stale_entries(const hg_report_input *in) {
+  for (size_t i = 0; i < in->n_stale; i++) {
+    const hg_baseline_entry *e = in->stale[i];
+    hg_buf b = {0};
+    hg_baseline_escape(&b, e->code);
+    fprintf(in->out,
+            "%s:%u: %swarning[stale-baseline]%s: %s: no %s finding (%s) matches `%s` any more; delete the line or "
+            "rerun --write-baseline\n",
+            in->baseline_path, e->line, c(in, YELLOW), c(in, RESET), e->path, e->rule, e->kind, b.data ? b.data : "");
+    hg_buf_free(&b);
+  }
 }
 
 static void end(const hg_report_input *in, void *state) {
   text_state *s = state;
   FILE *o = in->out;
+  size_t unreadable = 0;
   for (size_t i = 0; i < in->errors->len; i++) {
     const hg_file_error *e = &in->errors->items[i];
+    unreadable += e->kind == HG_FILE_UNREADABLE;
     if (e->kind == HG_FILE_SYNTAX)
       fprintf(o, "%s:%u:%u: warning[syntax]: %s\n", e->path, e->line, e->col, e->message);
     else
       fprintf(o, "%s: %serror[unreadable]%s: %s; the file was not checked\n", e->path, c(in, RED), c(in, RESET),
               e->message);
   }
-  if (in->audit && s->n_kinds) {
-    fprintf(o, "%s\n", in->findings->len ? "" : "no sites");
-    fprintf(o, "  %-12s %6s %6s\n", "kind", "pass", "fail");
-    for (size_t k = 0; k < s->n_kinds; k++)
-      fprintf(o, "  %-12s %6zu %6zu\n", s->kinds[k], s->by_kind_pass[k], s->by_kind_fail[k]);
-  }
+  if (!in->quiet) stale_entries(in);
+  if (in->audit && s->n_kinds) totals(in, s);
   if (!in->quiet) {
-    size_t unreadable = 0;
-    for (size_t i = 0; i < in->errors->len; i++) unreadable += in->errors->items[i].kind == HG_FILE_UNREADABLE;
     const hg_scan_stats *st = in->stats;
     fprintf(o, "hardguard: %zu file%s scanned, %zu site%s found, %zu failing", st->files, st->files == 1 ? "" : "s",
-            st->sites, st->sites == 1 ? "" : "s", st->failing);
+            st->sites, st->sites == 1 ? "" : "s", s->total[HG_STATUS_FAIL]);
+    if (s->total[HG_STATUS_SUPPRESSED]) fprintf(o, ", %zu suppressed", s->total[HG_STATUS_SUPPRESSED]);
+    if (in->baselined) fprintf(o, ", %zu accepted by the baseline", s->total[HG_STATUS_BASELINED]);
+    if (in->n_stale) fprintf(o, ", %zu stale baseline entr%s", in->n_stale, in->n_stale == 1 ? "y" : "ies");
     if (unreadable) fprintf(o, ", %zu path%s could not be read", unreadable, unreadable == 1 ? "" : "s");
     fputc('\n', o);
   }

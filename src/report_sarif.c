@@ -1,0 +1,209 @@
+/* SARIF 2.1.0 for code scanning (GitHub's upload-sarif, GitLab, IDE viewers). One run: the driver
+ * lists every rule of the catalogue; each site that fails a rule is a result — suppressed ones
+ * carry an inSource suppression with its justification, and with --baseline each says whether it
+ * is new or unchanged. Passing sites are not results. Files are named relative to the repository
+ * root under uriBaseId %SRCROOT%, and each result has a partial fingerprint that ignores line
+ * numbers (see hg_fingerprint), so alerts follow code that moves. Written with jansson. */
+#include <jansson.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report.h"
+
+#ifndef HG_INFORMATION_URI
+#define HG_INFORMATION_URI "https://github.com/hardguard/hardguard"
+#endif
+
+#define FINGERPRINT_KEY "hardguardSite/v1"
+
+typedef struct {
+  json_t *results;
+  // Occurrences of each fingerprint within the current file (findings arrive sorted by path, and
+  // the path is part of the fingerprint, so equal ones are never in different files).
+  const char *path;
+  char (*seen)[17];
+  size_t n_seen, cap_seen;
+} sarif_state;
+
+#define jstr hg_json_string
+
+// "unhardened-site" -> "UnhardenedSite": SARIF's rule name is an identifier-like label.
+static json_t *pascal_name(const char *id) {
+  hg_buf b = {0};
+  bool up = true;
+  for (const char *p = id; *p; p++) {
+    if (*p == '-' || *p == '_') {
+      up = true;
+      continue;
+    }
+    hg_buf_putc(&b, up && *p >= 'a' && *p <= 'z' ? (char)(*p - 'a' + 'A') : *p);
+    up = false;
+  }
+  json_t *j = jstr(b.data ? b.data : "");
+  hg_buf_free(&b);
+  return j;
+}
+
+static void md_code_block(hg_buf *b, const char *code) {
+  hg_buf_printf(b, "\n```python\n%s\n```\n", code);
+}
+
+static json_t *rule_descriptor(const hg_rule *r) {
+  hg_buf text = {0}, md = {0};
+  hg_buf_printf(&text, "%s\n\nWhy it matters: %s\n\nHow to fix: %s\n\nFails:\n%s\n\nPasses:\n%s\n", r->what, r->why,
+                r->fix, r->example_fail, r->example_pass);
+  // Prose escaped for Markdown (`**kwargs` is not bold), examples as code blocks.
+  hg_markdown_escape(&md, r->what);
+  hg_buf_puts(&md, "\n\n**Why it matters.** ");
+  hg_markdown_escape(&md, r->why);
+  hg_buf_puts(&md, "\n\n**How to fix.** ");
+  hg_markdown_escape(&md, r->fix);
+  hg_buf_puts(&md, "\n\nFails:\n");
+  md_code_block(&md, r->example_fail);
+  hg_buf_puts(&md, "\nPasses:\n");
+  md_code_block(&md, r->example_pass);
+  hg_buf_printf(&md, "\nRun `hardguard --explain %s` for the same text.\n", r->id);
+  json_t *d = json_pack("{s:o, s:o, s:{s:o}, s:{s:o}, s:{s:o, s:o}, s:{s:s}, s:{s:[s, s, s], s:s, s:s}}", "id",
+                        jstr(r->id), "name", pascal_name(r->id), "shortDescription", "text", jstr(r->summary),
+                        "fullDescription", "text", jstr(r->what), "help", "text", jstr(text.data), "markdown",
+                        jstr(md.data), "defaultConfiguration", "level", "error", "properties", "tags", "security",
+                        "containers", "docker", "precision", "high", "problem.severity", "error");
+  hg_buf_free(&text);
+  hg_buf_free(&md);
+  return d;
+}
+
+static json_t *artifact(const char *relpath) {
+  hg_buf b = {0};
+  json_t *a;
+  if (relpath[0] == '/') {
+    // Outside the repository root: an absolute file URI, with no base.
+    hg_buf_puts(&b, "file://");
+    hg_uri_escape_path(&b, relpath);
+    a = json_pack("{s:s}", "uri", b.data);
+  } else {
+    hg_uri_escape_path(&b, relpath);
+    a = json_pack("{s:s, s:s}", "uri", b.data ? b.data : "", "uriBaseId", "%SRCROOT%");
+  }
+  hg_buf_free(&b);
+  return a;
+}
+
+static json_t *location(const char *relpath, uint32_t line, uint32_t col, uint32_t end_line, uint32_t end_col) {
+  json_t *phys = json_pack("{s:o}", "artifactLocation", artifact(relpath));
+  if (line) {
+    json_t *region = json_pack("{s:I, s:I}", "startLine", (json_int_t)line, "startColumn", (json_int_t)(col ? col : 1));
+    if (end_line) {
+      json_object_set_new(region, "endLine", json_integer(end_line));
+      json_object_set_new(region, "endColumn", json_integer(end_col ? end_col : 1));
+    }
+    json_object_set_new(phys, "region", region);
+  }
+  return json_pack("{s:o}", "physicalLocation", phys);
+}
+
+static void begin(const hg_report_input *in, void **state) {
+  (void)in;
+  sarif_state *s = hg_xcalloc(1, sizeof(sarif_state));
+  s->results = json_array();
+  *state = s;
+}
+
+static unsigned occurrence(sarif_state *s, const char *path, const char fp[17]) {
+  if (!s->path || strcmp(s->path, path) != 0) s->n_seen = 0;
+  s->path = path;
+  unsigned n = 1;
+  for (size_t i = 0; i < s->n_seen; i++) n += strcmp(s->seen[i], fp) == 0;
+  if (s->n_seen == s->cap_seen) {
+    s->cap_seen = s->cap_seen ? 2 * s->cap_seen : 16;
+    s->seen = hg_xrealloc(s->seen, s->cap_seen * sizeof(*s->seen));
+  }
+  memcpy(s->seen[s->n_seen++], fp, 17);
+  return n;
+}
+
+static void finding(const hg_report_input *in, void *state, const hg_finding *f) {
+  sarif_state *s = state;
+  hg_status st = hg_report_status(in, f);
+  if (f->rule == HG_RULE_NONE) return;  // passing sites (allowed ones too) are not results
+  const char *path = hg_report_path(in, f);
+  char fp[17];
+  hg_fingerprint(fp, f, path);
+  char *fingerprint = hg_xasprintf("%s:%u", fp, occurrence(s, path, fp));
+  hg_buf msg = {0};
+  hg_buf_puts(&msg, f->message ? f->message : hg_rules[f->rule].summary);
+  if (f->fix) hg_buf_printf(&msg, "\nFix: %s", f->fix);
+  json_t *missing = json_array();
+  for (size_t i = 0; i < f->n_missing; i++) json_array_append_new(missing, jstr(f->missing[i]));
+  json_t *r = json_pack("{s:o, s:I, s:s, s:{s:o}, s:[o], s:{s:s}, s:{s:o, s:s, s:o}}", "ruleId",
+                        jstr(hg_rules[f->rule].id), "ruleIndex", (json_int_t)f->rule, "level", "error", "message",
+                        "text", jstr(msg.data), "locations",
+                        location(path, f->line, f->col, f->end_line, f->end_col), "partialFingerprints",
+                        FINGERPRINT_KEY, fingerprint, "properties", "kind", jstr(f->kind), "via",
+                        hg_via_names[f->via], "missing", missing);
+  if (st == HG_STATUS_SUPPRESSED) {
+    json_t *sup = json_pack("{s:s, s:s}", "kind", "inSource", "status", "accepted");
+    if (f->justification) json_object_set_new(sup, "justification", jstr(f->justification));
+    json_object_set_new(r, "suppressions", json_pack("[o]", sup));
+  }
+  if (in->baselined && hg_finding_fails(f))
+    json_object_set_new(r, "baselineState", json_string(st == HG_STATUS_BASELINED ? "unchanged" : "new"));
+  json_array_append_new(s->results, r);
+  free(fingerprint);
+  hg_buf_free(&msg);
+}
+
+static json_t *notification(const char *level, const char *text, json_t *loc) {
+  return json_pack("{s:s, s:{s:o}, s:[o]}", "level", level, "message", "text", jstr(text), "locations", loc);
+}
+
+static void end(const hg_report_input *in, void *state) {
+  sarif_state *s = state;
+  json_t *rules = json_array();
+  for (size_t i = 0; i < HG_RULE_COUNT; i++) json_array_append_new(rules, rule_descriptor(&hg_rules[i]));
+  // Files that could not be read or parsed, and stale baseline entries, are notifications about
+  // the run, not results.
+  json_t *notes = json_array();
+  bool ok = true;
+  for (size_t i = 0; i < in->errors->len; i++) {
+    const hg_file_error *e = &in->errors->items[i];
+    char *rel = hg_report_relpath(in, e->path);
+    bool syntax = e->kind == HG_FILE_SYNTAX;
+    ok &= syntax;
+    char *text = syntax ? hg_xstrdup(e->message) : hg_xasprintf("%s; the file was not checked", e->message);
+    json_array_append_new(notes, notification(syntax ? "warning" : "error", text,
+                                              location(rel, e->line, e->col, 0, 0)));
+    free(text);
+    free(rel);
+  }
+  char *baseline = in->n_stale ? hg_report_relpath(in, in->baseline_path) : NULL;
+  for (size_t i = 0; i < in->n_stale; i++) {
+    const hg_baseline_entry *e = in->stale[i];
+    char *text = hg_xasprintf("stale baseline entry: %s: no %s finding (%s) matches `%s` any more; delete the line "
+                              "or rerun --write-baseline",
+                              e->path, e->rule, e->kind, e->code);
+    json_array_append_new(notes, notification("warning", text, location(baseline, e->line, 1, 0, 0)));
+    free(text);
+  }
+  free(baseline);
+  json_t *invocation = json_pack("{s:b}", "executionSuccessful", ok);
+  if (json_array_size(notes))
+    json_object_set(invocation, "toolExecutionNotifications", notes);
+  json_t *run = json_pack("{s:{s:{s:s, s:s, s:s, s:s, s:o}}, s:s, s:o, s:[o]}", "tool", "driver", "name", "hardguard",
+                          "version", HG_VERSION, "semanticVersion", HG_VERSION, "informationUri", HG_INFORMATION_URI,
+                          "rules", rules, "columnKind", "unicodeCodePoints", "results", s->results, "invocations",
+                          invocation);
+  json_decref(notes);
+  json_t *root = json_pack("{s:s, s:s, s:[o]}", "$schema",
+                           "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json",
+                           "version", "2.1.0", "runs", run);
+  char *text = json_dumps(root, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_ENSURE_ASCII);
+  fputs(text, in->out);
+  fputc('\n', in->out);
+  free(text);
+  json_decref(root);
+  free(s->seen);
+  free(s);
+}
+
+const hg_reporter hg_reporter_sarif = {.name = "sarif", .begin = begin, .finding = finding, .end = end};

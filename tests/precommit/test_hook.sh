@@ -1,0 +1,123 @@
+#!/usr/bin/env bash
+# The pre-commit hook with the real pre-commit (Debian's package), in throwaway git repositories:
+# the .pre-commit-config.yaml is the README's example, its `repo:` pointed at a local git repository
+# holding this tree's .pre-commit-hooks.yaml and tagged with the example's `rev:`; the freshly built
+# hardguard is first on PATH. A commit adding an unhardened containers.run is refused with the
+# finding shown; staged content is what counts; excluded and unstaged files are not judged; after
+# the fix the commit goes through and the hook says nothing.
+#
+# usage: test_hook.sh HARDGUARD SOURCE_DIR [README]
+set -euo pipefail
+hg=$(realpath "$1") src=$(realpath "$2") readme=$(realpath "${3:-$2/README.md}")
+command -v pre-commit >/dev/null || { echo "pre-commit is not installed (apt-get install pre-commit)"; exit 1; }
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+export HOME=$tmp/home PRE_COMMIT_HOME=$tmp/cache GIT_CONFIG_GLOBAL=$tmp/gitconfig GIT_CONFIG_NOSYSTEM=1 \
+  GIT_AUTHOR_NAME=test GIT_AUTHOR_EMAIL=test@example.com GIT_COMMITTER_NAME=test GIT_COMMITTER_EMAIL=test@example.com
+unset GIT_DIR GIT_WORK_TREE GIT_INDEX_FILE
+mkdir -p "$HOME" "$tmp/bin"
+git config --global init.defaultBranch main
+ln -s "$hg" "$tmp/bin/hardguard"
+export PATH=$tmp/bin:$PATH
+fail() { echo "FAIL: $*"; [ -f "$tmp/out" ] && sed 's/^/  | /' "$tmp/out"; exit 1; }
+step() { echo "== $*"; }
+
+# The README's .pre-commit-config.yaml: the first yaml block after the marker naming this script.
+config=$(awk '/tests\/precommit\/test_hook.sh/ {m=1} m && /^```yaml/ {b=1; next} b && /^```/ {exit} b {print}' "$readme")
+[ -n "$config" ] || fail "no yaml block after a mention of tests/precommit/test_hook.sh in $readme"
+rev=$(sed -n 's/^ *rev: *\([^ #]*\).*/\1/p' <<<"$config")
+[ -n "$rev" ] || fail "the README's pre-commit config has no rev:"
+
+# The hook repository, as users reference it.
+git init -q "$tmp/hook-repo"
+cp "$src/.pre-commit-hooks.yaml" "$tmp/hook-repo/"
+git -C "$tmp/hook-repo" add .pre-commit-hooks.yaml
+git -C "$tmp/hook-repo" commit -qm "hardguard hook"
+git -C "$tmp/hook-repo" tag "$rev"
+pre-commit validate-manifest "$tmp/hook-repo/.pre-commit-hooks.yaml" >/dev/null || fail "invalid .pre-commit-hooks.yaml"
+
+# The project that uses it.
+proj=$tmp/project
+git init -q "$proj"
+cd "$proj"
+sed "s|^\( *- *repo: *\).*|\1$tmp/hook-repo|" <<<"$config" >.pre-commit-config.yaml
+pre-commit validate-config .pre-commit-config.yaml >/dev/null || fail "invalid .pre-commit-config.yaml from the README"
+mkdir -p app sandbox tests
+cat >.hardguard.yml <<'YML'
+builders:
+  - module: sandbox.container_hardening
+    callables: [hardening_kwargs]
+exclude: ["tests/**"]
+YML
+cat >sandbox/container_hardening.py <<'PY'
+def hardening_kwargs():
+    return {"security_opt": ["no-new-privileges"], "cap_drop": ["ALL"], "network_mode": "none",
+            "read_only": True, "mem_limit": "512m", "nano_cpus": 10**9, "pids_limit": 64}
+PY
+git add -A
+git commit -qm "project"
+pre-commit install >/dev/null
+
+step "a commit adding an unhardened containers.run is refused, with the finding shown"
+cat >app/runner.py <<'PY'
+import docker
+from sandbox.container_hardening import hardening_kwargs
+
+
+def run(image):
+    return docker.from_env().containers.run(image, "make test")
+PY
+printf 'import docker\ndocker.from_env().containers.run("alpine")\n' >tests/test_fixture.py  # excluded
+printf 'import docker\ndocker.from_env().containers.run("alpine")\n' >scratch.py  # never staged
+git add app/runner.py tests/test_fixture.py
+if git commit -m "add runner" >"$tmp/out" 2>&1; then fail "the commit went through"; fi
+grep -q 'hardguard (container hardening)\.*Failed' "$tmp/out" || fail "the hook did not fail"
+grep -q '^app/runner.py:6:12: error\[builder-not-applied\]' "$tmp/out" || fail "the finding is not shown"
+grep -q '= fix: apply `\*\*hardening_kwargs()`' "$tmp/out" || fail "the fix is not shown"
+grep -q 'test_fixture.py\|scratch.py' "$tmp/out" && fail "an excluded or unstaged file was judged"
+grep -q '^hardguard: ' "$tmp/out" && fail "the hook printed a summary line (it runs with --quiet)"
+[ "$(git rev-list --count HEAD)" = 1 ] || fail "a commit was made"
+
+step "what counts is the staged content, not the work tree"
+sed -i 's/"make test")/"make test", **hardening_kwargs())/' app/runner.py
+if git commit -m "add runner" >"$tmp/out" 2>&1; then fail "the commit went through with the fix unstaged"; fi
+grep -q '^app/runner.py:6:12: error\[builder-not-applied\]' "$tmp/out" || fail "the staged finding is not shown"
+
+step "after the fix the commit goes through, and the hook is silent"
+git add app/runner.py
+git commit -m "add runner" >"$tmp/out" 2>&1 || fail "the fixed commit was refused"
+grep -q 'hardguard (container hardening)\.*Passed' "$tmp/out" || fail "the hook did not run"
+[ "$(git rev-list --count HEAD)" = 2 ] || fail "no commit was made"
+pre-commit run hardguard --verbose --files app/runner.py >"$tmp/out" 2>&1 || fail "the hook failed on a clean file"
+# Nothing but pre-commit's own lines: the hook's output is empty.
+grep -v '^hardguard (container hardening)\.*Passed$\|^- hook id: hardguard$\|^- duration: \|^$' "$tmp/out" &&
+  fail "the hook printed something for clean files"
+
+step "a commit without Python files skips the hook"
+echo "docs" >README.txt
+git add README.txt
+git commit -m docs >"$tmp/out" 2>&1 || fail "a commit without Python files was refused"
+grep -q 'hardguard (container hardening)\.*(no files to check)Skipped' "$tmp/out" || fail "the hook was not skipped"
+
+step "the files' own .hardguard.yml applies when the hook runs from the repository root"
+mkdir -p svc
+cat >svc/worker.py <<'PY'
+import docker
+from sandbox.container_hardening import hardening_kwargs
+
+docker.from_env().containers.create("alpine", **hardening_kwargs())
+PY
+git add svc/worker.py
+git commit -m worker >"$tmp/out" 2>&1 || fail "a site applying the configured builder was refused"
+step "the README's repo: local variant refuses the same bad file"
+local_config=$(awk '/tests\/precommit\/test_hook.sh.*local/ {m=1} m && /^```yaml/ {b=1; next} b && /^```/ {exit} b {print}' "$readme")
+[ -n "$local_config" ] || fail "no yaml block after the README's marker for the local hook"
+printf '%s\n' "$local_config" >.pre-commit-config.yaml
+pre-commit validate-config .pre-commit-config.yaml >/dev/null || fail "invalid local .pre-commit-config.yaml from the README"
+git add .pre-commit-config.yaml
+git commit -qm "local hook" >/dev/null 2>&1 || fail "committing the local configuration was refused"
+printf 'import docker\ndocker.from_env().containers.run("alpine")\n' >app/bad.py
+git add app/bad.py
+if git commit -m bad >"$tmp/out" 2>&1; then fail "the local hook let an unhardened site through"; fi
+grep -q '^app/bad.py:2:1: error\[unhardened-site\]' "$tmp/out" || fail "the local hook did not show the finding"
+echo "pre-commit hook: 6 checks passed"

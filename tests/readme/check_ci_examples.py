@@ -1,0 +1,171 @@
+"""The README's GitHub Actions and GitLab CI jobs, run as far as they can be offline.
+
+usage: check_ci_examples.py HARDGUARD README
+
+Reads the yaml blocks that follow the README's markers naming this script ("github-actions",
+"gitlab-ci"), and runs each job's hardguard steps — not the install steps, which fetch hardguard
+over the network — exactly as written, with the freshly built hardguard first on PATH, in a
+throwaway git repository: a base commit with one legacy unhardened site, and a change that adds
+another. It checks what each job is meant to do: the code-scanning job writes SARIF that the
+2.1.0 schema accepts, with both sites, and fails; its upload step uploads that file even then;
+the pull-request job annotates only the changed file and fails; the GitLab job keeps the SARIF as
+an artifact and gates on the merge request's changes (or the whole tree outside merge requests).
+"""
+
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+import jsonschema
+import yaml
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+FAILURES = []
+PASSED = []
+
+
+def check(ok, what):
+    print(("ok   " if ok else "FAIL ") + what)
+    (PASSED if ok else FAILURES).append(what)
+
+
+def block(readme, tag):
+    """The first ```yaml block after the line holding the marker comment with `tag`."""
+    lines = open(readme).read().splitlines()
+    for i, line in enumerate(lines):
+        if "check_ci_examples.py" in line and tag in line:
+            start = next(j for j in range(i, len(lines)) if lines[j].startswith("```yaml")) + 1
+            end = next(j for j in range(start, len(lines)) if lines[j].startswith("```"))
+            return yaml.safe_load("\n".join(lines[start:end]))
+    raise SystemExit(f"{readme}: no yaml block marked {tag!r} for check_ci_examples.py")
+
+
+def git(repo, *args):
+    return subprocess.run(["git", *args], cwd=repo, check=True, capture_output=True, text=True).stdout.strip()
+
+
+def make_repo(tmp):
+    repo = os.path.join(tmp, "repo")
+    os.makedirs(os.path.join(repo, "svc"))
+    git(repo, "init", "-q")
+    bad = 'import docker\ndocker.from_env().containers.run("alpine")\n'
+    with open(os.path.join(repo, "svc", "legacy.py"), "w") as f:
+        f.write(bad)
+    git(repo, "add", "-A")
+    git(repo, "commit", "-qm", "base")
+    base = git(repo, "rev-parse", "HEAD")
+    with open(os.path.join(repo, "svc", "new.py"), "w") as f:
+        f.write(bad)
+    git(repo, "add", "-A")
+    git(repo, "commit", "-qm", "change")
+    return repo, base
+
+
+def run_step(script, repo, env, shell):
+    return subprocess.run(shell + [script], cwd=repo, env=env, capture_output=True, text=True)
+
+
+def github(workflow, repo, base, env, validator):
+    jobs = workflow["jobs"]
+    exprs = {"github.event.pull_request.base.sha": base}
+
+    def expand(script):
+        def sub(m):
+            key = m.group(1).strip()
+            check(key in exprs, f"github: expression ${{{{ {key} }}}} has a value in the test")
+            return exprs.get(key, "")
+        return re.sub(r"\$\{\{(.*?)\}\}", sub, script)
+
+    # GitHub runs `run:` with `bash -e {0}` when no shell is given.
+    shell = ["bash", "--noprofile", "--norc", "-e", "-c"]
+    scanning = jobs.get("code-scanning", {})
+    check(scanning.get("permissions", {}).get("security-events") == "write",
+          "github: the code-scanning job may upload (security-events: write)")
+    steps = scanning.get("steps", [])
+    runs = [s for s in steps if "run" in s and "hardguard" in s["run"] and "install" not in s.get("name", "").lower()]
+    check(len(runs) == 1, "github: the code-scanning job has one hardguard step")
+    for s in runs:
+        r = run_step(expand(s["run"]), repo, env, shell)
+        check(r.returncode == 1, f"github: {s['name']!r} fails on unhardened sites (exit {r.returncode}) {r.stderr}")
+        out = re.search(r">\s*(\S+)", s["run"]).group(1)
+        with open(os.path.join(repo, out)) as f:
+            doc = json.load(f)
+        errors = list(validator.iter_errors(doc))
+        check(not errors, f"github: {out} is valid SARIF 2.1.0 {[e.message for e in errors[:3]]}")
+        uris = sorted(r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] for r in doc["runs"][0]["results"])
+        check(uris == ["svc/legacy.py"] * 2 + ["svc/new.py"] * 2, f"github: SARIF names files from the root: {uris}")
+        upload = [s for s in steps if s.get("uses", "").startswith("github/codeql-action/upload-sarif@")]
+        check(len(upload) == 1 and upload[0].get("with", {}).get("sarif_file") == out,
+              f"github: upload-sarif uploads {out}")
+        check(upload and "always()" in str(upload[0].get("if", "")), "github: the upload runs when hardguard failed")
+    pr = jobs.get("pull-request", {})
+    check("pull_request" in str(pr.get("if", "")), "github: the annotating job runs on pull requests")
+    checkout = [s for s in pr.get("steps", []) if s.get("uses", "").startswith("actions/checkout@")]
+    check(checkout and checkout[0].get("with", {}).get("fetch-depth") == 0,
+          "github: the pull-request job fetches history for --diff")
+    runs = [s for s in pr.get("steps", []) if "run" in s and "hardguard" in s["run"]
+            and "install" not in s.get("name", "").lower()]
+    check(len(runs) == 1, "github: the pull-request job has one hardguard step")
+    for s in runs:
+        r = run_step(expand(s["run"]), repo, env, shell)
+        errors = [l for l in r.stdout.splitlines() if l.startswith("::error ")]
+        check(r.returncode == 1, f"github: {s['name']!r} fails on the changed file (exit {r.returncode}) {r.stderr}")
+        check(len(errors) == 2 and all(l.startswith("::error file=svc/new.py,line=2,col=1,") for l in errors),
+              f"github: only the changed file is annotated: {errors}")
+
+
+def gitlab(pipeline, repo, base, env, validator):
+    job = pipeline.get("hardguard", {})
+    check(job.get("variables", {}).get("GIT_DEPTH") in (0, "0"), "gitlab: the job fetches history for --diff")
+    check(job.get("artifacts", {}).get("when") == "always", "gitlab: the artifact is kept when the job fails")
+    paths = job.get("artifacts", {}).get("paths", [])
+    script = "\n".join(job.get("script", []))
+    # GitLab's shell stops at the first failing line.
+    shell = ["bash", "-e", "-o", "pipefail", "-c"]
+    for name, extra, want in (("merge request", {"CI_MERGE_REQUEST_DIFF_BASE_SHA": base}, ["svc/new.py"]),
+                              ("branch pipeline", {}, ["svc/legacy.py", "svc/new.py"])):
+        for p in paths:
+            if os.path.exists(os.path.join(repo, p)):
+                os.remove(os.path.join(repo, p))
+        r = run_step(script, repo, {**env, **extra}, shell)
+        judged = sorted({l.split(":")[0] for l in r.stdout.splitlines() if ": error[" in l})
+        check(r.returncode == 1 and judged == want,
+              f"gitlab ({name}): the job fails on {want}: exit {r.returncode}, judged {judged} {r.stderr}")
+        for p in paths:
+            try:
+                with open(os.path.join(repo, p)) as f:
+                    doc = json.load(f)
+            except (OSError, ValueError) as e:
+                check(False, f"gitlab ({name}): artifact {p}: {e}")
+                continue
+            errors = list(validator.iter_errors(doc))
+            check(not errors and len(doc["runs"][0]["results"]) == 4,
+                  f"gitlab ({name}): artifact {p} is SARIF 2.1.0 for the whole tree")
+
+
+def main():
+    hg, readme = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2])
+    with open(os.path.join(HERE, "..", "sarif", "sarif-schema-2.1.0.json")) as f:
+        validator = jsonschema.Draft4Validator(json.load(f))
+    with tempfile.TemporaryDirectory(prefix="hg-ci-") as tmp:
+        bindir = os.path.join(tmp, "bin")
+        os.makedirs(bindir)
+        os.symlink(hg, os.path.join(bindir, "hardguard"))
+        env = {**os.environ, "PATH": bindir + os.pathsep + os.environ["PATH"], "GIT_CONFIG_GLOBAL": os.devnull,
+               "GIT_CONFIG_NOSYSTEM": "1", "GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@example.com",
+               "GIT_COMMITTER_NAME": "t", "GIT_COMMITTER_EMAIL": "t@example.com"}
+        env.pop("CI_MERGE_REQUEST_DIFF_BASE_SHA", None)
+        os.environ.update({k: env[k] for k in ("GIT_CONFIG_GLOBAL", "GIT_CONFIG_NOSYSTEM", "GIT_AUTHOR_NAME",
+                                                "GIT_AUTHOR_EMAIL", "GIT_COMMITTER_NAME", "GIT_COMMITTER_EMAIL")})
+        repo, base = make_repo(tmp)
+        github(block(readme, "github-actions"), repo, base, env, validator)
+        gitlab(block(readme, "gitlab-ci"), repo, base, env, validator)
+    print(f"README CI examples: {len(PASSED)} passed, {len(FAILURES)} failed")
+    return 1 if FAILURES else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

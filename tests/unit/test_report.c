@@ -1,0 +1,147 @@
+// Unit tests for what the reporters share (report.c, report_github.c, report_markdown.c): a
+// finding's status, escaping for GitHub workflow commands, Markdown and URIs, JSON strings from
+// bytes that are not UTF-8, and the reporter registry.
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+#include <jansson.h>
+
+#include "report.h"
+
+typedef struct {
+  const char *in, *want;
+} str_case;
+
+static void run_cases(void (*fn)(hg_buf *, const char *), const str_case *cases, size_t n) {
+  for (size_t i = 0; i < n; i++) {
+    hg_buf b = {0};
+    fn(&b, cases[i].in);
+    const char *got = b.data ? b.data : "";
+    if (strcmp(got, cases[i].want) != 0)
+      print_error("input \"%s\": got \"%s\", want \"%s\"\n", cases[i].in, got, cases[i].want);
+    assert_string_equal(got, cases[i].want);
+    hg_buf_free(&b);
+  }
+}
+
+#define RUN(fn, t) run_cases((fn), (t), sizeof(t) / sizeof((t)[0]))
+
+static void test_report__github_data(void **state) {
+  (void)state;
+  static const str_case cases[] = {
+      {"plain: a, b", "plain: a, b"},  // ':' and ',' are fine in the message
+      {"100% sure\r\nnext", "100%25 sure%0D%0Anext"},
+      {"%0A is not a newline", "%250A is not a newline"},
+      {"caf\xc3\xa9 \xff!", "caf\xc3\xa9 \xef\xbf\xbd!"},  // bytes that are not UTF-8 become U+FFFD
+      {"", ""},
+  };
+  RUN(hg_github_escape_data, cases);
+}
+
+static void test_report__github_property(void **state) {
+  (void)state;
+  static const str_case cases[] = {
+      {"src/a.py", "src/a.py"},
+      {"src/odd, dir:1/100%.py", "src/odd%2C dir%3A1/100%25.py"},
+      {"a\nb\rc", "a%0Ab%0Dc"},
+      {"title: x", "title%3A x"},
+  };
+  RUN(hg_github_escape_property, cases);
+}
+
+static void test_report__markdown(void **state) {
+  (void)state;
+  static const str_case cases[] = {
+      {"takes options from `self._kw` (line 3)", "takes options from `self._kw` (line 3)"},  // code kept
+      {"add **hardening_kwargs() and *argv", "add \\*\\*hardening\\_kwargs() and \\*argv"},
+      {"a | b", "a \\| b"},
+      {"in `a|b` code", "in `a\\|b` code"},  // a pipe in code still ends no cell
+      {"<script>&amp;", "\\<script\\>\\&amp;"},
+      {"[link](x) ~~s~~ \\", "\\[link\\](x) \\~\\~s\\~\\~ \\\\"},
+      {"one ` tick", "one \\` tick"},  // unpaired: every backtick escaped
+      {"line\nbreak\r", "line<br>break"},
+      {"bad \xff byte", "bad \xef\xbf\xbd byte"},
+  };
+  RUN(hg_markdown_escape, cases);
+}
+
+static void test_report__uri(void **state) {
+  (void)state;
+  static const str_case cases[] = {
+      {"src/pkg/run.py", "src/pkg/run.py"},
+      {"sub dir/we%ird, na:me #1.py", "sub%20dir/we%25ird,%20na:me%20%231.py"},
+      {"caf\xc3\xa9/\xff?.py", "caf%C3%A9/%FF%3F.py"},
+      {"a~b_c-d.e(f)!$&'*+;=@", "a~b_c-d.e(f)!$&'*+;=@"},
+  };
+  RUN(hg_uri_escape_path, cases);
+}
+
+static void test_report__json_string_from_any_bytes(void **state) {
+  (void)state;
+  static const str_case cases[] = {
+      {"plain", "plain"},
+      {"caf\xc3\xa9", "caf\xc3\xa9"},
+      {"caf\xc3\xa9 \xff\xfe x", "caf\xc3\xa9 \xef\xbf\xbd\xef\xbf\xbd x"},  // valid characters survive
+      {"\xed\xa0\x80", "\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd"},               // a surrogate is not UTF-8
+      {"\xc3", "\xef\xbf\xbd"},                                               // cut short
+  };
+  for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+    json_t *j = hg_json_string(cases[i].in);
+    assert_non_null(j);
+    assert_string_equal(json_string_value(j), cases[i].want);
+    json_decref(j);
+  }
+}
+
+static void test_report__status(void **state) {
+  (void)state;
+  hg_finding f[5] = {
+      {.rule = HG_RULE_NONE},
+      {.rule = HG_RULE_UNHARDENED_SITE},
+      {.rule = HG_RULE_UNHARDENED_SITE, .suppression = HG_SUPPRESSION_SUPPRESSED},
+      {.rule = HG_RULE_NONE, .suppression = HG_SUPPRESSION_ALLOWED},
+      {.rule = HG_RULE_UNHARDENED_SITE, .suppression = HG_SUPPRESSION_ALLOWED},  // allowed, still failing
+  };
+  hg_findings findings = {.items = f, .len = 5};
+  hg_report_input in = {.findings = &findings};
+  hg_status want[] = {HG_STATUS_PASS, HG_STATUS_FAIL, HG_STATUS_SUPPRESSED, HG_STATUS_ALLOWED, HG_STATUS_FAIL};
+  for (size_t i = 0; i < 5; i++) assert_int_equal(hg_report_status(&in, &f[i]), want[i]);
+  bool baselined[5] = {false, true, false, false, false};
+  in.baselined = baselined;
+  assert_int_equal(hg_report_status(&in, &f[1]), HG_STATUS_BASELINED);
+  assert_string_equal(hg_status_names[HG_STATUS_BASELINED], "baselined");
+}
+
+static void test_report__registry(void **state) {
+  (void)state;
+  static const char *const names[] = {"text", "json", "sarif", "github", "markdown"};
+  for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+    const hg_reporter *r = hg_reporter_find(names[i]);
+    assert_non_null(r);
+    assert_string_equal(r->name, names[i]);
+    assert_non_null(r->finding);
+    assert_non_null(strstr(hg_reporter_names(), names[i]));
+  }
+  assert_null(hg_reporter_find("yaml"));
+  assert_true(hg_reporter_wants_root(hg_reporter_find("sarif")));
+  assert_false(hg_reporter_wants_root(hg_reporter_find("text")));
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_report__github_data),
+      cmocka_unit_test(test_report__github_property),
+      cmocka_unit_test(test_report__markdown),
+      cmocka_unit_test(test_report__uri),
+      cmocka_unit_test(test_report__json_string_from_any_bytes),
+      cmocka_unit_test(test_report__status),
+      cmocka_unit_test(test_report__registry),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,60 @@
+// Unit tests for utf8.c: which byte sequences are well-formed UTF-8, and replacing the others.
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "utf8.h"
+
+static void test_utf8__sequence_lengths(void **state) {
+  (void)state;
+  static const struct {
+    const char *s;
+    size_t len;
+  } cases[] = {
+      {"a", 1},
+      {"\x7f", 1},
+      {"\xc3\xa9", 2},          // é
+      {"\xe2\x82\xac", 3},      // €
+      {"\xf0\x9f\x90\x8d", 4},  // 🐍
+      {"\xf4\x8f\xbf\xbf", 4},  // U+10FFFF
+      {"\x80", 0},              // a lone continuation byte
+      {"\xc0\xaf", 0},          // overlong '/'
+      {"\xc1\xbf", 0},
+      {"\xe0\x80\xaf", 0},      // overlong
+      {"\xed\xa0\x80", 0},      // a surrogate
+      {"\xf0\x80\x80\xaf", 0},  // overlong
+      {"\xf4\x90\x80\x80", 0},  // past U+10FFFF
+      {"\xf5\x80\x80\x80", 0},
+      {"\xff", 0},
+      {"\xc3", 0},              // cut short by the end of the string
+      {"\xe2\x82", 0},
+      {"\xe2\x82x", 0},
+  };
+  for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+    if (hg_utf8_seq(cases[i].s) != cases[i].len) print_error("case %zu\n", i);
+    assert_int_equal(hg_utf8_seq(cases[i].s), cases[i].len);
+  }
+}
+
+static void test_utf8__sanitized(void **state) {
+  (void)state;
+  char *s = hg_utf8_sanitized("ok \xc3\xa9 \xff\xe2\x82 \xf0\x9f\x90\x8d");
+  assert_string_equal(s, "ok \xc3\xa9 \xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd \xf0\x9f\x90\x8d");
+  free(s);
+  s = hg_utf8_sanitized("");
+  assert_string_equal(s, "");
+  free(s);
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_utf8__sequence_lengths),
+      cmocka_unit_test(test_utf8__sanitized),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}
