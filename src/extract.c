@@ -162,6 +162,7 @@ void hg_extract(hg_extractor *self, const hg_ruleset *rules, const hg_config *co
   // Pass 2: predicates (with imports and local aliases), then the site and its flags.
   hg_resolver r = {.src = source->data, .imports = imports, .config = config, .policy = hg_ruleset_policy(rules),
                    .arena = arena};
+  r.memo = hg_name_memo_new(arena);
   pctx.resolver = &r;
   bool imports_builder = hg_imports_builder_module(imports, config);
   site_vec sites = {0};

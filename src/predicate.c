@@ -12,6 +12,7 @@ typedef struct {
   char **args;
   size_t n_args;
   char **words;  // #resolves-to-suffix?: the longest component of each argument, for the prefilter
+  char **lasts;  // #resolves-to?, #resolves-to-suffix?: the last component of each argument
   pcre2_code *re;
 } predicate;
 
@@ -40,6 +41,7 @@ void hg_predicates_free(hg_predicates *self) {
   for (size_t i = 0; i < self->preds.len; i++) {
     hg_strv_free(self->preds.items[i].args, self->preds.items[i].n_args);
     hg_strv_free(self->preds.items[i].words, self->preds.items[i].words ? self->preds.items[i].n_args : 0);
+    hg_strv_free(self->preds.items[i].lasts, self->preds.items[i].lasts ? self->preds.items[i].n_args : 0);
     pcre2_code_free(self->preds.items[i].re);
   }
   for (size_t i = 0; i < self->props.len; i++) {
@@ -85,6 +87,13 @@ static int compile_one(hg_predicates *self, const TSQuery *q, const TSQueryPredi
         return hg_error_set(err, "#%s: argument %u must be a string", name, i);
       }
       p.args[p.n_args++] = hg_xstrdup(ts_query_string_value_for_id(q, s[i].value_id, &len));
+    }
+  }
+  if (p.op == OP_RESOLVES_TO || p.op == OP_RESOLVES_SUFFIX) {
+    p.lasts = hg_xcalloc(p.n_args, sizeof(char *));
+    for (size_t j = 0; j < p.n_args; j++) {
+      const char *dot = strrchr(p.args[j], '.');
+      p.lasts[j] = hg_xstrdup(dot ? dot + 1 : p.args[j]);
     }
   }
   if (p.op == OP_RESOLVES_SUFFIX) {
@@ -216,6 +225,17 @@ static bool eval_one(const predicate *p, const TSQueryMatch *m, hg_predctx *ctx)
   }
   case OP_RESOLVES_TO:
   case OP_RESOLVES_SUFFIX: {
+    if (ctx->resolver) {
+      // Most calls end in some other name: rule them out before building qualified names.
+      bool may = false;
+      for (size_t i = 0; i < p->n_args && !may; i++) {
+        const char *last = p->lasts[i];
+        size_t n = strlen(last);
+        if (n > 2 && !strcmp(last + n - 2, "()")) n -= 2;  // "docker.APIClient()" ends in APIClient
+        may = hg_resolve_may_end_in(ctx->resolver, node, last, n);
+      }
+      if (!may) return false;
+    }
     ctx->scratch->len = 0;
     bool ok = ctx->resolver ? hg_resolve_qualify(ctx->resolver, node, ctx->scratch)
                             : hg_imports_qualify(ctx->imports, node, src, ctx->scratch);

@@ -5,8 +5,27 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <pthread.h>
+
 #include "argv.h"
 #include "scope.h"
+
+const TSLanguage *tree_sitter_python(void);
+
+// Field ids of the grammar, looked up once: ts_node_child_by_field_name compares names each call.
+static TSFieldId F_ATTRIBUTE, F_OBJECT, F_FUNCTION, F_ARGUMENTS;
+static pthread_once_t fields_once = PTHREAD_ONCE_INIT;
+static void fields_init(void) {
+  const TSLanguage *l = tree_sitter_python();
+  F_ATTRIBUTE = ts_language_field_id_for_name(l, "attribute", 9);
+  F_OBJECT = ts_language_field_id_for_name(l, "object", 6);
+  F_FUNCTION = ts_language_field_id_for_name(l, "function", 8);
+  F_ARGUMENTS = ts_language_field_id_for_name(l, "arguments", 9);
+}
+static TSNode field(TSNode n, TSFieldId *id) {
+  pthread_once(&fields_once, fields_init);
+  return ts_node_child_by_field_id(n, *id);
+}
 
 typedef struct {
   const char *name;       // the name bound in the file
@@ -116,8 +135,8 @@ static bool dotted(TSNode node, const char *src, hg_buf *out, const hg_imports *
     return true;
   }
   if (is(node, "attribute")) {
-    TSNode obj = ts_node_child_by_field_name(node, "object", 6);
-    TSNode attr = ts_node_child_by_field_name(node, "attribute", 9);
+    TSNode obj = field(node, &F_OBJECT);
+    TSNode attr = field(node, &F_ATTRIBUTE);
     if (ts_node_is_null(obj) || ts_node_is_null(attr) || !dotted(obj, src, out, imports)) return false;
     hg_buf_putc(out, '.');
     hg_buf_add(out, src + ts_node_start_byte(attr), ts_node_end_byte(attr) - ts_node_start_byte(attr));
@@ -227,7 +246,7 @@ static bool qualified_is_builder(const char *q, const hg_builder *b, const char 
 
 bool hg_resolve_is_builder(const hg_resolver *self, TSNode call) {
   if (!is(call, "call")) return false;
-  TSNode fn = ts_node_child_by_field_name(call, "function", 8);
+  TSNode fn = field(call, &F_FUNCTION);
   if (ts_node_is_null(fn)) return false;
   hg_buf q = {0};
   bool ok = hg_imports_qualify(self->imports, fn, self->src, &q), found = false;
@@ -241,7 +260,7 @@ bool hg_resolve_is_builder(const hg_resolver *self, TSNode call) {
       if (!found && dot && is(fn, "attribute")) {
         // Class.method called on an instance: the method name matches and the class was
         // imported from the builder module (`from M import Class`).
-        TSNode attr = ts_node_child_by_field_name(fn, "attribute", 9);
+        TSNode attr = field(fn, &F_ATTRIBUTE);
         uint32_t a = ts_node_start_byte(attr), e = ts_node_end_byte(attr);
         if (strlen(dot + 1) == e - a && memcmp(self->src + a, dot + 1, e - a) == 0) {
           hg_buf cls = {0};
@@ -468,9 +487,9 @@ static void set_value(follow *f, hg_value v, bool cond) {
 static hg_value keyword_dict(const hg_resolver *self, TSNode args, int depth);
 
 static void on_call(follow *f, TSNode call, bool cond) {
-  TSNode fn = ts_node_child_by_field_name(call, "function", 8);
+  TSNode fn = field(call, &F_FUNCTION);
   if (ts_node_is_null(fn) || !is(fn, "attribute") || !is_name(f, ts_node_child_by_field_name(fn, "object", 6))) return;
-  TSNode attr = ts_node_child_by_field_name(fn, "attribute", 9);
+  TSNode attr = field(fn, &F_ATTRIBUTE);
   TSNode args = ts_node_child_by_field_name(call, "arguments", 9);
   uint32_t a = ts_node_start_byte(attr), b = ts_node_end_byte(attr);
   const char *m = f->r->src + a;
@@ -687,7 +706,7 @@ static hg_value binary(const hg_resolver *self, TSNode n, int depth) {
 }
 
 static bool callee_is(const hg_resolver *self, TSNode call, const char *name) {
-  TSNode fn = ts_node_child_by_field_name(call, "function", 8);
+  TSNode fn = field(call, &F_FUNCTION);
   if (ts_node_is_null(fn) || !is(fn, "identifier")) return false;
   uint32_t a = ts_node_start_byte(fn), b = ts_node_end_byte(fn);
   return strlen(name) == b - a && memcmp(self->src + a, name, b - a) == 0;
@@ -730,7 +749,7 @@ static hg_value value_at(const hg_resolver *self, TSNode n, int depth) {
   if (!strcmp(type, "call")) {
     if (hg_resolve_is_builder(self, n))
       return (hg_value){.kind = HG_VAL_BUILDER, .text = text_of(self, n), .line = line};
-    TSNode args = ts_node_child_by_field_name(n, "arguments", 9);
+    TSNode args = field(n, &F_ARGUMENTS);
     if (!ts_node_is_null(args) && callee_is(self, n, "dict") && !lookup(self->imports, "dict", 4))
       return keyword_dict(self, args, depth);
     if (!ts_node_is_null(args) && (callee_is(self, n, "list") || callee_is(self, n, "tuple")) &&
@@ -768,7 +787,7 @@ hg_value hg_resolve_kwargs(const hg_resolver *self, TSNode args) {
     args = inner;
   }
   // functools.partial(client.containers.run, **defaults) bound to a name: its keywords come first.
-  TSNode call = ts_node_parent(args), fn = ts_node_child_by_field_name(call, "function", 8);
+  TSNode call = ts_node_parent(args), fn = field(call, &F_FUNCTION);
   TSNode alias = !ts_node_is_null(fn) && is(fn, "identifier") ? alias_of(self, fn) : (TSNode){0};
   if (!ts_node_is_null(alias) && is(alias, "call")) {
     hg_buf q = {0};
@@ -825,12 +844,12 @@ static bool mentions(const follow *f, TSNode n, bool in_process_call, int depth)
   if (depth > MAX_DEPTH) return false;
   if (!in_process_call && is_name(f, n)) return true;
   if (in_process_call && is(n, "call")) {
-    TSNode fn = ts_node_child_by_field_name(n, "function", 8);
+    TSNode fn = field(n, &F_FUNCTION);
     hg_buf q = {0};
     bool proc = !ts_node_is_null(fn) && hg_imports_qualify(f->r->imports, fn, f->r->src, &q) &&
                 hg_policy_is_process_call(f->r->policy, q.data);
     hg_buf_free(&q);
-    if (proc && mentions(f, ts_node_child_by_field_name(n, "arguments", 9), false, depth + 1)) return true;
+    if (proc && mentions(f, field(n, &F_ARGUMENTS), false, depth + 1)) return true;
   }
   uint32_t count = ts_node_named_child_count(n);
   for (uint32_t i = 0; i < count; i++)
@@ -939,9 +958,113 @@ static bool alias_stmt(void *ctx, hg_stmt s) {
   return true;
 }
 
+// Which names the file's text assigns (`name = ...` as a statement), collected in one pass over
+// the bytes the first time it is asked: an alias of a callee needs an assignment, and most names
+// a callee is made of (self, print, len) never get one, so the scope walk is skipped for them.
+typedef struct rhs_span {
+  const char *text;  // the rest of the line after `name =`
+  size_t len;
+  struct rhs_span *next;
+} rhs_span;
+
+struct hg_name_memo {
+  bool built;
+  size_t cap, used;
+  struct {
+    const char *name;
+    uint32_t len;
+    rhs_span *rhs;
+  } *slot;
+};
+
+struct hg_name_memo *hg_name_memo_new(hg_arena *arena) { return hg_arena_alloc(arena, sizeof(struct hg_name_memo)); }
+
+static bool word_char(char c) { return c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9'); }
+
+static uint32_t name_hash(const char *name, size_t len) {
+  uint32_t h = 2166136261u;
+  for (size_t i = 0; i < len; i++) h = (h ^ (unsigned char)name[i]) * 16777619u;
+  return h;
+}
+
+static void memo_insert(struct hg_name_memo *m, hg_arena *arena, const char *name, size_t len, rhs_span *rhs) {
+  if (m->used * 2 >= m->cap) {
+    size_t cap = m->cap ? m->cap * 2 : 256, old_cap = m->cap;
+    __typeof__(m->slot) old = m->slot;
+    m->slot = hg_arena_alloc(arena, cap * sizeof(*m->slot));
+    m->cap = cap;
+    m->used = 0;
+    for (size_t i = 0; i < old_cap; i++)
+      if (old[i].name) memo_insert(m, arena, old[i].name, old[i].len, old[i].rhs);
+  }
+  for (size_t at = name_hash(name, len) % m->cap;; at = (at + 1) % m->cap) {
+    if (!m->slot[at].name) {
+      m->slot[at].name = name;
+      m->slot[at].len = (uint32_t)len;
+      m->slot[at].rhs = rhs;
+      m->used++;
+      return;
+    }
+    if (m->slot[at].len == len && memcmp(m->slot[at].name, name, len) == 0) {
+      rhs_span *last = rhs;
+      while (last && last->next) last = last->next;
+      if (last) {
+        last->next = m->slot[at].rhs;
+        m->slot[at].rhs = rhs;
+      }
+      return;
+    }
+  }
+}
+
+// An alias is a statement: `name = ...` or `name: T = ...` at the start of a line (after its
+// indentation, or after a `;`).
+static void memo_build(struct hg_name_memo *m, hg_arena *arena, const char *src) {
+  m->built = true;
+  for (const char *p = src; *p;) {
+    while (*p == ' ' || *p == '\t' || *p == ';') p++;
+    const char *b = p;
+    while (word_char(*p)) p++;
+    const char *e = p;
+    while (*p == ' ' || *p == '\t') p++;
+    const char *rest = p;
+    while (*p && *p != '\n' && *p != ';') p++;
+    if (e > b && ((rest[0] == '=' && rest[1] != '=') || rest[0] == ':')) {
+      rhs_span *span = hg_arena_alloc(arena, sizeof(rhs_span));
+      span->text = rest;
+      span->len = (size_t)(p - rest);
+      memo_insert(m, arena, b, (size_t)(e - b), span);
+    }
+    if (*p) p++;
+  }
+}
+
+// Is `name` assigned as a statement somewhere, with `word` (if given) on the assignment's line?
+static bool assigned_with(const hg_resolver *self, const char *name, size_t len, const char *word, size_t wlen) {
+  struct hg_name_memo *m = self->memo;
+  if (!m) return true;
+  if (!m->built) memo_build(m, self->arena, self->src);
+  if (!m->cap) return false;
+  for (size_t at = name_hash(name, len) % m->cap; m->slot[at].name; at = (at + 1) % m->cap) {
+    if (m->slot[at].len != len || memcmp(m->slot[at].name, name, len) != 0) continue;
+    if (!word) return true;
+    for (const rhs_span *s = m->slot[at].rhs; s; s = s->next)
+      if (memmem(s->text, s->len, word, wlen)) return true;
+    return false;
+  }
+  return false;
+}
+
+static bool assigned_somewhere(const hg_resolver *self, const char *name, size_t len) {
+  return assigned_with(self, name, len, NULL, 0);
+}
+
 // The expression `name` (an identifier) was last assigned from, before it is read at `use`.
 static TSNode alias_of(const hg_resolver *self, TSNode use) {
   TSNode fn, none = {0};
+  // Most names a callee is made of (self, print, client) are never assigned an alias: skip the walk.
+  if (!assigned_somewhere(self, self->src + ts_node_start_byte(use), ts_node_end_byte(use) - ts_node_start_byte(use)))
+    return none;
   TSNode scope = hg_scope_of(use, &fn);
   uint32_t a = ts_node_start_byte(use), b = ts_node_end_byte(use);
   alias_scan s = {.src = self->src, .name = self->src + a, .len = b - a};
@@ -977,14 +1100,14 @@ static bool qualify(const hg_resolver *self, TSNode n, hg_buf *out, int depth) {
     return true;
   }
   if (is(n, "attribute")) {
-    TSNode attr = ts_node_child_by_field_name(n, "attribute", 9);
-    if (ts_node_is_null(attr) || !qualify(self, ts_node_child_by_field_name(n, "object", 6), out, depth + 1)) return false;
+    TSNode attr = field(n, &F_ATTRIBUTE);
+    if (ts_node_is_null(attr) || !qualify(self, field(n, &F_OBJECT), out, depth + 1)) return false;
     hg_buf_putc(out, '.');
     hg_buf_add(out, self->src + ts_node_start_byte(attr), ts_node_end_byte(attr) - ts_node_start_byte(attr));
     return true;
   }
   if (is(n, "call")) {
-    TSNode fn = ts_node_child_by_field_name(n, "function", 8), args = ts_node_child_by_field_name(n, "arguments", 9);
+    TSNode fn = field(n, &F_FUNCTION), args = field(n, &F_ARGUMENTS);
     hg_buf name = {0};
     bool ok = qualify(self, fn, &name, depth + 1);
     uint32_t nargs = ts_node_is_null(args) ? 0 : ts_node_named_child_count(args);
@@ -1022,4 +1145,17 @@ TSNode hg_resolve_call(const hg_resolver *self, TSNode node) {
       break;
   }
   return (TSNode){0};
+}
+
+bool hg_resolve_may_end_in(const hg_resolver *self, TSNode callee, const char *last, size_t len) {
+  TSNode id = callee;
+  if (is(callee, "attribute")) id = field(callee, &F_ATTRIBUTE);
+  else if (is(callee, "call")) return true;
+  if (ts_node_is_null(id) || !is(id, "identifier")) return false;
+  uint32_t a = ts_node_start_byte(id), b = ts_node_end_byte(id);
+  if (b - a == len && memcmp(self->src + a, last, len) == 0) return true;
+  // A bare name: bound by an import, or an alias whose assignment mentions the last name
+  // (run = client.containers.run).
+  return is(callee, "identifier") &&
+         (lookup(self->imports, self->src + a, b - a) || assigned_with(self, self->src + a, b - a, last, len));
 }

@@ -39,6 +39,7 @@ typedef struct {
   const hg_config *config;
   const hg_policy *policy;  // cli.process_calls: where an argv list is handed over
   hg_arena *arena;
+  struct hg_name_memo *memo;  // per file, in the arena: which names the text assigns somewhere
 } hg_resolver;
 
 /** Like hg_imports_qualify, but also follows local aliases: `run = client.containers.run`,
@@ -47,8 +48,16 @@ typedef struct {
  *  qualifies as "docker.from_env()". */
 bool hg_resolve_qualify(const hg_resolver *self, TSNode node, hg_buf *out);
 
+/** Could `callee` qualify as a name whose last component is `last` (len bytes)? A cheap test
+ *  before hg_resolve_qualify: its own last identifier is `last`, or it is a name bound by an
+ *  import or an assignment, or a call (getattr, partial). */
+bool hg_resolve_may_end_in(const hg_resolver *self, TSNode callee, const char *last, size_t len);
+
 /** The call a name or expression stands for (following `x = f(...)`), or a null node. */
 TSNode hg_resolve_call(const hg_resolver *self, TSNode node);
+
+/** A per-file memo for the resolver, in the arena. */
+struct hg_name_memo *hg_name_memo_new(hg_arena *arena);
 
 /** Is `call` (a call node) a call of a configured builder imported in this file? */
 bool hg_resolve_is_builder(const hg_resolver *self, TSNode call);

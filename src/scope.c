@@ -87,12 +87,15 @@ static void walk_block(walker *w, TSNode block, bool conditional, int depth) {
     w->stop = true;
     return;
   }
-  uint32_t n = ts_node_named_child_count(block);
-  for (uint32_t i = 0; i < n && !w->stop; i++) {
-    TSNode s = ts_node_named_child(block, i);
+  // A cursor steps to the next sibling in constant time; ts_node_named_child(i) is linear in i.
+  TSTreeCursor cur = ts_tree_cursor_new(block);
+  bool more = ts_tree_cursor_goto_first_child(&cur);
+  for (; more && !w->stop; more = ts_tree_cursor_goto_next_sibling(&cur)) {
+    TSNode s = ts_tree_cursor_current_node(&cur);
+    if (!ts_node_is_named(s)) continue;
     if (!ts_node_is_null(w->point) && ts_node_start_byte(s) > ts_node_start_byte(w->point)) {
       w->stop = true;
-      return;
+      break;
     }
     if (is(s, "function_definition") || is(s, "class_definition") || is(s, "decorated_definition") ||
         is(s, "comment"))
@@ -109,10 +112,11 @@ static void walk_block(walker *w, TSNode block, bool conditional, int depth) {
     }
     if (!ts_node_is_null(w->point) && hg_node_contains(s, w->point)) {
       w->stop = true;  // the statement that holds the point runs after what it reads
-      return;
+      break;
     }
     if (!w->fn(w->ctx, (hg_stmt){s, conditional})) w->stop = true;
   }
+  ts_tree_cursor_delete(&cur);
 }
 
 void hg_scope_walk(TSNode scope, TSNode point, bool (*fn)(void *ctx, hg_stmt s), void *ctx) {
