@@ -124,7 +124,8 @@ static const char *lookup(const hg_imports *self, const char *name, size_t len) 
 
 static bool is(TSNode n, const char *type) { return strcmp(ts_node_type(n), type) == 0; }
 
-static bool dotted(TSNode node, const char *src, hg_buf *out, const hg_imports *imports) {
+static bool dotted(TSNode node, const char *src, hg_buf *out, const hg_imports *imports, int depth) {
+  if (depth > 256) return false;  // a name that long is no name a rule asks about
   if (is(node, "identifier")) {
     uint32_t a = ts_node_start_byte(node), b = ts_node_end_byte(node);
     const char *q = imports ? lookup(imports, src + a, b - a) : NULL;
@@ -137,7 +138,7 @@ static bool dotted(TSNode node, const char *src, hg_buf *out, const hg_imports *
   if (is(node, "attribute")) {
     TSNode obj = field(node, &F_OBJECT);
     TSNode attr = field(node, &F_ATTRIBUTE);
-    if (ts_node_is_null(obj) || ts_node_is_null(attr) || !dotted(obj, src, out, imports)) return false;
+    if (ts_node_is_null(obj) || ts_node_is_null(attr) || !dotted(obj, src, out, imports, depth + 1)) return false;
     hg_buf_putc(out, '.');
     hg_buf_add(out, src + ts_node_start_byte(attr), ts_node_end_byte(attr) - ts_node_start_byte(attr));
     return true;
@@ -148,7 +149,7 @@ static bool dotted(TSNode node, const char *src, hg_buf *out, const hg_imports *
 bool hg_imports_qualify(const hg_imports *self, TSNode node, const char *src, hg_buf *out) {
   out->len = 0;
   hg_buf_add(out, "", 0);
-  return dotted(node, src, out, self);
+  return dotted(node, src, out, self, 0);
 }
 
 bool hg_module_matches(const char *imported, size_t len, const char *configured) {
@@ -657,6 +658,15 @@ static hg_value resolve_name(const hg_resolver *self, TSNode use, int depth) {
   return outer_value(&f);
 }
 
+// A `name=value` argument as a keyed item.
+static void push_keyword(const hg_resolver *self, TSNode kwarg, value_vec *items, int depth) {
+  TSNode k = ts_node_child_by_field_name(kwarg, "name", 4), v = ts_node_child_by_field_name(kwarg, "value", 5);
+  if (ts_node_is_null(k) || ts_node_is_null(v)) return;
+  hg_value val = value_at(self, v, depth + 1);
+  val.key = text_of(self, k);
+  HG_VEC_PUSH(items, val);
+}
+
 // A dict built from a call's arguments: positional mappings spread in, then keywords (dict(...),
 // .update(...)).
 static hg_value keyword_dict(const hg_resolver *self, TSNode args, int depth) {
@@ -665,11 +675,7 @@ static hg_value keyword_dict(const hg_resolver *self, TSNode args, int depth) {
   for (uint32_t i = 0; i < count; i++) {
     TSNode c = ts_node_named_child(args, i);
     if (is(c, "keyword_argument")) {
-      TSNode k = ts_node_child_by_field_name(c, "name", 4), v = ts_node_child_by_field_name(c, "value", 5);
-      if (ts_node_is_null(k) || ts_node_is_null(v)) continue;
-      hg_value val = value_at(self, v, depth + 1);
-      val.key = text_of(self, k);
-      HG_VEC_PUSH(&items, val);
+      push_keyword(self, c, &items, depth);
     } else if (is(c, "dictionary_splat")) {
       push_spread(self, ts_node_named_child(c, 0), &items, depth);
     } else if (!is(c, "comment")) {
@@ -797,13 +803,10 @@ hg_value hg_resolve_kwargs(const hg_resolver *self, TSNode args) {
       uint32_t n = ts_node_named_child_count(pargs);
       for (uint32_t i = 0; i < n; i++) {  // the bound keywords; the positional callee is skipped
         TSNode c = ts_node_named_child(pargs, i);
-        if (is(c, "dictionary_splat")) {
+        if (is(c, "dictionary_splat"))
           push_spread(self, ts_node_named_child(c, 0), &items, 1);
-        } else if (is(c, "keyword_argument")) {
-          hg_value val = value_at(self, ts_node_child_by_field_name(c, "value", 5), 1);
-          val.key = text_of(self, ts_node_child_by_field_name(c, "name", 4));
-          HG_VEC_PUSH(&items, val);
-        }
+        else if (is(c, "keyword_argument"))
+          push_keyword(self, c, &items, 0);
       }
     }
     hg_buf_free(&q);
@@ -812,11 +815,7 @@ hg_value hg_resolve_kwargs(const hg_resolver *self, TSNode args) {
   for (uint32_t i = 0; i < count; i++) {
     TSNode c = ts_node_named_child(args, i);
     if (is(c, "keyword_argument")) {
-      TSNode k = ts_node_child_by_field_name(c, "name", 4), v = ts_node_child_by_field_name(c, "value", 5);
-      if (ts_node_is_null(k) || ts_node_is_null(v)) continue;
-      hg_value val = value_at(self, v, 1);
-      val.key = text_of(self, k);
-      HG_VEC_PUSH(&items, val);
+      push_keyword(self, c, &items, 0);
     } else if (is(c, "dictionary_splat")) {
       // Entries of one `**{...}` literal are merged by the dict, where a later key silently
       // replaces an earlier one; across the call's own keywords a repeated key is a TypeError.
