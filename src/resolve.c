@@ -792,9 +792,10 @@ hg_value hg_resolve_kwargs(const hg_resolver *self, TSNode args) {
     }
     args = inner;
   }
-  // functools.partial(client.containers.run, **defaults) bound to a name: its keywords come first.
-  TSNode call = ts_node_parent(args), fn = field(call, &F_FUNCTION);
-  TSNode alias = !ts_node_is_null(fn) && is(fn, "identifier") ? alias_of(self, fn) : (TSNode){0};
+  // functools.partial(client.containers.run, **defaults), called directly or through a name: its
+  // bound keywords come first.
+  TSNode call = ts_node_parent(args), fn = field(call, &F_FUNCTION), none = {0};
+  TSNode alias = ts_node_is_null(fn) ? none : is(fn, "call") ? fn : is(fn, "identifier") ? alias_of(self, fn) : none;
   if (!ts_node_is_null(alias) && is(alias, "call")) {
     hg_buf q = {0};
     TSNode pfn = ts_node_child_by_field_name(alias, "function", 8), pargs = ts_node_child_by_field_name(alias, "arguments", 9);

@@ -48,6 +48,24 @@ static bool always_runs(TSNode owner, TSNode part) {
   return false;
 }
 
+static void walk_part(walker *w, TSNode owner, TSNode part, bool conditional, bool holds_point, int depth);
+
+// match: each case is a branch; the case that holds the point runs on the way to it, the cases
+// beside it do not, and after the match any case may have run.
+static void walk_match(walker *w, TSNode match, bool conditional, int depth) {
+  TSNode body = ts_node_child_by_field_name(match, "body", 4);
+  if (ts_node_is_null(body)) return;
+  bool holds = hg_node_contains(match, w->point);
+  uint32_t n = ts_node_named_child_count(body);
+  for (uint32_t i = 0; i < n && !w->stop; i++) {
+    TSNode c = ts_node_named_child(body, i);
+    if (!is(c, "case_clause")) continue;
+    bool case_holds = hg_node_contains(c, w->point);
+    if (holds && !case_holds) continue;
+    walk_part(w, match, c, case_holds ? conditional : true, case_holds, depth + 1);
+  }
+}
+
 // Walks the blocks inside one part of a compound statement (the part itself, or a clause).
 static void walk_part(walker *w, TSNode owner, TSNode part, bool conditional, bool holds_point, int depth) {
   bool cond = conditional || !always_runs(owner, part);
@@ -78,7 +96,9 @@ static void walk_compound(walker *w, TSNode stmt, bool conditional, int depth) {
     // Beside the branch that holds the point, an if/match alternative cannot run on the way to it.
     if (holds && !part_holds && (is(stmt, "if_statement") || is(stmt, "match_statement"))) continue;
     if (holds && ts_node_start_byte(part) > ts_node_start_byte(w->point)) break;
-    walk_part(w, stmt, part, conditional, part_holds, depth);
+    // On the way to an except/else/finally clause, the try body may have stopped anywhere.
+    bool cut_short = holds && !part_holds && is(stmt, "try_statement");
+    walk_part(w, stmt, part, conditional || cut_short, part_holds, depth);
   }
 }
 
@@ -101,9 +121,7 @@ static void walk_block(walker *w, TSNode block, bool conditional, int depth) {
         is(s, "comment"))
       continue;
     if (is(s, "match_statement")) {
-      // match's cases sit in a block of case_clauses
-      TSNode body = ts_node_child_by_field_name(s, "body", 4);
-      if (!ts_node_is_null(body)) walk_part(w, s, body, true, hg_node_contains(body, w->point), depth + 1);
+      walk_match(w, s, conditional, depth + 1);
       continue;
     }
     if (compound(s)) {
@@ -131,8 +149,11 @@ bool hg_scope_is_parameter(TSNode function, const char *src, const char *name, s
     TSNode p = ts_node_named_child(params, i);
     // identifier, default_parameter (name:), typed_parameter, typed_default_parameter,
     // list_splat_pattern (*args), dictionary_splat_pattern (**kwargs)
+    // (typed_parameter (list_splat_pattern (identifier)) type: ...) nests the name twice.
     TSNode id = is(p, "identifier") ? p : ts_node_child_by_field_name(p, "name", 4);
+    for (int k = 0; k < 2 && !ts_node_is_null(id) && !is(id, "identifier"); k++) id = ts_node_named_child(id, 0);
     if (ts_node_is_null(id) || !is(id, "identifier")) id = ts_node_named_child(p, 0);
+    for (int k = 0; k < 2 && !ts_node_is_null(id) && !is(id, "identifier"); k++) id = ts_node_named_child(id, 0);
     if (ts_node_is_null(id) || !is(id, "identifier")) continue;
     uint32_t a = ts_node_start_byte(id), b = ts_node_end_byte(id);
     if (b - a == len && memcmp(src + a, name, len) == 0) return true;

@@ -22,7 +22,7 @@ struct hg_markers {
 };
 
 static const char *skip_space(const char *p) {
-  while (*p == ' ' || *p == '\t') p++;
+  while (*p == ' ' || *p == '\t' || *p == '\r') p++;  // a CRLF file's comment ends in \r
   return p;
 }
 

@@ -10,7 +10,7 @@
 
 ;; The same through an alias of the callee (see sdk-run.scm).
 ((call
-   function: [(identifier) (attribute object: (identifier)) (call function: (identifier))] @_callee
+   function: [(identifier) (attribute object: (identifier)) (call function: [(identifier) (attribute)])] @_callee
    arguments: (argument_list) @args) @site
  (#resolves-to-suffix? @_callee "containers.create")
  (#set! hardguard.reads "kwargs"))

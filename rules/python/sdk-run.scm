@@ -14,7 +14,7 @@
 ;; run = client.containers.run; run(...) — c = client.containers; c.run(...) —
 ;; getattr(client.containers, "run")(...) — functools.partial(client.containers.run, **kw)(...)
 ((call
-   function: [(identifier) (attribute object: (identifier)) (call function: (identifier))] @_callee
+   function: [(identifier) (attribute object: (identifier)) (call function: [(identifier) (attribute)])] @_callee
    arguments: (argument_list) @args) @site
  (#resolves-to-suffix? @_callee "containers.run")
  (#set! hardguard.reads "kwargs"))
