@@ -1,6 +1,7 @@
 #include "check.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 #include "evaluate.h"
 #include "extract.h"
@@ -82,8 +83,69 @@ static void judge_site(hg_checker *self, const hg_policy *policy, const hg_confi
   HG_VEC_PUSH(findings, f);
 }
 
+// Limits past which a file is not parsed but reported: CPython itself refuses more than 200 nested
+// brackets, and a line of a megabyte is generated data, on which tree-sitter's time grows too fast
+// to bound a pre-commit hook.
+enum { MAX_BRACKET_DEPTH = 200, MAX_LINE_BYTES = 1 << 20 };
+
+static void file_error(hg_file_errors *errors, const hg_source *src, hg_file_error_kind kind, uint32_t line,
+                       char *message) {
+  hg_file_error e = {.path = hg_xstrdup(src->path), .kind = kind, .line = line, .col = line ? 1 : 0,
+                     .message = message};
+  HG_VEC_PUSH(errors, e);
+}
+
+// Can this file be parsed at all? Otherwise records why and returns false: UTF-16/32 text (a BOM,
+// or NUL bytes in most of the first pairs) is unreadable as Python source here; an overlong line
+// is unreadable; brackets nested deeper than Python allows make the file one unparsable region.
+static bool parsable(const hg_source *src, hg_findings *findings, hg_file_errors *errors) {
+  const unsigned char *d = (const unsigned char *)src->data;
+  size_t n = src->len;
+  if (n >= 2 && ((d[0] == 0xFF && d[1] == 0xFE) || (d[0] == 0xFE && d[1] == 0xFF))) {
+    file_error(errors, src, HG_FILE_UNREADABLE, 0,
+               hg_xstrdup("UTF-16 or UTF-32 text (byte-order mark); hardguard reads UTF-8 source"));
+    return false;
+  }
+  uint32_t line = 1, depth = 0, max_depth = 0, deep_line = 0;
+  size_t line_start = 0;
+  for (size_t i = 0; i < n; i++) {
+    unsigned char c = d[i];
+    if (c == '\n') {
+      if (i - line_start > MAX_LINE_BYTES) break;
+      line++;
+      line_start = i + 1;
+    } else if (c == '(' || c == '[' || c == '{') {
+      if (++depth > max_depth && depth > MAX_BRACKET_DEPTH && !deep_line) deep_line = line;
+      if (depth > max_depth) max_depth = depth;
+    } else if ((c == ')' || c == ']' || c == '}') && depth) {
+      depth--;
+    }
+  }
+  // The loop stops at the first overlong line, so line_start is its start.
+  if (n - line_start > MAX_LINE_BYTES) {
+    file_error(errors, src, HG_FILE_UNREADABLE, line,
+               hg_xasprintf("line %u is longer than %d bytes", line, MAX_LINE_BYTES));
+    return false;
+  }
+  if (deep_line) {
+    file_error(errors, src, HG_FILE_SYNTAX, deep_line,
+               hg_xasprintf("brackets nested deeper than %d levels at line %u (Python refuses them)", MAX_BRACKET_DEPTH, deep_line));
+    size_t len;
+    const char *text = hg_source_line(src, 0, &len);
+    hg_finding f = {.path = hg_xstrdup(src->path), .line = 1, .col = 1, .end_line = 1, .end_col = 1, .kind = "unknown",
+                    .rule = HG_RULE_UNPARSABLE_SITE, .source_line = hg_xstrndup(text, len),
+                    .message = hg_xasprintf("the file nests brackets deeper than %d levels (line %u), so it was not "
+                                            "parsed and any site in it is unjudged", MAX_BRACKET_DEPTH, deep_line),
+                    .fix = hg_xstrdup("flatten the nesting; Python itself rejects this file")};
+    HG_VEC_PUSH(findings, f);
+    return false;
+  }
+  return true;
+}
+
 void hg_check_source(hg_checker *self, const hg_ruleset *rules, const hg_config *config, const hg_source *src,
                      hg_findings *findings, hg_file_errors *errors) {
+  if (!parsable(src, findings, errors)) return;
   TSTree *tree = ts_parser_parse_string(self->parser, NULL, src->data, (uint32_t)src->len);
   if (!tree) {
     hg_file_error e = {.path = hg_xstrdup(src->path), .kind = HG_FILE_UNREADABLE,

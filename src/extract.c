@@ -77,10 +77,30 @@ typedef HG_VEC(hg_site) site_vec;
 // libtree-sitter 0.20 has no ts_node_is_error: ERROR nodes are named "ERROR".
 static bool is_error(TSNode n) { return strcmp(ts_node_type(n), "ERROR") == 0; }
 
-static bool duplicate(const site_vec *sites, const hg_site *s) {
-  for (size_t i = 0; i < sites->len; i++)
-    if (sites->items[i].start_byte == s->start_byte && sites->items[i].kind == s->kind) return true;
-  return false;
+// The sites already taken, by (start byte, kind): several patterns may match one site.
+typedef struct {
+  struct {
+    const char *kind;  // NULL: empty
+    uint32_t start;
+  } *slot;
+  size_t cap;
+} seen_set;
+
+static bool seen_before(seen_set *set, hg_arena *arena, const hg_site *s, size_t n_matches) {
+  if (!set->cap) {
+    set->cap = 64;
+    while (set->cap < n_matches * 2) set->cap *= 2;
+    set->slot = hg_arena_alloc(arena, set->cap * sizeof(*set->slot));
+  }
+  uint64_t h = ((uint64_t)s->start_byte * 0x9E3779B97F4A7C15u) ^ (uint64_t)(uintptr_t)s->kind;
+  for (size_t at = (size_t)(h >> 17) & (set->cap - 1);; at = (at + 1) & (set->cap - 1)) {
+    if (!set->slot[at].kind) {
+      set->slot[at].kind = s->kind;
+      set->slot[at].start = s->start_byte;
+      return false;
+    }
+    if (set->slot[at].start == s->start_byte && set->slot[at].kind == s->kind) return true;
+  }
 }
 
 // Regions that failed to parse: an ERROR or MISSING node that mentions a trigger word outside
@@ -166,6 +186,7 @@ void hg_extract(hg_extractor *self, const hg_ruleset *rules, const hg_config *co
   pctx.resolver = &r;
   bool imports_builder = hg_imports_builder_module(imports, config);
   site_vec sites = {0};
+  seen_set seen = {0};
   for (size_t i = 0; i < saved.len; i++) {
     const saved_match *sm = &saved.items[i];
     const hg_pattern *p = hg_ruleset_pattern(rules, sm->pattern);
@@ -175,7 +196,7 @@ void hg_extract(hg_extractor *self, const hg_ruleset *rules, const hg_config *co
     if (!find(sm->captures, sm->n, c->site, &site_node)) continue;
     hg_site s = {.kind = p->kind, .reads = p->reads, .imports_builder = imports_builder};
     set_position(&s, source, site_node);
-    if (duplicate(&sites, &s)) continue;
+    if (seen_before(&seen, arena, &s, saved.len)) continue;
     s.has_error = ts_node_has_error(site_node);
     switch (p->reads) {
     case HG_READS_KWARGS:

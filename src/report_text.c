@@ -5,11 +5,13 @@
 #include <string.h>
 
 #include "report.h"
+#include "utf8.h"
 
 enum { MAX_KINDS = 64 };
 
 typedef struct {
   const char *last_path;
+  hg_buf scratch;  // a path escaped for one line of output
   const char *kinds[MAX_KINDS];
   size_t n_kinds;
   size_t by_kind[MAX_KINDS][HG_STATUS_COUNT];
@@ -60,7 +62,8 @@ static void caret_block(const hg_report_input *in, const hg_finding *f) {
 
 static void audit_line(const hg_report_input *in, text_state *s, const hg_finding *f, hg_status st) {
   FILE *o = in->out;
-  if (!s->last_path || strcmp(s->last_path, f->path) != 0) fprintf(o, "%s%s%s\n", c(in, BOLD), f->path, c(in, RESET));
+  if (!s->last_path || strcmp(s->last_path, f->path) != 0)
+    fprintf(o, "%s%s%s\n", c(in, BOLD), hg_utf8_escaped(&s->scratch, f->path), c(in, RESET));
   s->last_path = f->path;
   char pos[32];
   snprintf(pos, sizeof(pos), "%u:%u", f->line, f->col);
@@ -86,7 +89,8 @@ static void finding(const hg_report_input *in, void *state, const hg_finding *f)
     return;
   }
   if (st != HG_STATUS_FAIL) return;
-  fprintf(in->out, "%s%s:%u:%u:%s %serror[%s]%s%s: %s%s\n", c(in, BOLD), f->path, f->line, f->col, c(in, RESET),
+  fprintf(in->out, "%s%s:%u:%u:%s %serror[%s]%s%s: %s%s\n", c(in, BOLD), hg_utf8_escaped(&s->scratch, f->path),
+          f->line, f->col, c(in, RESET),
           c(in, RED), hg_rules[f->rule].id, c(in, RESET), c(in, BOLD), f->message, c(in, RESET));
   caret_block(in, f);
 }
@@ -127,10 +131,11 @@ static void end(const hg_report_input *in, void *state) {
   for (size_t i = 0; i < in->errors->len; i++) {
     const hg_file_error *e = &in->errors->items[i];
     unreadable += e->kind == HG_FILE_UNREADABLE;
+    const char *path = hg_utf8_escaped(&s->scratch, e->path);
     if (e->kind == HG_FILE_SYNTAX)
-      fprintf(o, "%s:%u:%u: warning[syntax]: %s\n", e->path, e->line, e->col, e->message);
+      fprintf(o, "%s:%u:%u: warning[syntax]: %s\n", path, e->line, e->col, e->message);
     else
-      fprintf(o, "%s: %serror[unreadable]%s: %s; the file was not checked\n", e->path, c(in, RED), c(in, RESET),
+      fprintf(o, "%s: %serror[unreadable]%s: %s; the file was not checked\n", path, c(in, RED), c(in, RESET),
               e->message);
   }
   if (!in->quiet) stale_entries(in);
@@ -145,6 +150,7 @@ static void end(const hg_report_input *in, void *state) {
     if (unreadable) fprintf(o, ", %zu path%s could not be read", unreadable, unreadable == 1 ? "" : "s");
     fputc('\n', o);
   }
+  hg_buf_free(&s->scratch);
   free(s);
 }
 

@@ -42,3 +42,27 @@ char *hg_utf8_sanitized(const char *s) {
   hg_utf8_sanitize(&b, s);
   return hg_buf_detach(&b);
 }
+
+const char *hg_utf8_escaped(hg_buf *out, const char *s) {
+  out->len = 0;
+  hg_buf_add(out, "", 0);
+  for (const unsigned char *p = (const unsigned char *)s; *p;) {
+    size_t n = *p >= 0x80 ? hg_utf8_seq((const char *)p) : 1;
+    if (*p == '\\') {
+      hg_buf_puts(out, "\\\\");
+    } else if (*p == '\n') {
+      hg_buf_puts(out, "\\n");
+    } else if (*p == '\t') {
+      hg_buf_puts(out, "\\t");
+    } else if (*p == '\r') {
+      hg_buf_puts(out, "\\r");
+    } else if (*p < 0x20 || *p == 0x7f || n == 0) {
+      hg_buf_printf(out, "\\x%02x", *p);
+      n = 1;
+    } else {
+      hg_buf_add(out, (const char *)p, n);
+    }
+    p += n ? n : 1;
+  }
+  return out->data;
+}

@@ -16,5 +16,8 @@ size_t hg_utf8_seq(const char *s);
 void hg_utf8_sanitize(hg_buf *out, const char *s);
 /** `s` with invalid bytes as U+FFFD, in a new heap string. */
 char *hg_utf8_sanitized(const char *s);
+/** `s` for one line of text output: control characters as \n, \t, \r or \xNN, a backslash as
+ *  \\, invalid UTF-8 bytes as \xNN; valid UTF-8 as it is. Returns out->data. */
+const char *hg_utf8_escaped(hg_buf *out, const char *s);
 
 #endif
