@@ -1116,6 +1116,9 @@ static bool qualify(const hg_resolver *self, TSNode n, hg_buf *out, int depth) {
       ok = qualify(self, ts_node_named_child(args, 0), out, depth + 1);
       hg_buf_putc(out, '.');
       ok = ok && string_arg(self, ts_node_named_child(args, 1), out);
+    } else if (ok && (!strcmp(name.data, "__import__") || !strcmp(name.data, "importlib.import_module")) && nargs >= 1) {
+      // __import__("docker") and importlib.import_module("docker") are the module itself
+      ok = string_arg(self, ts_node_named_child(args, 0), out);
     } else if (ok && (!strcmp(name.data, "functools.partial") || !strcmp(name.data, "partial")) && nargs >= 1) {
       ok = qualify(self, ts_node_named_child(args, 0), out, depth + 1);  // partial(f, ...) calls f
     } else if (ok) {
