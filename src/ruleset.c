@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "prefilter.h"
 #include "rules_embedded.h"
 
 typedef struct {
@@ -22,8 +23,7 @@ struct hg_ruleset {
   hg_policy *policy;
   char **kinds;
   size_t n_kinds;
-  pcre2_code *prefilter;
-  char *prefilter_source;
+  hg_prefilter *prefilter;
 };
 
 static int file_cmp(const void *a, const void *b) {
@@ -181,84 +181,14 @@ static int setup_pattern(hg_ruleset *self, const file_vec *files, uint32_t i, hg
 
 // ---- prefilter ------------------------------------------------------------------------------------
 
-typedef struct {
-  const char *text;
-  bool whole;
-} literal;
-
-typedef struct {
-  HG_VEC(literal) lits;
-  unsigned group;
-} group_lits;
-
-typedef struct {
-  HG_VEC(group_lits) groups;
-} lit_collector;
-
-static void collect(void *ctx, unsigned group, const char *lit, bool whole) {
-  lit_collector *c = ctx;
-  if (!c->groups.len || c->groups.items[c->groups.len - 1].group != group)
-    HG_VEC_PUSH(&c->groups, (group_lits){.group = group});
-  HG_VEC_PUSH(&c->groups.items[c->groups.len - 1].lits, (literal){lit, whole});
-}
-
-static bool word_char(char ch) {
-  return ch == '_' || (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9');
-}
-
-static size_t shortest(const group_lits *g) {
-  size_t m = SIZE_MAX;
-  for (size_t i = 0; i < g->lits.len; i++)
-    if (strlen(g->lits.items[i].text) < m) m = strlen(g->lits.items[i].text);
-  return m;
-}
-
-// For each site pattern, the predicate whose literals are most selective (longest shortest
-// literal): one of them must appear in any file the pattern matches. No literal: prefilter off.
-// A literal that stands as a whole token is bounded by \b where it starts or ends with a word
-// character, so `operating_system` does not let a file through for `system`.
+// The prefilter is built from the site patterns' predicates (prefilter.c says how).
 static void build_prefilter(hg_ruleset *self) {
-  hg_buf re = {0};
-  HG_VEC(char *) seen = {0};
-  bool off = false;
-  for (uint32_t i = 0; i < self->n_patterns && !off; i++) {
-    if (self->patterns[i].role != HG_PATTERN_SITE) continue;
-    lit_collector c = {0};
-    hg_predicates_literals(self->patterns[i].predicates, collect, &c);
-    const group_lits *best = NULL;
-    for (size_t g = 0; g < c.groups.len; g++)
-      if (shortest(&c.groups.items[g]) > 0 && (!best || shortest(&c.groups.items[g]) > shortest(best)))
-        best = &c.groups.items[g];
-    if (!best) off = true;
-    for (size_t k = 0; best && k < best->lits.len; k++) {
-      const literal *lit = &best->lits.items[k];
-      size_t n = strlen(lit->text);
-      hg_buf alt = {0};
-      hg_buf_printf(&alt, "%s\\Q%s\\E%s", lit->whole && word_char(lit->text[0]) ? "\\b" : "", lit->text,
-                    lit->whole && word_char(lit->text[n - 1]) ? "\\b" : "");
-      bool dup = false;
-      for (size_t s = 0; s < seen.len && !dup; s++) dup = strcmp(seen.items[s], alt.data) == 0;
-      if (dup) {
-        hg_buf_free(&alt);
-        continue;
-      }
-      hg_buf_puts(&re, re.len ? "|" : "");
-      hg_buf_puts(&re, alt.data);
-      HG_VEC_PUSH(&seen, hg_buf_detach(&alt));
-    }
-    for (size_t g = 0; g < c.groups.len; g++) free(c.groups.items[g].lits.items);
-    free(c.groups.items);
-  }
-  if (!off && re.len) {
-    int code;
-    PCRE2_SIZE eoff;
-    self->prefilter = pcre2_compile((PCRE2_SPTR)re.data, re.len, 0, &code, &eoff, NULL);
-    if (self->prefilter) pcre2_jit_compile(self->prefilter, PCRE2_JIT_COMPLETE);
-  }
-  self->prefilter_source = self->prefilter ? hg_buf_detach(&re) : hg_xstrdup("");
-  hg_buf_free(&re);
-  for (size_t i = 0; i < seen.len; i++) free(seen.items[i]);
-  free(seen.items);
+  const hg_predicates **site = hg_xcalloc(self->n_patterns, sizeof(*site));
+  size_t n = 0;
+  for (uint32_t i = 0; i < self->n_patterns; i++)
+    if (self->patterns[i].role == HG_PATTERN_SITE) site[n++] = self->patterns[i].predicates;
+  self->prefilter = hg_prefilter_new(site, n);
+  free(site);
 }
 
 // ---- load ---------------------------------------------------------------------------------------
@@ -370,8 +300,7 @@ void hg_ruleset_free(hg_ruleset *self) {
   if (self->query) ts_query_delete(self->query);
   hg_policy_free(self->policy);
   hg_strv_free(self->kinds, self->n_kinds);
-  pcre2_code_free(self->prefilter);
-  free(self->prefilter_source);
+  hg_prefilter_free(self->prefilter);
   free(self);
 }
 
@@ -385,10 +314,10 @@ size_t hg_ruleset_kinds(const hg_ruleset *self, const char *const **out) {
   return self->n_kinds;
 }
 
-const pcre2_code *hg_ruleset_prefilter(const hg_ruleset *self) { return self->prefilter; }
-const char *hg_ruleset_prefilter_source(const hg_ruleset *self) { return self->prefilter_source; }
+const pcre2_code *hg_ruleset_prefilter(const hg_ruleset *self) { return hg_prefilter_code(self->prefilter); }
+const char *hg_ruleset_prefilter_source(const hg_ruleset *self) { return hg_prefilter_source(self->prefilter); }
 
 bool hg_ruleset_may_contain_site(const hg_ruleset *self, const char *data, size_t len, pcre2_match_data *md) {
-  if (!self->prefilter) return true;
-  return pcre2_match(self->prefilter, (PCRE2_SPTR)data, len, 0, 0, md, NULL) >= 0;
+  (void)md;  // the prefilter matches without pcre2
+  return hg_prefilter_match(self->prefilter, data, len);
 }

@@ -47,7 +47,8 @@ size_t hg_ruleset_kinds(const hg_ruleset *self, const char *const **out);
 const pcre2_code *hg_ruleset_prefilter(const hg_ruleset *self);
 /** Its source, for --list-rules ("" when off). */
 const char *hg_ruleset_prefilter_source(const hg_ruleset *self);
-/** Can `len` bytes at `data` contain a site? Always true when the prefilter is off. */
+/** Can `len` bytes at `data` contain a site? Always true when the prefilter is off. Thread-safe;
+ *  `md` is not used (prefilter.c matches without pcre2) and may be NULL. */
 bool hg_ruleset_may_contain_site(const hg_ruleset *self, const char *data, size_t len, pcre2_match_data *md);
 
 #endif

@@ -1,24 +1,39 @@
 #include "scan.h"
 
+#include <assert.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 
 #include "check.h"
 #include "source.h"
+
+// tree-sitter's tree of a file takes some thirty times the file's size (a 1.5 MB file of
+// literals needs 45 MB). Files this big are checked one at a time, and the memory of each tree is
+// handed back to the system once it is freed, so that peak memory holds one big tree, not one
+// per worker (each thread has its own malloc arena, which would keep it). A worker that finds
+// another big file being checked does not wait: it keeps a copy of the bytes and goes on with
+// the next file, and checks the ones it kept as soon as the big lock is free.
+#define BIG_FILE ((size_t)256 * 1024)
 
 typedef struct {
   const hg_scan_options *opts;
   char *const *paths;
   size_t n;
   atomic_size_t next;
+  pthread_mutex_t big;  // held while a BIG_FILE is checked
 } job;
 
 typedef struct {
   job *job;
   hg_checker *checker;
+  hg_reader *reader;
+  HG_VEC(hg_source) deferred;  // big files kept for when the big lock is free; owned copies
   hg_findings findings;
   hg_file_errors errors;
   hg_scan_stats stats;
@@ -28,15 +43,18 @@ static void worker_init(worker *w, job *j) {
   memset(w, 0, sizeof(*w));
   w->job = j;
   w->checker = hg_checker_new();
+  w->reader = hg_reader_new();
 }
 
-static void worker_fini(worker *w) { hg_checker_free(w->checker); }
+static void worker_fini(worker *w) {
+  assert(w->deferred.len == 0);
+  free(w->deferred.items);
+  hg_checker_free(w->checker);
+  hg_reader_free(w->reader);
+}
 
-static void scan_source(worker *w, const hg_source *src) {
+static void check(worker *w, const hg_source *src) {
   const hg_scan_options *o = w->job->opts;
-  w->stats.files++;
-  if (!hg_ruleset_may_contain_site(o->rules, src->data, src->len, hg_checker_match_data(w->checker))) return;
-  w->stats.parsed++;
   size_t before = w->findings.len;
   hg_check_source(w->checker, o->rules, o->config, src, &w->findings, &w->errors);
   for (size_t i = before; i < w->findings.len; i++) {
@@ -45,10 +63,49 @@ static void scan_source(worker *w, const hg_source *src) {
   }
 }
 
+// Checks a big file with the big lock held (taken by the caller), then returns its tree's memory.
+static void check_big(worker *w, const hg_source *src) {
+  check(w, src);
+#ifdef __GLIBC__
+  malloc_trim(0);
+#endif
+  pthread_mutex_unlock(&w->job->big);
+}
+
+// Checks the big files this worker kept, as long as the big lock is free (or, with `wait`, all of
+// them, waiting for it).
+static void check_deferred(worker *w, bool wait) {
+  while (w->deferred.len) {
+    if (wait)
+      pthread_mutex_lock(&w->job->big);
+    else if (pthread_mutex_trylock(&w->job->big) != 0)
+      return;
+    hg_source src = w->deferred.items[--w->deferred.len];
+    check_big(w, &src);
+    hg_source_free(&src);
+  }
+}
+
+static void scan_source(worker *w, const hg_source *src) {
+  w->stats.files++;
+  // A file the prefilter rules out is neither copied nor parsed: its bytes stay in the reader.
+  if (!hg_ruleset_may_contain_site(w->job->opts->rules, src->data, src->len, NULL)) return;
+  w->stats.parsed++;
+  if (src->len < BIG_FILE) {
+    check(w, src);
+  } else if (pthread_mutex_trylock(&w->job->big) == 0) {
+    check_big(w, src);
+  } else {
+    hg_source copy;
+    hg_source_from_bytes(&copy, src->path, src->data, src->len);
+    HG_VEC_PUSH(&w->deferred, copy);
+  }
+}
+
 static void scan_path(worker *w, const char *path) {
   hg_source src;
   hg_error err;
-  if (hg_source_read(&src, path, &err) != 0) {
+  if (hg_reader_read(w->reader, &src, path, &err) != 0) {
     // err reads "path: cannot open: …"; keep the part after the path.
     const char *msg = err.message;
     size_t n = strlen(path);
@@ -57,19 +114,17 @@ static void scan_path(worker *w, const char *path) {
     HG_VEC_PUSH(&w->errors, e);
     return;
   }
-  if (src.len > UINT32_MAX / 2) {
-    hg_file_error e = {.path = hg_xstrdup(path), .kind = HG_FILE_UNREADABLE, .message = hg_xstrdup("file too large")};
-    HG_VEC_PUSH(&w->errors, e);
-  } else {
-    scan_source(w, &src);
-  }
-  hg_source_free(&src);
+  scan_source(w, &src);
 }
 
 static void *run_worker(void *arg) {
   worker *w = arg;
   job *j = w->job;
-  for (size_t i; (i = atomic_fetch_add(&j->next, 1)) < j->n;) scan_path(w, j->paths[i]);
+  for (size_t i; (i = atomic_fetch_add(&j->next, 1)) < j->n;) {
+    scan_path(w, j->paths[i]);
+    check_deferred(w, false);
+  }
+  check_deferred(w, true);
   return NULL;
 }
 
@@ -84,6 +139,12 @@ static void merge(worker *w, hg_findings *out, hg_file_errors *errors, hg_scan_s
   stats->failing += w->stats.failing;
 }
 
+static void job_init(job *j, const hg_scan_options *opts, char *const *paths, size_t n) {
+  *j = (job){.opts = opts, .paths = paths, .n = n};
+  atomic_init(&j->next, 0);
+  pthread_mutex_init(&j->big, NULL);
+}
+
 int hg_scan(const hg_scan_options *opts, char *const *paths, size_t n, hg_findings *out, hg_file_errors *errors,
             hg_scan_stats *stats, hg_error *err) {
   unsigned jobs = opts->jobs;
@@ -92,8 +153,8 @@ int hg_scan(const hg_scan_options *opts, char *const *paths, size_t n, hg_findin
     jobs = cores > 0 ? (unsigned)cores : 1;
   }
   if (jobs > n) jobs = n ? (unsigned)n : 1;
-  job j = {.opts = opts, .paths = paths, .n = n};
-  atomic_init(&j.next, 0);
+  job j;
+  job_init(&j, opts, paths, n);
   worker *workers = hg_xcalloc(jobs, sizeof(worker));
   pthread_t *threads = hg_xcalloc(jobs, sizeof(pthread_t));
   unsigned started = 0;
@@ -111,6 +172,7 @@ int hg_scan(const hg_scan_options *opts, char *const *paths, size_t n, hg_findin
     merge(&workers[i], out, errors, stats);
     worker_fini(&workers[i]);
   }
+  pthread_mutex_destroy(&j.big);
   free(workers);
   free(threads);
   hg_findings_sort(out);
@@ -120,16 +182,19 @@ int hg_scan(const hg_scan_options *opts, char *const *paths, size_t n, hg_findin
 
 void hg_scan_bytes(const hg_scan_options *opts, const char *path, const char *bytes, size_t len, hg_findings *out,
                    hg_file_errors *errors) {
-  job j = {.opts = opts};
+  job j;
+  job_init(&j, opts, NULL, 0);
   worker w;
   worker_init(&w, &j);
   hg_source src;
   hg_source_from_bytes(&src, path, bytes, len);
   scan_source(&w, &src);
+  check_deferred(&w, true);
   hg_source_free(&src);
   hg_scan_stats stats = {0};
   merge(&w, out, errors, &stats);
   worker_fini(&w);
+  pthread_mutex_destroy(&j.big);
   hg_findings_sort(out);
   hg_file_errors_sort(errors);
 }

@@ -1,6 +1,9 @@
-/* The worker pool: each worker reads a file once, skips it when the prefilter rules out every
- * site, otherwise hands it to check.c, and keeps the owned findings. The caller gets all findings
- * and file errors, sorted. */
+/* The worker pool: one thread per core (worker 0 is the caller's), each with its own checker and
+ * reader, taking files in turn from a shared counter. A worker reads a file once into its reused
+ * buffer, skips it without copying when the prefilter rules out every site, otherwise hands it to
+ * check.c, and keeps the owned findings. Files over 256 KB are checked one at a time (their trees
+ * are large). The caller gets all findings and file errors, sorted, so the output is the same for
+ * any number of workers. */
 #ifndef HG_SCAN_H
 #define HG_SCAN_H
 

@@ -16,15 +16,20 @@ static void add_error(hg_file_errors *errors, const char *path, const char *what
   HG_VEC_PUSH(errors, e);
 }
 
-static char *join(const char *dir, const char *name) {
-  if (strcmp(dir, ".") == 0) return hg_xstrdup(name);
-  size_t n = strlen(dir);
-  return hg_xasprintf("%s%s%s", dir, n && dir[n - 1] == '/' ? "" : "/", name);
+static char *join(const char *dir, size_t dir_len, const char *name) {
+  if (dir_len == 1 && dir[0] == '.') return hg_xstrdup(name);
+  size_t n = strlen(name);
+  bool slash = dir_len && dir[dir_len - 1] == '/';
+  char *path = hg_xmalloc(dir_len + !slash + n + 1);
+  memcpy(path, dir, dir_len);
+  if (!slash) path[dir_len] = '/';
+  memcpy(path + dir_len + !slash, name, n + 1);
+  return path;
 }
 
 static bool is_py(const char *name) {
   size_t n = strlen(name);
-  return n > 3 && strcmp(name + n - 3, ".py") == 0;
+  return n > 3 && memcmp(name + n - 3, ".py", 3) == 0;
 }
 
 static bool skip_dir(const char *name) {
@@ -34,6 +39,7 @@ static bool skip_dir(const char *name) {
 }
 
 static bool dir_excluded(const hg_config *config, const char *path) {
+  if (config->n_exclude == 0) return false;
   // "tests/**" excludes the directory itself: test the path as a directory prefix too.
   char *as_dir = hg_xasprintf("%s/", path);
   bool ex = hg_config_excludes(config, path) || hg_config_excludes(config, as_dir);
@@ -41,11 +47,19 @@ static bool dir_excluded(const hg_config *config, const char *path) {
   return ex;
 }
 
+// Frees the paths pushed onto `v` from index `from` on.
+static void drop_from(hg_paths *v, size_t from) {
+  while (v->len > from) free(v->items[--v->len]);
+}
+
+// Depth first, one readdir pass per directory and no stat per entry: d_type says what an entry is
+// (a file system that leaves it DT_UNKNOWN costs one fstatat for that entry).
 static void walk_dir(const char *root, const hg_config *config, hg_paths *out, hg_file_errors *errors) {
   hg_paths stack = {0};
   HG_VEC_PUSH(&stack, hg_xstrdup(root));
   while (stack.len) {
     char *dir = stack.items[--stack.len];
+    size_t dir_len = strlen(dir);
     DIR *d = opendir(dir);
     if (!d) {
       add_error(errors, dir, "cannot open directory", errno);
@@ -53,17 +67,21 @@ static void walk_dir(const char *root, const hg_config *config, hg_paths *out, h
       continue;
     }
     int dfd = dirfd(d);
-    // A directory holding pyvenv.cfg is a virtualenv.
-    if (strcmp(dir, root) != 0 && faccessat(dfd, "pyvenv.cfg", F_OK, 0) == 0) {
-      closedir(d);
-      free(dir);
-      continue;
-    }
+    bool is_root = strcmp(dir, root) == 0;
+    size_t out_mark = out->len, stack_mark = stack.len;
+    bool venv = false;
     struct dirent *e;
     while ((errno = 0, e = readdir(d))) {
       const char *name = e->d_name;
-      if (!strcmp(name, ".") || !strcmp(name, "..")) continue;
+      if (name[0] == '.' && (!name[1] || (name[1] == '.' && !name[2]))) continue;
       unsigned char type = e->d_type;
+      // A directory holding pyvenv.cfg (a link to one counts only if it resolves) is a
+      // virtualenv: what was taken from it is dropped below.
+      if (!is_root && strcmp(name, "pyvenv.cfg") == 0 &&
+          ((type != DT_LNK && type != DT_UNKNOWN) || faccessat(dfd, name, F_OK, 0) == 0)) {
+        venv = true;
+        break;
+      }
       if (type == DT_UNKNOWN) {
         struct stat st;
         if (fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW) != 0) continue;
@@ -73,20 +91,25 @@ static void walk_dir(const char *root, const hg_config *config, hg_paths *out, h
       // outside it; either way following them could loop or leave the tree.
       if (type == DT_DIR) {
         if (skip_dir(name)) continue;
-        char *path = join(dir, name);
+        char *path = join(dir, dir_len, name);
         if (dir_excluded(config, path))
           free(path);
         else
           HG_VEC_PUSH(&stack, path);
       } else if (type == DT_REG && is_py(name)) {
-        char *path = join(dir, name);
-        if (hg_config_excludes(config, path))
+        char *path = join(dir, dir_len, name);
+        if (config->n_exclude && hg_config_excludes(config, path))
           free(path);
         else
           HG_VEC_PUSH(out, path);
       }
     }
-    if (errno) add_error(errors, dir, "cannot read directory", errno);
+    if (venv) {
+      drop_from(out, out_mark);
+      drop_from(&stack, stack_mark);
+    } else if (errno) {
+      add_error(errors, dir, "cannot read directory", errno);
+    }
     closedir(d);
     free(dir);
   }

@@ -1,0 +1,177 @@
+#include "prefilter.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+// One distinct literal text and the word boundaries its alternatives ask for: bit (2*before +
+// after) of `combos` is set when some alternative needs a boundary before it iff `before` and
+// after it iff `after`. Bit 0 (no boundary) alone: the text anywhere will do.
+typedef struct {
+  char *text;
+  size_t len;
+  unsigned combos;
+} needle;
+
+struct hg_prefilter {
+  char *source;  // "" when off
+  pcre2_code *code;
+  needle *needles;
+  size_t n_needles;
+};
+
+// ---- deriving the literals ----------------------------------------------------------------------
+
+typedef struct {
+  const char *text;
+  bool whole;
+} literal;
+
+typedef struct {
+  HG_VEC(literal) lits;
+  unsigned group;
+} group_lits;
+
+typedef struct {
+  HG_VEC(group_lits) groups;
+} lit_collector;
+
+typedef HG_VEC(char *) str_vec;
+
+static void collect(void *ctx, unsigned group, const char *lit, bool whole) {
+  lit_collector *c = ctx;
+  if (!c->groups.len || c->groups.items[c->groups.len - 1].group != group)
+    HG_VEC_PUSH(&c->groups, (group_lits){.group = group});
+  HG_VEC_PUSH(&c->groups.items[c->groups.len - 1].lits, (literal){lit, whole});
+}
+
+// pcre2's \w without UTF or UCP, as the alternation is compiled.
+static bool word_char(unsigned char ch) {
+  return ch == '_' || (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9');
+}
+
+static size_t shortest(const group_lits *g) {
+  size_t m = SIZE_MAX;
+  for (size_t i = 0; i < g->lits.len; i++)
+    if (strlen(g->lits.items[i].text) < m) m = strlen(g->lits.items[i].text);
+  return m;
+}
+
+// The literal quoted for pcre2: \Q...\E, or char by char when it holds "\E" itself.
+static void quote(hg_buf *re, const char *text) {
+  if (!strstr(text, "\\E")) {
+    hg_buf_printf(re, "\\Q%s\\E", text);
+    return;
+  }
+  for (const char *s = text; *s; s++) {
+    if (!word_char((unsigned char)*s) && (unsigned char)*s < 0x80) hg_buf_putc(re, '\\');
+    hg_buf_putc(re, *s);
+  }
+}
+
+static void add_needle(hg_prefilter *self, const char *text, bool before, bool after) {
+  size_t i = 0;
+  while (i < self->n_needles && strcmp(self->needles[i].text, text) != 0) i++;
+  if (i == self->n_needles) {
+    self->needles = hg_xrealloc(self->needles, (self->n_needles + 1) * sizeof(needle));
+    self->needles[self->n_needles++] = (needle){hg_xstrdup(text), strlen(text), 0};
+  }
+  self->needles[i].combos |= 1u << (2 * before + after);
+}
+
+// A literal that stands as a whole token is bounded by \b where it starts or ends with a word
+// character, so `operating_system` does not let a file through for `system`.
+static void add_literal(hg_prefilter *self, hg_buf *re, str_vec *seen, const literal *lit) {
+  size_t n = strlen(lit->text);
+  bool before = lit->whole && word_char((unsigned char)lit->text[0]);
+  bool after = lit->whole && word_char((unsigned char)lit->text[n - 1]);
+  hg_buf alt = {0};
+  hg_buf_puts(&alt, before ? "\\b" : "");
+  quote(&alt, lit->text);
+  hg_buf_puts(&alt, after ? "\\b" : "");
+  for (size_t s = 0; s < seen->len; s++)
+    if (strcmp(seen->items[s], alt.data) == 0) {
+      hg_buf_free(&alt);
+      return;
+    }
+  hg_buf_puts(re, re->len ? "|" : "");
+  hg_buf_puts(re, alt.data);
+  HG_VEC_PUSH(seen, hg_buf_detach(&alt));
+  add_needle(self, lit->text, before, after);
+}
+
+static void clear(hg_prefilter *self) {
+  for (size_t i = 0; i < self->n_needles; i++) free(self->needles[i].text);
+  free(self->needles);
+  self->needles = NULL;
+  self->n_needles = 0;
+  pcre2_code_free(self->code);
+  self->code = NULL;
+  free(self->source);
+  self->source = NULL;
+}
+
+hg_prefilter *hg_prefilter_new(const hg_predicates *const *patterns, size_t n) {
+  hg_prefilter *self = hg_xcalloc(1, sizeof(hg_prefilter));
+  hg_buf re = {0};
+  str_vec seen = {0};
+  bool off = n == 0;
+  for (size_t i = 0; i < n && !off; i++) {
+    lit_collector c = {0};
+    hg_predicates_literals(patterns[i], collect, &c);
+    const group_lits *best = NULL;
+    for (size_t g = 0; g < c.groups.len; g++)
+      if (shortest(&c.groups.items[g]) > 0 && (!best || shortest(&c.groups.items[g]) > shortest(best)))
+        best = &c.groups.items[g];
+    off = !best;
+    for (size_t k = 0; best && k < best->lits.len; k++) add_literal(self, &re, &seen, &best->lits.items[k]);
+    for (size_t g = 0; g < c.groups.len; g++) free(c.groups.items[g].lits.items);
+    free(c.groups.items);
+  }
+  for (size_t i = 0; i < seen.len; i++) free(seen.items[i]);
+  free(seen.items);
+  if (!off) {
+    int code;
+    PCRE2_SIZE eoff;
+    self->code = pcre2_compile((PCRE2_SPTR)re.data, re.len, 0, &code, &eoff, NULL);
+    if (self->code) pcre2_jit_compile(self->code, PCRE2_JIT_COMPLETE);
+  }
+  self->source = hg_buf_detach(&re);
+  if (!self->code) {  // off
+    clear(self);
+    self->source = hg_xstrdup("");
+  }
+  return self;
+}
+
+void hg_prefilter_free(hg_prefilter *self) {
+  if (!self) return;
+  clear(self);
+  free(self);
+}
+
+bool hg_prefilter_on(const hg_prefilter *self) { return self->code != NULL; }
+const char *hg_prefilter_source(const hg_prefilter *self) { return self->source; }
+const pcre2_code *hg_prefilter_code(const hg_prefilter *self) { return self->code; }
+
+// ---- matching -----------------------------------------------------------------------------------
+
+static bool found(const needle *nd, const char *data, size_t len) {
+  if (nd->combos & 1u) return memmem(data, len, nd->text, nd->len) != NULL;
+  for (const char *p = data, *end = data + len; (size_t)(end - p) >= nd->len; p++) {
+    p = memmem(p, (size_t)(end - p), nd->text, nd->len);
+    if (!p) return false;
+    bool before = p == data || !word_char((unsigned char)p[-1]);
+    bool after = p + nd->len == end || !word_char((unsigned char)p[nd->len]);
+    // combos bit (2*b + a) is satisfied when each boundary it asks for holds.
+    if ((nd->combos & 2u && after) || (nd->combos & 4u && before) || (nd->combos & 8u && before && after))
+      return true;
+  }
+  return false;
+}
+
+bool hg_prefilter_match(const hg_prefilter *self, const char *data, size_t len) {
+  if (!self->code) return true;
+  for (size_t i = 0; i < self->n_needles; i++)
+    if (found(&self->needles[i], data, len)) return true;
+  return false;
+}

@@ -1,0 +1,179 @@
+#!/usr/bin/env bash
+# The speed benchmark (issue 5). Not a test: ctest never runs it, and its figures depend on the
+# machine. It builds what it needs in a scratch directory, then runs, alternating and several
+# times each, hardguard, ast-grep (the same four site shapes, tests/bench/ast-grep/sites.yml) and
+# `grep -rl` of the prefilter's trigger words over
+#   corpus A  four Debian packages as they ship (corpus_a.sh): mostly files without any site,
+#             so it measures reading, the prefilter and the few parses it lets through;
+#   corpus B  generated modules full of sites (corpus_b.py): parse, extract, resolve, judge;
+# and prints medians, ratios, peak RSS (/usr/bin/time), the bare tree-sitter parse rate
+# (parse_rate.c) and a pre-commit run on 10 files (hyperfine when installed), then the targets.
+#
+#   tests/bench/run.sh [-n RUNS] [-j JOBS] [-w WORKDIR] [-b HARDGUARD]
+#     RUNS     timed runs of each tool on each corpus (default 5)
+#     JOBS     hardguard's -j (default: online cores)
+#     WORKDIR  corpora, ast-grep and the parse driver (default /tmp/hardguard-bench)
+#     HARDGUARD the binary (default build/hardguard; its build directory also gives the grammar)
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+repo=$(cd "$here/../.." && pwd)
+runs=5 jobs=$(nproc) work=/tmp/hardguard-bench hg=$repo/build/hardguard
+while getopts "n:j:w:b:" opt; do
+  case $opt in
+  n) runs=$OPTARG ;; j) jobs=$OPTARG ;; w) work=$OPTARG ;; b) hg=$OPTARG ;;
+  *) sed -n '2,17p' "$0" >&2; exit 2 ;;
+  esac
+done
+hg=$(cd "$(dirname "$hg")" && pwd)/$(basename "$hg")
+[ -x "$hg" ] || { echo "bench: no hardguard at $hg (build it first)" >&2; exit 2; }
+[ -x /usr/bin/time ] || { echo "bench: /usr/bin/time is needed (apt-get install time)" >&2; exit 2; }
+mkdir -p "$work"
+log() { echo "bench: $*" >&2; }
+
+# ---- what it needs ------------------------------------------------------------------------------
+log "corpus A (Debian packages)"
+"$here/corpus_a.sh" "$work"
+if [ ! -f "$work/B/.done" ]; then
+  log "corpus B (generated)"
+  rm -rf "$work/B" && python3 "$here/corpus_b.py" "$work/B" 3000 && touch "$work/B/.done"
+fi
+ag=$work/node/node_modules/.bin/ast-grep
+if [ ! -x "$ag" ]; then
+  log "ast-grep (npm install @ast-grep/cli)"
+  mkdir -p "$work/node" && (cd "$work/node" && npm install --silent --no-audit --no-fund @ast-grep/cli >/dev/null)
+fi
+log "parse-rate driver"
+driver=$("$here/build_driver.sh" "$(dirname "$hg")")
+# The trigger words: the literals of the prefilter hardguard derives from its rules.
+mapfile -t words < <("$hg" --list-rules | sed -n 's/^prefilter: //p' | grep -o '\\Q[^\\]*\\E' | sed 's/^\\Q//; s/\\E$//' | sort -u)
+[ "${#words[@]}" -gt 0 ] || { echo "bench: the prefilter is off; nothing to grep for" >&2; exit 2; }
+grep_args=()
+for w in "${words[@]}"; do grep_args+=(-e "$w"); done
+
+py_list() { find "$1" -name '*.py' -type f | sort; }
+bytes_of() { py_list "$1" | tr '\n' '\0' | du -cb --files0-from=- | tail -1 | cut -f1; }
+A=$work/A B=$work/B
+a_files=$(py_list "$A" | wc -l) a_bytes=$(bytes_of "$A")
+b_files=$(py_list "$B" | wc -l) b_bytes=$(bytes_of "$B")
+
+# ---- timing -------------------------------------------------------------------------------------
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+# timed KEY OKCODES CMD...: one run; appends wall microseconds to $tmp/KEY.t, peak RSS KB to .m.
+timed() {
+  local key=$1 ok=$2 t0 t1 rc=0
+  shift 2
+  t0=$EPOCHREALTIME
+  /usr/bin/time -f '%M' -o "$tmp/rss" "$@" >/dev/null 2>"$tmp/err" || rc=$?
+  t1=$EPOCHREALTIME
+  if [[ " $ok " != *" $rc "* ]]; then
+    echo "bench: $key: exit $rc: $*" >&2
+    cat "$tmp/err" >&2
+    exit 2
+  fi
+  echo $((${t1/./} - ${t0/./})) >>"$tmp/$key.t"
+  tail -1 "$tmp/rss" >>"$tmp/$key.m"
+}
+stat_of() { sort -n "$tmp/$1.$2" | awk '{v[NR]=$1} END {m = NR % 2 ? v[(NR+1)/2] : (v[NR/2]+v[NR/2+1])/2; print m, v[1], v[NR]}'; }
+median() { stat_of "$1" t | cut -d' ' -f1; }
+
+# What else keeps the machine busy, measured before starting (figures are only as good as it).
+busy_before() {
+  local a b
+  read -ra a < <(head -1 /proc/stat); sleep 2; read -ra b < <(head -1 /proc/stat)
+  local busy=$(((b[1] + b[2] + b[3] + b[6] + b[7] + b[8]) - (a[1] + a[2] + a[3] + a[6] + a[7] + a[8])))
+  local all=$((busy + b[4] + b[5] - a[4] - a[5]))
+  echo $((100 * busy / (all ? all : 1)))
+}
+background=$(busy_before)
+
+log "warming the page cache"
+for c in "$A" "$B"; do
+  py_list "$c" | tr '\n' '\0' | xargs -0 cat >/dev/null
+  "$hg" -q -j "$jobs" "$c" >/dev/null || true
+done
+"$ag" scan --rule "$here/ast-grep/sites.yml" --json=compact "$A" >/dev/null
+
+for r in $(seq 1 "$runs"); do
+  log "round $r/$runs"
+  for corpus in A B; do
+    dir=${!corpus}
+    timed "$corpus.hg" "0 1" "$hg" -q --format json -j "$jobs" "$dir"
+    timed "$corpus.ag" "0 1" "$ag" scan --rule "$here/ast-grep/sites.yml" --json=compact "$dir"
+    timed "$corpus.grep" "0 1" grep -rlF --include='*.py' "${grep_args[@]}" "$dir"
+    [ "$jobs" -gt 1 ] && timed "$corpus.hg1" "0 1" "$hg" -q --format json -j 1 "$dir"
+  done
+done
+
+# A pre-commit run: 10 files named on the command line, among them docker code with sites.
+mapfile -t ten < <( (py_list "$A/ansible" | grep '/community/docker/plugins/modules/' | head -5
+                     py_list "$A/python3-django" | head -5) )
+if command -v hyperfine >/dev/null; then
+  log "pre-commit: hyperfine"
+  hyperfine -N --warmup 5 --runs 40 --export-json "$tmp/pc.json" -i "$hg -q ${ten[*]}" >/dev/null 2>&1
+  precommit_ms=$(python3 -c "import json,statistics; r=json.load(open('$tmp/pc.json'))['results'][0]; print('%.1f' % (statistics.median(r['times'])*1000))")
+  precommit_how="hyperfine, 40 runs"
+else
+  log "pre-commit: 40 runs"
+  for _ in $(seq 1 40); do timed pc "0 1" "$hg" -q "${ten[@]}"; done
+  precommit_ms=$(awk -v us="$(median pc)" 'BEGIN {printf "%.1f", us / 1000}')
+  precommit_how="40 runs"
+fi
+timed pcrss "0 1" "$hg" -q "${ten[@]}"
+
+log "bare parse rate"
+py_list "$B" >"$tmp/b.list"
+rate1=$("$driver" -j 1 -r 3 - <"$tmp/b.list" | awk '{print $NF}')
+rateN=$("$driver" -j "$jobs" -r 3 - <"$tmp/b.list" | awk '{print $NF}')
+
+# ---- report -------------------------------------------------------------------------------------
+secs() { awk -v us="$1" 'BEGIN {printf "%.3f", us / 1e6}'; }
+row() {
+  local key=$1 label=$2 s lo hi m mhi
+  [ -f "$tmp/$key.t" ] || return 0
+  read -r s lo hi <<<"$(stat_of "$key" t)"
+  read -r m _ mhi <<<"$(stat_of "$key" m)"
+  printf '  %-26s %8s s %8s s %8s s %8.1f MB\n' "$label" "$(secs "$s")" "$(secs "$lo")" "$(secs "$hi")" \
+    "$(awk -v k="$mhi" 'BEGIN {print k / 1024}')"
+}
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN {printf "%.2f", a / b}'; }
+verdict() { if [ "$1" = 1 ]; then echo "met    "; else echo "NOT met"; fi; }
+
+hgA=$(median A.hg) agA=$(median A.ag) grA=$(median A.grep) hgB=$(median B.hg) agB=$(median B.ag)
+rssA=$(stat_of A.hg m | cut -d' ' -f3)
+thrB=$(awk -v b="$b_bytes" -v us="$hgB" 'BEGIN {printf "%.1f", b / us}')  # bytes/µs = MB/s
+cores=$(nproc)
+echo "hardguard benchmark, $(date -u +%Y-%m-%d) - $("$hg" --version), -j $jobs"
+echo "machine: $cores cores ($(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -1)), busy ${background}% before the runs (other processes)"
+echo "corpus A: $a_files files, $(awk -v b="$a_bytes" 'BEGIN {printf "%.1f", b / 1e6}') MB (ansible python3-sympy python3-django python3-docker, Debian)"
+echo "corpus B: $b_files files, $(awk -v b="$b_bytes" 'BEGIN {printf "%.1f", b / 1e6}') MB (corpus_b.py, every file full of sites)"
+echo "trigger words (grep -rlF): ${words[*]}"
+echo
+printf '  %-26s %10s %10s %10s %11s\n' "$runs runs each" median min max "peak RSS"
+row A.hg "A  hardguard -j $jobs"
+row A.hg1 "A  hardguard -j 1"
+row A.ag "A  ast-grep"
+row A.grep "A  grep -rl"
+row B.hg "B  hardguard -j $jobs"
+row B.hg1 "B  hardguard -j 1"
+row B.ag "B  ast-grep"
+row B.grep "B  grep -rl"
+echo
+echo "pre-commit, 10 files on the command line: ${precommit_ms} ms median ($precommit_how), peak RSS $(awk -v k="$(stat_of pcrss m | cut -d' ' -f3)" 'BEGIN {printf "%.1f", k / 1024}') MB"
+echo "bare tree-sitter parse rate on B: $rate1 MB/s on 1 thread, $rateN MB/s on $jobs; x $cores cores = $(awk -v r="$rate1" -v c="$cores" 'BEGIN {printf "%.1f", r * c}') MB/s"
+echo "hardguard on B: $thrB MB/s"
+[ ! -f "$tmp/A.hg1.t" ] || echo "scaling -j 1 -> -j $jobs: A $(ratio "$(median A.hg1)" "$hgA")x, B $(ratio "$(median B.hg1)" "$hgB")x"
+echo
+okA1=$(awk -v a="$hgA" -v b="$grA" 'BEGIN {print (a <= 2 * b) ? 1 : 0}')
+okA2=$(awk -v a="$hgA" -v b="$agA" 'BEGIN {print (10 * a <= b) ? 1 : 0}')
+pctB=$(awk -v t="$thrB" -v r="$rate1" -v c="$cores" 'BEGIN {printf "%.0f", 100 * t / (r * c)}')
+okB=$(awk -v p="$pctB" 'BEGIN {print (p >= 80) ? 1 : 0}')
+okPC=$(awk -v m="$precommit_ms" 'BEGIN {print (m <= 15) ? 1 : 0}')
+okRSS=$(awk -v k="$rssA" 'BEGIN {print (k <= 64 * 1024) ? 1 : 0}')
+echo "ratios: A hardguard/grep $(ratio "$hgA" "$grA"), A hardguard/ast-grep $(ratio "$hgA" "$agA") ($(ratio "$agA" "$hgA")x faster), B hardguard/ast-grep $(ratio "$hgB" "$agB")"
+echo "targets:"
+echo "  $(verdict "$okA1")  A: hardguard <= 2x grep -rl: $(ratio "$hgA" "$grA")x"
+echo "  $(verdict "$okA2")  A: >= 10x faster than ast-grep: $(ratio "$agA" "$hgA")x"
+echo "  $(verdict "$okB")  B: throughput >= 80% of parse rate x cores: ${pctB}%"
+echo "  $(verdict "$okPC")  10 files on the command line <= 15 ms: ${precommit_ms} ms"
+echo "  $(verdict "$okRSS")  peak RSS <= 64 MB on A: $(awk -v k="$rssA" 'BEGIN {printf "%.1f", k / 1024}') MB"

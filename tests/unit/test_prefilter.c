@@ -1,0 +1,375 @@
+// Unit tests for prefilter.c: the literals it derives from the patterns' predicates, its matcher
+// held equal to the pcre2 alternation it prints, and its soundness: over every fixture, mutations
+// of them and a generated corpus of sites buried in filler, a file on which the full analysis
+// (parse, extract, judge, without the prefilter) reports anything is never ruled out.
+#define _GNU_SOURCE  // nftw
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <ftw.h>
+
+#include <cmocka.h>
+
+#include "check.h"
+#include "prefilter.h"
+#include "ruleset.h"
+
+#ifndef HG_SOURCE_DIR
+#error "HG_SOURCE_DIR must name the source tree (set by tests/unit/CMakeLists.txt)"
+#endif
+
+// ---- a small deterministic generator ------------------------------------------------------------
+
+static uint64_t rng_state;
+
+static uint32_t rnd(uint32_t n) {
+  // xorshift64*: reproducible on every platform, so a failure names a case that can be re-run.
+  rng_state ^= rng_state >> 12;
+  rng_state ^= rng_state << 25;
+  rng_state ^= rng_state >> 27;
+  return (uint32_t)((rng_state * UINT64_C(2685821657736338717)) >> 33) % n;
+}
+
+// ---- prefilters built from queries of our own ---------------------------------------------------
+
+typedef struct {
+  TSQuery *query;
+  hg_predicates **preds;
+  uint32_t n;
+  hg_prefilter *pre;
+} own;
+
+static void own_build(own *o, const char *query) {
+  uint32_t eoff;
+  TSQueryError etype;
+  o->query = ts_query_new(tree_sitter_python(), query, (uint32_t)strlen(query), &eoff, &etype);
+  if (!o->query) fail_msg("query error %d at %u", etype, eoff);
+  o->n = ts_query_pattern_count(o->query);
+  o->preds = calloc(o->n, sizeof(*o->preds));
+  for (uint32_t i = 0; i < o->n; i++) {
+    hg_error err = {{0}};
+    if (hg_predicates_compile(&o->preds[i], o->query, i, &err) != 0) fail_msg("%s", err.message);
+  }
+  o->pre = hg_prefilter_new((const hg_predicates *const *)o->preds, o->n);
+}
+
+static void own_free(own *o) {
+  hg_prefilter_free(o->pre);
+  for (uint32_t i = 0; i < o->n; i++) hg_predicates_free(o->preds[i]);
+  free(o->preds);
+  ts_query_delete(o->query);
+}
+
+static bool pcre2_says(const hg_prefilter *pre, const char *text, size_t len, pcre2_match_data *md) {
+  const pcre2_code *code = hg_prefilter_code(pre);
+  return !code || pcre2_match(code, (PCRE2_SPTR)text, len, 0, 0, md, NULL) >= 0;
+}
+
+static void expect(const hg_prefilter *pre, const char *text, bool want) {
+  bool got = hg_prefilter_match(pre, text, strlen(text));
+  if (got != want) print_error("match(\"%s\") = %d, want %d (prefilter %s)\n", text, got, want, hg_prefilter_source(pre));
+  assert_int_equal(got, want);
+}
+
+static void test_prefilter__derives_the_most_selective_literals(void **state) {
+  (void)state;
+  own o;
+  // Of each pattern, the predicate whose shortest literal is longest: "containers" over "run";
+  // the alternatives of #any-of? together; #contains? unbounded; #resolves-to? its last part.
+  own_build(&o, "((attribute object: (identifier) @a attribute: (identifier) @b) @site"
+                " (#eq? @a \"containers\") (#eq? @b \"run\"))\n"
+                "((string (string_content) @s) @site (#any-of? @s \"podman\" \"docker\"))\n"
+                "((string) @site (#contains? @site \"nerd\"))\n"
+                "((call function: (_) @f) @site (#resolves-to? @f \"os.system\"))\n");
+  assert_true(hg_prefilter_on(o.pre));
+  assert_string_equal(hg_prefilter_source(o.pre),
+                      "\\b\\Qcontainers\\E\\b|\\b\\Qpodman\\E\\b|\\b\\Qdocker\\E\\b|\\Qnerd\\E|\\b\\Qsystem\\E\\b");
+  expect(o.pre, "x.containers", true);
+  expect(o.pre, "x.run()", false);
+  expect(o.pre, "mycontainers", false);
+  expect(o.pre, "containers_x", false);
+  expect(o.pre, "'podman'", true);
+  expect(o.pre, "nerdctl", true);  // #contains? may sit inside a word
+  expect(o.pre, "os.system(c)", true);
+  expect(o.pre, "operating_system", false);
+  expect(o.pre, "", false);
+  own_free(&o);
+}
+
+static void test_prefilter__off_without_a_literal(void **state) {
+  (void)state;
+  own o;
+  own_build(&o, "((call function: (identifier) @f) @site (#eq? @f \"spawn\"))\n((lambda) @site)\n");
+  assert_false(hg_prefilter_on(o.pre));
+  assert_string_equal(hg_prefilter_source(o.pre), "");
+  assert_null(hg_prefilter_code(o.pre));
+  expect(o.pre, "", true);
+  expect(o.pre, "x = 1", true);
+  own_free(&o);
+  own_build(&o, "");
+  assert_false(hg_prefilter_on(o.pre));
+  expect(o.pre, "x = 1", true);
+  own_free(&o);
+  hg_prefilter_free(NULL);
+}
+
+static void test_prefilter__literals_that_need_quoting(void **state) {
+  (void)state;
+  own o;
+  // A literal holding \E cannot go inside \Q...\E; one starting or ending with a non-word
+  // character gets no \b on that side; regex syntax is literal.
+  own_build(&o, "((string) @site (#eq? @site \"a\\\\Eb\"))\n"
+                "((string) @site (#eq? @site \"--net=none\"))\n"
+                "((string) @site (#eq? @site \"x.*(\"))\n");
+  assert_true(hg_prefilter_on(o.pre));
+  pcre2_match_data *md = pcre2_match_data_create(4, NULL);
+  static const char *const texts[] = {"a\\Eb", "ab", "xa\\Eb", "--net=none", "x--net=none", "--net=nonex",
+                                      "x.*(", "xx.*(", "x.*((", "xa", ""};
+  for (size_t i = 0; i < sizeof(texts) / sizeof(texts[0]); i++)
+    assert_int_equal(hg_prefilter_match(o.pre, texts[i], strlen(texts[i])),
+                     pcre2_says(o.pre, texts[i], strlen(texts[i]), md));
+  expect(o.pre, "a\\Eb", true);
+  expect(o.pre, "ab", false);
+  expect(o.pre, "x--net=none", true);
+  expect(o.pre, "--net=nonex", false);
+  expect(o.pre, "x.*(", true);
+  expect(o.pre, "xx", false);
+  pcre2_match_data_free(md);
+  own_free(&o);
+}
+
+// ---- the built-in rules --------------------------------------------------------------------------
+
+typedef struct {
+  hg_ruleset *rules;
+  hg_config *config;
+  hg_checker *checker;
+  pcre2_match_data *md;
+  size_t files, with_findings, ruled_out;
+} env;
+
+static int setup_env(void **state) {
+  env *e = calloc(1, sizeof(*e));
+  hg_error err = {{0}};
+  if (hg_ruleset_load(&e->rules, NULL, &err) != 0) {
+    print_error("built-in rules: %s\n", err.message);
+    free(e);
+    return -1;
+  }
+  e->config = hg_config_empty(".");
+  e->checker = hg_checker_new();
+  e->md = pcre2_match_data_create(16, NULL);
+  *state = e;
+  return 0;
+}
+
+static int teardown_env(void **state) {
+  env *e = *state;
+  pcre2_match_data_free(e->md);
+  hg_checker_free(e->checker);
+  hg_config_free(e->config);
+  hg_ruleset_free(e->rules);
+  free(e);
+  return 0;
+}
+
+static const char *const LITERAL_BITS[] = {
+    "docker", "podman", "nerdctl", "container", "containers", "from_env", "DockerClient", "APIClient",
+    "create_container", "dock", "ontainer", "from_", "Client", "run", "system", "_", "x", "9", ".", " ",
+    "'", "\"", "\n", "(", "-", "\xc3\xa9", "\xff", "\t",
+};
+
+// The matcher and the alternation it prints agree, on the built-in rules, over random strings
+// made of literals, their pieces and the characters around word boundaries, on every prefix.
+static void test_prefilter__agrees_with_the_alternation(void **state) {
+  env *e = *state;
+  const pcre2_code *code = hg_ruleset_prefilter(e->rules);
+  assert_non_null(code);
+  rng_state = UINT64_C(0x9E3779B97F4A7C15);
+  char text[256];
+  size_t agree_true = 0;
+  for (int round = 0; round < 4000; round++) {
+    size_t len = 0;
+    for (uint32_t parts = 1 + rnd(8); parts-- > 0;) {
+      const char *bit = LITERAL_BITS[rnd(sizeof(LITERAL_BITS) / sizeof(LITERAL_BITS[0]))];
+      size_t n = strlen(bit);
+      if (len + n >= sizeof(text)) break;
+      memcpy(text + len, bit, n);
+      len += n;
+    }
+    for (size_t cut = 0; cut <= len; cut += 1 + cut / 4) {
+      bool got = hg_ruleset_may_contain_site(e->rules, text, cut, NULL);
+      bool want = pcre2_match(code, (PCRE2_SPTR)text, cut, 0, 0, e->md, NULL) >= 0;
+      if (got != want) print_error("round %d: \"%.*s\": matcher %d, alternation %d\n", round, (int)cut, text, got, want);
+      assert_int_equal(got, want);
+      agree_true += got;
+    }
+  }
+  assert_true(agree_true > 1000);  // the corpus exercises both answers
+}
+
+// ---- soundness -----------------------------------------------------------------------------------
+
+// Runs the full analysis on `text` without the prefilter; when it reports anything, the prefilter
+// must have let the file through.
+static void check_sound(env *e, const char *path, const char *text, size_t len) {
+  hg_source src;
+  hg_source_from_bytes(&src, path, text, len);
+  hg_findings findings = {0};
+  hg_file_errors errors = {0};
+  hg_check_source(e->checker, e->rules, e->config, &src, &findings, &errors);
+  bool may = hg_ruleset_may_contain_site(e->rules, src.data, src.len, NULL);
+  // Sites, and regions that failed to parse where one may hide, are what the prefilter answers
+  // for. A marker comment's own findings (bad-suppression, unused-suppression) are not sites: the
+  // prefilter is derived from the site patterns only, so a file holding a marker and no site's
+  // words is not parsed and its marker not checked.
+  const hg_finding *site = NULL;
+  for (size_t i = 0; i < findings.len && !site; i++)
+    if (findings.items[i].rule != HG_RULE_BAD_SUPPRESSION && findings.items[i].rule != HG_RULE_UNUSED_SUPPRESSION)
+      site = &findings.items[i];
+  e->files++;
+  e->with_findings += site != NULL;
+  e->ruled_out += !may;
+  if (site && !may) {
+    print_error("%s: a site at %u:%u (%s), but the prefilter rules the file out:\n%.*s\n", path, site->line,
+                site->col, site->kind, (int)src.len, src.data);
+    fail();
+  }
+  hg_findings_free(&findings);
+  hg_file_errors_free(&errors);
+  hg_source_free(&src);
+}
+
+static env *walk_env;
+
+static int each_fixture(const char *path, const struct stat *st, int flag, struct FTW *ftw) {
+  (void)st;
+  (void)ftw;
+  size_t n = strlen(path);
+  if (flag != FTW_F || n < 3 || strcmp(path + n - 3, ".py") != 0) return 0;
+  char *data;
+  size_t len;
+  hg_error err = {{0}};
+  if (hg_read_file(&data, &len, path, &err) != 0) fail_msg("%s", err.message);
+  env *e = walk_env;
+  check_sound(e, path, data, len);
+  // Mutations: every prefix at a few cut points (unclosed calls, lists and strings: regions that
+  // failed to parse), and the file without each of its first lines.
+  for (size_t cut = 1; cut < len; cut += 1 + len / 7) check_sound(e, path, data, cut);
+  const char *line = data;
+  for (int k = 0; k < 12 && line < data + len; k++) {
+    const char *next = memchr(line, '\n', (size_t)(data + len - line));
+    next = next ? next + 1 : data + len;
+    size_t head = (size_t)(line - data), tail = (size_t)(data + len - next);
+    char *cut = malloc(head + tail + 1);
+    memcpy(cut, data, head);
+    memcpy(cut + head, next, tail);
+    check_sound(e, path, cut, head + tail);
+    free(cut);
+    line = next;
+  }
+  free(data);
+  return 0;
+}
+
+static void test_prefilter__never_rules_out_a_fixture(void **state) {
+  env *e = *state;
+  e->files = e->with_findings = e->ruled_out = 0;
+  walk_env = e;
+  assert_int_equal(nftw(HG_SOURCE_DIR "/fixtures", each_fixture, 16, FTW_PHYS), 0);
+  walk_env = NULL;
+  assert_true(e->files > 500);
+  assert_true(e->with_findings > 100);
+}
+
+// Snippets holding sites of every kind and shape, some of them cut short.
+static const char *const SITES[] = {
+    "client.containers.run('img')\n",
+    "self._docker.containers.create(image, **kw)\n",
+    "docker.from_env().containers.run(x, cap_drop=['ALL'])\n",
+    "r = (client\n    .containers  # the collection\n    .run('x'))\n",
+    "run = client.containers.run\nrun('img', read_only=True)\n",
+    "c = client.containers\nc.create('img')\n",
+    "getattr(client.containers, 'run')('img')\n",
+    "import docker as d\ncl = d.from_env()\n",
+    "from docker import from_env as fe\ncl = fe()\n",
+    "from docker import DockerClient\ncl = DockerClient(base_url='unix://x')\n",
+    "from docker import DockerClient as DC\ncl = DC.from_env()\n",
+    "import docker\nlow = docker.APIClient()\nlow.create_container('img')\n",
+    "from docker.api import APIClient as A\nA().create_container(image='x')\n",
+    "subprocess.run(['docker', 'run', '--rm', img])\n",
+    "cmd = ('podman', 'create', img)\n",
+    "argv = [  # c\n    'nerdctl',  # d\n    'container', 'run', x]\n",
+    "os.system('docker run --rm x')\n",
+    "os.system(\"sudo podman container create x\")\n",
+    "from os import system as sh\nsh('docker run x')\n",
+    "subprocess.check_output('nerdctl run x', shell=True)\n",
+    "shlex.split(f'docker run {img}')\n",
+    "asyncio.create_subprocess_shell('docker run x')\n",
+    "client.containers.run(\n",
+    "os.system('docker run x'\n",
+    "cmd = ['docker', 'run'\n",
+    "x = docker.from_env(\n",
+};
+
+static const char *const FILLER[] = {
+    "x = 1\n", "def f(a):\n    return a + 1\n", "mycontainers_list = []\n", "from_environment = 2\n",
+    "operating_system = 'linux'\n", "print('hello world')\n", "# containers are nice\n", "class K:\n    pass\n",
+    "s = 'dockerfile'\n", "'''doc\nstring'''\n", "\xc3\xa9 = 'caf\xc3\xa9'\n", "for i in range(3):\n    pass\n",
+    "y = {'a': [1, 2], 'b': (3,)}\n", "import os, subprocess, shlex, asyncio\n", "z = f'{x!r:>10}'\n",
+    "if x:\n    y = 2\nelse:\n    y = 3\n", "run = 1\n", "\n",
+};
+
+static void test_prefilter__never_rules_out_a_generated_site(void **state) {
+  env *e = *state;
+  e->files = e->with_findings = e->ruled_out = 0;
+  rng_state = UINT64_C(0xD1B54A32D192ED03);
+  hg_buf b = {0};
+  for (int round = 0; round < 600; round++) {
+    b.len = 0;
+    uint32_t n_filler = rnd(12), n_sites = rnd(3);
+    uint32_t total = n_filler + n_sites;
+    bool indent = rnd(4) == 0;
+    if (indent) hg_buf_puts(&b, "def wrapper():\n    pass\n");
+    for (uint32_t i = 0; i < total; i++) {
+      bool site = rnd(total - i) < n_sites;
+      const char *text = site ? SITES[rnd(sizeof(SITES) / sizeof(SITES[0]))]
+                              : FILLER[rnd(sizeof(FILLER) / sizeof(FILLER[0]))];
+      n_sites -= site;
+      // Inside the function, every line is indented once.
+      for (const char *l = text; *l;) {
+        const char *nl = strchr(l, '\n');
+        size_t len = nl ? (size_t)(nl - l) + 1 : strlen(l);
+        if (indent) hg_buf_puts(&b, "    ");
+        hg_buf_add(&b, l, len);
+        l += len;
+      }
+    }
+    char path[32];
+    snprintf(path, sizeof(path), "gen%d.py", round);
+    check_sound(e, path, b.data ? b.data : "", b.len);
+  }
+  hg_buf_free(&b);
+  assert_int_equal(e->files, 600);
+  assert_true(e->with_findings > 200);
+  assert_true(e->ruled_out > 50);  // filler alone is ruled out: the prefilter does its job
+}
+
+int main(void) {
+  const struct CMUnitTest plain[] = {
+      cmocka_unit_test(test_prefilter__derives_the_most_selective_literals),
+      cmocka_unit_test(test_prefilter__off_without_a_literal),
+      cmocka_unit_test(test_prefilter__literals_that_need_quoting),
+  };
+  const struct CMUnitTest builtin[] = {
+      cmocka_unit_test(test_prefilter__agrees_with_the_alternation),
+      cmocka_unit_test(test_prefilter__never_rules_out_a_fixture),
+      cmocka_unit_test(test_prefilter__never_rules_out_a_generated_site),
+  };
+  int failed = cmocka_run_group_tests_name("prefilter", plain, NULL, NULL);
+  return failed + cmocka_run_group_tests_name("prefilter/builtin-rules", builtin, setup_env, teardown_env);
+}
