@@ -19,6 +19,7 @@ static const struct {
     [HG_READS_ARGV] = {"container command line", true, true, "*", "()"},
     [HG_READS_SHELL] = {"container shell command", false, true, "{shlex.join(", "())}"},
     [HG_READS_CLIENT] = {"Docker client", false, false, "", "()"},
+    [HG_READS_OPAQUE] = {"code run at run time", false, false, "", "()"},
 };
 
 typedef struct {
@@ -430,6 +431,13 @@ void hg_evaluate(hg_verdict *out, const hg_policy *policy, const hg_config *conf
                                              "words, so a site may be hidden in it"
                                            : "the site's own code has a syntax error, so its flags cannot be judged");
     out->fix = hg_xstrdup("fix the syntax error; the site is judged once it parses");
+    return;
+  }
+  if (site->reads == HG_READS_OPAQUE) {
+    out->rule = HG_RULE_UNVERIFIABLE_FLAGS;
+    out->message = hg_xstrdup("code that mentions Docker is run through exec/eval/compile or imported by a "
+                              "computed name, so what it starts cannot be checked");
+    out->fix = hg_xstrdup("call docker-py or build the command in ordinary code, with the hardening builder");
     return;
   }
   if (site->reads == HG_READS_CLIENT) {

@@ -209,6 +209,7 @@ void hg_extract(hg_extractor *self, const hg_ruleset *rules, const hg_config *co
       if (find(sm->captures, sm->n, c->command, &flags)) s.flags = hg_resolve_shell(&r, flags);
       break;
     case HG_READS_CLIENT:
+    case HG_READS_OPAQUE:
       break;
     }
     HG_VEC_PUSH(&sites, s);

@@ -115,6 +115,7 @@ static const struct {
     {"argv", HG_READS_ARGV, "argv"},
     {"shell", HG_READS_SHELL, "command"},
     {"client", HG_READS_CLIENT, NULL},
+    {"opaque", HG_READS_OPAQUE, NULL},
 };
 
 static uint32_t capture_id(const TSQuery *q, const char *name) {
@@ -168,7 +169,7 @@ static int setup_pattern(hg_ruleset *self, const file_vec *files, uint32_t i, hg
   while (reads && r < HG_ARRAY_LEN(READS) && strcmp(READS[r].name, reads) != 0) r++;
   if (!reads || r == HG_ARRAY_LEN(READS))
     return query_error(err, files, start,
-                       "a site pattern needs (#set! hardguard.reads \"kwargs|argv|shell|client\")");
+                       "a site pattern needs (#set! hardguard.reads \"kwargs|argv|shell|client|opaque\")");
   p->reads = READS[r].reads;
   if (!pattern_has(self->query, i, c->site)) return query_error(err, files, start, "a site pattern captures @site");
   if (READS[r].needs && !pattern_has(self->query, i, capture_id(self->query, READS[r].needs))) {

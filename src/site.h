@@ -15,6 +15,7 @@ typedef enum {
   HG_READS_ARGV,    // an argv list or tuple in @argv
   HG_READS_SHELL,   // a shell command string in @command
   HG_READS_CLIENT,  // a client: no flags, judged by the module's imports
+  HG_READS_OPAQUE,  // code run at run time (exec, eval): nothing to read, never verifiable
 } hg_reads;
 
 /** Marks an interpolated part (`{expr}` of an f-string) inside a string value's text. */

@@ -444,9 +444,9 @@ static void test_extract__builtin_kinds(void **state) {
   env *e = *state;
   const char *const *kinds;
   size_t n = hg_ruleset_kinds(e->rules, &kinds);
-  static const char *const want[] = {"cli-run", "client", "sdk-create", "sdk-lowlevel", "sdk-run"};
-  assert_int_equal(n, 5);
-  for (size_t i = 0; i < 5; i++) assert_string_equal(kinds[i], want[i]);
+  static const char *const want[] = {"cli-run", "client", "dynamic-code", "sdk-create", "sdk-lowlevel", "sdk-run"};
+  assert_int_equal(n, 6);
+  for (size_t i = 0; i < 6; i++) assert_string_equal(kinds[i], want[i]);
   assert_int_equal(hg_ruleset_policy(e->rules)->n_req, 7);
   assert_non_null(hg_ruleset_query(e->rules));
 }
