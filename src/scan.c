@@ -89,7 +89,11 @@ static void check_deferred(worker *w, bool wait) {
 static void scan_source(worker *w, const hg_source *src) {
   w->stats.files++;
   // A file the prefilter rules out is neither copied nor parsed: its bytes stay in the reader.
-  if (!hg_ruleset_may_contain_site(w->job->opts->rules, src->data, src->len, NULL)) return;
+  // UTF-16/32 text (a byte-order mark) hides its words from the prefilter, so it goes on to the
+  // check, which reports it as not checked instead of letting it pass.
+  const unsigned char *d = (const unsigned char *)src->data;
+  bool wide = src->len >= 2 && ((d[0] == 0xFF && d[1] == 0xFE) || (d[0] == 0xFE && d[1] == 0xFF));
+  if (!wide && !hg_ruleset_may_contain_site(w->job->opts->rules, src->data, src->len, NULL)) return;
   w->stats.parsed++;
   if (src->len < BIG_FILE) {
     check(w, src);
