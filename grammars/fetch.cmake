@@ -8,6 +8,7 @@ set(_tgz "${_dir}/${HG_GRAMMAR_PYTHON_PACKAGE}-${HG_GRAMMAR_PYTHON_VERSION}.tgz"
 set(HG_GRAMMAR_PYTHON_SRC "${_dir}/package/src")
 
 if(HG_GRAMMAR_TARBALL)
+  file(MAKE_DIRECTORY "${_dir}")
   file(COPY_FILE "${HG_GRAMMAR_TARBALL}" "${_tgz}")
 endif()
 if(NOT EXISTS "${_tgz}")

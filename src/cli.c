@@ -67,6 +67,21 @@ static int usage_error(FILE *err, const char *fmt, const char *arg) {
   return HG_EXIT_ERROR;
 }
 
+// getopt's '?': an unknown short option inside a cluster (-qz), a long option given a value it
+// does not take (--audit=x), or an unknown option.
+static int bad_option(FILE *err, const char *arg) {
+  if (arg[0] == '-' && arg[1] != '-' && optopt > 0 && optopt < 256) {
+    char opt[3] = {'-', (char)optopt, '\0'};
+    return usage_error(err, "unknown option '%s'", opt);
+  }
+  const char *eq = strchr(arg, '=');
+  if (arg[0] == '-' && arg[1] == '-' && eq && optopt != 0) {
+    fprintf(err, "hardguard: option '%.*s' takes no value\nTry 'hardguard --help'.\n", (int)(eq - arg), arg);
+    return HG_EXIT_ERROR;
+  }
+  return usage_error(err, "unknown option '%s'", arg);
+}
+
 static int parse_args(hg_options *o, int argc, char **argv, FILE *err) {
   enum {
     OPT_FORMAT = 256, OPT_AUDIT, OPT_CONFIG, OPT_RULES, OPT_COLOR, OPT_LIST_RULES, OPT_EXPLAIN, OPT_VERSION,
@@ -94,7 +109,8 @@ static int parse_args(hg_options *o, int argc, char **argv, FILE *err) {
   optind = 0;  // reset getopt (glibc: 0 also re-reads GNU extensions), so tests can call twice
   opterr = 0;
   int ch;
-  while ((ch = getopt_long(argc, argv, "+j:qh", longs, NULL)) != -1) {
+  // '+': stop at the first path; ':': a missing value is reported as such, not as unknown.
+  while ((ch = getopt_long(argc, argv, "+:j:qh", longs, NULL)) != -1) {
     switch (ch) {
     case OPT_FORMAT:
       if (!(o->reporter = hg_reporter_find(optarg))) {
@@ -134,7 +150,7 @@ static int parse_args(hg_options *o, int argc, char **argv, FILE *err) {
     case OPT_VERSION: o->cmd = CMD_VERSION; break;
     case 'h': o->cmd = CMD_HELP; break;
     case ':': return usage_error(err, "option '%s' needs a value", argv[optind - 1]);
-    default: return usage_error(err, "unknown option '%s'", argv[optind - 1]);
+    default: return bad_option(err, argv[optind - 1]);
     }
   }
   if (o->write_baseline && o->diff_ref)
@@ -378,6 +394,11 @@ cleanup:
   hg_repo_free(repo);
   hg_config_free(config);
   return rc;
+}
+
+int hg_cli_parse(int argc, char **argv, FILE *err) {
+  hg_options o;
+  return parse_args(&o, argc, argv, err);
 }
 
 int hg_cli_main(int argc, char **argv, FILE *out, FILE *err) {

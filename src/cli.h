@@ -11,4 +11,8 @@ enum { HG_EXIT_CLEAN = 0, HG_EXIT_FINDINGS = 1, HG_EXIT_ERROR = 2 };
 /** Runs hardguard with argv, writing to out and err; returns the exit status. */
 int hg_cli_main(int argc, char **argv, FILE *out, FILE *err);
 
+/** Only parses argv as hg_cli_main would (usage errors go to err); runs nothing and keeps nothing.
+ *  Returns 0 when the arguments are valid, HG_EXIT_ERROR when not. For tests and fuzzing. */
+int hg_cli_parse(int argc, char **argv, FILE *err);
+
 #endif

@@ -80,19 +80,15 @@ static char *dir_of(const char *path) {
   return hg_xstrndup(path, (size_t)(slash - path));
 }
 
-int hg_config_load(hg_config **out, const char *path, hg_error *err) {
+int hg_config_parse(hg_config **out, const char *path, const char *bytes, size_t len, hg_error *err) {
   static const char *const top[] = {"builders", "exclude", NULL};
   *out = NULL;
-  char *bytes;
-  size_t len;
-  if (hg_read_file(&bytes, &len, path, err) != 0) return -1;
   hg_yaml y;
   hg_config *c = hg_config_empty("");
   free(c->root);
   c->root = dir_of(path);
   c->path = hg_xstrdup(path);
   int rc = hg_yaml_load(&y, path, bytes, len, err);
-  free(bytes);
   if (rc == 0) {
     yaml_node_t *root = hg_yaml_root(&y);
     rc = hg_yaml_mapping(&y, root, top, "config", err);
@@ -108,6 +104,16 @@ int hg_config_load(hg_config **out, const char *path, hg_error *err) {
   }
   *out = c;
   return 0;
+}
+
+int hg_config_load(hg_config **out, const char *path, hg_error *err) {
+  *out = NULL;
+  char *bytes;
+  size_t len;
+  if (hg_read_file(&bytes, &len, path, err) != 0) return -1;
+  int rc = hg_config_parse(out, path, bytes, len, err);
+  free(bytes);
+  return rc;
 }
 
 int hg_config_discover(hg_config **out, const char *start, hg_error *err) {

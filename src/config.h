@@ -25,6 +25,9 @@ typedef struct {
 
 /** Loads `path`; 0, or -1 with "path:line:col: …" in err. */
 int hg_config_load(hg_config **out, const char *path, hg_error *err);
+/** Parses `len` bytes as the config file `path` (which names it in errors and sets the root);
+ *  the bytes need not be NUL-terminated and stay the caller's. As hg_config_load otherwise. */
+int hg_config_parse(hg_config **out, const char *path, const char *bytes, size_t len, hg_error *err);
 /** Looks for .hardguard.yml in `start` (a file or directory) and its ancestors; loads the first
  *  found, or returns an empty config. */
 int hg_config_discover(hg_config **out, const char *start, hg_error *err);

@@ -122,7 +122,9 @@ static const char *lookup(const hg_imports *self, const char *name, size_t len) 
   return NULL;
 }
 
-static bool is(TSNode n, const char *type) { return strcmp(ts_node_type(n), type) == 0; }
+// Null-safe: libtree-sitter 0.20 dereferences a null node (an absent field, e.g. the value of an
+// annotation-only `x: int`) in ts_node_type and ts_node_named_child_count.
+static bool is(TSNode n, const char *type) { return !ts_node_is_null(n) && strcmp(ts_node_type(n), type) == 0; }
 
 static bool dotted(TSNode node, const char *src, hg_buf *out, const hg_imports *imports, int depth) {
   if (depth > 256) return false;  // a name that long is no name a rule asks about
@@ -841,7 +843,7 @@ hg_value hg_resolve_kwargs(const hg_resolver *self, TSNode args) {
 // Does `n` (a statement) mention identifier `name`, optionally only inside arguments of a call that
 // runs a process?
 static bool mentions(const follow *f, TSNode n, bool in_process_call, int depth) {
-  if (depth > MAX_DEPTH) return false;
+  if (depth > MAX_DEPTH || ts_node_is_null(n)) return false;
   if (!in_process_call && is_name(f, n)) return true;
   if (in_process_call && is(n, "call")) {
     TSNode fn = field(n, &F_FUNCTION);
@@ -870,8 +872,10 @@ static bool after_creation(void *ctx, hg_stmt s) {
   if (is(s.stmt, "return_statement")) return !mentions(&a->f, s.stmt, false, 0);
   if (mentions(&a->f, s.stmt, true, 0)) return false;
   TSNode e = ts_node_named_child_count(s.stmt) ? ts_node_named_child(s.stmt, 0) : (TSNode){0};
-  if (!ts_node_is_null(e) && is(e, "assignment") && is_name(&a->f, ts_node_child_by_field_name(e, "left", 4)) &&
-      !mentions(&a->f, ts_node_child_by_field_name(e, "right", 5), false, 0))
+  // `name = other` rebinds the name; an annotation alone (`name: list`) does not.
+  TSNode right = is(e, "assignment") ? ts_node_child_by_field_name(e, "right", 5) : (TSNode){0};
+  if (!ts_node_is_null(right) && is_name(&a->f, ts_node_child_by_field_name(e, "left", 4)) &&
+      !mentions(&a->f, right, false, 0))
     return false;  // rebound to something else
   return on_stmt(&a->f, s);
 }

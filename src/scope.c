@@ -4,7 +4,8 @@
 
 enum { MAX_NESTING = 200 };
 
-static bool is(TSNode n, const char *type) { return strcmp(ts_node_type(n), type) == 0; }
+// Null-safe, like resolve.c's: libtree-sitter 0.20's ts_node_type dereferences a null node.
+static bool is(TSNode n, const char *type) { return !ts_node_is_null(n) && strcmp(ts_node_type(n), type) == 0; }
 
 bool hg_node_contains(TSNode outer, TSNode inner) {
   return !ts_node_is_null(outer) && !ts_node_is_null(inner) && ts_node_start_byte(outer) <= ts_node_start_byte(inner) &&

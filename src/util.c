@@ -207,63 +207,104 @@ int hg_read_file(char **out, size_t *out_len, const char *path, hg_error *err) {
   return 0;
 }
 
-static bool glob_here(const char *p, const char *s) {
-  for (;;) {
+// A glob pattern as tokens, so that matching is one pass per token over the path.
+typedef enum { TOK_CHAR, TOK_ANY, TOK_CLASS, TOK_STAR, TOK_SEGMENTS, TOK_REST } tok_kind;
+
+typedef struct {
+  tok_kind kind;
+  char c;           // TOK_CHAR
+  const char *cls;  // TOK_CLASS: "[...]" in the pattern, for fnmatch
+  size_t cls_len;
+} glob_tok;
+
+static size_t glob_tokens(const char *p, glob_tok **out) {
+  glob_tok *t = hg_xcalloc(strlen(p) + 1, sizeof(glob_tok));
+  size_t n = 0;
+  while (*p) {
+    glob_tok *k = &t[n++];
     if (p[0] == '*' && p[1] == '*') {
-      // "**/" matches zero or more whole segments; a trailing "**" matches everything.
+      // "**/" is zero or more whole segments; "**" elsewhere, any run of characters.
       p += 2;
-      if (*p == '/') {
-        p++;
-        for (;;) {
-          if (glob_here(p, s)) return true;
-          const char *slash = strchr(s, '/');
-          if (!slash) return false;
-          s = slash + 1;
-        }
-      }
-      if (*p == '\0') return true;
-      for (; *s; s++)
-        if (glob_here(p, s)) return true;
-      return glob_here(p, s);
-    }
-    if (*p == '*') {
+      k->kind = *p == '/' ? TOK_SEGMENTS : TOK_REST;
+      if (*p == '/') p++;
+    } else if (*p == '*') {
+      k->kind = TOK_STAR;
       p++;
-      for (;; s++) {
-        if (glob_here(p, s)) return true;
-        if (*s == '\0' || *s == '/') return false;
-      }
-    }
-    if (*p == '\0') return *s == '\0';
-    if (*s == '\0') return false;
-    if (*p == '?') {
-      if (*s == '/') return false;
-    } else if (*p == '[') {
+    } else if (*p == '?') {
+      k->kind = TOK_ANY;
+      p++;
+    } else if (*p == '[' && strchr(p + 1, ']')) {
       const char *end = strchr(p + 1, ']');
-      if (end) {
-        char cls[256];
-        size_t n = (size_t)(end - p + 1) < sizeof(cls) - 1 ? (size_t)(end - p + 1) : sizeof(cls) - 1;
-        memcpy(cls, p, n);
-        cls[n] = '\0';
-        char one[2] = {*s, 0};
-        if (*s == '/' || fnmatch(cls, one, 0) != 0) return false;
-        p = end + 1;
-        s++;
-        continue;
-      }
-      if (*s != '[') return false;
-    } else if (*p != *s) {
-      return false;
+      k->kind = TOK_CLASS;
+      k->cls = p;
+      k->cls_len = (size_t)(end - p + 1);
+      p = end + 1;
+    } else {
+      k->kind = TOK_CHAR;
+      k->c = *p++;
     }
-    p++;
-    s++;
   }
+  *out = t;
+  return n;
+}
+
+// Dynamic programming from the last token back: next[j] says whether the tokens after the
+// current one match s + j, cur[j] whether the current one and those after it do. Time is
+// tokens × length and memory two rows, whatever the pattern (a backtracking matcher takes
+// exponential time on patterns like "*a*a*a*a*b").
+static bool glob_whole(const glob_tok *t, size_t n, const char *s) {
+  size_t len = strlen(s);
+  bool *next = hg_xcalloc(len + 1, sizeof(bool)), *cur = hg_xcalloc(len + 1, sizeof(bool));
+  next[len] = true;  // no tokens left: only the end of the path matches
+  for (size_t i = n; i-- > 0;) {
+    const glob_tok *k = &t[i];
+    char cls[256] = "";
+    if (k->kind == TOK_CLASS) {
+      size_t m = k->cls_len < sizeof(cls) - 1 ? k->cls_len : sizeof(cls) - 1;
+      memcpy(cls, k->cls, m);
+      cls[m] = '\0';
+    }
+    bool any = false;         // TOK_REST: does next[] hold at j or after?
+    size_t slash = SIZE_MAX;  // TOK_SEGMENTS: the first '/' at j or after
+    for (size_t j = len + 1; j-- > 0;) {
+      bool in_segment = j < len && s[j] != '/';
+      switch (k->kind) {
+      case TOK_CHAR: cur[j] = j < len && s[j] == k->c && next[j + 1]; break;
+      case TOK_ANY: cur[j] = in_segment && next[j + 1]; break;
+      case TOK_CLASS: {
+        char one[2] = {j < len ? s[j] : '\0', '\0'};
+        cur[j] = in_segment && fnmatch(cls, one, 0) == 0 && next[j + 1];
+        break;
+      }
+      case TOK_STAR: cur[j] = next[j] || (in_segment && cur[j + 1]); break;
+      case TOK_REST:
+        any = any || next[j];
+        cur[j] = any;
+        break;
+      case TOK_SEGMENTS:
+        if (j < len && s[j] == '/') slash = j;
+        cur[j] = next[j] || (slash != SIZE_MAX && cur[slash + 1]);
+        break;
+      }
+    }
+    bool *swap = next;
+    next = cur;
+    cur = swap;
+  }
+  bool ok = next[0];
+  free(next);
+  free(cur);
+  return ok;
 }
 
 bool hg_glob_match(const char *pattern, const char *path) {
-  if (glob_here(pattern, path)) return true;
-  if (!strchr(pattern, '/')) {
+  glob_tok *t;
+  size_t n = glob_tokens(pattern, &t);
+  bool ok = glob_whole(t, n, path);
+  if (!ok && !strchr(pattern, '/')) {
     const char *base = strrchr(path, '/');
-    return base && glob_here(pattern, base + 1);
+    ok = base && glob_whole(t, n, base + 1);
   }
-  return false;
+  free(t);
+  return ok;
 }

@@ -227,6 +227,26 @@ static void test_config__missing_file_is_an_error(void **state) {
   free(path);
 }
 
+// hg_config_parse: the bytes of a file, without reading it (the fuzz harness's entry point).
+static void test_config__parse_bytes_as_the_named_file(void **state) {
+  (void)state;
+  // Not NUL-terminated: the parser stops at len.
+  static const char text[] = "exclude: [\"tests/**\"]\nbuilders: [oops";
+  hg_config *c;
+  hg_error err = {{0}};
+  assert_int_equal(hg_config_parse(&c, "repo/.hardguard.yml", text, strlen("exclude: [\"tests/**\"]\n"), &err), 0);
+  assert_string_equal(c->path, "repo/.hardguard.yml");
+  assert_string_equal(c->root, "repo");
+  assert_int_equal(c->n_exclude, 1);
+  assert_true(hg_config_excludes(c, "repo/tests/a.py"));
+  hg_config_free(c);
+  c = (hg_config *)(uintptr_t)1;
+  assert_int_equal(hg_config_parse(&c, "x.yml", text, strlen(text), &err), -1);
+  assert_null(c);
+  assert_int_equal(strncmp(err.message, "x.yml:", strlen("x.yml:")), 0);
+  assert_non_null(strstr(err.message, ": invalid YAML: "));
+}
+
 // ---- discover -----------------------------------------------------------------------------------
 
 static void test_config__discover_in_the_directory_itself(void **state) {
@@ -435,6 +455,7 @@ int main(void) {
       TMP_TEST(test_config__module_and_callable_names),
       TMP_TEST(test_config__rejections_name_file_line_col),
       TMP_TEST(test_config__missing_file_is_an_error),
+      cmocka_unit_test(test_config__parse_bytes_as_the_named_file),
       TMP_TEST(test_config__discover_in_the_directory_itself),
       TMP_TEST(test_config__discover_in_an_ancestor),
       TMP_TEST(test_config__discover_none_gives_an_empty_config),

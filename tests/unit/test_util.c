@@ -106,6 +106,21 @@ static void test_util__glob_character_classes(void **state) {
   RUN_GLOBS(cases);
 }
 
+// Found by tests/fuzz/fuzz_config: a backtracking matcher takes time exponential in the stars
+// ("*a" repeated k times against n a's tries C(n, k) splits); matching must stay polynomial.
+static void test_util__glob_many_stars_stay_fast(void **state) {
+  (void)state;
+  static const glob_case cases[] = {
+      {"*a*a*a*a*a*a*a*a*a*a*a*a*a*a*a*a*b", "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa", false},
+      {"*a*a*a*a*a*a*a*a*a*a*a*a*a*a*a*a*a", "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa", true},
+      {"**a**a**a**a**a**a**a**a**a**a**b", "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa", false},
+      {"**/**/**/**/**/**/**/**/**/**/**/b", "a/a/a/a/a/a/a/a/a/a/a/a/a/a/a/a/a/a/a/a/a/a/a/a/a/a/a/a/a/a/c", false},
+      {"**/**/**/**/**/**/**/**/**/**/**/b", "a/a/a/a/a/a/a/a/a/a/a/a/a/a/a/a/a/a/a/a/a/a/a/a/a/a/a/a/a/a/b", true},
+      {"v***********************************end", "vaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaen", false},
+  };
+  RUN_GLOBS(cases);
+}
+
 static void test_util__glob_without_slash_matches_basenames(void **state) {
   (void)state;
   static const glob_case cases[] = {
@@ -431,6 +446,7 @@ int main(void) {
       cmocka_unit_test(test_util__glob_literal_star_and_question),
       cmocka_unit_test(test_util__glob_double_star),
       cmocka_unit_test(test_util__glob_character_classes),
+      cmocka_unit_test(test_util__glob_many_stars_stay_fast),
       cmocka_unit_test(test_util__glob_without_slash_matches_basenames),
       cmocka_unit_test(test_util__buf_appends_and_stays_terminated),
       cmocka_unit_test(test_util__buf_grows_past_its_first_capacity),

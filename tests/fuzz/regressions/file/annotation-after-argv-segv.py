@@ -1,0 +1,5 @@
+import subprocess
+
+c = ["docker", "run", "alpine"]
+c: list
+subprocess.run(c)
