@@ -11,6 +11,8 @@
 
 #include <cmocka.h>
 
+#include "helpers.h"
+
 #include "evaluate.h"
 
 #ifndef HG_SOURCE_DIR
@@ -38,30 +40,12 @@ typedef struct {
 } env;
 
 static int setup_env(void **state) {
-  const char *path = HG_SOURCE_DIR "/rules/policy.yml";
-  char *bytes;
-  size_t len;
-  hg_error err = {{0}};
-  if (hg_read_file(&bytes, &len, path, &err) != 0) {
-    print_error("%s\n", err.message);
-    return -1;
-  }
+  hg_policy *policy = hg_test_policy();
+  if (!policy) return -1;
   env *e = calloc(1, sizeof(*e));
-  int rc = hg_policy_load(&e->policy, path, bytes, len, &err);
-  free(bytes);
-  if (rc != 0) {
-    print_error("%s\n", err.message);
-    free(e);
-    return -1;
-  }
+  e->policy = policy;
   e->no_builders = hg_config_empty(".");
-  e->builder = hg_config_empty(".");
-  e->builder->builders = hg_xcalloc(1, sizeof(hg_builder));
-  e->builder->n_builders = 1;
-  e->builder->builders[0].module = hg_xstrdup("sandbox.container_hardening");
-  e->builder->builders[0].callables = hg_xcalloc(1, sizeof(char *));
-  e->builder->builders[0].callables[0] = hg_xstrdup("hardening_kwargs");
-  e->builder->builders[0].n_callables = 1;
+  e->builder = hg_test_config_with_builder("sandbox.container_hardening", "hardening_kwargs");
   e->md = pcre2_match_data_create(16, NULL);
   *state = e;
   return 0;

@@ -15,6 +15,8 @@
 
 #include <cmocka.h>
 
+#include "helpers.h"
+
 #include "scan.h"
 
 #ifndef HG_SOURCE_DIR
@@ -31,17 +33,6 @@ typedef struct {
   pcre2_match_data *md;
 } env;
 
-static hg_config *config_with_builder(const char *module, const char *callable) {
-  hg_config *c = hg_config_empty(".");
-  c->builders = hg_xcalloc(1, sizeof(hg_builder));
-  c->n_builders = 1;
-  c->builders[0].module = hg_xstrdup(module);
-  c->builders[0].callables = hg_xcalloc(1, sizeof(char *));
-  c->builders[0].callables[0] = hg_xstrdup(callable);
-  c->builders[0].n_callables = 1;
-  return c;
-}
-
 static int setup_env(void **state) {
   env *e = calloc(1, sizeof(*e));
   hg_error err = {{0}};
@@ -51,8 +42,8 @@ static int setup_env(void **state) {
     return -1;
   }
   e->plain = hg_config_empty(".");
-  e->builder = config_with_builder("sandbox.container_hardening", "hardening_kwargs");
-  e->relative = config_with_builder("backend.sandbox.container_hardening", "hardening_kwargs");
+  e->builder = hg_test_config_with_builder("sandbox.container_hardening", "hardening_kwargs");
+  e->relative = hg_test_config_with_builder("backend.sandbox.container_hardening", "hardening_kwargs");
   e->md = pcre2_match_data_create(16, NULL);
   *state = e;
   return 0;

@@ -13,6 +13,8 @@
 
 #include <cmocka.h>
 
+#include "helpers.h"
+
 #include "scan.h"
 
 // ---- group fixture: the built-in rules, no config and a builder config --------------------------
@@ -32,13 +34,7 @@ static int setup_env(void **state) {
     return -1;
   }
   e->plain = hg_config_empty(".");
-  e->builder = hg_config_empty(".");
-  e->builder->builders = hg_xcalloc(1, sizeof(hg_builder));
-  e->builder->n_builders = 1;
-  e->builder->builders[0].module = hg_xstrdup("sandbox.container_hardening");
-  e->builder->builders[0].callables = hg_xcalloc(1, sizeof(char *));
-  e->builder->builders[0].callables[0] = hg_xstrdup("hardening_kwargs");
-  e->builder->builders[0].n_callables = 1;
+  e->builder = hg_test_config_with_builder("sandbox.container_hardening", "hardening_kwargs");
   *state = e;
   return 0;
 }

@@ -10,6 +10,8 @@
 
 #include <cmocka.h>
 
+#include "helpers.h"
+
 #include "policy.h"
 
 #ifndef HG_SOURCE_DIR
@@ -24,22 +26,10 @@ typedef struct {
 } real_policy;
 
 static int setup_real_policy(void **state) {
-  const char *path = HG_SOURCE_DIR "/rules/policy.yml";
-  char *bytes;
-  size_t len;
-  hg_error err = {{0}};
-  if (hg_read_file(&bytes, &len, path, &err) != 0) {
-    print_error("%s\n", err.message);
-    return -1;
-  }
+  hg_policy *policy = hg_test_policy();
+  if (!policy) return -1;
   real_policy *rp = calloc(1, sizeof(*rp));
-  int rc = hg_policy_load(&rp->policy, path, bytes, len, &err);
-  free(bytes);
-  if (rc != 0) {
-    print_error("%s\n", err.message);
-    free(rp);
-    return -1;
-  }
+  rp->policy = policy;
   rp->md = pcre2_match_data_create(16, NULL);
   *state = rp;
   return 0;

@@ -13,6 +13,8 @@
 
 #include <cmocka.h>
 
+#include "helpers.h"
+
 #include "evaluate.h"
 
 #ifndef HG_SOURCE_DIR
@@ -42,22 +44,10 @@ typedef struct {
 } env;
 
 static int setup_env(void **state) {
-  const char *path = HG_SOURCE_DIR "/rules/policy.yml";
-  char *bytes;
-  size_t len;
-  hg_error err = {{0}};
-  if (hg_read_file(&bytes, &len, path, &err) != 0) {
-    print_error("%s\n", err.message);
-    return -1;
-  }
+  hg_policy *policy = hg_test_policy();
+  if (!policy) return -1;
   env *e = calloc(1, sizeof(*e));
-  int rc = hg_policy_load(&e->policy, path, bytes, len, &err);
-  free(bytes);
-  if (rc != 0) {
-    print_error("%s\n", err.message);
-    free(e);
-    return -1;
-  }
+  e->policy = policy;
   e->no_builders = hg_config_empty(".");
   e->md = pcre2_match_data_create(16, NULL);
   *state = e;
