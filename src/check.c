@@ -98,8 +98,11 @@ static void file_error(hg_file_errors *errors, const hg_source *src, hg_file_err
 // Can this file be parsed at all? Otherwise records why and returns false: UTF-16/32 text (a BOM,
 // or NUL bytes in most of the first pairs) is unreadable as Python source here; an overlong line
 // is unreadable; brackets nested deeper than Python allows make the file one unparsable region.
-static bool parsable(const hg_source *src, hg_findings *findings, hg_file_errors *errors) {
-  const unsigned char *d = (const unsigned char *)src->data;
+// On the way, a lone CR (classic Mac line ending) becomes LF in place: Python ends a line there,
+// tree-sitter-python would see a space (and a comment running to the end of the file). Offsets do
+// not move, so lines and columns stay those of the file.
+static bool parsable(hg_source *src, hg_findings *findings, hg_file_errors *errors) {
+  unsigned char *d = (unsigned char *)src->data;
   size_t n = src->len;
   if (n >= 2 && ((d[0] == 0xFF && d[1] == 0xFE) || (d[0] == 0xFE && d[1] == 0xFF))) {
     file_error(errors, src, HG_FILE_UNREADABLE, 0,
@@ -110,6 +113,7 @@ static bool parsable(const hg_source *src, hg_findings *findings, hg_file_errors
   size_t line_start = 0;
   for (size_t i = 0; i < n; i++) {
     unsigned char c = d[i];
+    if (c == '\r' && (i + 1 == n || d[i + 1] != '\n')) d[i] = c = '\n';
     if (c == '\n') {
       if (i - line_start > MAX_LINE_BYTES) break;
       line++;
@@ -143,7 +147,7 @@ static bool parsable(const hg_source *src, hg_findings *findings, hg_file_errors
   return true;
 }
 
-void hg_check_source(hg_checker *self, const hg_ruleset *rules, const hg_config *config, const hg_source *src,
+void hg_check_source(hg_checker *self, const hg_ruleset *rules, const hg_config *config, hg_source *src,
                      hg_findings *findings, hg_file_errors *errors) {
   if (!parsable(src, findings, errors)) return;
   TSTree *tree = ts_parser_parse_string(self->parser, NULL, src->data, (uint32_t)src->len);

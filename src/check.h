@@ -17,8 +17,8 @@ void hg_checker_free(hg_checker *self);
 pcre2_match_data *hg_checker_match_data(hg_checker *self);
 
 /** Parses and judges `src`; appends one finding per site to `findings` and file problems to
- *  `errors`. */
-void hg_check_source(hg_checker *self, const hg_ruleset *rules, const hg_config *config, const hg_source *src,
+ *  `errors`. Rewrites lone CR line endings in src->data as LF, in place (same length). */
+void hg_check_source(hg_checker *self, const hg_ruleset *rules, const hg_config *config, hg_source *src,
                      hg_findings *findings, hg_file_errors *errors);
 
 #endif

@@ -53,7 +53,7 @@ static void worker_fini(worker *w) {
   hg_reader_free(w->reader);
 }
 
-static void check(worker *w, const hg_source *src) {
+static void check(worker *w, hg_source *src) {
   const hg_scan_options *o = w->job->opts;
   size_t before = w->findings.len;
   hg_check_source(w->checker, o->rules, o->config, src, &w->findings, &w->errors);
@@ -64,7 +64,7 @@ static void check(worker *w, const hg_source *src) {
 }
 
 // Checks a big file with the big lock held (taken by the caller), then returns its tree's memory.
-static void check_big(worker *w, const hg_source *src) {
+static void check_big(worker *w, hg_source *src) {
   check(w, src);
 #ifdef __GLIBC__
   malloc_trim(0);
@@ -86,7 +86,7 @@ static void check_deferred(worker *w, bool wait) {
   }
 }
 
-static void scan_source(worker *w, const hg_source *src) {
+static void scan_source(worker *w, hg_source *src) {
   w->stats.files++;
   // A file the prefilter rules out is neither copied nor parsed: its bytes stay in the reader.
   // UTF-16/32 text (a byte-order mark) hides its words from the prefilter, so it goes on to the
