@@ -131,7 +131,15 @@ int hg_reader_read(hg_reader *self, hg_source *out, const char *path, hg_error *
       if (errno == EINTR) continue;
       return read_error(fd, err, "%s: cannot read: %s", path, errno);
     }
-    if (n == 0) break;
+    if (n == 0) {
+      // Fewer bytes than fstat counted: the file was truncated or replaced while being read, and
+      // what was read is not the file. A file that grows is read as it was at fstat.
+      if (size && len < size) {
+        close(fd);
+        return hg_error_set(err, "%s: changed while being read (ended after %zu of %zu bytes)", path, len, size);
+      }
+      break;
+    }
     len += (size_t)n;
   }
   close(fd);

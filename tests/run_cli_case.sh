@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
 # A CLI case (ctags Tmain style): fixtures/cli/<case>/cmd is a bash snippet run in a scratch copy
-# of the case directory with $HG set to the binary; its stdout, stderr and exit status are
-# compared with stdout.txt, stderr.txt (when present) and exit.txt.
+# of the case directory with $HG set to the binary and $HG_FAILIO to the I/O-failure library
+# (tests/inject/failio.c); its stdout, stderr and exit status are compared with stdout.txt,
+# stderr.txt (when present) and exit.txt.
 set -u
-hg=$1 case=$2 actual=$3
+hg=$1 case=$2 actual=$3 failio=${4:-}
 rm -rf "$actual" && mkdir -p "$actual/work"
 cp -a "$case/." "$actual/work/"
 cd "$actual/work" || exit 2
-HG=$hg bash ./cmd >"$actual/stdout.txt" 2>"$actual/stderr.txt"
+HG=$hg HG_FAILIO=$failio bash ./cmd >"$actual/stdout.txt" 2>"$actual/stderr.txt"
 code=$?
 if [ -n "${HG_UPDATE_GOLDEN:-}" ]; then
   cp "$actual/stdout.txt" "$case/stdout.txt"
