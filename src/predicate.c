@@ -220,8 +220,11 @@ static bool eval_one(const predicate *p, const TSQueryMatch *m, hg_predctx *ctx)
     return false;
   case OP_MATCH:
   case OP_NOT_MATCH: {
-    bool hit = pcre2_match(p->re, (PCRE2_SPTR)(src + a), b - a, 0, 0, ctx->md, NULL) >= 0;
-    return p->op == OP_MATCH ? hit : !hit;
+    int rc = pcre2_match(p->re, (PCRE2_SPTR)(src + a), b - a, 0, 0, ctx->md, NULL);
+    // Undecided (pcre2's match or depth limit, on text built to make the regex backtrack): the
+    // match is kept whichever the predicate, so that a site is reported rather than dropped.
+    if (rc < 0 && rc != PCRE2_ERROR_NOMATCH) return true;
+    return p->op == OP_MATCH ? rc >= 0 : rc < 0;
   }
   case OP_RESOLVES_TO:
   case OP_RESOLVES_SUFFIX: {

@@ -105,6 +105,9 @@ static void run_cases(fixture *f, const eval_case *cases, size_t n, const hg_imp
 
 #define RUN(f, t, im) run_cases((f), (t), sizeof(t) / sizeof((t)[0]), (im))
 
+// 40 word characters and a character that makes ^(\w+\s?)*$ fail only after ~2^40 steps.
+#define LIMIT "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa!"
+
 static void test_predicate__text_predicates(void **state) {
   fixture *f = *state;
   static const eval_case cases[] = {
@@ -126,6 +129,13 @@ static void test_predicate__text_predicates(void **state) {
        "\xc3\xa9"},
       {"all predicates must hold", "((identifier) @x (#match? @x \"^a\") (#not-eq? @x \"ab\"))", "a; ab; abc; b\n", 2,
        "a|abc"},
+      // A regex that cannot be decided within pcre2's match limit (catastrophic backtracking on
+      // hostile text) keeps the match either way: a site is never dropped for it.
+      {"match limit keeps the match", "((string (string_content) @x) (#match? @x \"^(\\\\w+\\\\s?)*$\"))",
+       "'" LIMIT "'; 'ab'; '!'\n", 2, LIMIT "|ab"},
+      {"match limit keeps the match (not-match)",
+       "((string (string_content) @x) (#not-match? @x \"^(\\\\w+\\\\s?)*$\"))", "'" LIMIT "'; 'ab'; '!'\n", 2,
+       LIMIT "|!"},
       // A capture absent from the match (an optional one) does not constrain it.
       {"absent optional capture",
        "((call function: (identifier) @x arguments: (argument_list (string)? @s)) (#eq? @s \"'y'\"))",
