@@ -1,0 +1,3 @@
+import docker
+client = docker.from_env()
+client.containers.run("img", **

@@ -1,0 +1,1 @@
+]]] docker.from_env containers.run [[[
