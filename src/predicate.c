@@ -8,6 +8,7 @@ typedef enum { OP_EQ, OP_NOT_EQ, OP_ANY_OF, OP_CONTAINS, OP_MATCH, OP_NOT_MATCH,
 typedef struct {
   op_kind op;
   uint32_t capture;
+  bool required;          // the capture is in every match of the pattern (not optional, not in one alternative only)
   int64_t other_capture;  // #eq? @a @b; -1 otherwise
   char **args;
   size_t n_args;
@@ -53,8 +54,8 @@ void hg_predicates_free(hg_predicates *self) {
   free(self);
 }
 
-static int compile_one(hg_predicates *self, const TSQuery *q, const TSQueryPredicateStep *s, uint32_t n,
-                       hg_error *err) {
+static int compile_one(hg_predicates *self, const TSQuery *q, uint32_t pattern, const TSQueryPredicateStep *s,
+                       uint32_t n, hg_error *err) {
   uint32_t len;
   if (n == 0 || s[0].type != TSQueryPredicateStepTypeString)
     return hg_error_set(err, "a predicate must start with its name");
@@ -74,7 +75,9 @@ static int compile_one(hg_predicates *self, const TSQuery *q, const TSQueryPredi
                              "#not-match? #resolves-to? #resolves-to-suffix? #set!)", name);
   if (n < 3 || s[1].type != TSQueryPredicateStepTypeCapture)
     return hg_error_set(err, "#%s needs a capture and an argument", name);
-  predicate p = {.op = OPS[k].op, .capture = s[1].value_id, .other_capture = -1};
+  TSQuantifier quantifier = ts_query_capture_quantifier_for_id(q, pattern, s[1].value_id);
+  predicate p = {.op = OPS[k].op, .capture = s[1].value_id, .other_capture = -1,
+                 .required = quantifier == TSQuantifierOne || quantifier == TSQuantifierOneOrMore};
   if (OPS[k].min_args < 0) {
     if (n != 3) return hg_error_set(err, "#%s takes exactly two arguments", name);
     if (s[2].type == TSQueryPredicateStepTypeCapture) p.other_capture = s[2].value_id;
@@ -141,7 +144,7 @@ int hg_predicates_compile(hg_predicates **out, const TSQuery *query, uint32_t in
   hg_predicates *self = hg_xcalloc(1, sizeof(hg_predicates));
   for (uint32_t start = 0, i = 0; i < n; i++) {
     if (steps[i].type != TSQueryPredicateStepTypeDone) continue;
-    if (compile_one(self, query, steps + start, i - start, err) != 0) {
+    if (compile_one(self, query, index, steps + start, i - start, err) != 0) {
       hg_predicates_free(self);
       return -1;
     }
@@ -164,6 +167,8 @@ void hg_predicates_literals(const hg_predicates *self,
     if (p->op != OP_EQ && p->op != OP_ANY_OF && p->op != OP_CONTAINS && p->op != OP_RESOLVES_TO &&
         p->op != OP_RESOLVES_SUFFIX)
       continue;
+    // A capture that a match may lack constrains nothing then: its literal need not be in the file.
+    if (!p->required) continue;
     for (size_t j = 0; j < p->n_args; j++) {
       const char *lit = p->args[j];
       if (p->op == OP_RESOLVES_TO && strrchr(lit, '.')) lit = strrchr(lit, '.') + 1;

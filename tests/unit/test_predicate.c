@@ -248,6 +248,22 @@ static void test_predicate__literals_for_the_prefilter(void **state) {
   hg_predicates_free(p);
   ts_query_delete(q);
 
+  // A capture that a match may lack (optional, quantified, or in one alternative only) gives no
+  // literal: a file without it can still match.
+  p = compile_one("((call function: (identifier) @f arguments: (argument_list (string)? @opt (identifier)* @many"
+                  " [(integer) @alt (float)] (comment)+ @some)) (#eq? @opt \"o\") (#eq? @many \"m\")"
+                  " (#eq? @alt \"a\") (#eq? @some \"s\") (#eq? @f \"f\"))",
+                  &q, &err, &rc);
+  if (rc != 0) print_error("%s\n", err.message);
+  assert_int_equal(rc, 0);
+  l.n = 0;
+  hg_predicates_literals(p, collect, &l);
+  assert_int_equal(l.n, 2);
+  assert_string_equal(l.items[0].text, "s");
+  assert_string_equal(l.items[1].text, "f");
+  hg_predicates_free(p);
+  ts_query_delete(q);
+
   l.n = 0;
   hg_predicates_literals(NULL, collect, &l);
   assert_int_equal(l.n, 0);
