@@ -911,10 +911,141 @@ hg_value hg_resolve_argv(const hg_resolver *self, TSNode list) {
   return finish(self, out, &af.f.items);
 }
 
-hg_value hg_resolve_shell(const hg_resolver *self, TSNode string) {
+// An expression joined into a shell command: one hole, a builder's when it calls one.
+static void shell_hole(const hg_resolver *self, TSNode n, hg_buf *out, value_vec *holes, const char *origin) {
+  hg_buf_putc(out, HG_HOLE);
+  hg_value h = unknown(self, n, origin);
+  if (contains_builder_call(self, n, 0)) h.kind = HG_VAL_BUILDER;
+  HG_VEC_PUSH(holes, h);
+}
+
+// The text of `fmt` formatted with `args`: each %-conversion ('%' style) or replacement field
+// ('{' style, str.format) becomes a hole standing for args; %% and {{ }} are the characters.
+static void formatted(const hg_resolver *self, TSNode fmt, TSNode args, char style, hg_buf *out, value_vec *holes,
+                      int depth);
+
+// The text of a shell command built from string literals: "a" "b", "a" + x, "... %s" % x,
+// "... {}".format(x), f"...{x}". What is not a literal becomes a hole.
+static void shell_text(const hg_resolver *self, TSNode n, hg_buf *out, value_vec *holes, int depth) {
+  if (depth > MAX_DEPTH) {
+    shell_hole(self, n, out, holes, "an expression joined into the command");
+    return;
+  }
+  if (is(n, "string") || is(n, "concatenated_string")) {
+    string_content(self, n, out, holes);
+  } else if (is(n, "parenthesized_expression") && ts_node_named_child_count(n) == 1) {
+    shell_text(self, ts_node_named_child(n, 0), out, holes, depth + 1);
+  } else if (is(n, "binary_operator")) {
+    TSNode op = ts_node_child_by_field_name(n, "operator", 8), left = ts_node_child_by_field_name(n, "left", 4),
+           right = ts_node_child_by_field_name(n, "right", 5);
+    char c = ts_node_is_null(op) ? 0 : self->src[ts_node_start_byte(op)];
+    if (c == '+') {
+      shell_text(self, left, out, holes, depth + 1);
+      shell_text(self, right, out, holes, depth + 1);
+    } else if (c == '%' && (is(left, "string") || is(left, "concatenated_string"))) {
+      formatted(self, left, right, '%', out, holes, depth);
+    } else {
+      shell_hole(self, n, out, holes, "an expression joined into the command");
+    }
+  } else if (is(n, "call")) {
+    TSNode fn = ts_node_child_by_field_name(n, "function", 8), args = ts_node_child_by_field_name(n, "arguments", 9);
+    TSNode obj = is(fn, "attribute") ? ts_node_child_by_field_name(fn, "object", 6) : (TSNode){0};
+    TSNode attr = is(fn, "attribute") ? ts_node_child_by_field_name(fn, "attribute", 9) : (TSNode){0};
+    if ((is(obj, "string") || is(obj, "concatenated_string")) && ts_node_end_byte(attr) - ts_node_start_byte(attr) == 6 &&
+        !memcmp(self->src + ts_node_start_byte(attr), "format", 6))
+      formatted(self, obj, args, '{', out, holes, depth);
+    else
+      shell_hole(self, n, out, holes, "an expression joined into the command");
+  } else {
+    // A name bound to a string literal (a module constant of flags) is its text.
+    hg_value v = is(n, "identifier") ? value_at(self, n, depth + 1) : (hg_value){0};
+    if (v.kind == HG_VAL_STR && !v.conditional && !strchr(v.text, HG_HOLE))
+      hg_buf_puts(out, v.text);
+    else
+      shell_hole(self, n, out, holes, "an expression joined into the command");
+  }
+}
+
+// The argument a placeholder stands for: the `index`-th positional one, or the keyword `name`
+// (len > 0) of str.format; `args` itself when it cannot be told.
+static TSNode format_arg(const hg_resolver *self, TSNode args, uint32_t index, const char *name, size_t len) {
+  TSNode seq = args;
+  if (is(seq, "parenthesized_expression") && ts_node_named_child_count(seq) == 1) seq = ts_node_named_child(seq, 0);
+  if (!is(seq, "tuple") && !is(seq, "argument_list")) return args;
+  uint32_t pos = 0;
+  for (uint32_t i = 0, n = ts_node_named_child_count(seq); i < n; i++) {
+    TSNode c = ts_node_named_child(seq, i);
+    if (is(c, "comment")) continue;
+    if (is(c, "list_splat") || is(c, "dictionary_splat")) return args;  // positions unknown from here
+    if (is(c, "keyword_argument")) {
+      TSNode k = ts_node_child_by_field_name(c, "name", 4), v = ts_node_child_by_field_name(c, "value", 5);
+      if (len && !ts_node_is_null(k) && !ts_node_is_null(v) && ts_node_end_byte(k) - ts_node_start_byte(k) == len &&
+          !memcmp(self->src + ts_node_start_byte(k), name, len))
+        return v;
+      continue;
+    }
+    if (!len && pos++ == index) return c;
+  }
+  return args;
+}
+
+static void formatted(const hg_resolver *self, TSNode fmt, TSNode args, char style, hg_buf *out, value_vec *holes,
+                      int depth) {
+  uint32_t auto_index = 0;
+  hg_buf text = {0};
+  value_vec inner = {0};
+  shell_text(self, fmt, &text, &inner, depth + 1);
+  size_t next = 0;
+  for (size_t i = 0; i < text.len; i++) {
+    char c = text.data[i];
+    if (c == HG_HOLE) {
+      if (next < inner.len) HG_VEC_PUSH(holes, inner.items[next++]);
+      hg_buf_putc(out, c);
+    } else if (style == '%' && c == '%') {
+      if (i + 1 < text.len && text.data[i + 1] == '%') {
+        hg_buf_putc(out, '%');
+        i++;
+        continue;
+      }
+      // %[(name)][flags][width][.precision][length]conversion; a (name) takes from a mapping.
+      size_t j = i + 1;
+      bool named = j < text.len && text.data[j] == '(';
+      if (named)
+        while (j < text.len && text.data[j] != ')') j++;
+      while (j < text.len && strchr("()#0- +*.0123456789hlL", text.data[j]) && text.data[j]) j++;
+      i = j < text.len ? j : text.len - 1;
+      TSNode arg = named ? args : format_arg(self, args, auto_index++, NULL, 0);
+      shell_hole(self, arg, out, holes, "a value formatted into the command");
+    } else if (style == '{' && (c == '{' || c == '}') && i + 1 < text.len && text.data[i + 1] == c) {
+      hg_buf_putc(out, c);
+      i++;
+    } else if (style == '{' && c == '{') {
+      // {}, {0}, {name}, each with an optional .attr, [key], !conversion or :spec after it.
+      size_t start = ++i;
+      while (i < text.len && text.data[i] != '}') i++;
+      size_t len = strcspn(text.data + start, ".[!:}");
+      if (len > i - start) len = i - start;
+      TSNode arg;
+      if (len == 0) {
+        arg = format_arg(self, args, auto_index++, NULL, 0);
+      } else if (strspn(text.data + start, "0123456789") >= len) {
+        arg = format_arg(self, args, (uint32_t)strtoul(text.data + start, NULL, 10), NULL, 0);
+      } else {
+        arg = format_arg(self, args, 0, text.data + start, len);
+      }
+      shell_hole(self, arg, out, holes, "a value formatted into the command");
+    } else {
+      hg_buf_putc(out, c);
+    }
+  }
+  free(inner.items);
+  hg_buf_free(&text);
+}
+
+hg_value hg_resolve_shell(const hg_resolver *self, TSNode command) {
   hg_buf content = {0};
   value_vec holes = {0}, words = {0};
-  string_content(self, string, &content, &holes);
+  shell_text(self, command, &content, &holes, 0);
   hg_argv_words w = {0};
   hg_argv_split(&w, content.data ? content.data : "");
   size_t hole = 0;
@@ -922,7 +1053,7 @@ hg_value hg_resolve_shell(const hg_resolver *self, TSNode string) {
     const char *word = w.items[i];
     size_t nholes = 0;
     for (const char *p = word; *p; p++) nholes += *p == HG_HOLE;
-    hg_value v = {.kind = HG_VAL_STR, .text = adup(self->arena, word), .line = ts_node_start_point(string).row + 1};
+    hg_value v = {.kind = HG_VAL_STR, .text = adup(self->arena, word), .line = ts_node_start_point(command).row + 1};
     if (nholes == 1 && word[0] == HG_HOLE && word[1] == '\0' && hole < holes.len &&
         holes.items[hole].kind == HG_VAL_BUILDER) {
       v = holes.items[hole];
@@ -934,8 +1065,8 @@ hg_value hg_resolve_shell(const hg_resolver *self, TSNode string) {
   hg_argv_words_free(&w);
   hg_buf_free(&content);
   free(holes.items);
-  return finish(self, (hg_value){.kind = HG_VAL_LIST, .text = text_of(self, string),
-                                 .line = ts_node_start_point(string).row + 1}, &words);
+  return finish(self, (hg_value){.kind = HG_VAL_LIST, .text = text_of(self, command),
+                                 .line = ts_node_start_point(command).row + 1}, &words);
 }
 
 // ---- aliases ------------------------------------------------------------------------------------

@@ -70,8 +70,9 @@ hg_value hg_resolve_kwargs(const hg_resolver *self, TSNode argument_list);
  *  is concatenated to it and, when it is assigned to a name, what is added to that name before
  *  it is handed to a process call (policy cli.process_calls) or returned. */
 hg_value hg_resolve_argv(const hg_resolver *self, TSNode list);
-/** The words of a shell command string; an interpolation that calls a builder becomes a BUILDER
- *  word, others stay holes inside their word. */
-hg_value hg_resolve_shell(const hg_resolver *self, TSNode string);
+/** The words of a shell command built from string literals (concatenated, joined with `+`,
+ *  formatted with `%` or str.format, or an f-string); an expression that calls a builder becomes a
+ *  BUILDER word, others stay holes inside their word. */
+hg_value hg_resolve_shell(const hg_resolver *self, TSNode command);
 
 #endif
