@@ -579,8 +579,38 @@ static void on_assignment(follow *f, TSNode asg, bool cond) {
   }
 }
 
+// `del name[key]` takes an option away as pop does; `del name[i]` or a slice, any item; `del name`
+// leaves nothing known.
+static void on_delete(follow *f, TSNode target, bool cond) {
+  if (is(target, "expression_list")) {
+    for (uint32_t i = 0, n = ts_node_named_child_count(target); i < n; i++)
+      on_delete(f, ts_node_named_child(target, i), cond);
+    return;
+  }
+  if (is_name(f, target)) {
+    set_value(f, unknown(f->r, target, "a deleted name"), cond);
+    return;
+  }
+  if (!is(target, "subscript") || !is_name(f, ts_node_child_by_field_name(target, "value", 5))) return;
+  TSNode sub = ts_node_child_by_field_name(target, "subscript", 9);
+  hg_value key = ts_node_is_null(sub) ? (hg_value){0} : value_at(f->r, sub, f->depth + 1);
+  to_container(f, f->container ? f->cur.kind : HG_VAL_DICT);
+  f->defined = true;
+  if (f->cur.kind == HG_VAL_DICT && key.kind == HG_VAL_STR && !strchr(key.text, HG_HOLE)) {
+    hg_value gone = {.kind = HG_VAL_NONE, .text = "None", .key = key.text, .conditional = cond,
+                     .line = ts_node_start_point(target).row + 1};
+    HG_VEC_PUSH(&f->items, gone);
+  } else {
+    for (size_t i = 0; i < f->items.len; i++) f->items.items[i].conditional = true;
+  }
+}
+
 static bool on_stmt(void *ctx, hg_stmt s) {
   follow *f = ctx;
+  if (is(s.stmt, "delete_statement") && ts_node_named_child_count(s.stmt) > 0) {
+    on_delete(f, ts_node_named_child(s.stmt, 0), s.conditional);
+    return true;
+  }
   if (!is(s.stmt, "expression_statement") || ts_node_named_child_count(s.stmt) == 0) return true;
   TSNode e = ts_node_named_child(s.stmt, 0);
   if (is(e, "assignment")) {
