@@ -346,7 +346,7 @@ static void push_items(const hg_resolver *self, TSNode seq, value_vec *items, in
     TSNode c = ts_node_named_child(seq, i);
     if (is(c, "comment")) continue;
     if (is(c, "list_splat")) {
-      hg_value inner = value_at(self, ts_node_named_child(c, 0), depth + 1);
+      hg_value inner = value_at(self, hg_node_arg(c, 0), depth + 1);
       if (inner.kind == HG_VAL_LIST) {
         for (size_t j = 0; j < inner.n_items; j++) HG_VEC_PUSH(items, inner.items[j]);
       } else {
@@ -378,7 +378,7 @@ static void push_entries(const hg_resolver *self, TSNode dict, value_vec *items,
   for (uint32_t i = 0; i < count; i++) {
     TSNode c = ts_node_named_child(dict, i);
     if (is(c, "dictionary_splat")) {
-      push_spread(self, ts_node_named_child(c, 0), items, depth);
+      push_spread(self, hg_node_arg(c, 0), items, depth);
     } else if (is(c, "pair")) {
       TSNode k = ts_node_child_by_field_name(c, "key", 3), v = ts_node_child_by_field_name(c, "value", 5);
       hg_value key = value_at(self, k, depth + 1);
@@ -498,7 +498,7 @@ static void on_call(follow *f, TSNode call, bool cond) {
   const char *m = f->r->src + a;
   size_t n = b - a;
 #define METHOD(s) (n == sizeof(s) - 1 && memcmp(m, s, n) == 0)
-  TSNode arg0 = ts_node_named_child_count(args) > 0 ? ts_node_named_child(args, 0) : (TSNode){0};
+  TSNode arg0 = hg_node_arg_count(args) > 0 ? hg_node_arg(args, 0) : (TSNode){0};
   if (METHOD("update")) {
     add_items(f, HG_VAL_DICT, keyword_dict(f->r, args, f->depth + 1), cond);
   } else if (METHOD("extend") && !ts_node_is_null(arg0)) {
@@ -509,9 +509,9 @@ static void on_call(follow *f, TSNode call, bool cond) {
     f->defined = true;
     item.conditional |= cond;
     HG_VEC_PUSH(&f->items, item);
-  } else if (METHOD("insert") && ts_node_named_child_count(args) == 2) {
+  } else if (METHOD("insert") && hg_node_arg_count(args) == 2) {
     hg_value at = value_at(f->r, arg0, f->depth + 1);
-    hg_value item = value_at(f->r, ts_node_named_child(args, 1), f->depth + 1);
+    hg_value item = value_at(f->r, hg_node_arg(args, 1), f->depth + 1);
     to_container(f, HG_VAL_LIST);
     f->defined = true;
     long index = at.kind == HG_VAL_NUM ? strtol(at.text, NULL, 10) : -1;
@@ -528,8 +528,8 @@ static void on_call(follow *f, TSNode call, bool cond) {
     hg_value key = ts_node_is_null(arg0) ? (hg_value){0} : value_at(f->r, arg0, f->depth + 1);
     to_container(f, f->container ? f->cur.kind : HG_VAL_DICT);
     f->defined = true;
-    if (METHOD("setdefault") && key.kind == HG_VAL_STR && ts_node_named_child_count(args) == 2) {
-      hg_value item = value_at(f->r, ts_node_named_child(args, 1), f->depth + 1);
+    if (METHOD("setdefault") && key.kind == HG_VAL_STR && hg_node_arg_count(args) == 2) {
+      hg_value item = value_at(f->r, hg_node_arg(args, 1), f->depth + 1);
       item.key = key.text;
       item.conditional = true;
       HG_VEC_PUSH(&f->items, item);
@@ -709,7 +709,7 @@ static hg_value keyword_dict(const hg_resolver *self, TSNode args, int depth) {
     if (is(c, "keyword_argument")) {
       push_keyword(self, c, &items, depth);
     } else if (is(c, "dictionary_splat")) {
-      push_spread(self, ts_node_named_child(c, 0), &items, depth);
+      push_spread(self, hg_node_arg(c, 0), &items, depth);
     } else if (!is(c, "comment")) {
       push_spread(self, c, &items, depth);
     }
@@ -772,8 +772,8 @@ static hg_value value_at(const hg_resolver *self, TSNode n, int depth) {
   if (!strcmp(type, "true")) return (hg_value){.kind = HG_VAL_TRUE, .text = "True", .line = line};
   if (!strcmp(type, "false")) return (hg_value){.kind = HG_VAL_FALSE, .text = "False", .line = line};
   if (!strcmp(type, "none")) return (hg_value){.kind = HG_VAL_NONE, .text = "None", .line = line};
-  if (!strcmp(type, "parenthesized_expression") && ts_node_named_child_count(n) == 1)
-    return value_at(self, ts_node_named_child(n, 0), depth + 1);
+  if (!strcmp(type, "parenthesized_expression") && hg_node_arg_count(n) == 1)
+    return value_at(self, hg_node_arg(n, 0), depth + 1);
   if (!strcmp(type, "list") || !strcmp(type, "tuple") || !strcmp(type, "set")) {
     value_vec items = {0};
     push_items(self, n, &items, depth);
@@ -791,8 +791,8 @@ static hg_value value_at(const hg_resolver *self, TSNode n, int depth) {
     if (!ts_node_is_null(args) && callee_is(self, n, "dict") && !lookup(self->imports, "dict", 4))
       return keyword_dict(self, args, depth);
     if (!ts_node_is_null(args) && (callee_is(self, n, "list") || callee_is(self, n, "tuple")) &&
-        ts_node_named_child_count(args) == 1) {
-      hg_value inner = value_at(self, ts_node_named_child(args, 0), depth + 1);
+        hg_node_arg_count(args) == 1) {
+      hg_value inner = value_at(self, hg_node_arg(args, 0), depth + 1);
       if (inner.kind == HG_VAL_LIST) return inner;
     }
     return unknown(self, n, "a call that is not a configured hardening builder");
@@ -837,7 +837,7 @@ hg_value hg_resolve_kwargs(const hg_resolver *self, TSNode args) {
       for (uint32_t i = 0; i < n; i++) {  // the bound keywords; the positional callee is skipped
         TSNode c = ts_node_named_child(pargs, i);
         if (is(c, "dictionary_splat"))
-          push_spread(self, ts_node_named_child(c, 0), &items, 1);
+          push_spread(self, hg_node_arg(c, 0), &items, 1);
         else if (is(c, "keyword_argument"))
           push_keyword(self, c, &items, 0);
       }
@@ -852,7 +852,7 @@ hg_value hg_resolve_kwargs(const hg_resolver *self, TSNode args) {
     } else if (is(c, "dictionary_splat")) {
       // Entries of one `**{...}` literal are merged by the dict, where a later key silently
       // replaces an earlier one; across the call's own keywords a repeated key is a TypeError.
-      hg_value inner = value_at(self, ts_node_named_child(c, 0), 1);
+      hg_value inner = value_at(self, hg_node_arg(c, 0), 1);
       if (inner.kind == HG_VAL_DICT) {
         group++;
         for (size_t k = 0; k < inner.n_items; k++) {
@@ -963,8 +963,8 @@ static void shell_text(const hg_resolver *self, TSNode n, hg_buf *out, value_vec
   }
   if (is(n, "string") || is(n, "concatenated_string")) {
     string_content(self, n, out, holes);
-  } else if (is(n, "parenthesized_expression") && ts_node_named_child_count(n) == 1) {
-    shell_text(self, ts_node_named_child(n, 0), out, holes, depth + 1);
+  } else if (is(n, "parenthesized_expression") && hg_node_arg_count(n) == 1) {
+    shell_text(self, hg_node_arg(n, 0), out, holes, depth + 1);
   } else if (is(n, "binary_operator")) {
     TSNode op = ts_node_child_by_field_name(n, "operator", 8), left = ts_node_child_by_field_name(n, "left", 4),
            right = ts_node_child_by_field_name(n, "right", 5);
@@ -1000,7 +1000,7 @@ static void shell_text(const hg_resolver *self, TSNode n, hg_buf *out, value_vec
 // (len > 0) of str.format; `args` itself when it cannot be told.
 static TSNode format_arg(const hg_resolver *self, TSNode args, uint32_t index, const char *name, size_t len) {
   TSNode seq = args;
-  if (is(seq, "parenthesized_expression") && ts_node_named_child_count(seq) == 1) seq = ts_node_named_child(seq, 0);
+  if (is(seq, "parenthesized_expression") && hg_node_arg_count(seq) == 1) seq = hg_node_arg(seq, 0);
   if (!is(seq, "tuple") && !is(seq, "argument_list")) return args;
   uint32_t pos = 0;
   for (uint32_t i = 0, n = ts_node_named_child_count(seq); i < n; i++) {
@@ -1127,10 +1127,15 @@ static bool alias_stmt(void *ctx, hg_stmt s) {
 // the bytes the first time it is asked: an alias of a callee needs an assignment, and most names
 // a callee is made of (self, print, len) never get one, so the scope walk is skipped for them.
 typedef struct rhs_span {
-  const char *text;  // the rest of the line after `name =`
+  const char *text;  // the rest of the statement after `name =`
   size_t len;
+  bool cut;          // the statement went on past MAX_SPAN_LINES: any word may be in it
   struct rhs_span *next;
 } rhs_span;
+
+// Lines an assignment is followed over while a bracket stays open (a bracket in a string or a
+// comment counts too, so a span can be longer than its statement, never shorter).
+enum { MAX_SPAN_LINES = 64 };
 
 struct hg_name_memo {
   bool built;
@@ -1195,16 +1200,31 @@ static void memo_build(struct hg_name_memo *m, hg_arena *arena, const char *src)
     const char *rest = p;
     while (*p && *p != '\n' && *p != ';') p++;
     if (e > b && ((rest[0] == '=' && rest[1] != '=') || rest[0] == ':')) {
+      // The span runs to the end of the statement: a bracket left open or a backslash carries it
+      // over the line end (black wraps `run = functools.partial(` before its arguments). The
+      // scan goes on from the next line all the same, so no statement start is skipped.
       rhs_span *span = hg_arena_alloc(arena, sizeof(rhs_span));
+      const char *q = rest;
+      unsigned lines = 0;
+      for (int depth = 0; *q && (depth != 0 || (*q != '\n' && *q != ';')); q++) {
+        if (*q == '(' || *q == '[' || *q == '{') depth++;
+        else if ((*q == ')' || *q == ']' || *q == '}') && depth > 0) depth--;
+        else if (*q == '\\' && q[1] == '\n' && depth == 0) depth = -1;  // one more line
+        else if (*q == '\n' && depth < 0) depth = 0;
+        if (*q == '\n' && ++lines > MAX_SPAN_LINES) {
+          span->cut = true;
+          break;
+        }
+      }
       span->text = rest;
-      span->len = (size_t)(p - rest);
+      span->len = (size_t)(q - rest);
       memo_insert(m, arena, b, (size_t)(e - b), span);
     }
     if (*p) p++;
   }
 }
 
-// Is `name` assigned as a statement somewhere, with `word` (if given) on the assignment's line?
+// Is `name` assigned as a statement somewhere, with `word` (if given) in the assignment?
 static bool assigned_with(const hg_resolver *self, const char *name, size_t len, const char *word, size_t wlen) {
   struct hg_name_memo *m = self->memo;
   if (!m) return true;
@@ -1214,7 +1234,7 @@ static bool assigned_with(const hg_resolver *self, const char *name, size_t len,
     if (m->slot[at].len != len || memcmp(m->slot[at].name, name, len) != 0) continue;
     if (!word) return true;
     for (const rhs_span *s = m->slot[at].rhs; s; s = s->next)
-      if (memmem(s->text, s->len, word, wlen)) return true;
+      if (s->cut || memmem(s->text, s->len, word, wlen)) return true;
     return false;
   }
   return false;
@@ -1275,17 +1295,17 @@ static bool qualify(const hg_resolver *self, TSNode n, hg_buf *out, int depth) {
     TSNode fn = field(n, &F_FUNCTION), args = field(n, &F_ARGUMENTS);
     hg_buf name = {0};
     bool ok = qualify(self, fn, &name, depth + 1);
-    uint32_t nargs = ts_node_is_null(args) ? 0 : ts_node_named_child_count(args);
+    uint32_t nargs = ts_node_is_null(args) ? 0 : hg_node_arg_count(args);
     if (ok && !strcmp(name.data, "getattr") && nargs >= 2) {
       // getattr(obj, "attr") is obj.attr
-      ok = qualify(self, ts_node_named_child(args, 0), out, depth + 1);
+      ok = qualify(self, hg_node_arg(args, 0), out, depth + 1);
       hg_buf_putc(out, '.');
-      ok = ok && string_arg(self, ts_node_named_child(args, 1), out);
+      ok = ok && string_arg(self, hg_node_arg(args, 1), out);
     } else if (ok && (!strcmp(name.data, "__import__") || !strcmp(name.data, "importlib.import_module")) && nargs >= 1) {
       // __import__("docker") and importlib.import_module("docker") are the module itself
-      ok = string_arg(self, ts_node_named_child(args, 0), out);
+      ok = string_arg(self, hg_node_arg(args, 0), out);
     } else if (ok && (!strcmp(name.data, "functools.partial") || !strcmp(name.data, "partial")) && nargs >= 1) {
-      ok = qualify(self, ts_node_named_child(args, 0), out, depth + 1);  // partial(f, ...) calls f
+      ok = qualify(self, hg_node_arg(args, 0), out, depth + 1);  // partial(f, ...) calls f
     } else if (ok) {
       hg_buf_add(out, name.data, name.len);
       hg_buf_puts(out, "()");
@@ -1305,8 +1325,8 @@ bool hg_resolve_qualify(const hg_resolver *self, TSNode node, hg_buf *out) {
 TSNode hg_resolve_call(const hg_resolver *self, TSNode node) {
   for (int depth = 0; depth < MAX_DEPTH && !ts_node_is_null(node); depth++) {
     if (is(node, "call")) return node;
-    if (is(node, "parenthesized_expression") && ts_node_named_child_count(node) == 1)
-      node = ts_node_named_child(node, 0);
+    if (is(node, "parenthesized_expression") && hg_node_arg_count(node) == 1)
+      node = hg_node_arg(node, 0);
     else if (is(node, "identifier"))
       node = alias_of(self, node);
     else

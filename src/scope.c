@@ -7,6 +7,21 @@ enum { MAX_NESTING = 200 };
 // Null-safe, like resolve.c's: libtree-sitter 0.20's ts_node_type dereferences a null node.
 static bool is(TSNode n, const char *type) { return !ts_node_is_null(n) && strcmp(ts_node_type(n), type) == 0; }
 
+uint32_t hg_node_arg_count(TSNode n) {
+  uint32_t count = 0;
+  for (uint32_t i = 0, k = ts_node_is_null(n) ? 0 : ts_node_named_child_count(n); i < k; i++)
+    count += !is(ts_node_named_child(n, i), "comment");
+  return count;
+}
+
+TSNode hg_node_arg(TSNode n, uint32_t index) {
+  for (uint32_t i = 0, k = ts_node_is_null(n) ? 0 : ts_node_named_child_count(n); i < k; i++) {
+    TSNode c = ts_node_named_child(n, i);
+    if (!is(c, "comment") && index-- == 0) return c;
+  }
+  return (TSNode){0};
+}
+
 bool hg_node_contains(TSNode outer, TSNode inner) {
   return !ts_node_is_null(outer) && !ts_node_is_null(inner) && ts_node_start_byte(outer) <= ts_node_start_byte(inner) &&
          ts_node_end_byte(inner) <= ts_node_end_byte(outer);

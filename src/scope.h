@@ -30,4 +30,10 @@ bool hg_scope_is_parameter(TSNode function, const char *src, const char *name, s
 /** Does `outer` contain `inner` (by byte range)? */
 bool hg_node_contains(TSNode outer, TSNode inner);
 
+/** The named children of `n` that are not comments (a comment may stand between any two tokens),
+ *  counted and indexed: an argument list's arguments, a parenthesized or splatted expression. A
+ *  null node has none; an index past the end gives a null node. */
+uint32_t hg_node_arg_count(TSNode n);
+TSNode hg_node_arg(TSNode n, uint32_t index);
+
 #endif
