@@ -103,8 +103,25 @@ static bool seen_before(seen_set *set, hg_arena *arena, const hg_site *s, size_t
   }
 }
 
-// Regions that failed to parse: an ERROR or MISSING node that mentions a trigger word outside
-// every site already found may hide a site, so it is reported rather than skipped.
+// The text a failed parse may have hidden a site in: an ERROR or MISSING node inside an
+// expression broke the statement around it (`api.create_container("img", host_config=)` leaves
+// the call unmatched and only `host_config=` in error), so the region is that statement; one
+// standing in a block or the module is itself the region.
+static void error_span(TSNode n, uint32_t *a, uint32_t *b) {
+  TSNode r = n;
+  for (TSNode p = ts_node_parent(r); !ts_node_is_null(p); p = ts_node_parent(r)) {
+    const char *type = ts_node_type(p);
+    if (!strcmp(type, "module") || !strcmp(type, "block") || is_error(p)) break;
+    r = p;
+    size_t len = strlen(type);
+    if (len > 10 && !strcmp(type + len - 10, "_statement")) break;
+  }
+  *a = ts_node_start_byte(r);
+  *b = ts_node_end_byte(r);
+}
+
+// Regions that failed to parse: an ERROR or MISSING node whose statement mentions a trigger
+// word outside every site already found may hide a site, so it is reported rather than skipped.
 static void error_regions(hg_extractor *self, const hg_ruleset *rules, const hg_source *src, TSNode root,
                           site_vec *sites) {
   const pcre2_code *pre = hg_ruleset_prefilter(rules);
@@ -115,7 +132,8 @@ static void error_regions(hg_extractor *self, const hg_ruleset *rules, const hg_
     bool descend = ts_node_has_error(n);
     if (is_error(n) || ts_node_is_missing(n)) {
       descend = false;
-      uint32_t a = ts_node_start_byte(n), b = ts_node_end_byte(n);
+      uint32_t a, b;
+      error_span(n, &a, &b);
       // The region's trigger words must lie outside the sites already judged.
       bool hit = false;
       PCRE2_SIZE off = a;
