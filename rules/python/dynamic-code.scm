@@ -7,3 +7,8 @@
  (#resolves-to? @_callee "exec" "eval" "compile" "builtins.exec" "builtins.eval" "builtins.compile")
  (#contains? @_args "docker" "podman" "nerdctl")
  (#set! hardguard.reads "opaque"))
+
+;; Python 2's exec statement: exec "code" [in scope].
+((exec_statement code: (_) @_code) @site
+ (#contains? @_code "docker" "podman" "nerdctl")
+ (#set! hardguard.reads "opaque"))
