@@ -327,7 +327,8 @@ static int check(const hg_options *o, const hg_ruleset *rules, FILE *out, FILE *
   }
   // The repository root, only when something names files relative to it.
   bool want_root = o->diff_ref || o->baseline || o->write_baseline || hg_reporter_wants_root(o->reporter);
-  hg_repo *repo = want_root ? hg_repo_open(o->paths[0], config->root) : NULL;
+  // Outside git: the directory of the .hardguard.yml, else the working directory.
+  hg_repo *repo = want_root ? hg_repo_open(o->paths[0], config->path ? config->root : ".") : NULL;
   hg_paths files = {0};
   hg_findings findings = {0};
   hg_file_errors errors = {0};

@@ -14,8 +14,9 @@
 extern char **environ;
 
 struct hg_repo {
-  char *root;  // real path
-  char *cwd;   // real path of the working directory
+  char *root;   // real path
+  char *start;  // real path of the directory git was asked about (the first PATH's)
+  char *cwd;    // real path of the working directory
   bool git;
   char *last_dir, *last_real;  // hg_repo_relpath's cache: paths arrive sorted, so by directory
 };
@@ -130,6 +131,7 @@ hg_repo *hg_repo_open(const char *start, const char *fallback) {
     self->root = real_or_lexical(abs);
     free(abs);
   }
+  self->start = real_or_lexical(dir);
   hg_buf_free(&out);
   hg_buf_free(&errout);
   free(dir);
@@ -139,6 +141,7 @@ hg_repo *hg_repo_open(const char *start, const char *fallback) {
 void hg_repo_free(hg_repo *self) {
   if (!self) return;
   free(self->root);
+  free(self->start);
   free(self->cwd);
   free(self->last_dir);
   free(self->last_real);
@@ -222,7 +225,7 @@ static void split_nul(hg_buf *b, hg_strings *out) {
 }
 
 int hg_repo_changed(const hg_repo *self, const char *ref, hg_strings *out, hg_error *err) {
-  if (!self->git) return hg_error_set(err, "--diff: %s is not inside a git work tree", self->root);
+  if (!self->git) return hg_error_set(err, "--diff: %s is not inside a git work tree", self->start);
   // A ref starting with '-' would be read as an option by git.
   if (ref[0] == '-' || ref[0] == '\0') return hg_error_set(err, "--diff: '%s' is not a commit", ref);
   char *commit = hg_xasprintf("%s^{commit}", ref);
