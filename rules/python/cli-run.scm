@@ -1,23 +1,14 @@
 ;; cli-run: a docker / podman / nerdctl run or create command built in code.
 
 ;; An argv list or tuple whose first words are the program and the verb, wherever it stands:
-;; ["docker", "run", "--rm", ...] — reported at its opening bracket.
-;; `(comment)*` lets a comment stand between the words; an anchor alone would not skip it.
-([(list . (comment)* . (string (string_content) @_program) . (comment)* . (string (string_content) @_verb))
-  (tuple . (comment)* . (string (string_content) @_program) . (comment)* . (string (string_content) @_verb))]
-   @argv @site
- (#any-of? @_program "docker" "podman" "nerdctl")
- (#any-of? @_verb "run" "create")
- (#set! hardguard.reads "argv"))
-
-;; The same with the management command: ["docker", "container", "run", ...]
-([(list . (comment)* . (string (string_content) @_program) . (comment)* . (string (string_content) @_container)
-        . (comment)* . (string (string_content) @_verb))
-  (tuple . (comment)* . (string (string_content) @_program) . (comment)* . (string (string_content) @_container)
-         . (comment)* . (string (string_content) @_verb))] @argv @site
- (#any-of? @_program "docker" "podman" "nerdctl")
- (#eq? @_container "container")
- (#any-of? @_verb "run" "create")
+;; ["docker", "run", "--rm", ...] or ["docker", "container", "create", ...] — reported at its
+;; opening bracket. The program may be given by path ("/usr/bin/docker") and run through sudo
+;; (["sudo", "docker", "run", ...]); comments may stand between the words. The words are matched
+;; on the list's text: a structural pattern with `(comment)*` between anchored children costs
+;; libtree-sitter ~20 ms per shape to compile, which a pre-commit hook pays on every run.
+([(list) (tuple)] @argv @site
+ (#contains? @argv "docker" "podman" "nerdctl")
+ (#match? @argv "^[\\[(]?(?:\\s|#[^\\n]*\\n)*(?:[uUrRbB]{0,2}(?:\"(?:sudo)\"|'(?:sudo)')(?:\\s|#[^\\n]*\\n)*,(?:\\s|#[^\\n]*\\n)*)?[uUrRbB]{0,2}(?:\"(?:(?:[^\"'\\s]*/)?(?:docker|podman|nerdctl))\"|'(?:(?:[^\"'\\s]*/)?(?:docker|podman|nerdctl))')(?:\\s|#[^\\n]*\\n)*,(?:\\s|#[^\\n]*\\n)*(?:[uUrRbB]{0,2}(?:\"(?:container)\"|'(?:container)')(?:\\s|#[^\\n]*\\n)*,(?:\\s|#[^\\n]*\\n)*)?[uUrRbB]{0,2}(?:\"(?:run|create)\"|'(?:run|create)')")
  (#set! hardguard.reads "argv"))
 
 ;; A command string run by a shell, or split like one: os.system("docker run ..."),
@@ -46,6 +37,16 @@
    "subprocess.Popen")
  (#eq? @_shell "shell")
  (#eq? @_format "format")
+ (#contains? @command "docker" "podman" "nerdctl")
+ (#match? @command "^[(\\s]*[A-Za-z]*[\"']+\\s*(sudo\\s+)?(docker|podman|nerdctl)\\s+(container\\s+)?(run|create)(\\s|[\"']|$)")
+ (#set! hardguard.reads "shell"))
+
+;; A command string split into argv in place: "docker run --rm alpine".split()
+((call
+   function: (attribute
+     object: [(string) (concatenated_string) (binary_operator) (parenthesized_expression)] @command
+     attribute: (identifier) @_split)) @site
+ (#eq? @_split "split")
  (#contains? @command "docker" "podman" "nerdctl")
  (#match? @command "^[(\\s]*[A-Za-z]*[\"']+\\s*(sudo\\s+)?(docker|podman|nerdctl)\\s+(container\\s+)?(run|create)(\\s|[\"']|$)")
  (#set! hardguard.reads "shell"))
