@@ -201,6 +201,8 @@ void hg_extract(hg_extractor *self, const hg_ruleset *rules, const hg_config *co
   hg_resolver r = {.src = source->data, .imports = imports, .config = config, .policy = hg_ruleset_policy(rules),
                    .arena = arena};
   r.memo = hg_name_memo_new(arena);
+  size_t budget = HG_RESOLVE_BUDGET;
+  r.budget = &budget;
   pctx.resolver = &r;
   bool imports_builder = hg_imports_builder_module(imports, config);
   site_vec sites = {0};

@@ -307,13 +307,31 @@ static hg_value finish(const hg_resolver *self, hg_value v, value_vec *items) {
   return v;
 }
 
-static bool contains_builder_call(const hg_resolver *self, TSNode n, int depth) {
-  if (depth > MAX_DEPTH) return false;
+// Is a builder called anywhere inside `n` (down to MAX_DEPTH levels)? A cursor walk: linear in
+// the nodes, whatever their number.
+static bool contains_builder_call(const hg_resolver *self, TSNode n) {
   if (hg_resolve_is_builder(self, n)) return true;
-  uint32_t count = ts_node_named_child_count(n);
-  for (uint32_t i = 0; i < count; i++)
-    if (contains_builder_call(self, ts_node_named_child(n, i), depth + 1)) return true;
-  return false;
+  TSTreeCursor cur = ts_tree_cursor_new(n);
+  bool found = false;
+  int depth = 0;
+  for (;;) {
+    if (depth < MAX_DEPTH && ts_tree_cursor_goto_first_child(&cur)) {
+      depth++;
+    } else {
+      while (depth > 0 && !ts_tree_cursor_goto_next_sibling(&cur)) {
+        ts_tree_cursor_goto_parent(&cur);
+        depth--;
+      }
+      if (depth == 0) break;
+    }
+    TSNode c = ts_tree_cursor_current_node(&cur);
+    if (is(c, "call") && hg_resolve_is_builder(self, c)) {
+      found = true;
+      break;
+    }
+  }
+  ts_tree_cursor_delete(&cur);
+  return found;
 }
 
 // The content of a string or concatenated string; interpolations become HG_HOLE, and each
@@ -331,7 +349,7 @@ static void string_content(const hg_resolver *self, TSNode n, hg_buf *out, value
       hg_buf_putc(out, HG_HOLE);
       if (holes) {
         hg_value h = unknown(self, c, "an interpolated expression");
-        if (contains_builder_call(self, c, 0)) h.kind = HG_VAL_BUILDER;
+        if (contains_builder_call(self, c)) h.kind = HG_VAL_BUILDER;
         HG_VEC_PUSH(holes, h);
       }
     }
@@ -412,7 +430,26 @@ typedef struct {
   bool container;  // the value is a DICT or LIST being built in `items`
   hg_value cur;    // otherwise, the value itself
   value_vec items;
+  bool spent;      // the file's budget ran out while following
 } follow;
+
+// Charges `n` steps to the file's budget; false (and the follow marked spent) once it is out.
+static bool charge(follow *f, size_t n) {
+  size_t *b = f->r->budget;
+  if (!b) return true;
+  if (*b < n) {
+    *b = 0;
+    f->spent = true;
+    return false;
+  }
+  *b -= n;
+  return true;
+}
+
+// What a follow that ran out of budget stands for.
+static hg_value over_budget(const hg_resolver *self, TSNode use) {
+  return unknown(self, use, "a value this file changes more often than hardguard follows (the per-file budget ran out)");
+}
 
 static bool is_name(const follow *f, TSNode n) {
   if (ts_node_is_null(n) || !is(n, "identifier")) return false;
@@ -605,8 +642,18 @@ static void on_delete(follow *f, TSNode target, bool cond) {
   }
 }
 
+static bool apply_stmt(follow *f, hg_stmt s);
+
+// A statement between a name's creation and its use; each costs one step of the budget, and one
+// per item it adds.
 static bool on_stmt(void *ctx, hg_stmt s) {
   follow *f = ctx;
+  size_t before = f->items.len;
+  bool go_on = apply_stmt(f, s);
+  return charge(f, 1 + (f->items.len > before ? f->items.len - before : 0)) && go_on;
+}
+
+static bool apply_stmt(follow *f, hg_stmt s) {
   if (is(s.stmt, "delete_statement") && ts_node_named_child_count(s.stmt) > 0) {
     on_delete(f, ts_node_named_child(s.stmt, 0), s.conditional);
     return true;
@@ -634,6 +681,10 @@ static bool on_stmt(void *ctx, hg_stmt s) {
 }
 
 static hg_value followed(follow *f, TSNode use) {
+  if (f->spent) {
+    free(f->items.items);
+    return over_budget(f->r, use);
+  }
   hg_value v = f->cur;
   if (f->container) {
     v = (hg_value){.kind = f->cur.kind, .text = text_of(f->r, use), .line = ts_node_start_point(use).row + 1};
@@ -665,7 +716,7 @@ static hg_value outer_value(const follow *f) {
     while (!ts_node_is_null(ts_node_parent(module))) module = ts_node_parent(module);
     follow m = {.r = self, .name = f->name, .len = f->len, .depth = f->depth + 1, .use = use};
     if (m.depth <= MAX_DEPTH) hg_scope_walk(module, (TSNode){0}, on_stmt, &m);
-    if (m.defined) return followed(&m, use);
+    if (m.defined || m.spent) return followed(&m, use);
     free(m.items.items);
   }
   const char *q = lookup(self->imports, f->name, f->len);
@@ -685,7 +736,7 @@ static hg_value resolve_name(const hg_resolver *self, TSNode use, int depth) {
   uint32_t a = ts_node_start_byte(use), b = ts_node_end_byte(use);
   follow f = {.r = self, .name = self->src + a, .len = b - a, .depth = depth, .use = use, .fn = fn};
   hg_scope_walk(scope, use, on_stmt, &f);
-  if (f.defined) return followed(&f, use);
+  if (f.defined || f.spent) return followed(&f, use);
   free(f.items.items);
   return outer_value(&f);
 }
@@ -937,6 +988,11 @@ hg_value hg_resolve_argv(const hg_resolver *self, TSNode list) {
                     .after = ts_node_end_byte(stmt)};
   for (size_t i = 0; i < v.n_items; i++) HG_VEC_PUSH(&af.f.items, v.items[i]);
   hg_scope_walk(ts_node_parent(stmt), (TSNode){0}, after_creation, &af);
+  if (af.f.spent) {
+    hg_value u = over_budget(self, target);
+    u.splat = true;
+    HG_VEC_PUSH(&af.f.items, u);
+  }
   hg_value out = {.kind = HG_VAL_LIST, .text = v.text, .line = v.line};
   return finish(self, out, &af.f.items);
 }
@@ -945,7 +1001,7 @@ hg_value hg_resolve_argv(const hg_resolver *self, TSNode list) {
 static void shell_hole(const hg_resolver *self, TSNode n, hg_buf *out, value_vec *holes, const char *origin) {
   hg_buf_putc(out, HG_HOLE);
   hg_value h = unknown(self, n, origin);
-  if (contains_builder_call(self, n, 0)) h.kind = HG_VAL_BUILDER;
+  if (contains_builder_call(self, n)) h.kind = HG_VAL_BUILDER;
   HG_VEC_PUSH(holes, h);
 }
 
@@ -996,32 +1052,80 @@ static void shell_text(const hg_resolver *self, TSNode n, hg_buf *out, value_vec
   }
 }
 
-// The argument a placeholder stands for: the `index`-th positional one, or the keyword `name`
-// (len > 0) of str.format; `args` itself when it cannot be told.
-static TSNode format_arg(const hg_resolver *self, TSNode args, uint32_t index, const char *name, size_t len) {
+// The arguments a format string's placeholders stand for, read once with a cursor: the
+// positional ones in order and the keywords, up to MAX_FORMAT_ARGS (a placeholder past them, or
+// after a * or ** spread, stands for all of `all`).
+enum { MAX_FORMAT_ARGS = 256 };
+typedef struct {
+  TSNode all;
+  TSNode pos[MAX_FORMAT_ARGS], key[MAX_FORMAT_ARGS], value[MAX_FORMAT_ARGS];
+  uint32_t n_pos, n_key;
+  hg_value all_hole;  // format_hole's, once worked out
+  bool have_all_hole;
+} format_args;
+
+static void format_args_read(format_args *fa, TSNode args) {
+  fa->all = args;
+  fa->n_pos = fa->n_key = 0;
+  fa->have_all_hole = false;
   TSNode seq = args;
   if (is(seq, "parenthesized_expression") && hg_node_arg_count(seq) == 1) seq = hg_node_arg(seq, 0);
-  if (!is(seq, "tuple") && !is(seq, "argument_list")) return args;
-  uint32_t pos = 0;
-  for (uint32_t i = 0, n = ts_node_named_child_count(seq); i < n; i++) {
-    TSNode c = ts_node_named_child(seq, i);
-    if (is(c, "comment")) continue;
-    if (is(c, "list_splat") || is(c, "dictionary_splat")) return args;  // positions unknown from here
+  if (!is(seq, "tuple") && !is(seq, "argument_list")) return;
+  TSTreeCursor cur = ts_tree_cursor_new(seq);
+  for (bool more = ts_tree_cursor_goto_first_child(&cur); more && fa->n_pos < MAX_FORMAT_ARGS && fa->n_key < MAX_FORMAT_ARGS;
+       more = ts_tree_cursor_goto_next_sibling(&cur)) {
+    TSNode c = ts_tree_cursor_current_node(&cur);
+    if (!ts_node_is_named(c) || is(c, "comment")) continue;
+    if (is(c, "list_splat") || is(c, "dictionary_splat")) break;  // positions unknown from here
     if (is(c, "keyword_argument")) {
       TSNode k = ts_node_child_by_field_name(c, "name", 4), v = ts_node_child_by_field_name(c, "value", 5);
-      if (len && !ts_node_is_null(k) && !ts_node_is_null(v) && ts_node_end_byte(k) - ts_node_start_byte(k) == len &&
-          !memcmp(self->src + ts_node_start_byte(k), name, len))
-        return v;
-      continue;
+      if (!ts_node_is_null(k) && !ts_node_is_null(v)) {
+        fa->key[fa->n_key] = k;
+        fa->value[fa->n_key++] = v;
+      }
+    } else {
+      fa->pos[fa->n_pos++] = c;
     }
-    if (!len && pos++ == index) return c;
   }
-  return args;
+  ts_tree_cursor_delete(&cur);
+}
+
+// A placeholder's hole; the one standing for all the arguments is worked out once.
+static void format_hole(const hg_resolver *self, format_args *fa, TSNode arg, hg_buf *out, value_vec *holes) {
+  if (!ts_node_eq(arg, fa->all)) {
+    shell_hole(self, arg, out, holes, "a value formatted into the command");
+    return;
+  }
+  if (!fa->have_all_hole) {
+    value_vec one = {0};
+    hg_buf ignored = {0};
+    shell_hole(self, arg, &ignored, &one, "a value formatted into the command");
+    fa->all_hole = one.items[0];
+    fa->have_all_hole = true;
+    free(one.items);
+    hg_buf_free(&ignored);
+  }
+  hg_buf_putc(out, HG_HOLE);
+  HG_VEC_PUSH(holes, fa->all_hole);
+}
+
+// The argument a placeholder stands for: the `index`-th positional one, or the keyword `name`
+// (len > 0) of str.format; all of them when it cannot be told.
+static TSNode format_arg(const hg_resolver *self, const format_args *fa, uint32_t index, const char *name, size_t len) {
+  if (!len) return index < fa->n_pos ? fa->pos[index] : fa->all;
+  for (uint32_t i = 0; i < fa->n_key; i++) {
+    TSNode k = fa->key[i];
+    if (ts_node_end_byte(k) - ts_node_start_byte(k) == len && !memcmp(self->src + ts_node_start_byte(k), name, len))
+      return fa->value[i];
+  }
+  return fa->all;
 }
 
 static void formatted(const hg_resolver *self, TSNode fmt, TSNode args, char style, hg_buf *out, value_vec *holes,
                       int depth) {
   uint32_t auto_index = 0;
+  format_args *fa = hg_xmalloc(sizeof(format_args));
+  format_args_read(fa, args);
   hg_buf text = {0};
   value_vec inner = {0};
   shell_text(self, fmt, &text, &inner, depth + 1);
@@ -1044,8 +1148,8 @@ static void formatted(const hg_resolver *self, TSNode fmt, TSNode args, char sty
         while (j < text.len && text.data[j] != ')') j++;
       while (j < text.len && strchr("()#0- +*.0123456789hlL", text.data[j]) && text.data[j]) j++;
       i = j < text.len ? j : text.len - 1;
-      TSNode arg = named ? args : format_arg(self, args, auto_index++, NULL, 0);
-      shell_hole(self, arg, out, holes, "a value formatted into the command");
+      TSNode arg = named ? args : format_arg(self, fa, auto_index++, NULL, 0);
+      format_hole(self, fa, arg, out, holes);
     } else if (style == '{' && (c == '{' || c == '}') && i + 1 < text.len && text.data[i + 1] == c) {
       hg_buf_putc(out, c);
       i++;
@@ -1057,19 +1161,20 @@ static void formatted(const hg_resolver *self, TSNode fmt, TSNode args, char sty
       if (len > i - start) len = i - start;
       TSNode arg;
       if (len == 0) {
-        arg = format_arg(self, args, auto_index++, NULL, 0);
+        arg = format_arg(self, fa, auto_index++, NULL, 0);
       } else if (strspn(text.data + start, "0123456789") >= len) {
-        arg = format_arg(self, args, (uint32_t)strtoul(text.data + start, NULL, 10), NULL, 0);
+        arg = format_arg(self, fa, (uint32_t)strtoul(text.data + start, NULL, 10), NULL, 0);
       } else {
-        arg = format_arg(self, args, 0, text.data + start, len);
+        arg = format_arg(self, fa, 0, text.data + start, len);
       }
-      shell_hole(self, arg, out, holes, "a value formatted into the command");
+      format_hole(self, fa, arg, out, holes);
     } else {
       hg_buf_putc(out, c);
     }
   }
   free(inner.items);
   hg_buf_free(&text);
+  free(fa);
 }
 
 hg_value hg_resolve_shell(const hg_resolver *self, TSNode command) {

@@ -40,7 +40,14 @@ typedef struct {
   const hg_policy *policy;  // cli.process_calls: where an argv list is handed over
   hg_arena *arena;
   struct hg_name_memo *memo;  // per file, in the arena: which names the text assigns somewhere
+  size_t *budget;             // statements and items value following may still take in this file
+                              // (NULL: no limit); a value it runs out on is unverifiable
 } hg_resolver;
+
+/** A file's budget for value following: far above what real code needs (a file of 10,000 sites
+ *  each following a name through 10,000 statements would need 10^8), so that hostile code cannot
+ *  make time or memory grow with the square of its size. */
+#define HG_RESOLVE_BUDGET ((size_t)2000000)
 
 /** Like hg_imports_qualify, but also follows local aliases: `run = client.containers.run`,
  *  `c = client.containers` then `c.run`, `getattr(client.containers, "run")`,
