@@ -158,14 +158,33 @@ static void apply_keyword(judge *j, const char *key, const hg_value *v) {
   }
 }
 
-static bool overridden_later(const hg_value *dict, size_t i) {
-  for (size_t k = i + 1; k < dict->n_items; k++)
-    if (dict->items[k].key && !dict->items[k].conditional && !strcmp(dict->items[k].key, dict->items[i].key))
-      return true;
-  return false;
+static uint64_t key_hash(const char *s) {
+  uint64_t h = 1469598103934665603u;  // FNV-1a
+  for (; *s; s++) h = (h ^ (unsigned char)*s) * 1099511628211u;
+  return h;
+}
+
+// Which keyed items a later unconditional item of the same key replaces; one pass from the end
+// over a hash set of keys, so that a call with 100,000 keywords costs no more than its reading.
+static bool *overridden_items(const hg_value *dict) {
+  size_t n = dict->n_items, cap = 16;
+  while (cap < 2 * n) cap *= 2;
+  bool *over = hg_xcalloc(n ? n : 1, sizeof(bool));
+  const char **seen = hg_xcalloc(cap, sizeof(char *));
+  for (size_t i = n; i-- > 0;) {
+    const hg_value *v = &dict->items[i];
+    if (!v->key) continue;
+    size_t at = key_hash(v->key) & (cap - 1);
+    while (seen[at] && strcmp(seen[at], v->key) != 0) at = (at + 1) & (cap - 1);
+    over[i] = seen[at] != NULL;
+    if (!seen[at] && !v->conditional) seen[at] = v->key;
+  }
+  free(seen);
+  return over;
 }
 
 static void read_kwargs(judge *j, const hg_value *dict) {
+  bool *over = overridden_items(dict);
   for (size_t i = 0; i < dict->n_items; i++) {
     const hg_value *v = &dict->items[i];
     if (!v->key) {
@@ -181,11 +200,12 @@ static void read_kwargs(judge *j, const hg_value *dict) {
       continue;
     }
     // A key merged again later (`{**{"read_only": True}, "read_only": False}`) takes its last value.
-    if (!overridden_later(dict, i)) {
+    if (!over[i]) {
       apply_keyword(j, v->key, v);
       check_forbidden(j, v->key, v, v, NULL, false);
     }
   }
+  free(over);
 }
 
 // One option `name` with value `v` (NULL: none given), written as the argv item `word`;
