@@ -448,7 +448,8 @@ static bool charge(follow *f, size_t n) {
 
 // What a follow that ran out of budget stands for.
 static hg_value over_budget(const hg_resolver *self, TSNode use) {
-  return unknown(self, use, "a value this file changes more often than hardguard follows (the per-file budget ran out)");
+  return unknown(self, use,
+                 "a value this file changes more often than hardguard follows (the per-file budget ran out)");
 }
 
 static bool is_name(const follow *f, TSNode n) {
@@ -983,8 +984,8 @@ hg_value hg_resolve_argv(const hg_resolver *self, TSNode list) {
   TSNode target = ts_node_child_by_field_name(asg, "left", 4), stmt = ts_node_parent(asg);
   if (!is(target, "identifier") || ts_node_is_null(stmt) || !is(stmt, "expression_statement")) return v;
   uint32_t a = ts_node_start_byte(target), b = ts_node_end_byte(target);
-  argv_follow af = {.f = {.r = self, .name = self->src + a, .len = b - a, .defined = true, .container = true,
-                          .cur = {.kind = HG_VAL_LIST}},
+  argv_follow af = {.f = {.r = self, .name = self->src + a, .len = b - a, .use = target, .defined = true,
+                          .container = true, .cur = {.kind = HG_VAL_LIST}},
                     .after = ts_node_end_byte(stmt)};
   for (size_t i = 0; i < v.n_items; i++) HG_VEC_PUSH(&af.f.items, v.items[i]);
   hg_scope_walk(ts_node_parent(stmt), (TSNode){0}, after_creation, &af);
@@ -1037,8 +1038,9 @@ static void shell_text(const hg_resolver *self, TSNode n, hg_buf *out, value_vec
     TSNode fn = ts_node_child_by_field_name(n, "function", 8), args = ts_node_child_by_field_name(n, "arguments", 9);
     TSNode obj = is(fn, "attribute") ? ts_node_child_by_field_name(fn, "object", 6) : (TSNode){0};
     TSNode attr = is(fn, "attribute") ? ts_node_child_by_field_name(fn, "attribute", 9) : (TSNode){0};
-    if ((is(obj, "string") || is(obj, "concatenated_string")) && ts_node_end_byte(attr) - ts_node_start_byte(attr) == 6 &&
-        !memcmp(self->src + ts_node_start_byte(attr), "format", 6))
+    bool format = !ts_node_is_null(attr) && ts_node_end_byte(attr) - ts_node_start_byte(attr) == 6 &&
+                  !memcmp(self->src + ts_node_start_byte(attr), "format", 6);
+    if ((is(obj, "string") || is(obj, "concatenated_string")) && format)
       formatted(self, obj, args, '{', out, holes, depth);
     else
       shell_hole(self, n, out, holes, "an expression joined into the command");
@@ -1072,8 +1074,8 @@ static void format_args_read(format_args *fa, TSNode args) {
   if (is(seq, "parenthesized_expression") && hg_node_arg_count(seq) == 1) seq = hg_node_arg(seq, 0);
   if (!is(seq, "tuple") && !is(seq, "argument_list")) return;
   TSTreeCursor cur = ts_tree_cursor_new(seq);
-  for (bool more = ts_tree_cursor_goto_first_child(&cur); more && fa->n_pos < MAX_FORMAT_ARGS && fa->n_key < MAX_FORMAT_ARGS;
-       more = ts_tree_cursor_goto_next_sibling(&cur)) {
+  bool more = ts_tree_cursor_goto_first_child(&cur);
+  for (; more && fa->n_pos < MAX_FORMAT_ARGS && fa->n_key < MAX_FORMAT_ARGS; more = ts_tree_cursor_goto_next_sibling(&cur)) {
     TSNode c = ts_tree_cursor_current_node(&cur);
     if (!ts_node_is_named(c) || is(c, "comment")) continue;
     if (is(c, "list_splat") || is(c, "dictionary_splat")) break;  // positions unknown from here
