@@ -194,6 +194,28 @@ static void build_prefilter(hg_ruleset *self) {
 
 // ---- load ---------------------------------------------------------------------------------------
 
+size_t hg_query_stacked_quantifier(const char *text, size_t len) {
+  char prev = 0;  // the character before, outside comments and strings
+  for (size_t i = 0; i < len; i++) {
+    char c = text[i];
+    if (c == ';') {
+      while (i < len && text[i] != '\n') i++;
+      prev = '\n';
+      continue;
+    }
+    if (c == '"') {
+      for (i++; i < len && text[i] != '"'; i++)
+        if (text[i] == '\\') i++;
+      prev = '"';
+      continue;
+    }
+    bool quantifier = c == '?' || c == '*' || c == '+';
+    if (quantifier && (prev == '?' || prev == '*' || prev == '+')) return i;
+    prev = c;
+  }
+  return len;
+}
+
 static int build(hg_ruleset *self, file_vec *files, hg_error *err) {
   const rule_file *policy = NULL;
   hg_buf src = {0};
@@ -222,6 +244,15 @@ static int build(hg_ruleset *self, file_vec *files, hg_error *err) {
   if (hg_policy_load(&self->policy, policy->path, policy->data, policy->len, err) != 0) {
     hg_buf_free(&src);
     return -1;
+  }
+  for (size_t i = 0; i < files->len; i++) {
+    const rule_file *f = &files->items[i];
+    size_t at = strcmp(f->name, "policy.yml") ? hg_query_stacked_quantifier(f->data, f->len) : f->len;
+    if (at < f->len) {
+      hg_buf_free(&src);
+      return query_error(err, files, f->offset + (uint32_t)at,
+                         "a quantifier right after another (write one of ?, *, +)");
+    }
   }
   uint32_t eoff;
   TSQueryError etype;

@@ -31,6 +31,11 @@ typedef struct {
 
 const TSLanguage *tree_sitter_python(void);
 
+/** Where in query text `text` a quantifier (?, *, +) directly follows another (`)??`, `)*?`),
+ *  outside strings and comments; `len` when none does. libtree-sitter 0.20.7 hangs or crashes compiling one
+ *  (`(identifier)**`), so such a query is refused before it gets there. */
+size_t hg_query_stacked_quantifier(const char *text, size_t len);
+
 /** Loads the rules from directory `dir`, or the built-in rules when dir is NULL. On failure err
  *  says "file:line:col: what was expected". */
 int hg_ruleset_load(hg_ruleset **out, const char *dir, hg_error *err);
