@@ -1,8 +1,13 @@
 #include "ruleset.h"
 
 #include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "prefilter.h"
 #include "rules_embedded.h"
@@ -194,6 +199,8 @@ static void build_prefilter(hg_ruleset *self) {
 
 // ---- load ---------------------------------------------------------------------------------------
 
+enum { QUERY_PROBE_SECONDS = 60 };
+
 size_t hg_query_stacked_quantifier(const char *text, size_t len) {
   char prev = 0;  // the character before, outside comments and strings
   for (size_t i = 0; i < len; i++) {
@@ -216,7 +223,54 @@ size_t hg_query_stacked_quantifier(const char *text, size_t len) {
   return len;
 }
 
-static int build(hg_ruleset *self, file_vec *files, hg_error *err) {
+int hg_query_probe(const char *text, uint32_t len, unsigned seconds, hg_error *err) {
+  pid_t pid = fork();
+  if (pid < 0) return hg_error_set(err, "cannot fork to try the query: %s", strerror(errno));
+  if (pid == 0) {
+    // The child: default signal dispositions (no sanitizer or fuzzer handler reporting its death
+    // as the parent's), a deadline, the compilation, and nothing else.
+    static const int sigs[] = {SIGABRT, SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGALRM, SIGTRAP};
+    for (size_t i = 0; i < HG_ARRAY_LEN(sigs); i++) signal(sigs[i], SIG_DFL);
+    int null = open("/dev/null", O_WRONLY);  // the library's assertion text: the parent explains
+    if (null >= 0) dup2(null, STDERR_FILENO);
+    alarm(seconds);
+    uint32_t eoff;
+    TSQueryError etype;
+    TSQuery *q = ts_query_new(tree_sitter_python(), text, len, &eoff, &etype);
+    (void)q;
+    _exit(0);
+  }
+  int status;
+  while (waitpid(pid, &status, 0) < 0)
+    if (errno != EINTR) return hg_error_set(err, "cannot wait for the query's trial: %s", strerror(errno));
+  if (WIFEXITED(status) && WEXITSTATUS(status) == 0) return 0;
+  if (WIFSIGNALED(status) && WTERMSIG(status) == SIGALRM)
+    return hg_error_set(err, "libtree-sitter took over %u s to compile this query (simplify it: fewer "
+                             "quantified or alternative steps per pattern)", seconds);
+  if (WIFSIGNALED(status))
+    return hg_error_set(err, "libtree-sitter crashed compiling this query (%s); it is malformed in a way the "
+                             "library does not report (a predicate as an alternative, a quantifier on a "
+                             "quantifier)", strsignal(WTERMSIG(status)));
+  return hg_error_set(err, "libtree-sitter failed compiling this query (exit %d)", WEXITSTATUS(status));
+}
+
+// A rules directory the user gave is tried in a child first, the whole and then file by file to
+// name the one at fault: libtree-sitter 0.20.7 aborts, crashes or loops on some malformed
+// queries, and a guard must answer with an error, not die. The built-in rules are tested.
+static int probe_files(const file_vec *files, const char *src, size_t len, hg_error *err) {
+  hg_error why;
+  if (hg_query_probe(src, (uint32_t)len, QUERY_PROBE_SECONDS, &why) == 0) return 0;
+  for (size_t i = 0; i < files->len; i++) {
+    const rule_file *f = &files->items[i];
+    if (!strcmp(f->name, "policy.yml")) continue;
+    hg_error one;
+    if (hg_query_probe(f->data, (uint32_t)f->len, QUERY_PROBE_SECONDS, &one) != 0)
+      return hg_error_set(err, "%s: %s", f->path, one.message);
+  }
+  return hg_error_set(err, "rules: %s", why.message);
+}
+
+static int build(hg_ruleset *self, file_vec *files, bool trusted, hg_error *err) {
   const rule_file *policy = NULL;
   hg_buf src = {0};
   for (size_t i = 0; i < files->len; i++) {
@@ -253,6 +307,10 @@ static int build(hg_ruleset *self, file_vec *files, hg_error *err) {
       return query_error(err, files, f->offset + (uint32_t)at,
                          "a quantifier right after another (write one of ?, *, +)");
     }
+  }
+  if (!trusted && probe_files(files, src.data, src.len, err) != 0) {
+    hg_buf_free(&src);
+    return -1;
   }
   uint32_t eoff;
   TSQueryError etype;
@@ -314,7 +372,7 @@ int hg_ruleset_load(hg_ruleset **out, const char *dir, hg_error *err) {
   hg_ruleset *self = hg_xcalloc(1, sizeof(hg_ruleset));
   if (rc == 0) {
     qsort(files.items, files.len, sizeof(rule_file), file_cmp);
-    rc = build(self, &files, err);
+    rc = build(self, &files, dir == NULL, err);
   }
   files_free(&files);
   if (rc != 0) {

@@ -36,8 +36,14 @@ const TSLanguage *tree_sitter_python(void);
  *  (`(identifier)**`), so such a query is refused before it gets there. */
 size_t hg_query_stacked_quantifier(const char *text, size_t len);
 
+/** Compiles query text in a child process that has `seconds` to finish: 0 when the library
+ *  survives it (the query may still be invalid: ts_query_new says how), else -1 with err saying
+ *  whether it crashed or ran out of time. Call it before other threads exist. */
+int hg_query_probe(const char *text, uint32_t len, unsigned seconds, hg_error *err);
+
 /** Loads the rules from directory `dir`, or the built-in rules when dir is NULL. On failure err
- *  says "file:line:col: what was expected". */
+ *  says "file:line:col: what was expected". A directory's queries are tried with hg_query_probe
+ *  first. */
 int hg_ruleset_load(hg_ruleset **out, const char *dir, hg_error *err);
 void hg_ruleset_free(hg_ruleset *self);
 

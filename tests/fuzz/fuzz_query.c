@@ -80,6 +80,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     free(src);
     return 0;
   }
+  // What a --rules directory gets: compiled in a child first, since libtree-sitter aborts or
+  // crashes on some malformed queries (a predicate as an alternative); hardguard reports those.
+  hg_error probe_err;
+  if (hg_query_probe((const char *)data, qlen, 5, &probe_err) != 0) {
+    free(src);
+    return 0;
+  }
   uint32_t err_offset;
   TSQueryError err_type;
   TSQuery *q = ts_query_new(tree_sitter_python(), (const char *)data, qlen, &err_offset, &err_type);
