@@ -19,17 +19,6 @@
 #error "HG_SOURCE_DIR must name the source tree (set by tests/unit/CMakeLists.txt)"
 #endif
 
-enum {
-  NNP = 1 << 0,
-  CAP = 1 << 1,
-  NET = 1 << 2,
-  RO = 1 << 3,
-  MEM = 1 << 4,
-  CPU = 1 << 5,
-  PIDS = 1 << 6,
-  ALL_REQ = 0x7F,
-};
-
 // ---- group fixture: the real policy and two configs -------------------------------------------
 
 typedef struct {

@@ -12,20 +12,9 @@
 
 #include <cmocka.h>
 
+#include "helpers.h"
 #include "scan.h"
 #include "suppress.h"
-
-// Requirement bits, in policy order.
-enum {
-  NNP = 1 << 0,
-  CAP = 1 << 1,
-  NET = 1 << 2,
-  RO = 1 << 3,
-  MEM = 1 << 4,
-  CPU = 1 << 5,
-  PIDS = 1 << 6,
-  ALL_REQ = 0x7F,
-};
 
 #define RULE(r) (UINT32_C(1) << (r))
 #define WEAK RULE(HG_RULE_WEAKENING_OPTION)

@@ -21,18 +21,6 @@
 #error "HG_SOURCE_DIR must name the source tree (set by tests/unit/CMakeLists.txt)"
 #endif
 
-// Requirement bits, in policy order.
-enum {
-  NNP = 1 << 0,
-  CAP = 1 << 1,
-  NET = 1 << 2,
-  RO = 1 << 3,
-  MEM = 1 << 4,
-  CPU = 1 << 5,
-  PIDS = 1 << 6,
-  ALL_REQ = 0x7F,
-};
-
 #define BIT(r) (UINT32_C(1) << (r))
 
 // ---- group fixture: the real policy ------------------------------------------------------------
