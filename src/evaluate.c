@@ -25,15 +25,16 @@ static const struct {
 typedef struct {
   const hg_policy *policy;
   pcre2_match_data *md;
-  state req[64];
-  const hg_value *unverifiable[64];  // the value that left requirement i unverifiable
+  state req[HG_POLICY_MAX_REQ];
+  const hg_value *unverifiable[HG_POLICY_MAX_REQ];  // the value that left requirement i unverifiable
   const hg_value *carrier;           // the first spread hardguard could not follow
   bool builder;                      // a builder is applied ...
   bool builder_safe;                 // ... and nothing merged after it can replace what it sets
   const hg_value *overrider;         // what can, when no builder is safe
-  const hg_value *forbid_hit[64];    // the value that sets forbidden option i
-  const char *forbid_name[64];       // ... under this keyword or flag
-  const hg_value *forbid_value[64];  // ... and, for a CLI option, the separate value word
+  // Per forbidden option (as many as the policy has: heap, freed by judge_free):
+  const hg_value **forbid_hit;    // the value that sets forbidden option i
+  const char **forbid_name;       // ... under this keyword or flag
+  const hg_value **forbid_value;  // ... and, for a CLI option, the separate value word
 } judge;
 
 static bool literal(const hg_value *v) {
@@ -464,7 +465,9 @@ void hg_evaluate(hg_verdict *out, const hg_policy *policy, const hg_config *conf
     judge_client(out, config, site);
     return;
   }
-  judge j = {.policy = policy, .md = md};
+  size_t nf = policy->n_forbid ? policy->n_forbid : 1;
+  judge j = {.policy = policy, .md = md, .forbid_hit = hg_xcalloc(nf, sizeof(hg_value *)),
+             .forbid_name = hg_xcalloc(nf, sizeof(char *)), .forbid_value = hg_xcalloc(nf, sizeof(hg_value *))};
   if (site->reads == HG_READS_KWARGS)
     read_kwargs(&j, &site->flags);
   else
@@ -480,6 +483,9 @@ void hg_evaluate(hg_verdict *out, const hg_policy *policy, const hg_config *conf
       add_weakening(out, &j, site->reads);
       break;
     }
+  free(j.forbid_hit);
+  free(j.forbid_name);
+  free(j.forbid_value);
 }
 
 static void judge_flags(hg_verdict *out, const judge *jp, const hg_policy *policy, const hg_config *config,

@@ -106,7 +106,7 @@ static int load(hg_policy *p, hg_yaml *y, hg_error *err) {
   if (!req || req->type != YAML_MAPPING_NODE || req->data.mapping.pairs.top == req->data.mapping.pairs.start)
     return hg_yaml_error(y, req ? req : root, err, "policy: 'require' must be a non-empty mapping");
   size_t n = (size_t)(req->data.mapping.pairs.top - req->data.mapping.pairs.start);
-  if (n > 64) return hg_yaml_error(y, req, err, "policy: at most 64 requirements");
+  if (n > HG_POLICY_MAX_REQ) return hg_yaml_error(y, req, err, "policy: at most %d requirements", HG_POLICY_MAX_REQ);
   p->req = hg_xcalloc(n, sizeof(hg_requirement));
   for (size_t i = 0; i < n; i++) {
     yaml_node_pair_t *pair = &req->data.mapping.pairs.start[i];

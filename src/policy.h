@@ -40,6 +40,10 @@ typedef struct {
   size_t n_kwargs, n_flags;
 } hg_forbidden;
 
+/** Requirements are kept as bits of a uint64_t (hg_verdict.missing, hg_site.allowed): the policy
+ *  refuses more. Forbidden options have no such limit. */
+#define HG_POLICY_MAX_REQ 64
+
 /** Read-only after hg_policy_load. */
 typedef struct {
   char *path;

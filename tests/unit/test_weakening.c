@@ -608,6 +608,40 @@ static void test_weakening__conditional_hardening_never_satisfies(void **state) 
   hg_verdict_clear(&v);
 }
 
+// A `--rules` policy may forbid more than 64 options (the judge once kept them in fixed arrays of
+// 64: an out-of-bounds write found with UBSan). The 70th entry is hit and named.
+static void test_weakening__more_than_64_forbidden_options(void **state) {
+  (void)state;
+  hg_buf y = {0};
+  hg_buf_puts(&y, "require:\n  read-only:\n    summary: ro\n    kwarg: { name: read_only, value: '^True$' }\n"
+                  "    flag: { name: --read-only }\n    fix: { kwarg: 'read_only=True', flag: '--read-only' }\n"
+                  "forbid:\n");
+  for (int i = 0; i < 70; i++)
+    hg_buf_printf(&y, "  opt-%d:\n    message: sets option %d\n    kwarg: { name: opt_%d }\n    flag: { name: --opt-%d }\n",
+                  i, i, i, i);
+  hg_buf_puts(&y, "cli: { subcommands: [run], process_calls: [], repeatable_flags: [], boolean_flags: [--read-only] }\n");
+  hg_policy *p = NULL;
+  hg_error err;
+  int rc = hg_policy_load(&p, "many.yml", y.data, y.len, &err);
+  if (rc != 0) print_error("%s\n", err.message);
+  assert_int_equal(rc, 0);
+  assert_int_equal(p->n_forbid, 70);
+  hg_value items[] = {keyed("read_only", TRUE_), keyed("opt_69", TRUE_)};
+  hg_site site = {.kind = "sdk-run", .reads = HG_READS_KWARGS, .line = 3, .col = 5,
+                  .flags = {.kind = HG_VAL_DICT, .text = "(...)", .items = items, .n_items = 2}};
+  hg_config *c = hg_config_empty(".");
+  pcre2_match_data *md = pcre2_match_data_create(16, NULL);
+  hg_verdict v;
+  hg_evaluate(&v, p, c, &site, md);
+  assert_int_equal(v.rule, HG_RULE_WEAKENING_OPTION);
+  assert_non_null(strstr(v.message, "`opt_69=True` (line 4) sets option 69"));
+  hg_verdict_clear(&v);
+  pcre2_match_data_free(md);
+  hg_config_free(c);
+  hg_policy_free(p);
+  hg_buf_free(&y);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_weakening__policy_forbids),
@@ -623,6 +657,7 @@ int main(void) {
       cmocka_unit_test(test_weakening__argv_after_the_image_is_the_command),
       cmocka_unit_test(test_weakening__conditional_weakening_still_counts),
       cmocka_unit_test(test_weakening__conditional_hardening_never_satisfies),
+      cmocka_unit_test(test_weakening__more_than_64_forbidden_options),
   };
   return cmocka_run_group_tests_name("weakening", tests, setup_env, teardown_env);
 }
