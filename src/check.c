@@ -147,8 +147,8 @@ static bool parsable(hg_source *src, hg_findings *findings, hg_file_errors *erro
   return true;
 }
 
-void hg_check_source(hg_checker *self, const hg_ruleset *rules, const hg_config *config, hg_source *src,
-                     hg_findings *findings, hg_file_errors *errors) {
+void hg_check_source(hg_checker *self, const hg_ruleset *rules, const hg_config *config, struct hg_index *index,
+                     hg_source *src, hg_findings *findings, hg_file_errors *errors) {
   if (!parsable(src, findings, errors)) return;
   TSTree *tree = ts_parser_parse_string(self->parser, NULL, src->data, (uint32_t)src->len);
   if (!tree) {
@@ -165,7 +165,7 @@ void hg_check_source(hg_checker *self, const hg_ruleset *rules, const hg_config 
     HG_VEC_PUSH(errors, e);
   }
   hg_sites sites;
-  hg_extract(self->extractor, rules, config, src, tree, self->arena, &sites);
+  hg_extract(self->extractor, rules, config, index, src, tree, self->arena, &sites);
   const hg_policy *policy = hg_ruleset_policy(rules);
   hg_markers *markers = hg_markers_parse(self->arena, src, sites.markers, sites.n_markers, policy);
   for (size_t i = 0; i < sites.len; i++) judge_site(self, policy, config, src, &sites.items[i], markers, findings);

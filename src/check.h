@@ -18,7 +18,10 @@ pcre2_match_data *hg_checker_match_data(hg_checker *self);
 
 /** Parses and judges `src`; appends one finding per site to `findings` and file problems to
  *  `errors`. Rewrites lone CR line endings in src->data as LF, in place (same length). */
-void hg_check_source(hg_checker *self, const hg_ruleset *rules, const hg_config *config, hg_source *src,
-                     hg_findings *findings, hg_file_errors *errors);
+struct hg_index;
+
+/** `index` (NULL: none) is where values are followed into the project's other modules. */
+void hg_check_source(hg_checker *self, const hg_ruleset *rules, const hg_config *config, struct hg_index *index,
+                     hg_source *src, hg_findings *findings, hg_file_errors *errors);
 
 #endif

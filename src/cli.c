@@ -9,6 +9,7 @@
 
 #include "baseline.h"
 #include "config.h"
+#include "project/index.h"
 #include "repo.h"
 #include "report.h"
 #include "ruleset.h"
@@ -335,7 +336,8 @@ static int check(const hg_options *o, const hg_ruleset *rules, FILE *out, FILE *
   hg_scan_stats stats = {0};
   char **relpaths = NULL;
   hg_walk(o->paths, o->n_paths, config, &files, &errors);
-  hg_scan_options so = {.rules = rules, .config = config, .jobs = o->jobs};
+  hg_index *index = hg_index_new(rules, config, o->paths[0]);
+  hg_scan_options so = {.rules = rules, .config = config, .index = index, .jobs = o->jobs};
   if (o->diff_ref && keep_changed(repo, o->diff_ref, &files, &e) != 0) {
     fprintf(err, "hardguard: %s\n", e.message);
     rc = HG_EXIT_ERROR;
@@ -393,6 +395,7 @@ cleanup:
   hg_findings_free(&findings);
   hg_file_errors_free(&errors);
   hg_repo_free(repo);
+  hg_index_free(index);
   hg_config_free(config);
   return rc;
 }

@@ -45,7 +45,7 @@ static bool valid_dotted(const char *s, bool allow_class_method) {
 }
 
 static int load_builders(hg_config *c, hg_yaml *y, yaml_node_t *node, hg_error *err) {
-  static const char *const keys[] = {"module", "callables", NULL};
+  static const char *const keys[] = {"module", "callables", "trust", NULL};
   if (node->type != YAML_SEQUENCE_NODE)
     return hg_yaml_error(y, node, err, "builders: expected a list of {module, callables}");
   size_t n = (size_t)(node->data.sequence.items.top - node->data.sequence.items.start);
@@ -64,6 +64,14 @@ static int load_builders(hg_config *c, hg_yaml *y, yaml_node_t *node, hg_error *
     if (hg_yaml_strings(y, callables, "builder.callables", &hb->callables, &hb->n_callables, err) != 0)
       return -1;
     if (hb->n_callables == 0) return hg_yaml_error(y, callables, err, "builder.callables: empty list");
+    yaml_node_t *trust = hg_yaml_get(y, b, "trust");
+    if (trust) {
+      const char *t;
+      if (hg_yaml_scalar(y, trust, "builder.trust", &t, err) != 0) return -1;
+      if (strcmp(t, "true") && strcmp(t, "false"))
+        return hg_yaml_error(y, trust, err, "builder.trust: expected true or false, got '%s'", t);
+      hb->trust = !strcmp(t, "true");
+    }
     for (size_t j = 0; j < hb->n_callables; j++)
       if (!valid_dotted(hb->callables[j], true))
         return hg_yaml_error(y, callables, err,

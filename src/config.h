@@ -11,6 +11,8 @@ typedef struct {
   char *module;  // dotted path, e.g. sandbox.container_hardening
   char **callables;
   size_t n_callables;
+  bool trust;  // `trust: true`: taken at its word when its definition is not in the project (an
+               // installed package); otherwise such a builder fails closed
 } hg_builder;
 
 /** Read-only after load. An empty config (no file) has no builders and no excludes. */

@@ -31,6 +31,11 @@ typedef struct {
   bool builder;                      // a builder is applied ...
   bool builder_safe;                 // ... and nothing merged after it can replace what it sets
   const hg_value *overrider;         // what can, when no builder is safe
+  bool trusted;                      // a builder taken at its word (`trust: true`) is applied
+  const hg_value *applied;           // the last builder applied whose result was read
+  bool in_builder;                   // reading the options a builder yields
+  const hg_value *mismatch;          // a keyword builder spread into a command line, or the reverse
+  hg_value *words;                   // argv: the words with builders' results spliced in (heap)
   // Per forbidden option (as many as the policy has: heap, freed by judge_free):
   const hg_value **forbid_hit;    // the value that sets forbidden option i
   const char **forbid_name;       // ... under this keyword or flag
@@ -184,6 +189,7 @@ static bool *overridden_items(const hg_value *dict) {
   return over;
 }
 
+static void read_kwargs(judge *j, const hg_value *dict);
 static void read_kwargs(judge *j, const hg_value *dict) {
   bool *over = overridden_items(dict);
   for (size_t i = 0; i < dict->n_items; i++) {
@@ -191,7 +197,25 @@ static void read_kwargs(judge *j, const hg_value *dict) {
     if (!v->key) {
       if (v->kind == HG_VAL_BUILDER && v->conditional) continue;  // applied on some paths only
       if (v->kind == HG_VAL_BUILDER) {
+        if (v->n_items == 1 && v->items[0].kind == HG_VAL_LIST) {
+          if (!j->mismatch) j->mismatch = v;  // a command-line builder's words are no keywords
+          continue;
+        }
+        if (v->n_items == 1 && v->items[0].kind != HG_VAL_DICT) {
+          if (!j->carrier) j->carrier = &v->items[0];
+          continue;
+        }
         const hg_value *o = kwargs_overrider(j, dict, i);
+        if (v->n_items == 1) {
+          // What the builder yields, read from its definition, counts like the site's own keywords.
+          bool was = j->in_builder;
+          j->in_builder = true;
+          read_kwargs(j, &v->items[0]);
+          j->in_builder = was;
+          j->applied = v;
+        } else {
+          j->trusted = true;
+        }
         j->builder = true;
         j->builder_safe |= !o;
         if (o && !j->overrider) j->overrider = o;
@@ -224,7 +248,7 @@ static void apply_flag(judge *j, const char *name, const hg_value *v, const hg_v
       if (hg_matcher_has_name(&req->flags[m], name)) {
         state s = v ? match_value(j, &req->flags[m], v) : UNSAT;
         record(j, r, s, where, !repeatable);
-        if (j->builder && !repeatable && s != SAT) {
+        if (j->builder && !j->in_builder && !repeatable && s != SAT) {
           j->builder_safe = false;
           if (!j->overrider) j->overrider = word;
         }
@@ -276,27 +300,60 @@ static void read_option(judge *j, const hg_value *items, size_t n, size_t *i) {
   }
 }
 
-static void read_argv(judge *j, const hg_value *list) {
-  const hg_value *items = list->items;
-  size_t n = list->n_items, i = 1;
-  // Skip the program (and a wrapper such as sudo) up to the subcommand words.
-  for (size_t k = 1; k < n && k < 4; k++)
-    if (items[k].kind == HG_VAL_STR && hg_policy_is_subcommand(j->policy, items[k].text)) {
-      i = k;
-      break;
-    }
-  while (i < n && items[i].kind == HG_VAL_STR && hg_policy_is_subcommand(j->policy, items[i].text)) i++;
-  for (; i < n; i++) {
+typedef HG_VEC(hg_value) word_vec;
+typedef HG_VEC(const hg_value *) from_vec;
+
+// The words from `items`, each builder whose result was read replaced by the words it yields (its
+// own builders in turn), with the builder each word came from.
+static void splice(judge *j, const hg_value *items, size_t n, const hg_value *builder, word_vec *out,
+                   from_vec *from, int depth) {
+  for (size_t i = 0; i < n; i++) {
     const hg_value *v = &items[i];
-    if (v->splat) {
-      if (v->kind == HG_VAL_BUILDER && v->conditional) continue;  // applied on some paths only
-      if (v->kind == HG_VAL_BUILDER) {
+    if (v->splat && v->kind == HG_VAL_BUILDER && !v->conditional && v->n_items == 1 && depth < 8) {
+      const hg_value *y = &v->items[0];
+      if (y->kind == HG_VAL_LIST) {
+        splice(j, y->items, y->n_items, v, out, from, depth + 1);
+        continue;
+      }
+      if (y->kind == HG_VAL_DICT) {
+        if (!j->mismatch) j->mismatch = v;  // a keyword builder's keys are no flags
+        continue;
+      }
+      hg_value u = *y;
+      u.splat = true;
+      HG_VEC_PUSH(out, u);
+      HG_VEC_PUSH(from, builder);
+      continue;
+    }
+    HG_VEC_PUSH(out, *v);
+    HG_VEC_PUSH(from, builder);
+  }
+}
+
+// The options in words[0..n), up to the image.
+static void read_options(judge *j, const hg_value *items, const hg_value *const *from, size_t n) {
+  const hg_value *current = NULL;
+  for (size_t i = 0; i < n; i++) {
+    const hg_value *v = &items[i];
+    if (from[i] != current) {
+      current = from[i];
+      if (current && current != j->applied) {
         // The last builder's options win over everything before it.
         j->builder = j->builder_safe = true;
         j->overrider = NULL;
+        j->applied = current;
+      }
+    }
+    j->in_builder = current != NULL;
+    if (v->splat) {
+      if (v->kind == HG_VAL_BUILDER && v->conditional) continue;  // applied on some paths only
+      if (v->kind == HG_VAL_BUILDER) {
+        // A builder taken at its word (trust: true).
+        j->builder = j->builder_safe = j->trusted = true;
+        j->overrider = NULL;
       } else {
         if (!j->carrier) j->carrier = v;
-        if (j->builder) {
+        if (j->builder && !j->in_builder) {
           j->builder_safe = false;
           if (!j->overrider) j->overrider = v;
         }
@@ -307,6 +364,50 @@ static void read_argv(judge *j, const hg_value *list) {
     if (!strcmp(v->text, "--")) break;  // end of options: the image follows
     read_option(j, items, n, &i);
   }
+  j->in_builder = false;
+}
+
+static void read_argv(judge *j, const hg_value *list) {
+  const hg_value *items = list->items;
+  size_t n = list->n_items, i = 1;
+  // Skip the program (and a wrapper such as sudo) up to the subcommand words.
+  for (size_t k = 1; k < n && k < 4; k++)
+    if (items[k].kind == HG_VAL_STR && hg_policy_is_subcommand(j->policy, items[k].text)) {
+      i = k;
+      break;
+    }
+  while (i < n && items[i].kind == HG_VAL_STR && hg_policy_is_subcommand(j->policy, items[i].text)) i++;
+  word_vec words = {0};
+  from_vec from = {0};
+  splice(j, items + (i < n ? i : n), n - (i < n ? i : n), NULL, &words, &from, 0);
+  j->words = words.items;  // the judge's messages point into it until hg_evaluate returns
+  read_options(j, words.items, from.items, words.len);
+  free(from.items);
+}
+
+// What a builder yields by itself, as requirement bits.
+static uint64_t yields_of(const judge *parent, const hg_value *builder, bool flags) {
+  size_t nf = parent->policy->n_forbid ? parent->policy->n_forbid : 1;
+  judge j = {.policy = parent->policy, .md = parent->md, .forbid_hit = hg_xcalloc(nf, sizeof(hg_value *)),
+             .forbid_name = hg_xcalloc(nf, sizeof(char *)), .forbid_value = hg_xcalloc(nf, sizeof(hg_value *))};
+  const hg_value *y = builder->n_items == 1 ? &builder->items[0] : NULL;
+  if (y && !flags && y->kind == HG_VAL_DICT) {
+    read_kwargs(&j, y);
+  } else if (y && flags && y->kind == HG_VAL_LIST) {
+    word_vec words = {0};
+    from_vec from = {0};
+    splice(&j, y->items, y->n_items, NULL, &words, &from, 0);
+    read_options(&j, words.items, from.items, words.len);
+    free(words.items);
+    free(from.items);
+  }
+  uint64_t sat = 0;
+  for (size_t r = 0; r < j.policy->n_req; r++)
+    if (j.req[r] == SAT) sat |= UINT64_C(1) << r;
+  free(j.forbid_hit);
+  free(j.forbid_name);
+  free(j.forbid_value);
+  return sat;
 }
 
 // An expression as the user wrote it: a string with interpolations is shown as f"...{…}...".
@@ -402,7 +503,10 @@ static void judge_client(hg_verdict *out, const hg_config *config, const hg_site
 
 // The options that undo hardening become the first rule; whatever else fails stays in `also` and
 // in the message.
-static void add_weakening(hg_verdict *out, const judge *j, hg_reads reads) {
+static void put_where(hg_buf *b, const hg_site *site, const hg_value *v);
+
+static void add_weakening(hg_verdict *out, const judge *j, const hg_site *site) {
+  hg_reads reads = site->reads;
   hg_buf msg = {0}, fix = {0};
   hg_buf_printf(&msg, "%s undoes hardening:", MODES[reads].subject);
   hg_buf_puts(&fix, "remove ");
@@ -423,7 +527,9 @@ static void add_weakening(hg_verdict *out, const judge *j, hg_reads reads) {
       hg_buf_puts(&msg, ", ");
       put_expr(&msg, j->forbid_value[f], false);
     }
-    hg_buf_printf(&msg, "` (line %u) %s", v->line, j->policy->forbid[f].message);
+    hg_buf_puts(&msg, "` (");
+    put_where(&msg, site, v);
+    hg_buf_printf(&msg, ") %s", j->policy->forbid[f].message);
     hg_buf_puts(&fix, "`");
     first = false;
   }
@@ -480,12 +586,44 @@ void hg_evaluate(hg_verdict *out, const hg_policy *policy, const hg_config *conf
   judge_flags(out, &j, policy, config, site);
   for (size_t f = 0; f < policy->n_forbid; f++)
     if (j.forbid_hit[f]) {
-      add_weakening(out, &j, site->reads);
+      add_weakening(out, &j, site);
       break;
     }
+  free(j.words);
   free(j.forbid_hit);
   free(j.forbid_name);
   free(j.forbid_value);
+}
+
+// Where a value stands, for a message: "line 7" in the site's file, else "path:7", and the builder
+// or constant it came through.
+static void put_where(hg_buf *b, const hg_site *site, const hg_value *v) {
+  if (v->path && site->path && strcmp(v->path, site->path) != 0)
+    hg_buf_printf(b, "%s:%u", v->path, v->line);
+  else
+    hg_buf_printf(b, "line %u", v->line);
+  if (v->via && v->kind != HG_VAL_BUILDER) hg_buf_printf(b, ", via %s", v->via);
+}
+
+// For each missing requirement a branch of the builder mentions (by keyword or flag name) but
+// did not take: "; cap-drop-all is added only when `self.cap_drop_all` is true, and it is False (x.py:12)"
+static void explain_skipped(hg_buf *msg, const hg_policy *p, const hg_site *site, uint64_t missing) {
+  for (size_t r = 0; r < p->n_req; r++) {
+    if (!(missing & (UINT64_C(1) << r))) continue;
+    const hg_requirement *req = &p->req[r];
+    for (size_t k = 0; k < site->n_notes; k++) {
+      const hg_note *n = &site->notes[k];
+      bool mentions = false;
+      for (size_t m = 0; m < req->n_kwargs && !mentions; m++)
+        for (size_t x = 0; x < req->kwargs[m].n_names && !mentions; x++) mentions = strstr(n->branch, req->kwargs[m].names[x]);
+      for (size_t m = 0; m < req->n_flags && !mentions; m++)
+        for (size_t x = 0; x < req->flags[m].n_names && !mentions; x++) mentions = strstr(n->branch, req->flags[m].names[x]);
+      if (!mentions) continue;
+      hg_buf_printf(msg, "; %s is added only when `%s` is true (%s:%u), and it is %s", req->id, n->condition, n->path,
+                    n->line, n->why);
+      break;
+    }
+  }
 }
 
 static void judge_flags(hg_verdict *out, const judge *jp, const hg_policy *policy, const hg_config *config,
@@ -500,27 +638,57 @@ static void judge_flags(hg_verdict *out, const judge *jp, const hg_policy *polic
   const char *subject = MODES[site->reads].subject;
   if (j.builder) {
     out->via = HG_VIA_BUILDER;
-    out->missing = 0;
-    if (j.builder_safe) {
-      out->message = hg_xasprintf("%s applies the hardening builder", subject);
+    if (!j.builder_safe) {
+      out->missing = 0;
+      out->rule = HG_RULE_BUILDER_OVERRIDABLE;
+      hg_buf_printf(&msg, "%s applies the hardening builder, but `", subject);
+      put_expr(&msg, j.overrider, true);
+      hg_buf_puts(&msg, "` (");
+      put_where(&msg, site, j.overrider);
+      hg_buf_puts(&msg, "), merged after it, can replace what it sets");
+      out->message = hg_buf_detach(&msg);
+      out->fix = hg_xstrdup(site->reads == HG_READS_KWARGS
+                                ? "merge the builder last: **{**caller_kwargs, **hardening_kwargs()}"
+                                : "put the builder's options after every other option");
       return;
     }
-    out->rule = HG_RULE_BUILDER_OVERRIDABLE;
-    hg_buf_printf(&msg, "%s applies the hardening builder, but `", subject);
-    put_expr(&msg, j.overrider, true);
-    hg_buf_printf(&msg, "` (line %u), merged after it, can replace what it sets", j.overrider->line);
-    out->message = hg_buf_detach(&msg);
-    out->fix = hg_xstrdup(site->reads == HG_READS_KWARGS
-                              ? "merge the builder last: **{**caller_kwargs, **hardening_kwargs()}"
-                              : "put the builder's options after every other option");
-    return;
+    if (j.trusted) {
+      out->missing = 0;
+      out->message = hg_xasprintf("%s applies the hardening builder, taken at its word (`trust: true`)", subject);
+      return;
+    }
+    // Nothing merged after the builder can replace what it sets, so what came before it (an
+    // unknown spread of the caller's options, say) cannot take a requirement away.
+    if (!out->missing) {
+      out->message = hg_xasprintf("%s applies the hardening builder %s, which yields every requirement", subject,
+                                  j.applied->via ? j.applied->via : j.applied->text);
+      return;
+    }
+    if (!unverifiable) {
+      out->rule = HG_RULE_BUILDER_INCOMPLETE;
+      uint64_t yields = yields_of(&j, j.applied, MODES[site->reads].flags);
+      hg_buf_printf(&msg, "%s applies the hardening builder %s, which yields ", subject,
+                    j.applied->via ? j.applied->via : j.applied->text);
+      if (yields)
+        list_missing(policy, yields, &msg);
+      else
+        hg_buf_puts(&msg, "none of the requirements");
+      hg_buf_puts(&msg, "; missing: ");
+      list_missing(policy, out->missing, &msg);
+      explain_skipped(&msg, policy, site, out->missing);
+      out->message = hg_buf_detach(&msg);
+      out->fix = fix_hint(policy, config, site->reads, out->missing);
+      return;
+    }
+    out->via = HG_VIA_NONE;
   }
   if (!out->missing && !unverifiable) {
     out->via = HG_VIA_FLAGS;
     out->message = hg_xasprintf("%s passes every hardening requirement literally", MODES[site->reads].subject);
     return;
   }
-  if (site->imports_builder) {
+  // A builder that was called but could not be read is unverifiable, not "not applied".
+  if (site->imports_builder && !j.builder && !(unverifiable && unverifiable->of_builder)) {
     out->rule = HG_RULE_BUILDER_NOT_APPLIED;
     hg_buf_printf(&msg, "%s does not apply the hardening builder this module imports (%s)", subject,
                   builder_modules(config, &mods));
@@ -528,8 +696,9 @@ static void judge_flags(hg_verdict *out, const judge *jp, const hg_policy *polic
     out->rule = HG_RULE_UNVERIFIABLE_FLAGS;
     hg_buf_printf(&msg, "%s takes options from `", subject);
     put_expr(&msg, unverifiable, true);
-    hg_buf_printf(&msg, "` at line %u (%s), which cannot be verified", unverifiable->line,
-                  unverifiable->origin ? unverifiable->origin : "not a literal");
+    hg_buf_puts(&msg, "` at ");
+    put_where(&msg, site, unverifiable);
+    hg_buf_printf(&msg, " (%s), which cannot be verified", unverifiable->origin ? unverifiable->origin : "not a literal");
   } else {
     out->rule = HG_RULE_UNHARDENED_SITE;
     hg_buf_printf(&msg, "%s without the hardening builder or the full flag set", subject);
@@ -537,6 +706,11 @@ static void judge_flags(hg_verdict *out, const judge *jp, const hg_policy *polic
   if (out->missing) {
     hg_buf_puts(&msg, out->rule == HG_RULE_UNVERIFIABLE_FLAGS ? "; not literally present: " : "; missing: ");
     list_missing(policy, out->missing, &msg);
+  }
+  if (j.mismatch) {
+    hg_buf_printf(&msg, "; `%s` (line %u) is a %s builder used as %s, which does not count", j.mismatch->text,
+                  j.mismatch->line, MODES[site->reads].flags ? "keyword" : "command-line",
+                  MODES[site->reads].flags ? "command-line flags" : "keywords");
   }
   out->message = hg_buf_detach(&msg);
   out->fix = fix_hint(policy, config, site->reads, out->missing);

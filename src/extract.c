@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "project/index.h"
 #include "resolve.h"
 
 struct hg_extractor {
@@ -163,8 +164,8 @@ static void error_regions(hg_extractor *self, const hg_ruleset *rules, const hg_
   }
 }
 
-void hg_extract(hg_extractor *self, const hg_ruleset *rules, const hg_config *config, const hg_source *source,
-                TSTree *tree, hg_arena *arena, hg_sites *out) {
+void hg_extract(hg_extractor *self, const hg_ruleset *rules, const hg_config *config, hg_index *index,
+                const hg_source *source, TSTree *tree, hg_arena *arena, hg_sites *out) {
   const hg_captures *c = hg_ruleset_captures(rules);
   TSNode root = ts_tree_root_node(tree);
   hg_imports *imports = hg_imports_new(arena, hg_package_of(arena, config->root, source->path));
@@ -198,8 +199,10 @@ void hg_extract(hg_extractor *self, const hg_ruleset *rules, const hg_config *co
   }
 
   // Pass 2: predicates (with imports and local aliases), then the site and its flags.
+  hg_module self_module = {.path = source->path, .name = hg_module_name_of(arena, config->root, source->path),
+                           .src = source->data, .len = source->len, .root = root, .imports = imports};
   hg_resolver r = {.src = source->data, .imports = imports, .config = config, .policy = hg_ruleset_policy(rules),
-                   .arena = arena};
+                   .arena = arena, .module = &self_module, .index = index};
   r.memo = hg_name_memo_new(arena);
   size_t budget = HG_RESOLVE_BUDGET;
   r.budget = &budget;
@@ -214,10 +217,12 @@ void hg_extract(hg_extractor *self, const hg_ruleset *rules, const hg_config *co
     if (!hg_predicates_eval(p->predicates, &qm, &pctx)) continue;
     TSNode site_node, flags;
     if (!find(sm->captures, sm->n, c->site, &site_node)) continue;
-    hg_site s = {.kind = p->kind, .reads = p->reads, .imports_builder = imports_builder};
+    hg_site s = {.path = source->path, .kind = p->kind, .reads = p->reads, .imports_builder = imports_builder};
     set_position(&s, source, site_node);
     if (seen_before(&seen, arena, &s, saved.len)) continue;
     s.has_error = ts_node_has_error(site_node);
+    hg_notes notes = {0};
+    r.notes = &notes;
     switch (p->reads) {
     case HG_READS_KWARGS:
       if (find(sm->captures, sm->n, c->args, &flags)) s.flags = hg_resolve_kwargs(&r, flags);
@@ -232,6 +237,14 @@ void hg_extract(hg_extractor *self, const hg_ruleset *rules, const hg_config *co
     case HG_READS_OPAQUE:
       break;
     }
+    r.notes = NULL;
+    if (notes.len) {
+      hg_note *kept = hg_arena_alloc(arena, notes.len * sizeof(hg_note));
+      memcpy(kept, notes.items, notes.len * sizeof(hg_note));
+      s.notes = kept;
+      s.n_notes = notes.len;
+    }
+    free(notes.items);
     HG_VEC_PUSH(&sites, s);
   }
   free(saved.items);
@@ -245,6 +258,17 @@ void hg_extract(hg_extractor *self, const hg_ruleset *rules, const hg_config *co
   out->markers = hg_arena_alloc(arena, (markers.len ? markers.len : 1) * sizeof(hg_marker_comment));
   if (markers.len) memcpy(out->markers, markers.items, markers.len * sizeof(hg_marker_comment));
   free(markers.items);
+}
+
+void hg_extract_imports(const hg_ruleset *rules, const char *src, TSTree *tree, hg_imports *imports, hg_arena *arena) {
+  const hg_captures *c = hg_ruleset_captures(rules);
+  TSQueryCursor *cursor = ts_query_cursor_new();
+  ts_query_cursor_exec(cursor, hg_ruleset_query(rules), ts_tree_root_node(tree));
+  TSQueryMatch m;
+  while (ts_query_cursor_next_match(cursor, &m))
+    if (hg_ruleset_pattern(rules, m.pattern_index)->role == HG_PATTERN_IMPORT)
+      record_import(imports, c, m.captures, m.capture_count, src, arena);
+  ts_query_cursor_delete(cursor);
 }
 
 bool hg_extract_first_error(TSTree *tree, const hg_source *source, hg_pos *out) {

@@ -29,9 +29,17 @@ typedef struct {
   size_t n_markers;
 } hg_sites;
 
-/** The sites of one file, allocated in `arena`. `source` must have been parsed into `tree`. */
-void hg_extract(hg_extractor *self, const hg_ruleset *rules, const hg_config *config,
+struct hg_index;
+
+/** The sites of one file, allocated in `arena`. `source` must have been parsed into `tree`. With
+ *  an `index`, values are followed into the other modules of the project (NULL: this file only). */
+void hg_extract(hg_extractor *self, const hg_ruleset *rules, const hg_config *config, struct hg_index *index,
                 const hg_source *source, TSTree *tree, hg_arena *arena, hg_sites *out);
+
+/** Records the imports of a parsed module (the import facts of the rules) into `imports`; for
+ *  modules read for their definitions, which are never searched for sites. */
+void hg_extract_imports(const hg_ruleset *rules, const char *src, TSTree *tree, struct hg_imports *imports,
+                        hg_arena *arena);
 
 /** Where the first syntax error is, if any: false when the tree has none. */
 bool hg_extract_first_error(TSTree *tree, const hg_source *source, hg_pos *out);

@@ -67,6 +67,26 @@ const hg_rule hg_rules[HG_RULE_COUNT] = {
         .example_fail = "client.containers.run(image, **{**hardening_kwargs(), **opts})",
         .example_pass = "client.containers.run(image, **{**opts, **hardening_kwargs()})",
     },
+    [HG_RULE_BUILDER_INCOMPLETE] = {
+        .id = "builder-incomplete",
+        .summary = "The site applies a hardening builder that yields less than the full set",
+        .what = "A site that relies on a builder (a configured one, or a helper whose result it spreads) "
+                "where what the builder actually returns, with the arguments this site gives it, lacks "
+                "requirements that nothing else at the site supplies. hardguard reads the builder's "
+                "definition in the project: parameters are bound to the call's arguments, attributes "
+                "of `self` to the constructor call that made the receiver (or the class defaults), "
+                "and an `if` on a known value takes that branch. The message names the builder, "
+                "where it is defined, what it yields and what is missing; for a flag added only "
+                "under a condition, which condition and the value that left it false.",
+        .why = "A builder's name says nothing about its result. A \"baseline\" builder with three of "
+               "the flags beside the full one, or a policy object whose opt-in fields for "
+               "no-new-privileges and dropping capabilities were never switched on, leaves the "
+               "container with Docker's defaults while every site looks hardened.",
+        .fix = "Apply the builder that yields the full set, or give it the arguments that switch the "
+               "missing requirements on; or make the builder yield them unconditionally.",
+        .example_fail = "client.containers.run(image, **baseline_hardening_kwargs())",
+        .example_pass = "client.containers.run(image, **hardening_kwargs())",
+    },
     [HG_RULE_UNVERIFIABLE_FLAGS] = {
         .id = "unverifiable-flags",
         .summary = "Flags reach the site from somewhere hardguard cannot verify",

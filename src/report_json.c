@@ -55,10 +55,11 @@ static void end(const hg_report_input *in, void *state) {
     json_array_append_new(errors, o);
   }
   const hg_scan_stats *st = in->stats;
-  json_t *root = json_pack("{s:{s:s, s:s}, s:o, s:o, s:{s:I, s:I, s:I, s:I, s:I}}", "tool", "name", "hardguard",
+  json_t *root = json_pack("{s:{s:s, s:s}, s:o, s:o, s:{s:I, s:I, s:I, s:I, s:I, s:I}}", "tool", "name", "hardguard",
                            "version", HG_VERSION, "sites", state, "errors", errors, "summary", "files",
-                           (json_int_t)st->files, "parsed", (json_int_t)st->parsed, "sites", (json_int_t)st->sites,
-                           "failing", (json_int_t)st->failing, "unreadable", (json_int_t)unreadable);
+                           (json_int_t)st->files, "parsed", (json_int_t)st->parsed, "modules_indexed",
+                           (json_int_t)st->modules_indexed, "sites", (json_int_t)st->sites, "failing",
+                           (json_int_t)st->failing, "unreadable", (json_int_t)unreadable);
   if (in->baselined) {
     json_t *stale = json_array();
     size_t accepted = 0;

@@ -8,6 +8,7 @@
 #include <pthread.h>
 
 #include "argv.h"
+#include "project/summary.h"
 #include "scope.h"
 
 const TSLanguage *tree_sitter_python(void);
@@ -26,6 +27,8 @@ static TSNode field(TSNode n, TSFieldId *id) {
   pthread_once(&fields_once, fields_init);
   return ts_node_child_by_field_id(n, *id);
 }
+
+static const char *lookup(const struct hg_imports *self, const char *name, size_t len);
 
 typedef struct {
   const char *name;       // the name bound in the file
@@ -112,6 +115,8 @@ void hg_imports_add_from(hg_imports *self, const char *module, const char *name,
   ARENA_PUSH(self->arena, &self->modules, q);
   bind(self, alias ? alias : name, q);
 }
+
+const char *hg_imports_lookup(const hg_imports *self, const char *name, size_t len) { return lookup(self, name, len); }
 
 static const char *lookup(const hg_imports *self, const char *name, size_t len) {
   // The last binding wins, as in Python's top-to-bottom execution of a module.
@@ -297,6 +302,12 @@ static hg_value unknown(const hg_resolver *self, TSNode n, const char *origin) {
                     .line = ts_node_start_point(n).row + 1};
 }
 
+hg_value hg_resolve_unknown(const hg_resolver *self, TSNode node, const char *origin) {
+  hg_value v = unknown(self, node, origin);
+  if (self->module) v.path = self->module->path;
+  return v;
+}
+
 typedef HG_VEC(hg_value) value_vec;
 
 static hg_value finish(const hg_resolver *self, hg_value v, value_vec *items) {
@@ -307,14 +318,40 @@ static hg_value finish(const hg_resolver *self, hg_value v, value_vec *items) {
   return v;
 }
 
-// Is a builder called anywhere inside `n` (down to MAX_DEPTH levels)? A cursor walk: linear in
-// the nodes, whatever their number.
-static bool contains_builder_call(const hg_resolver *self, TSNode n) {
-  if (hg_resolve_is_builder(self, n)) return true;
+static hg_value value_at(const hg_resolver *self, TSNode n, int depth);
+
+// Could call `c` be a configured builder: does its callee end in the name of one?
+static bool may_be_builder(const hg_resolver *self, TSNode c) {
+  TSNode fn = field(c, &F_FUNCTION);
+  if (is(fn, "attribute")) fn = field(fn, &F_ATTRIBUTE);
+  if (!is(fn, "identifier")) return false;
+  uint32_t a = ts_node_start_byte(fn), b = ts_node_end_byte(fn);
+  for (size_t i = 0; i < self->config->n_builders; i++)
+    for (size_t k = 0; k < self->config->builders[i].n_callables; k++) {
+      const char *callable = self->config->builders[i].callables[k], *dot = strrchr(callable, '.');
+      const char *last = dot ? dot + 1 : callable;
+      if (strlen(last) == b - a && !memcmp(last, self->src + a, b - a)) return true;
+    }
+  return false;
+}
+
+// The first configured builder called inside `n` (down to MAX_DEPTH levels), as its BUILDER value.
+// A cursor walk: linear in the nodes, whatever their number.
+static bool builder_inside(const hg_resolver *self, TSNode n, hg_value *out) {
+  if (!self->config->n_builders) return false;
   TSTreeCursor cur = ts_tree_cursor_new(n);
   bool found = false;
   int depth = 0;
   for (;;) {
+    TSNode c = ts_tree_cursor_current_node(&cur);
+    if (is(c, "call") && may_be_builder(self, c)) {
+      hg_value v = value_at(self, c, 1);
+      if (v.kind == HG_VAL_BUILDER) {
+        *out = v;
+        found = true;
+        break;
+      }
+    }
     if (depth < MAX_DEPTH && ts_tree_cursor_goto_first_child(&cur)) {
       depth++;
     } else {
@@ -323,11 +360,6 @@ static bool contains_builder_call(const hg_resolver *self, TSNode n) {
         depth--;
       }
       if (depth == 0) break;
-    }
-    TSNode c = ts_tree_cursor_current_node(&cur);
-    if (is(c, "call") && hg_resolve_is_builder(self, c)) {
-      found = true;
-      break;
     }
   }
   ts_tree_cursor_delete(&cur);
@@ -349,7 +381,7 @@ static void string_content(const hg_resolver *self, TSNode n, hg_buf *out, value
       hg_buf_putc(out, HG_HOLE);
       if (holes) {
         hg_value h = unknown(self, c, "an interpolated expression");
-        if (contains_builder_call(self, c)) h.kind = HG_VAL_BUILDER;
+        builder_inside(self, c, &h);
         HG_VEC_PUSH(holes, h);
       }
     }
@@ -704,10 +736,14 @@ static const char *origin(const hg_resolver *self, const char *fmt, TSNode name_
 
 // What a name held before its scope changed it: a parameter, else (in a function) what the
 // module's statements left in it, else an import.
+static void walk(const follow *f, TSNode scope, TSNode point);
+
 static hg_value outer_value(const follow *f) {
   const hg_resolver *self = f->r;
   TSNode use = f->use, fn = f->fn;
   if (!ts_node_is_null(fn)) {
+    hg_value bound;
+    if (hg_summary_bound(self, fn, f->name, f->len, &bound)) return bound;
     if (hg_scope_is_parameter(fn, self->src, f->name, f->len)) {
       TSNode fname = ts_node_child_by_field_name(fn, "name", 4);
       return unknown(self, use, origin(self, "a parameter of %.*s() at line %u", fname, ts_node_start_point(fn).row + 1));
@@ -716,17 +752,30 @@ static hg_value outer_value(const follow *f) {
     TSNode module = fn;
     while (!ts_node_is_null(ts_node_parent(module))) module = ts_node_parent(module);
     follow m = {.r = self, .name = f->name, .len = f->len, .depth = f->depth + 1, .use = use};
-    if (m.depth <= MAX_DEPTH) hg_scope_walk(module, (TSNode){0}, on_stmt, &m);
+    if (m.depth <= MAX_DEPTH) walk(&m, module, (TSNode){0});
     if (m.defined || m.spent) return followed(&m, use);
     free(m.items.items);
   }
   const char *q = lookup(self->imports, f->name, f->len);
-  if (q) {
-    char buf[256];
-    snprintf(buf, sizeof(buf), "imported as %s", q);
-    return unknown(self, use, hg_arena_strndup(self->arena, buf, strlen(buf)));
-  }
+  if (q) return hg_summary_imported(self, q, use, f->depth + 1);
   return unknown(self, use, "a name not assigned in this file");
+}
+
+// Walks `scope` for a follow; inside a function being evaluated, conditions with known values
+// decide which branches run.
+static void walk(const follow *f, TSNode scope, TSNode point) {
+  hg_scope_walk_deciding(scope, point, on_stmt, f->r->frame ? hg_summary_decide : NULL, (void *)f);
+}
+
+hg_value hg_resolve_global(const hg_resolver *self, TSNode name, int depth) {
+  TSNode module = name;
+  while (!ts_node_is_null(ts_node_parent(module))) module = ts_node_parent(module);
+  uint32_t a = ts_node_start_byte(name), b = ts_node_end_byte(name);
+  follow m = {.r = self, .name = self->src + a, .len = b - a, .depth = depth, .use = name};
+  if (m.depth <= MAX_DEPTH) walk(&m, module, (TSNode){0});
+  if (m.defined || m.spent) return followed(&m, name);
+  free(m.items.items);
+  return unknown(self, name, "a name not assigned in this file");
 }
 
 // The value of identifier `use` where it stands: the statements of its scope before it, else
@@ -736,7 +785,7 @@ static hg_value resolve_name(const hg_resolver *self, TSNode use, int depth) {
   TSNode scope = hg_scope_of(use, &fn);
   uint32_t a = ts_node_start_byte(use), b = ts_node_end_byte(use);
   follow f = {.r = self, .name = self->src + a, .len = b - a, .depth = depth, .use = use, .fn = fn};
-  hg_scope_walk(scope, use, on_stmt, &f);
+  walk(&f, scope, use);
   if (f.defined || f.spent) return followed(&f, use);
   free(f.items.items);
   return outer_value(&f);
@@ -802,7 +851,7 @@ static bool callee_is(const hg_resolver *self, TSNode call, const char *name) {
   return strlen(name) == b - a && memcmp(self->src + a, name, b - a) == 0;
 }
 
-static hg_value value_at(const hg_resolver *self, TSNode n, int depth) {
+static hg_value value_of(const hg_resolver *self, TSNode n, int depth) {
   if (depth > MAX_DEPTH) return unknown(self, n, "an expression nested too deeply");
   const char *type = ts_node_type(n);
   uint32_t line = ts_node_start_point(n).row + 1;
@@ -837,8 +886,6 @@ static hg_value value_at(const hg_resolver *self, TSNode n, int depth) {
     return finish(self, (hg_value){.kind = HG_VAL_DICT, .text = text_of(self, n), .line = line}, &items);
   }
   if (!strcmp(type, "call")) {
-    if (hg_resolve_is_builder(self, n))
-      return (hg_value){.kind = HG_VAL_BUILDER, .text = text_of(self, n), .line = line};
     TSNode args = field(n, &F_ARGUMENTS);
     if (!ts_node_is_null(args) && callee_is(self, n, "dict") && !lookup(self->imports, "dict", 4))
       return keyword_dict(self, args, depth);
@@ -847,13 +894,31 @@ static hg_value value_at(const hg_resolver *self, TSNode n, int depth) {
       hg_value inner = value_at(self, hg_node_arg(args, 0), depth + 1);
       if (inner.kind == HG_VAL_LIST) return inner;
     }
-    return unknown(self, n, "a call that is not a configured hardening builder");
+    if (!ts_node_is_null(args) && callee_is(self, n, "str") && !lookup(self->imports, "str", 3) &&
+        hg_node_arg_count(args) == 1) {
+      // str() of a known number or string: "--pids-limit", str(self.pids_limit)
+      hg_value inner = value_at(self, hg_node_arg(args, 0), depth + 1);
+      if ((inner.kind == HG_VAL_NUM || inner.kind == HG_VAL_STR) && !inner.conditional) {
+        inner.kind = HG_VAL_STR;
+        return inner;
+      }
+    }
+    return hg_summary_call(self, n, depth);
   }
   if (!strcmp(type, "binary_operator")) return binary(self, n, depth);
   if (!strcmp(type, "identifier")) return resolve_name(self, n, depth);
-  if (!strcmp(type, "attribute")) return unknown(self, n, "an attribute");
+  if (!strcmp(type, "attribute")) return hg_summary_attribute(self, n, depth);
   return unknown(self, n, "an expression");
 }
+
+// Every value says which file it stands in (values from other modules of the project keep theirs).
+static hg_value value_at(const hg_resolver *self, TSNode n, int depth) {
+  hg_value v = value_of(self, n, depth);
+  if (!v.path && self->module) v.path = self->module->path;
+  return v;
+}
+
+hg_value hg_resolve_value_at(const hg_resolver *self, TSNode node, int depth) { return value_at(self, node, depth); }
 
 hg_value hg_resolve_value(const hg_resolver *self, TSNode node) { return value_at(self, node, 0); }
 
@@ -1002,7 +1067,7 @@ hg_value hg_resolve_argv(const hg_resolver *self, TSNode list) {
 static void shell_hole(const hg_resolver *self, TSNode n, hg_buf *out, value_vec *holes, const char *origin) {
   hg_buf_putc(out, HG_HOLE);
   hg_value h = unknown(self, n, origin);
-  if (contains_builder_call(self, n)) h.kind = HG_VAL_BUILDER;
+  builder_inside(self, n, &h);
   HG_VEC_PUSH(holes, h);
 }
 

@@ -33,7 +33,12 @@ const char *hg_package_of(hg_arena *arena, const char *root, const char *path);
  *  one is a dotted suffix of the other (src-layout prefixes, scripts run from their directory). */
 bool hg_module_matches(const char *imported, size_t len, const char *configured);
 
-typedef struct {
+struct hg_index;
+struct hg_module;
+struct hg_frame;
+struct hg_hop;
+
+typedef struct hg_resolver {
   const char *src;
   const hg_imports *imports;
   const hg_config *config;
@@ -42,6 +47,13 @@ typedef struct {
   struct hg_name_memo *memo;  // per file, in the arena: which names the text assigns somewhere
   size_t *budget;             // statements and items value following may still take in this file
                               // (NULL: no limit); a value it runs out on is unverifiable
+  // The project stage (project/summary.h). With a NULL index, nothing outside the file is read and
+  // a configured builder is taken at its word (the file-local resolver of the unit tests).
+  const struct hg_module *module;  // the module src and imports belong to (NULL: unnamed)
+  struct hg_index *index;
+  const struct hg_frame *frame;  // the function being evaluated, with its bound parameters
+  const struct hg_hop *hops;     // the definitions being evaluated on the way here
+  hg_notes *notes;               // branches skipped on known-false conditions (NULL: not noted)
 } hg_resolver;
 
 /** A file's budget for value following: far above what real code needs (a file of 10,000 sites
@@ -70,6 +82,15 @@ struct hg_name_memo *hg_name_memo_new(hg_arena *arena);
 bool hg_resolve_is_builder(const hg_resolver *self, TSNode call);
 /** The value of an expression node. */
 hg_value hg_resolve_value(const hg_resolver *self, TSNode node);
+/** The same, `depth` levels into an expression being read (a bound on nesting). */
+hg_value hg_resolve_value_at(const hg_resolver *self, TSNode node, int depth);
+/** An unknown value standing for `node`, with the reason. */
+hg_value hg_resolve_unknown(const hg_resolver *self, TSNode node, const char *origin);
+/** What a module leaves in the name `name` (an identifier node of self's module) after running
+ *  to its end: the value of a module constant. */
+hg_value hg_resolve_global(const hg_resolver *self, TSNode name, int depth);
+/** The qualified name a name of the file was imported as, or NULL. */
+const char *hg_imports_lookup(const hg_imports *self, const char *name, size_t len);
 /** The keywords reaching a call: keyword arguments and `**` spreads of an argument_list, dict
  *  literals spread in place, in order. */
 hg_value hg_resolve_kwargs(const hg_resolver *self, TSNode argument_list);

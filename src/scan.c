@@ -11,6 +11,7 @@
 #endif
 
 #include "check.h"
+#include "project/index.h"
 #include "source.h"
 
 // tree-sitter's tree of a file takes some thirty times the file's size (a 1.5 MB file of
@@ -56,7 +57,7 @@ static void worker_fini(worker *w) {
 static void check(worker *w, hg_source *src) {
   const hg_scan_options *o = w->job->opts;
   size_t before = w->findings.len;
-  hg_check_source(w->checker, o->rules, o->config, src, &w->findings, &w->errors);
+  hg_check_source(w->checker, o->rules, o->config, o->index, src, &w->findings, &w->errors);
   for (size_t i = before; i < w->findings.len; i++) {
     w->stats.sites++;
     if (hg_finding_fails(&w->findings.items[i])) w->stats.failing++;
@@ -179,6 +180,7 @@ int hg_scan(const hg_scan_options *opts, char *const *paths, size_t n, hg_findin
   pthread_mutex_destroy(&j.big);
   free(workers);
   free(threads);
+  stats->modules_indexed = hg_index_parsed(opts->index);
   hg_findings_sort(out);
   hg_file_errors_sort(errors);
   return rc;

@@ -16,12 +16,16 @@ typedef struct {
   size_t parsed;  // files that passed the prefilter and were parsed
   size_t sites;
   size_t failing;
+  size_t modules_indexed;  // modules parsed only for their definitions (the project index)
 } hg_scan_stats;
+
+struct hg_index;
 
 typedef struct {
   const hg_ruleset *rules;
   const hg_config *config;
-  unsigned jobs;  // 0: one per online core
+  struct hg_index *index;  // the project's modules, for values from outside a file (NULL: none)
+  unsigned jobs;           // 0: one per online core
 } hg_scan_options;
 
 /** Scans `paths`; appends to out and errors (both sorted on return). -1 only when a thread cannot

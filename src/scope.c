@@ -50,6 +50,7 @@ static bool compound(TSNode n) {
 typedef struct {
   TSNode point;
   bool (*fn)(void *, hg_stmt);
+  hg_scope_cond cond;  // NULL: every branch may or may not run
   void *ctx;
   bool stop;
 } walker;
@@ -100,8 +101,43 @@ static void walk_part(walker *w, TSNode owner, TSNode part, bool conditional, bo
   }
 }
 
+// An if/elif/else whose conditions the caller can decide: a branch whose condition is known true
+// runs as the statement around it does and the ones after it are skipped; a branch known false is
+// skipped; an undecided one may or may not run, and so may every branch after it.
+static void walk_if(walker *w, TSNode stmt, bool conditional, int depth) {
+  bool unsure = false;  // an earlier undecided branch may have run
+  TSNode body = ts_node_child_by_field_name(stmt, "consequence", 11);
+  int t = w->cond(w->ctx, ts_node_child_by_field_name(stmt, "condition", 9), body);
+  if (t > 0) {
+    walk_block(w, body, conditional, depth + 1);
+    return;
+  }
+  if (t < 0) {
+    walk_block(w, body, true, depth + 1);
+    unsure = true;
+  }
+  uint32_t n = ts_node_named_child_count(stmt);
+  for (uint32_t i = 0; i < n && !w->stop; i++) {
+    TSNode part = ts_node_named_child(stmt, i);
+    if (is(part, "elif_clause")) {
+      body = ts_node_child_by_field_name(part, "consequence", 11);
+      t = w->cond(w->ctx, ts_node_child_by_field_name(part, "condition", 9), body);
+      if (t == 0) continue;
+      walk_block(w, body, unsure || t < 0 ? true : conditional, depth + 1);
+      if (t > 0 && !unsure) return;
+      unsure = true;
+    } else if (is(part, "else_clause")) {
+      walk_block(w, ts_node_child_by_field_name(part, "body", 4), unsure ? true : conditional, depth + 1);
+    }
+  }
+}
+
 static void walk_compound(walker *w, TSNode stmt, bool conditional, int depth) {
   bool holds = hg_node_contains(stmt, w->point);
+  if (w->cond && !holds && is(stmt, "if_statement")) {
+    walk_if(w, stmt, conditional, depth);
+    return;
+  }
   uint32_t n = ts_node_named_child_count(stmt);
   for (uint32_t i = 0; i < n && !w->stop; i++) {
     TSNode part = ts_node_named_child(stmt, i);
@@ -154,7 +190,12 @@ static void walk_block(walker *w, TSNode block, bool conditional, int depth) {
 }
 
 void hg_scope_walk(TSNode scope, TSNode point, bool (*fn)(void *ctx, hg_stmt s), void *ctx) {
-  walker w = {point, fn, ctx, false};
+  hg_scope_walk_deciding(scope, point, fn, NULL, ctx);
+}
+
+void hg_scope_walk_deciding(TSNode scope, TSNode point, bool (*fn)(void *ctx, hg_stmt s), hg_scope_cond cond,
+                            void *ctx) {
+  walker w = {point, fn, cond, ctx, false};
   walk_block(&w, scope, false, 0);
 }
 

@@ -24,6 +24,15 @@ TSNode hg_scope_of(TSNode node, TSNode *function);
  *  ends at the statement holding the point. */
 void hg_scope_walk(TSNode scope, TSNode point, bool (*fn)(void *ctx, hg_stmt s), void *ctx);
 
+/** Decides an `if` or `elif` condition on the way: 1 known true, 0 known false, -1 unknown.
+ *  `branch` is the block it guards. */
+typedef int (*hg_scope_cond)(void *ctx, TSNode condition, TSNode branch);
+
+/** As hg_scope_walk, but the conditions of if/elif statements that do not hold the point are
+ *  put to `cond` first (function summaries, where parameters and attributes have known values). */
+void hg_scope_walk_deciding(TSNode scope, TSNode point, bool (*fn)(void *ctx, hg_stmt s), hg_scope_cond cond,
+                            void *ctx);
+
 /** Is `name` a parameter of `function`? */
 bool hg_scope_is_parameter(TSNode function, const char *src, const char *name, size_t len);
 

@@ -9,6 +9,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "util.h"
+
 /** How a site's flags are read: set per pattern by `(#set! hardguard.reads "...")`. */
 typedef enum {
   HG_READS_KWARGS,  // docker-py keywords in @args (an argument_list)
@@ -30,8 +32,14 @@ typedef enum {
   HG_VAL_NONE,
   HG_VAL_LIST,     // items, in order (list, tuple or set literal)
   HG_VAL_DICT,     // items with `key`, in order; a spread item has key NULL
-  HG_VAL_BUILDER,  // a call to a configured hardening builder; text: the call
+  HG_VAL_BUILDER,  // a call to a configured hardening builder; text: the call. items[0] (n_items 1)
+                   // is what it yields, read from its definition; n_items 0: a builder marked
+                   // `trust: true` (or no project index), taken at its word
+  HG_VAL_OBJECT,   // an instance of a class defined in the project: items are its attributes
+                   // (keyed, later wins); def: the class
 } hg_value_kind;
+
+struct hg_def;  // a definition in the project (project/summary.h)
 
 typedef struct hg_value hg_value;
 struct hg_value {
@@ -41,14 +49,31 @@ struct hg_value {
   const char *key;     // DICT items: the key, or NULL for a `**spread`
   bool splat;          // `*x` in a list or `**x` in a dict or call
   bool conditional;    // set on only some paths to the site (inside an if, a loop, an except…)
+  bool of_builder;     // UNKNOWN: the result of a call to a configured builder that cannot be read
   uint32_t group;      // kwargs: 0 for a call's own keyword or spread; n for every entry of the n-th
                        // dict literal spread into the call (later entries of one group override)
   uint32_t line;       // 1-based line of the expression
+  const char *path;    // the file it stands in (NULL: the site's own file)
+  const char *via;     // the builder, function or constant it came through, as "name() (path:line)"
+  const struct hg_def *def;  // OBJECT: its class; BUILDER: the builder's definition
   hg_value *items;
   size_t n_items;
 };
 
+/** A branch a function summary skipped because its condition was known false, for messages: "a
+ *  flag is added only when ..." */
 typedef struct {
+  const char *condition;  // the condition as written
+  const char *why;        // what made it false: "False (the default of ContainerPolicy.cap_drop_all, x.py:12)"
+  const char *branch;     // the text of the skipped block
+  const char *path;       // where the branch is
+  uint32_t line;
+} hg_note;
+
+typedef HG_VEC(hg_note) hg_notes;
+
+typedef struct {
+  const char *path;  // the file; owned by the caller
   const char *kind;  // the site kind id (rule file stem); owned by the ruleset
   hg_reads reads;
   uint32_t start_byte, end_byte;
@@ -58,6 +83,8 @@ typedef struct {
   bool imports_builder;                   // its module imports a configured builder module
   uint64_t allowed;                       // bit i: requirement i relaxed by an allow[...] marker
   hg_value flags;  // KWARGS: a DICT; ARGV and SHELL: a LIST of words; CLIENT: unused
+  const hg_note *notes;  // branches the builders it calls skipped (in the arena)
+  size_t n_notes;
 } hg_site;
 
 #endif

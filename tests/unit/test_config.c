@@ -176,7 +176,7 @@ static void test_config__rejections_name_file_line_col(void **state) {
   static const reject_case cases[] = {
       {"unknown top-level key", "builders: []\nexcludes: [x]\n", "2:1: config: unknown key 'excludes' (expected one of: builders, exclude)"},
       {"unknown builder key", "builders:\n  - module: a\n    callables: f\n    kind: x\n",
-       "4:5: builder: unknown key 'kind' (expected one of: module, callables)"},
+       "4:5: builder: unknown key 'kind' (expected one of: module, callables, trust)"},
       {"callables empty", "builders:\n  - module: a\n    callables: []\n", "3:16: builder.callables: empty list"},
       {"module a..b", "builders:\n  - module: a..b\n    callables: f\n",
        "2:13: builder.module: expected a dotted module path, got 'a..b'"},

@@ -240,7 +240,7 @@ static void test_evaluate__kwargs_builder_spread_passes(void **state) {
   build_kwargs(&s, (const kw[]){SPREAD_BUILDER("hardening_kwargs()"), {0}}, false);
   hg_verdict v;
   hg_evaluate(&v, e->policy, e->no_builders, &s.site, e->md);
-  assert_string_equal(v.message, "container created through docker-py applies the hardening builder");
+  assert_string_equal(v.message, "container created through docker-py applies the hardening builder, taken at its word (`trust: true`)");
   hg_verdict_clear(&v);
 }
 
@@ -524,7 +524,7 @@ static void test_evaluate__argv_spreads(void **state) {
   hg_verdict v;
   hg_evaluate(&v, e->policy, e->no_builders, &s.site, e->md);
   check_verdict("argv builder spread", &v, HG_RULE_NONE, HG_VIA_BUILDER, 0);
-  assert_string_equal(v.message, "container command line applies the hardening builder");
+  assert_string_equal(v.message, "container command line applies the hardening builder, taken at its word (`trust: true`)");
   hg_verdict_clear(&v);
 
   s.words[2] = (hg_value){.kind = HG_VAL_UNKNOWN, .text = "extra_flags", .origin = "a name hardguard does not "

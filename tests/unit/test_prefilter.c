@@ -221,7 +221,7 @@ static void check_sound(env *e, const char *path, const char *text, size_t len) 
   hg_source_from_bytes(&src, path, text, len);
   hg_findings findings = {0};
   hg_file_errors errors = {0};
-  hg_check_source(e->checker, e->rules, e->config, &src, &findings, &errors);
+  hg_check_source(e->checker, e->rules, e->config, NULL, &src, &findings, &errors);
   bool may = hg_ruleset_may_contain_site(e->rules, src.data, src.len, NULL);
   // Sites, and regions that failed to parse where one may hide, are what the prefilter answers
   // for. A marker comment's own findings (bad-suppression, unused-suppression) are not sites: the
