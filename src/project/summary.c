@@ -492,7 +492,7 @@ static int truth(const hg_resolver *r, TSNode n, const hg_value **why, int depth
     bool same = va.kind == vb.kind && (va.kind != HG_VAL_STR || !strcmp(va.text, vb.text)) &&
                 (va.kind != HG_VAL_NUM || strtod(va.text, NULL) == strtod(vb.text, NULL));
     if (!same && va.kind != vb.kind && va.kind != HG_VAL_NONE && vb.kind != HG_VAL_NONE) return -1;
-    *why = hg_node_is(a, "identifier") || hg_node_is(a, "attribute") ? NULL : NULL;
+    *why = NULL;  // a comparison: the note shows the condition itself
     return eq ? same : !same;
   }
   hg_value v = hg_resolve_value_at(r, n, 1);
