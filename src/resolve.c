@@ -308,14 +308,18 @@ hg_value hg_resolve_unknown(const hg_resolver *self, TSNode node, const char *or
   return v;
 }
 
-typedef HG_VEC(hg_value) value_vec;
+typedef hg_value_vec value_vec;
 
-static hg_value finish(const hg_resolver *self, hg_value v, value_vec *items) {
+hg_value hg_values_finish(hg_arena *arena, hg_value v, hg_value_vec *items) {
   v.n_items = items->len;
-  v.items = hg_arena_alloc(self->arena, (items->len ? items->len : 1) * sizeof(hg_value));
+  v.items = hg_arena_alloc(arena, (items->len ? items->len : 1) * sizeof(hg_value));
   if (items->len) memcpy(v.items, items->items, items->len * sizeof(hg_value));
   free(items->items);
   return v;
+}
+
+static hg_value finish(const hg_resolver *self, hg_value v, value_vec *items) {
+  return hg_values_finish(self->arena, v, items);
 }
 
 static hg_value value_at(const hg_resolver *self, TSNode n, int depth);

@@ -60,6 +60,12 @@ struct hg_value {
   size_t n_items;
 };
 
+typedef HG_VEC(hg_value) hg_value_vec;
+
+/** `v` with the values collected in `items` as its items, copied into the arena; frees the
+ *  vector's heap array. */
+hg_value hg_values_finish(hg_arena *arena, hg_value v, hg_value_vec *items);
+
 /** A branch a function summary skipped because its condition was known false, for messages: "a
  *  flag is added only when ..." */
 typedef struct {

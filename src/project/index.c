@@ -16,8 +16,8 @@
 
 typedef struct entry {
   char *path;        // a candidate file
-  hg_module *module;  // NULL: not a file, or not readable as Python
-  hg_arena *arena;    // the module's tree-independent data (imports, names)
+  hg_module *module; // NULL: not a file, or not readable as Python
+  hg_arena *arena;   // the module's tree-independent data (imports, names)
   char *src;
   TSTree *tree;
   struct entry *next;
@@ -31,9 +31,9 @@ struct hg_index {
   char *start;
   pthread_mutex_t lock;
   bool have_roots;
-  char *roots[MAX_ROOTS];  // real paths, without duplicates
+  char *roots[MAX_ROOTS]; // real paths, without duplicates
   size_t n_roots;
-  char cwd[PATH_MAX];  // modules under it are named relative to it, as the walk names files
+  char cwd[PATH_MAX]; // modules under it are named relative to it, as the walk names files
   entry *buckets[N_BUCKETS];
   size_t parsed;
 };
@@ -48,18 +48,21 @@ hg_index *hg_index_new(const hg_ruleset *rules, const hg_config *config, const c
 }
 
 void hg_index_free(hg_index *self) {
-  if (!self) return;
+  if (!self)
+    return;
   for (size_t b = 0; b < N_BUCKETS; b++)
     for (entry *e = self->buckets[b], *next; e; e = next) {
       next = e->next;
-      if (e->tree) ts_tree_delete(e->tree);
+      if (e->tree)
+        ts_tree_delete(e->tree);
       hg_arena_free(e->arena);
       free(e->module);
       free(e->src);
       free(e->path);
       free(e);
     }
-  for (size_t i = 0; i < self->n_roots; i++) free(self->roots[i]);
+  for (size_t i = 0; i < self->n_roots; i++)
+    free(self->roots[i]);
   pthread_mutex_destroy(&self->lock);
   free(self->start);
   free(self);
@@ -69,9 +72,11 @@ size_t hg_index_parsed(const hg_index *self) { return self ? self->parsed : 0; }
 
 static void add_root(hg_index *self, const char *dir) {
   char real[PATH_MAX];
-  if (self->n_roots == MAX_ROOTS || !realpath(dir, real)) return;
+  if (self->n_roots == MAX_ROOTS || !realpath(dir, real))
+    return;
   for (size_t i = 0; i < self->n_roots; i++)
-    if (!strcmp(self->roots[i], real)) return;
+    if (!strcmp(self->roots[i], real))
+      return;
   self->roots[self->n_roots++] = hg_xstrdup(real);
 }
 
@@ -79,26 +84,31 @@ static void add_root(hg_index *self, const char *dir) {
 // file a worktree or submodule has). Found without running git: a pre-commit hook pays nothing.
 static char *git_top(const char *start) {
   char real[PATH_MAX];
-  if (!realpath(start, real)) return NULL;
+  if (!realpath(start, real))
+    return NULL;
   struct stat st;
   if (stat(real, &st) == 0 && !S_ISDIR(st.st_mode)) {
     char *slash = strrchr(real, '/');
-    if (slash && slash != real) *slash = '\0';
+    if (slash && slash != real)
+      *slash = '\0';
   }
   for (;;) {
     char *candidate = hg_xasprintf("%s/.git", real);
     bool found = access(candidate, F_OK) == 0;
     free(candidate);
-    if (found) return hg_xstrdup(real);
+    if (found)
+      return hg_xstrdup(real);
     char *slash = strrchr(real, '/');
-    if (!slash || slash == real) return NULL;
+    if (!slash || slash == real)
+      return NULL;
     *slash = '\0';
   }
 }
 
 static void find_roots(hg_index *self) {
   self->have_roots = true;
-  if (!getcwd(self->cwd, sizeof(self->cwd))) self->cwd[0] = '\0';
+  if (!getcwd(self->cwd, sizeof(self->cwd)))
+    self->cwd[0] = '\0';
   const char *croot = self->config->root && *self->config->root ? self->config->root : ".";
   char *src = hg_xasprintf("%s/src", croot);
   add_root(self, croot);
@@ -116,7 +126,8 @@ static void find_roots(hg_index *self) {
 
 static uint32_t hash(const char *s) {
   uint32_t h = 2166136261u;
-  for (; *s; s++) h = (h ^ (unsigned char)*s) * 16777619u;
+  for (; *s; s++)
+    h = (h ^ (unsigned char)*s) * 16777619u;
   return h;
 }
 
@@ -124,23 +135,31 @@ static uint32_t hash(const char *s) {
 // does not exist or is not a readable module).
 static void load(hg_index *self, entry *e, const char *dotted, size_t len) {
   struct stat st;
-  if (stat(e->path, &st) != 0 || !S_ISREG(st.st_mode) || (size_t)st.st_size > MAX_MODULE_BYTES) return;
+  if (stat(e->path, &st) != 0 || !S_ISREG(st.st_mode) || (size_t)st.st_size > MAX_MODULE_BYTES)
+    return;
   size_t n;
   hg_error err;
-  if (hg_read_file(&e->src, &n, e->path, &err) != 0) return;
+  if (hg_read_file(&e->src, &n, e->path, &err) != 0)
+    return;
   TSParser *parser = ts_parser_new();
-  if (!ts_parser_set_language(parser, tree_sitter_python())) abort();  // ABI checked at build
+  if (!ts_parser_set_language(parser, tree_sitter_python()))
+    abort(); // ABI checked at build
   e->tree = ts_parser_parse_string(parser, NULL, e->src, (uint32_t)n);
   ts_parser_delete(parser);
-  if (!e->tree) return;
+  if (!e->tree)
+    return;
   e->arena = hg_arena_new();
   hg_imports *imports = hg_imports_new(e->arena, hg_package_of(e->arena, self->config->root, e->path));
   hg_extract_imports(self->rules, e->src, e->tree, imports, e->arena);
   e->module = hg_xcalloc(1, sizeof(hg_module));
   size_t cn = strlen(self->cwd);
   const char *shown = cn && !strncmp(e->path, self->cwd, cn) && e->path[cn] == '/' ? e->path + cn + 1 : e->path;
-  *e->module = (hg_module){.path = shown, .name = hg_arena_strndup(e->arena, dotted, len), .src = e->src,
-                           .len = n, .root = ts_tree_root_node(e->tree), .imports = imports};
+  *e->module = (hg_module){.path = shown,
+                           .name = hg_arena_strndup(e->arena, dotted, len),
+                           .src = e->src,
+                           .len = n,
+                           .root = ts_tree_root_node(e->tree),
+                           .imports = imports};
   self->parsed++;
 }
 
@@ -148,7 +167,8 @@ static void load(hg_index *self, entry *e, const char *dotted, size_t len) {
 static const hg_module *candidate(hg_index *self, const char *path, const char *dotted, size_t len) {
   uint32_t b = hash(path) % N_BUCKETS;
   for (entry *e = self->buckets[b]; e; e = e->next)
-    if (!strcmp(e->path, path)) return e->module;
+    if (!strcmp(e->path, path))
+      return e->module;
   entry *e = hg_xcalloc(1, sizeof(entry));
   e->path = hg_xstrdup(path);
   e->next = self->buckets[b];
@@ -162,7 +182,8 @@ static const hg_module *under(hg_index *self, const char *dir, const char *dotte
   hg_buf p = {0};
   hg_buf_printf(&p, "%s/", dir);
   size_t base = p.len;
-  for (size_t i = 0; i < len; i++) hg_buf_putc(&p, dotted[i] == '.' ? '/' : dotted[i]);
+  for (size_t i = 0; i < len; i++)
+    hg_buf_putc(&p, dotted[i] == '.' ? '/' : dotted[i]);
   size_t stem = p.len;
   hg_buf_puts(&p, ".py");
   const hg_module *m = candidate(self, p.data, dotted, len);
@@ -177,22 +198,27 @@ static const hg_module *under(hg_index *self, const char *dir, const char *dotte
 }
 
 static bool valid_dotted(const char *s, size_t len) {
-  if (len == 0 || s[0] == '.' || s[len - 1] == '.') return false;
+  if (len == 0 || s[0] == '.' || s[len - 1] == '.')
+    return false;
   for (size_t i = 0; i < len; i++) {
     char c = s[i];
     if (!(c == '.' || c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')))
       return false;
-    if (c == '.' && s[i + 1] == '.') return false;
+    if (c == '.' && s[i + 1] == '.')
+      return false;
   }
   return true;
 }
 
 const hg_module *hg_index_module(hg_index *self, const char *dotted, size_t len, const char *from_path) {
-  if (!self || !valid_dotted(dotted, len)) return NULL;
+  if (!self || !valid_dotted(dotted, len))
+    return NULL;
   pthread_mutex_lock(&self->lock);
-  if (!self->have_roots) find_roots(self);
+  if (!self->have_roots)
+    find_roots(self);
   const hg_module *m = NULL;
-  for (size_t i = 0; i < self->n_roots && !m; i++) m = under(self, self->roots[i], dotted, len);
+  for (size_t i = 0; i < self->n_roots && !m; i++)
+    m = under(self, self->roots[i], dotted, len);
   if (!m && from_path) {
     // A script run from its directory imports its neighbours by their bare names.
     const char *slash = strrchr(from_path, '/');
@@ -209,7 +235,8 @@ const char *hg_module_name_of(hg_arena *arena, const char *root, const char *pat
   const char *base = strrchr(path, '/');
   base = base ? base + 1 : path;
   size_t n = strlen(base);
-  if (n > 3 && !strcmp(base + n - 3, ".py")) n -= 3;
+  if (n > 3 && !strcmp(base + n - 3, ".py"))
+    n -= 3;
   hg_buf b = {0};
   if (n == 8 && !memcmp(base, "__init__", 8))
     hg_buf_puts(&b, pkg);

@@ -18,11 +18,11 @@ struct hg_imports;
 /** One parsed module (or the file being checked, described the same way). Owned by the index (or
  *  by the caller for the checked file); do not free. */
 typedef struct hg_module {
-  const char *path;  // the file, as opened
-  const char *name;  // its dotted name ("" when it has none)
+  const char *path; // the file, as opened
+  const char *name; // its dotted name ("" when it has none)
   const char *src;
   size_t len;
-  TSNode root;  // the module node
+  TSNode root; // the module node
   const struct hg_imports *imports;
 } hg_module;
 

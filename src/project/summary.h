@@ -12,12 +12,12 @@
 /** A definition in the project: a class or function node of a module. */
 typedef struct hg_def {
   const hg_module *module;
-  TSNode node;  // class_definition or function_definition
+  TSNode node; // class_definition or function_definition
 } hg_def;
 
 /** The function being evaluated and the values its parameters are bound to. */
 typedef struct hg_frame {
-  TSNode fn;  // function_definition
+  TSNode fn; // function_definition
   size_t n;
   const char **names;
   const hg_value *values;
@@ -26,7 +26,7 @@ typedef struct hg_frame {
 /** One definition being evaluated on the way to a value; the chain stops cycles and long ones. */
 typedef struct hg_hop {
   const hg_module *module;
-  uint32_t at;  // the definition's start byte
+  uint32_t at; // the definition's start byte
   int depth;
   const struct hg_hop *prev;
 } hg_hop;
