@@ -1,37 +1,17 @@
-/* Follows names inside one file: the imports that bind them (for aliases and for the shared
- * builder), and expressions to hg_values (literals, lists, dicts, builder calls, or UNKNOWN with
- * the reason). Everything is allocated in the caller's per-file arena. */
+/* Follows names to hg_values (literals, lists, dicts, builder calls, objects, or UNKNOWN with the
+ * reason): through the statements of a file (resolve.c), its aliases (alias.c), strings and shell
+ * commands (shell.c), and, through the project stage, other modules. Everything is allocated in
+ * the caller's per-file arena. */
 #ifndef HG_RESOLVE_H
 #define HG_RESOLVE_H
 
 #include <tree_sitter/api.h>
 
 #include "config.h"
+#include "imports.h"
 #include "policy.h"
 #include "site.h"
 #include "util.h"
-
-typedef struct hg_imports hg_imports;
-
-/** `package` is the dotted package the file belongs to ("" when unknown); relative imports are
- *  resolved against it. */
-hg_imports *hg_imports_new(hg_arena *arena, const char *package);
-/** Records `import module [as alias]` (alias may be NULL). */
-void hg_imports_add_import(hg_imports *self, const char *module, const char *alias);
-/** Records `from module import name [as alias]`; `module` may be relative ("..pkg"). */
-void hg_imports_add_from(hg_imports *self, const char *module, const char *name, const char *alias);
-/** The qualified name a dotted expression stands for (its head replaced by what the head was
- *  imported as), into `out`. False when the node is not an identifier or a chain of them. */
-bool hg_imports_qualify(const hg_imports *self, TSNode node, const char *src, hg_buf *out);
-/** Does the file import anything from one of the configured builder modules? */
-bool hg_imports_builder_module(const hg_imports *self, const hg_config *config);
-
-/** The dotted package of `path`, relative to `root` ("a/b/c.py" → "a.b"); arena-allocated. */
-const char *hg_package_of(hg_arena *arena, const char *root, const char *path);
-
-/** Does the imported module path `imported` name the configured module `configured`? Equal, or
- *  one is a dotted suffix of the other (src-layout prefixes, scripts run from their directory). */
-bool hg_module_matches(const char *imported, size_t len, const char *configured);
 
 struct hg_index;
 struct hg_module;
@@ -42,18 +22,18 @@ typedef struct hg_resolver {
   const char *src;
   const hg_imports *imports;
   const hg_config *config;
-  const hg_policy *policy;  // cli.process_calls: where an argv list is handed over
+  const hg_policy *policy; // cli.process_calls: where an argv list is handed over
   hg_arena *arena;
-  struct hg_name_memo *memo;  // per file, in the arena: which names the text assigns somewhere
-  size_t *budget;             // statements and items value following may still take in this file
-                              // (NULL: no limit); a value it runs out on is unverifiable
+  struct hg_name_memo *memo; // per file, in the arena: which names the text assigns somewhere
+  size_t *budget;            // statements and items value following may still take in this file
+                             // (NULL: no limit); a value it runs out on is unverifiable
   // The project stage (project/summary.h). With a NULL index, nothing outside the file is read and
   // a configured builder is taken at its word (the file-local resolver of the unit tests).
-  const struct hg_module *module;  // the module src and imports belong to (NULL: unnamed)
+  const struct hg_module *module; // the module src and imports belong to (NULL: unnamed)
   struct hg_index *index;
-  const struct hg_frame *frame;  // the function being evaluated, with its bound parameters
-  const struct hg_hop *hops;     // the definitions being evaluated on the way here
-  hg_notes *notes;               // branches skipped on known-false conditions (NULL: not noted)
+  const struct hg_frame *frame; // the function being evaluated, with its bound parameters
+  const struct hg_hop *hops;    // the definitions being evaluated on the way here
+  hg_notes *notes;              // branches skipped on known-false conditions (NULL: not noted)
 } hg_resolver;
 
 /** A file's budget for value following: far above what real code needs (a file of 10,000 sites
@@ -89,8 +69,6 @@ hg_value hg_resolve_unknown(const hg_resolver *self, TSNode node, const char *or
 /** What a module leaves in the name `name` (an identifier node of self's module) after running
  *  to its end: the value of a module constant. */
 hg_value hg_resolve_global(const hg_resolver *self, TSNode name, int depth);
-/** The qualified name a name of the file was imported as, or NULL. */
-const char *hg_imports_lookup(const hg_imports *self, const char *name, size_t len);
 /** The keywords reaching a call: keyword arguments and `**` spreads of an argument_list, dict
  *  literals spread in place, in order. */
 hg_value hg_resolve_kwargs(const hg_resolver *self, TSNode argument_list);

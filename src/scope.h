@@ -9,9 +9,11 @@
 #include <stddef.h>
 #include <tree_sitter/api.h>
 
+#include "node.h"
+
 typedef struct {
-  TSNode stmt;       // a simple statement: expression_statement, return_statement, delete_statement…
-  bool conditional;  // inside a branch or loop that may not run on the way to the point
+  TSNode stmt;      // a simple statement: expression_statement, return_statement, delete_statement…
+  bool conditional; // inside a branch or loop that may not run on the way to the point
 } hg_stmt;
 
 /** The block (or module) whose statements `node` runs among; *function receives the enclosing
@@ -35,14 +37,5 @@ void hg_scope_walk_deciding(TSNode scope, TSNode point, bool (*fn)(void *ctx, hg
 
 /** Is `name` a parameter of `function`? */
 bool hg_scope_is_parameter(TSNode function, const char *src, const char *name, size_t len);
-
-/** Does `outer` contain `inner` (by byte range)? */
-bool hg_node_contains(TSNode outer, TSNode inner);
-
-/** The named children of `n` that are not comments (a comment may stand between any two tokens),
- *  counted and indexed: an argument list's arguments, a parenthesized or splatted expression. A
- *  null node has none; an index past the end gives a null node. */
-uint32_t hg_node_arg_count(TSNode n);
-TSNode hg_node_arg(TSNode n, uint32_t index);
 
 #endif
