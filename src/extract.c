@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "project/index.h"
+#include "project/summary.h"
 #include "resolve.h"
 
 struct hg_extractor {
@@ -202,7 +203,8 @@ void hg_extract(hg_extractor *self, const hg_ruleset *rules, const hg_config *co
   hg_module self_module = {.path = source->path, .name = hg_module_name_of(arena, config->root, source->path),
                            .src = source->data, .len = source->len, .root = root, .imports = imports};
   hg_resolver r = {.src = source->data, .imports = imports, .config = config, .policy = hg_ruleset_policy(rules),
-                   .arena = arena, .module = &self_module, .index = index};
+                   .arena = arena, .module = &self_module, .index = index,
+                   .cache = hg_summary_cache_new(arena)};
   r.memo = hg_name_memo_new(arena);
   size_t budget = HG_RESOLVE_BUDGET;
   r.budget = &budget;

@@ -17,6 +17,7 @@ struct hg_index;
 struct hg_module;
 struct hg_frame;
 struct hg_hop;
+struct hg_summary_cache;
 
 typedef struct hg_resolver {
   const char *src;
@@ -34,6 +35,7 @@ typedef struct hg_resolver {
   const struct hg_frame *frame; // the function being evaluated, with its bound parameters
   const struct hg_hop *hops;    // the definitions being evaluated on the way here
   hg_notes *notes;              // branches skipped on known-false conditions (NULL: not noted)
+  struct hg_summary_cache *cache;  // what calls without arguments yield in this file (NULL: none)
 } hg_resolver;
 
 /** A file's budget for value following: far above what real code needs (a file of 10,000 sites

@@ -173,6 +173,71 @@ static hg_value evaluate(const hg_resolver *r, const hg_module *m, TSNode fn, TS
   return combine(r->arena, vals, cond, n, fn);
 }
 
+// ---- the per-file cache of summaries ------------------------------------------------------------
+
+typedef struct {
+  const char *name;  // the callee's name when it is a bare name (NULL otherwise)
+  const char *path;  // the definition's module and start byte
+  uint32_t at;
+  const hg_builder *builder;  // the configured builder it is, or NULL
+  const hg_def *def;
+  hg_value value;  // what it yields, stamped with `via`
+  const char *via;
+  const hg_note *notes;  // the branches its reading skipped, replayed for each site that calls it
+  size_t n_notes;
+} summary_entry;
+
+struct hg_summary_cache {
+  hg_arena *arena;
+  summary_entry *items;  // in the arena
+  size_t len, cap;
+};
+
+hg_summary_cache *hg_summary_cache_new(hg_arena *arena) {
+  hg_summary_cache *c = hg_arena_alloc(arena, sizeof(hg_summary_cache));
+  *c = (hg_summary_cache){.arena = arena};
+  return c;
+}
+
+// A bare callee's name stands for the same definition anywhere in the file.
+static const summary_entry *cache_find_name(const hg_summary_cache *c, const char *name, size_t len) {
+  for (size_t i = 0; i < c->len; i++)
+    if (c->items[i].name && strlen(c->items[i].name) == len && !memcmp(c->items[i].name, name, len))
+      return &c->items[i];
+  return NULL;
+}
+
+static const summary_entry *cache_find(const hg_summary_cache *c, hg_target t) {
+  uint32_t at = ts_node_start_byte(t.node);
+  const char *path = hg_project__path(t.module);
+  for (size_t i = 0; i < c->len; i++)
+    if (c->items[i].at == at && !strcmp(c->items[i].path, path)) return &c->items[i];
+  return NULL;
+}
+
+static void replay(const hg_resolver *r, const summary_entry *e) {
+  for (size_t i = 0; r->notes && i < e->n_notes; i++) HG_VEC_PUSH(r->notes, e->notes[i]);
+}
+
+static void cache_add(const hg_resolver *r, summary_entry e, size_t notes_before) {
+  hg_summary_cache *c = r->cache;
+  if (c->len == c->cap) {
+    size_t cap = c->cap ? c->cap * 2 : 8;
+    summary_entry *items = hg_arena_alloc(c->arena, cap * sizeof(summary_entry));
+    if (c->len) memcpy(items, c->items, c->len * sizeof(summary_entry));
+    c->items = items;
+    c->cap = cap;
+  }
+  size_t n = r->notes ? r->notes->len - notes_before : 0;
+  if (n) {
+    hg_note *kept = hg_arena_alloc(c->arena, n * sizeof(hg_note));
+    memcpy(kept, r->notes->items + notes_before, n * sizeof(hg_note));
+    e.notes = kept;
+    e.n_notes = n;
+  }
+  c->items[c->len++] = e;
+}
+
 // ---- calls --------------------------------------------------------------------------------------
 
 static const char *def_name(const hg_module *m, TSNode def, hg_arena *a) {
@@ -267,6 +332,17 @@ hg_value hg_summary_call(const hg_resolver *r, TSNode call, int depth) {
       return builder_value(r, call, NULL, NULL, NULL);
     return hg_resolve_unknown(r, call, "a call that is not a configured hardening builder");
   }
+  bool cacheable = r->cache && !r->hops && hg_node_arg_count(hg_node_field(call, "arguments")) == 0;
+  const char *bare = NULL;
+  if (cacheable && hg_node_is(fn, "identifier")) {
+    uint32_t a = ts_node_start_byte(fn), e = ts_node_end_byte(fn);
+    const summary_entry *hit = cache_find_name(r->cache, r->src + a, e - a);
+    if (hit) {
+      replay(r, hit);
+      return hit->builder ? builder_value(r, call, &hit->value, hit->def, hit->via) : hit->value;
+    }
+    bare = hg_arena_strndup(r->arena, r->src + a, e - a);
+  }
   hg_target t = {.kind = HG_DEF_NONE};
   hg_value recv = {0};
   bool has_recv = false;
@@ -323,16 +399,34 @@ hg_value hg_summary_call(const hg_resolver *r, TSNode call, int depth) {
   } else {
     b = configured(r->config, t.module, NULL, 0, t.module->src + fa, fe - fa);
   }
-  hg_value v = evaluate(r, t.module, t.node, call, has_recv ? &recv : NULL, depth);
-  // A function that returns a builder's result yields what that builder yields.
-  while (v.kind == HG_VAL_BUILDER && v.n_items == 1 && !v.conditional)
-    v = v.items[0];
-  const char *via = via_of(r, t.module, t.node, has_recv ? cls : NULL);
-  v = stamp(r->arena, v, via);
-  if (!b)
-    return v;
+  const char *via;
+  hg_value v;
   hg_def *def = hg_arena_alloc(r->arena, sizeof(hg_def));
   *def = (hg_def){t.module, t.node};
+  // A function called without arguments, from a site (not from inside another definition, where
+  // a cycle or the depth bound may cut it short), yields the same wherever it is called: it is
+  // read once per file.
+  cacheable = cacheable && !has_recv;
+  const summary_entry *hit = cacheable ? cache_find(r->cache, t) : NULL;
+  if (hit) {
+    v = hit->value;
+    via = hit->via;
+    replay(r, hit);
+  } else {
+    size_t notes_before = r->notes ? r->notes->len : 0;
+    v = evaluate(r, t.module, t.node, call, has_recv ? &recv : NULL, depth);
+    // A function that returns a builder's result yields what that builder yields.
+    while (v.kind == HG_VAL_BUILDER && v.n_items == 1 && !v.conditional) v = v.items[0];
+    via = via_of(r, t.module, t.node, has_recv ? cls : NULL);
+    v = stamp(r->arena, v, via);
+    if (cacheable)
+      cache_add(r,
+                (summary_entry){.name = bare, .path = hg_project__path(t.module), .at = ts_node_start_byte(t.node),
+                                .builder = b, .def = def, .value = v, .via = via},
+                notes_before);
+  }
+  if (!b)
+    return v;
   return builder_value(r, call, &v, def, via);
 }
 

@@ -31,6 +31,11 @@ typedef struct hg_hop {
   const struct hg_hop *prev;
 } hg_hop;
 
+/** What calls without arguments yielded in one file (in its arena), so that a file of sites that
+ *  all apply the same builder reads it once. */
+typedef struct hg_summary_cache hg_summary_cache;
+hg_summary_cache *hg_summary_cache_new(hg_arena *arena);
+
 /** How many definitions deep a value is followed (a builder calling a helper calling another...). */
 #define HG_SUMMARY_MAX_DEPTH 8
 
