@@ -63,7 +63,7 @@ static void judge_site(hg_checker *self, const hg_policy *policy, const hg_confi
   hg_finding f = {
       .path = hg_xstrdup(src->path), .line = s.line, .col = s.col, .end_line = s.end_line,
       .end_col = s.end_col, .kind = s.kind, .rule = v.rule, .also = v.also, .via = v.via,
-      .message = v.message, .fix = v.fix, .source_line = line_text(src, s.start_byte),
+      .message = v.message, .fix = v.fix, .effective = v.effective, .n_effective = v.n_effective, .source_line = line_text(src, s.start_byte),
   };
   for (size_t r = 0; r < policy->n_req; r++)
     if (v.missing & (UINT64_C(1) << r)) {

@@ -27,11 +27,15 @@ typedef struct {
   pcre2_match_data *md;
   state req[HG_POLICY_MAX_REQ];
   const hg_value *unverifiable[HG_POLICY_MAX_REQ];  // the value that left requirement i unverifiable
+  const hg_value *src[HG_POLICY_MAX_REQ];           // the occurrence that decided requirement i ...
+  const char *src_name[HG_POLICY_MAX_REQ];          // ... under this keyword or flag (the policy's)
+  bool cond_seen[HG_POLICY_MAX_REQ];                // an occurrence on some paths only was seen
   const hg_value *carrier;           // the first spread hardguard could not follow
   bool builder;                      // a builder is applied ...
   bool builder_safe;                 // ... and nothing merged after it can replace what it sets
   const hg_value *overrider;         // what can, when no builder is safe
   bool trusted;                      // a builder taken at its word (`trust: true`) is applied
+  const hg_value *trusted_by;        // ... this one
   const hg_value *applied;           // the last builder applied whose result was read
   bool in_builder;                   // reading the options a builder yields
   const hg_value *mismatch;          // a keyword builder spread into a command line, or the reverse
@@ -41,6 +45,9 @@ typedef struct {
   const char **forbid_name;       // ... under this keyword or flag
   const hg_value **forbid_value;  // ... and, for a CLI option, the separate value word
 } judge;
+
+static void judge_init(judge *j, const hg_policy *policy, pcre2_match_data *md);
+static void judge_free(judge *j);
 
 static bool literal(const hg_value *v) {
   switch (v->kind) {
@@ -88,13 +95,23 @@ static const hg_value *first_unknown(const hg_value *v) {
 // options that add up).
 // An occurrence set on only some paths (`where->conditional`) can never satisfy a requirement,
 // only fall short of it: the weakest path counts.
-static void record(judge *j, size_t r, state s, const hg_value *where, bool last_wins) {
+// The matcher's own copy of `name` (which may be the caller's scratch).
+static const char *policy_name(const hg_matcher *m, const char *name) {
+  for (size_t k = 0; k < m->n_names; k++)
+    if (!strcmp(m->names[k], name)) return m->names[k];
+  return NULL;
+}
+
+static void record(judge *j, size_t r, state s, const hg_value *where, const char *name, bool last_wins) {
   if (where->conditional) {
+    j->cond_seen[r] = true;
     if (s >= j->req[r]) return;
     last_wins = true;
   }
   if (!last_wins && s < j->req[r]) return;
   j->req[r] = s;
+  j->src[r] = where;
+  j->src_name[r] = name;
   j->unverifiable[r] = s == UNVERIFIABLE ? first_unknown(where) : NULL;
 }
 
@@ -125,9 +142,7 @@ static void check_forbidden(judge *j, const char *name, const hg_value *v, const
     for (size_t m = 0; m < n && !j->forbid_hit[f]; m++)
       if (hg_matcher_has_name(&ms[m], name) && forbid_value(j, &ms[m], v)) {
         j->forbid_hit[f] = where;
-        // The policy's copy of the name: `name` may be the caller's scratch.
-        for (size_t k = 0; k < ms[m].n_names; k++)
-          if (!strcmp(ms[m].names[k], name)) j->forbid_name[f] = ms[m].names[k];
+        j->forbid_name[f] = policy_name(&ms[m], name);
         j->forbid_value[f] = value_item;
       }
   }
@@ -160,7 +175,8 @@ static void apply_keyword(judge *j, const char *key, const hg_value *v) {
   for (size_t r = 0; r < j->policy->n_req; r++) {
     const hg_requirement *req = &j->policy->req[r];
     for (size_t m = 0; m < req->n_kwargs; m++)
-      if (hg_matcher_has_name(&req->kwargs[m], key)) record(j, r, match_value(j, &req->kwargs[m], v), v, false);
+      if (hg_matcher_has_name(&req->kwargs[m], key))
+        record(j, r, match_value(j, &req->kwargs[m], v), v, policy_name(&req->kwargs[m], key), false);
   }
 }
 
@@ -215,6 +231,7 @@ static void read_kwargs(judge *j, const hg_value *dict) {
           j->applied = v;
         } else {
           j->trusted = true;
+          j->trusted_by = v;
         }
         j->builder = true;
         j->builder_safe |= !o;
@@ -247,7 +264,7 @@ static void apply_flag(judge *j, const char *name, const hg_value *v, const hg_v
     for (size_t m = 0; m < req->n_flags; m++)
       if (hg_matcher_has_name(&req->flags[m], name)) {
         state s = v ? match_value(j, &req->flags[m], v) : UNSAT;
-        record(j, r, s, where, !repeatable);
+        record(j, r, s, where, policy_name(&req->flags[m], name), !repeatable);
         if (j->builder && !j->in_builder && !repeatable && s != SAT) {
           j->builder_safe = false;
           if (!j->overrider) j->overrider = word;
@@ -350,6 +367,7 @@ static void read_options(judge *j, const hg_value *items, const hg_value *const 
       if (v->kind == HG_VAL_BUILDER) {
         // A builder taken at its word (trust: true).
         j->builder = j->builder_safe = j->trusted = true;
+        j->trusted_by = v;
         j->overrider = NULL;
       } else {
         if (!j->carrier) j->carrier = v;
@@ -387,9 +405,8 @@ static void read_argv(judge *j, const hg_value *list) {
 
 // What a builder yields by itself, as requirement bits.
 static uint64_t yields_of(const judge *parent, const hg_value *builder, bool flags) {
-  size_t nf = parent->policy->n_forbid ? parent->policy->n_forbid : 1;
-  judge j = {.policy = parent->policy, .md = parent->md, .forbid_hit = hg_xcalloc(nf, sizeof(hg_value *)),
-             .forbid_name = hg_xcalloc(nf, sizeof(char *)), .forbid_value = hg_xcalloc(nf, sizeof(hg_value *))};
+  judge j;
+  judge_init(&j, parent->policy, parent->md);
   const hg_value *y = builder->n_items == 1 ? &builder->items[0] : NULL;
   if (y && !flags && y->kind == HG_VAL_DICT) {
     read_kwargs(&j, y);
@@ -397,16 +414,14 @@ static uint64_t yields_of(const judge *parent, const hg_value *builder, bool fla
     word_vec words = {0};
     from_vec from = {0};
     splice(&j, y->items, y->n_items, NULL, &words, &from, 0);
+    j.words = words.items;
     read_options(&j, words.items, from.items, words.len);
-    free(words.items);
     free(from.items);
   }
   uint64_t sat = 0;
   for (size_t r = 0; r < j.policy->n_req; r++)
     if (j.req[r] == SAT) sat |= UINT64_C(1) << r;
-  free(j.forbid_hit);
-  free(j.forbid_name);
-  free(j.forbid_value);
+  judge_free(&j);
   return sat;
 }
 
@@ -548,6 +563,109 @@ static void add_weakening(hg_verdict *out, const judge *j, const hg_site *site) 
 static void judge_flags(hg_verdict *out, const judge *j, const hg_policy *policy, const hg_config *config,
                         const hg_site *site);
 
+// ---- what reached the site ----------------------------------------------------------------------
+
+typedef HG_VEC(hg_effect) effect_vec;
+
+// An occurrence as written: `key=value` for a keyword, the option and its value for a flag.
+static char *written(const hg_site *site, const char *name, const hg_value *v) {
+  hg_buf b = {0};
+  if (site->reads == HG_READS_KWARGS) {
+    hg_buf_printf(&b, "%s=", name ? name : "");
+    put_expr(&b, v, false);
+  } else if (v->text[0] == '-' || !name) {
+    hg_buf_puts(&b, v->text);  // the option word itself: --read-only, --network=none
+  } else {
+    hg_buf_printf(&b, "%s %s", name, v->text);
+  }
+  return hg_buf_detach(&b);
+}
+
+static void add_effect(effect_vec *out, const hg_site *site, hg_effect e, const hg_value *v, char *value) {
+  if (v) {
+    e.value = value;
+    e.line = v->line;
+    e.via = v->via && v->kind != HG_VAL_BUILDER ? v->via : NULL;
+    e.path = v->path && site->path && strcmp(v->path, site->path) != 0 ? v->path : NULL;
+  }
+  HG_VEC_PUSH(out, e);
+}
+
+static size_t str_size(const char *s) { return s ? strlen(s) + 1 : 0; }
+static const char *pack(char **at, const char *s) {
+  if (!s) return NULL;
+  size_t n = strlen(s) + 1;
+  memcpy(*at, s, n);
+  const char *out = *at;
+  *at += n;
+  return out;
+}
+
+// Per requirement what decided it and where it came from, then the forbidden options set, in one
+// heap block (the array, then its strings): a site's findings are kept until the run ends.
+static void effective(hg_verdict *out, const judge *j, const hg_site *site) {
+  const hg_policy *p = j->policy;
+  effect_vec v = {0};
+  for (size_t r = 0; r < p->n_req; r++) {
+    hg_effect e = {.id = p->req[r].id};
+    const hg_value *src = j->src[r];
+    e.status = j->req[r] == SAT ? HG_EFFECT_SATISFIED
+               : j->req[r] == UNVERIFIABLE ? HG_EFFECT_UNVERIFIABLE
+               : j->cond_seen[r] ? HG_EFFECT_CONDITIONAL
+                                 : HG_EFFECT_MISSING;
+    if (site->allowed & (UINT64_C(1) << r)) e.status = HG_EFFECT_ALLOWED;
+    if (j->trusted && j->trusted_by && e.status != HG_EFFECT_SATISFIED) {
+      e.status = HG_EFFECT_TRUSTED;
+      e.reason = "a builder marked `trust: true` in the config, not read";
+      add_effect(&v, site, e, j->trusted_by, hg_xstrdup(j->trusted_by->text));
+    } else if (e.status == HG_EFFECT_UNVERIFIABLE && j->unverifiable[r]) {
+      src = j->unverifiable[r];
+      e.reason = src->origin;
+      add_effect(&v, site, e, src, hg_xstrdup(src->text));
+    } else {
+      add_effect(&v, site, e, src, src ? written(site, j->src_name[r], src) : NULL);
+    }
+  }
+  for (size_t f = 0; f < p->n_forbid; f++) {
+    const hg_value *hit = j->forbid_hit[f];
+    if (!hit) continue;
+    hg_effect e = {.id = p->forbid[f].id, .forbidden = true, .status = HG_EFFECT_FORBIDDEN};
+    char *value = written(site, j->forbid_name[f], j->forbid_value[f] ? j->forbid_value[f] : hit);
+    add_effect(&v, site, e, hit, value);
+  }
+  size_t size = v.len * sizeof(hg_effect);
+  for (size_t i = 0; i < v.len; i++)
+    size += str_size(v.items[i].value) + str_size(v.items[i].path) + str_size(v.items[i].via) +
+            str_size(v.items[i].reason);
+  out->effective = hg_xmalloc(size ? size : 1);
+  char *at = (char *)(out->effective + v.len);
+  for (size_t i = 0; i < v.len; i++) {
+    hg_effect e = v.items[i];
+    e.path = pack(&at, e.path);
+    e.via = pack(&at, e.via);
+    e.reason = pack(&at, e.reason);
+    const char *value = pack(&at, e.value);
+    free((char *)e.value);
+    e.value = value;
+    out->effective[i] = e;
+  }
+  out->n_effective = v.len;
+  free(v.items);
+}
+
+static void judge_init(judge *j, const hg_policy *policy, pcre2_match_data *md) {
+  size_t nf = policy->n_forbid ? policy->n_forbid : 1;
+  *j = (judge){.policy = policy, .md = md, .forbid_hit = hg_xcalloc(nf, sizeof(hg_value *)),
+               .forbid_name = hg_xcalloc(nf, sizeof(char *)), .forbid_value = hg_xcalloc(nf, sizeof(hg_value *))};
+}
+
+static void judge_free(judge *j) {
+  free(j->words);
+  free(j->forbid_hit);
+  free(j->forbid_name);
+  free(j->forbid_value);
+}
+
 void hg_evaluate(hg_verdict *out, const hg_policy *policy, const hg_config *config, const hg_site *site,
                  pcre2_match_data *md) {
   memset(out, 0, sizeof(*out));
@@ -571,9 +689,8 @@ void hg_evaluate(hg_verdict *out, const hg_policy *policy, const hg_config *conf
     judge_client(out, config, site);
     return;
   }
-  size_t nf = policy->n_forbid ? policy->n_forbid : 1;
-  judge j = {.policy = policy, .md = md, .forbid_hit = hg_xcalloc(nf, sizeof(hg_value *)),
-             .forbid_name = hg_xcalloc(nf, sizeof(char *)), .forbid_value = hg_xcalloc(nf, sizeof(hg_value *))};
+  judge j;
+  judge_init(&j, policy, md);
   if (site->reads == HG_READS_KWARGS)
     read_kwargs(&j, &site->flags);
   else
@@ -589,10 +706,8 @@ void hg_evaluate(hg_verdict *out, const hg_policy *policy, const hg_config *conf
       add_weakening(out, &j, site);
       break;
     }
-  free(j.words);
-  free(j.forbid_hit);
-  free(j.forbid_name);
-  free(j.forbid_value);
+  effective(out, &j, site);
+  judge_free(&j);
 }
 
 // Where a value stands, for a message: "line 7" in the site's file, else "path:7", and the builder
@@ -684,7 +799,20 @@ static void judge_flags(hg_verdict *out, const judge *jp, const hg_policy *polic
   }
   if (!out->missing && !unverifiable) {
     out->via = HG_VIA_FLAGS;
-    out->message = hg_xasprintf("%s passes every hardening requirement literally", MODES[site->reads].subject);
+    // Where the flags came from, when not from the site itself: constants and helpers.
+    hg_buf_puts(&msg, MODES[site->reads].subject);
+    hg_buf_puts(&msg, " passes every hardening requirement");
+    bool any = false;
+    for (size_t r = 0; r < policy->n_req; r++) {
+      const char *via = j.src[r] ? j.src[r]->via : NULL;
+      bool seen = false;
+      for (size_t k = 0; via && k < r && !seen; k++) seen = j.src[k] && j.src[k]->via && !strcmp(j.src[k]->via, via);
+      if (!via || seen) continue;
+      hg_buf_printf(&msg, "%s%s", any ? ", " : ", via flags from ", via);
+      any = true;
+    }
+    if (!any) hg_buf_puts(&msg, " literally");
+    out->message = hg_buf_detach(&msg);
     return;
   }
   // A builder that was called but could not be read is unverifiable, not "not applied".
@@ -720,5 +848,6 @@ static void judge_flags(hg_verdict *out, const judge *jp, const hg_policy *polic
 void hg_verdict_clear(hg_verdict *self) {
   free(self->message);
   free(self->fix);
+  free(self->effective);
   memset(self, 0, sizeof(*self));
 }

@@ -16,6 +16,8 @@ typedef struct {
   uint64_t missing;  // bit i: policy requirement i is not guaranteed
   char *message;     // heap: why it fails, or how it passes
   char *fix;         // heap; NULL when the site passes
+  hg_effect *effective;  // heap, one block: what reached the site per requirement and forbidden option
+  size_t n_effective;
 } hg_verdict;
 
 /** Judges `site`. `md` is the calling thread's pcre2 match data. Free with hg_verdict_clear. */

@@ -4,6 +4,8 @@
 #include <string.h>
 
 const char *const hg_via_names[] = {"none", "builder", "flags"};
+const char *const hg_effect_names[HG_EFFECT_COUNT] = {"satisfied", "missing",  "conditional", "unverifiable",
+                                                     "allowed",   "trusted", "forbidden"};
 
 const hg_rule hg_rules[HG_RULE_COUNT] = {
     [HG_RULE_WEAKENING_OPTION] = {
@@ -172,6 +174,7 @@ void hg_finding_clear(hg_finding *self) {
   free((void *)self->missing);
   free(self->message);
   free(self->fix);
+  free(self->effective);
   free(self->source_line);
 }
 

@@ -45,6 +45,30 @@ extern const char *const hg_via_names[];
  *  was judged with the named requirements relaxed. Both are listed by --audit and JSON. */
 typedef enum { HG_SUPPRESSION_NONE, HG_SUPPRESSION_SUPPRESSED, HG_SUPPRESSION_ALLOWED } hg_suppression;
 
+/** What reached a site for one requirement (or one forbidden option it sets), and from where. */
+typedef enum {
+  HG_EFFECT_SATISFIED,
+  HG_EFFECT_MISSING,
+  HG_EFFECT_CONDITIONAL,   // set on some paths only: not guaranteed
+  HG_EFFECT_UNVERIFIABLE,  // reached from something that cannot be followed
+  HG_EFFECT_ALLOWED,       // relaxed by an allow[...] marker at the site
+  HG_EFFECT_TRUSTED,       // a builder marked `trust: true` stands for it
+  HG_EFFECT_FORBIDDEN,     // a forbidden option is set
+  HG_EFFECT_COUNT,
+} hg_effect_status;
+extern const char *const hg_effect_names[HG_EFFECT_COUNT];
+
+typedef struct {
+  const char *id;  // requirement or forbidden option id; owned by the policy
+  bool forbidden;  // a forbidden option (else a requirement)
+  hg_effect_status status;
+  const char *value;   // as written ("cap_drop=[\"ALL\"]", "--network none"); NULL when nothing reached it
+  const char *path;    // the file it is written in; NULL: the site's own file
+  uint32_t line;       // 0 when nothing reached it
+  const char *via;     // the builder or constant it came through, or NULL
+  const char *reason;  // UNVERIFIABLE: why it cannot be followed
+} hg_effect;
+
 typedef struct {
   char *path;
   uint32_t line, col, end_line, end_col;  // 1-based, columns in characters
@@ -55,6 +79,8 @@ typedef struct {
   const char **missing;  // requirement ids (strings owned by the policy), in policy order
   size_t n_missing;
   char *message, *fix;
+  hg_effect *effective;  // one heap block (the array and its strings); per requirement, then
+  size_t n_effective;    // per forbidden option set; none for client, dynamic-code and unparsable sites
   char *source_line;  // the site's first line, for the caret display
   hg_suppression suppression;
   char *justification;  // the reason after `--` in the marker; NULL without a suppression

@@ -13,6 +13,28 @@ static void begin(const hg_report_input *in, void **state) {
   *state = json_array();
 }
 
+// What reached the site per requirement and forbidden option, with where each came from.
+static json_t *effective(const hg_finding *f) {
+  json_t *a = json_array();
+  for (size_t i = 0; i < f->n_effective; i++) {
+    const hg_effect *e = &f->effective[i];
+    json_t *o = json_pack("{s:o, s:s, s:s}", "id", jstr(e->id), "type", e->forbidden ? "forbidden" : "requirement",
+                          "status", hg_effect_names[e->status]);
+    json_object_set_new(o, "value", e->value ? jstr(e->value) : json_null());
+    if (e->line) {
+      // Paths as reached, like the site's own: another module's relative to the working directory.
+      json_t *origin = json_pack("{s:o, s:I}", "path", jstr(e->path ? e->path : f->path), "line", (json_int_t)e->line);
+      json_object_set_new(origin, "via", e->via ? jstr(e->via) : json_null());
+      json_object_set_new(o, "origin", origin);
+    } else {
+      json_object_set_new(o, "origin", json_null());
+    }
+    if (e->reason) json_object_set_new(o, "reason", jstr(e->reason));
+    json_array_append_new(a, o);
+  }
+  return a;
+}
+
 static void finding(const hg_report_input *in, void *state, const hg_finding *f) {
   json_t *rules = json_array(), *missing = json_array();
   if (f->rule != HG_RULE_NONE) json_array_append_new(rules, json_string(hg_rules[f->rule].id));
@@ -31,6 +53,7 @@ static void finding(const hg_report_input *in, void *state, const hg_finding *f)
                            verdict, "via", hg_via_names[f->via], "rules", rules,
                            "missing", missing, "message", jstr(f->message ? f->message : ""));
   json_object_set_new(site, "fix", f->fix ? jstr(f->fix) : json_null());
+  json_object_set_new(site, "effective", effective(f));
   if (f->suppression != HG_SUPPRESSION_NONE) {
     json_object_set_new(site, "suppression",
                         json_string(f->suppression == HG_SUPPRESSION_SUPPRESSED ? "suppressed" : "allowed"));

@@ -141,6 +141,36 @@ static void finding(const hg_report_input *in, void *state, const hg_finding *f)
                         location(path, f->line, f->col, f->end_line, f->end_col), "partialFingerprints",
                         FINGERPRINT_KEY, fingerprint, "properties", "kind", jstr(f->kind), "via",
                         hg_via_names[f->via], "missing", missing);
+  // What reached the site, and the lines in other files (a builder, a constant) it came from.
+  json_t *eff = json_array(), *related = json_array();
+  for (size_t i = 0; i < f->n_effective; i++) {
+    const hg_effect *e = &f->effective[i];
+    json_t *o = json_pack("{s:o, s:s, s:s}", "id", jstr(e->id), "type", e->forbidden ? "forbidden" : "requirement",
+                          "status", hg_effect_names[e->status]);
+    if (e->value) json_object_set_new(o, "value", jstr(e->value));
+    char *epath = e->line ? hg_report_relpath(in, e->path ? e->path : f->path) : NULL;
+    if (epath) {
+      json_object_set_new(o, "path", jstr(epath));
+      json_object_set_new(o, "line", json_integer(e->line));
+    }
+    if (e->via) json_object_set_new(o, "via", jstr(e->via));
+    json_array_append_new(eff, o);
+    bool seen = false;
+    for (size_t k = 0; k < i && e->path && !seen; k++)
+      seen = f->effective[k].path && !strcmp(f->effective[k].path, e->path) && f->effective[k].line == e->line;
+    if (e->path && !seen) {
+      json_t *loc = location(epath, e->line, 0, 0, 0);
+      json_object_set_new(loc, "id", json_integer((json_int_t)json_array_size(related)));
+      json_object_set_new(loc, "message", json_pack("{s:o}", "text", jstr(e->via ? e->via : e->id)));
+      json_array_append_new(related, loc);
+    }
+    free(epath);
+  }
+  json_object_set_new(json_object_get(r, "properties"), "effective", eff);
+  if (json_array_size(related))
+    json_object_set_new(r, "relatedLocations", related);
+  else
+    json_decref(related);
   if (st == HG_STATUS_SUPPRESSED) {
     json_t *sup = json_pack("{s:s, s:s}", "kind", "inSource", "status", "accepted");
     if (f->justification) json_object_set_new(sup, "justification", jstr(f->justification));
