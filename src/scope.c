@@ -111,8 +111,8 @@ static void walk_if(walker *w, TSNode stmt, bool conditional, int depth) {
       if (t == 0)
         continue;
       walk_block(w, body, unsure || t < 0 ? true : conditional, depth + 1);
-      if (t > 0 && !unsure)
-        return;
+      if (t > 0)
+        return;  // no later clause can run
       unsure = true;
     } else if (hg_node_is(part, "else_clause")) {
       walk_block(w, ts_node_child_by_field_name(part, "body", 4), unsure ? true : conditional, depth + 1);

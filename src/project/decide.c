@@ -96,13 +96,19 @@ int hg_summary_decide(void *ctx, TSNode condition, TSNode branch) {
   const hg_value *why = NULL;
   int t = truth(r, condition, &why, 0);
   if (t == 0 && r->notes) {
+    // The same branch is decided by every walk that passes it (the returns, then each name read
+    // after it): one note each.
+    const char *path = hg_project__path(r->module);
+    for (size_t i = 0; i < r->notes->len; i++)
+      if (r->notes->items[i].line == line_of(condition) && !strcmp(r->notes->items[i].path, path))
+        return t;
     const char *where = "";
     if (why && why->path)
       where = hg_project__printf(r->arena, " (%s:%u)", why->path, why->line);
     hg_note note = {.condition = hg_node_text(condition, r->src, r->arena),
                     .why = why ? hg_project__printf(r->arena, "%s%s", why->text, where) : "false",
                     .branch = hg_node_text(branch, r->src, r->arena),
-                    .path = hg_project__path(r->module),
+                    .path = path,
                     .line = line_of(condition)};
     HG_VEC_PUSH(r->notes, note);
   }

@@ -398,6 +398,46 @@ static void test_scope__typed_splat_parameters(void **state) {
                (const char *const[]){"int", "dict", NULL});
 }
 
+// ---- hg_scope_walk_deciding ------------------------------------------------------------------------
+
+// Decides a condition by its text: "T" is true, "F" false, anything else unknown.
+static int decide_by_text(void *ctx, TSNode condition, TSNode branch) {
+  collect *c = ctx;
+  (void)branch;
+  uint32_t a = ts_node_start_byte(condition), b = ts_node_end_byte(condition);
+  if (b - a == 1 && c->src[a] == 'T') return 1;
+  if (b - a == 1 && c->src[a] == 'F') return 0;
+  return -1;
+}
+
+static void check_deciding(parsed *p, const char *name, const char *src, const char *want) {
+  TSNode root = parse(p, src);
+  collect c = {.src = src};
+  hg_scope_walk_deciding(root, (TSNode){0}, collect_stmt, decide_by_text, &c);
+  const char *got = c.out.data ? c.out.data : "";
+  if (strcmp(got, want) != 0) print_error("case '%s':\n  got:      %s\n  expected: %s\n", name, got, want);
+  assert_string_equal(got, want);
+  hg_buf_free(&c.out);
+}
+
+static void test_scope__known_conditions_decide_the_branch(void **state) {
+  static const struct {
+    const char *name, *src, *want;
+  } cases[] = {
+      {"true runs unconditionally", "a = 1\nif T:\n    b = 2\nelse:\n    c = 3\n", "a = 1; b = 2"},
+      {"false skips to else", "if F:\n    b = 2\nelse:\n    c = 3\n", "c = 3"},
+      {"false without else", "if F:\n    b = 2\nd = 4\n", "d = 4"},
+      {"false then true elif", "if F:\n    b = 2\nelif T:\n    c = 3\nelse:\n    e = 5\n", "c = 3"},
+      {"unknown keeps every branch conditional", "if x:\n    b = 2\nelse:\n    c = 3\n", "b = 2?; c = 3?"},
+      // After an unknown branch, a true elif may not run (the first may have): conditional.
+      {"unknown then true elif", "if x:\n    b = 2\nelif T:\n    c = 3\nelse:\n    e = 5\n", "b = 2?; c = 3?"},
+      {"unknown then false elif", "if x:\n    b = 2\nelif F:\n    c = 3\nelse:\n    e = 5\n", "b = 2?; e = 5?"},
+      {"inside a loop stays conditional", "for i in y:\n    if T:\n        b = 2\n", "b = 2?"},
+  };
+  for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+    check_deciding(*state, cases[i].name, cases[i].src, cases[i].want);
+}
+
 #define PARSED_TEST(f) cmocka_unit_test_setup_teardown(f, setup_parsed, teardown_parsed)
 
 int main(void) {
@@ -417,6 +457,7 @@ int main(void) {
       PARSED_TEST(test_scope__node_contains),
       PARSED_TEST(test_scope__parameters),
       PARSED_TEST(test_scope__typed_splat_parameters),
+      PARSED_TEST(test_scope__known_conditions_decide_the_branch),
   };
   return cmocka_run_group_tests_name("scope", tests, NULL, NULL);
 }

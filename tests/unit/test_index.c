@@ -1,0 +1,163 @@
+// Unit tests for project/index.c: modules found by dotted name under the config's directory, its
+// src/, and the importing script's directory; packages, namespace packages, each module parsed
+// once; and module names of paths.
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "project/index.h"
+#include "ruleset.h"
+
+typedef struct {
+  char dir[64];
+  hg_ruleset *rules;
+  hg_config *config;
+} tree;
+
+static void put(const tree *t, const char *rel, const char *text) {
+  char path[512];
+  snprintf(path, sizeof(path), "%s/%s", t->dir, rel);
+  // Create each directory on the way.
+  for (char *p = path + strlen(t->dir) + 1; (p = strchr(p, '/')); p++) {
+    *p = '\0';
+    mkdir(path, 0755);
+    *p = '/';
+  }
+  FILE *f = fopen(path, "w");
+  assert_non_null(f);
+  fputs(text, f);
+  fclose(f);
+}
+
+static int setup_tree(void **state) {
+  tree *t = calloc(1, sizeof(tree));
+  strcpy(t->dir, "/tmp/hg-index-XXXXXX");
+  if (!mkdtemp(t->dir))
+    return -1;
+  hg_error err;
+  if (hg_ruleset_load(&t->rules, NULL, &err) != 0)
+    return -1;
+  t->config = hg_config_empty(t->dir);
+  put(t, "pkg/__init__.py", "from .flags import FLAGS\n");
+  put(t, "pkg/flags.py", "FLAGS = {'read_only': True}\n");
+  put(t, "nspkg/mod.py", "X = 1\n"); // a namespace package: no __init__.py
+  put(t, "src/lib/limits.py", "LIMITS = {}\n");
+  put(t, "tools/run.py", "import helper\n");
+  put(t, "tools/helper.py", "def sandbox_kwargs():\n    return {}\n");
+  put(t, "broken.py", "def f(:\n");
+  *state = t;
+  return 0;
+}
+
+static int teardown_tree(void **state) {
+  tree *t = *state;
+  char cmd[128];
+  snprintf(cmd, sizeof(cmd), "rm -rf '%s'", t->dir);
+  if (system(cmd) != 0)
+    return -1;
+  hg_config_free(t->config);
+  hg_ruleset_free(t->rules);
+  free(t);
+  return 0;
+}
+
+static const hg_module *find(hg_index *ix, const char *dotted, const char *from) {
+  return hg_index_module(ix, dotted, strlen(dotted), from);
+}
+
+static bool ends_with(const char *s, const char *tail) {
+  size_t n = strlen(s), m = strlen(tail);
+  return n >= m && !strcmp(s + n - m, tail);
+}
+
+static void test_index__finds_modules_by_dotted_name(void **state) {
+  tree *t = *state;
+  hg_index *ix = hg_index_new(t->rules, t->config, t->dir);
+  const hg_module *m = find(ix, "pkg.flags", NULL);
+  assert_non_null(m);
+  assert_true(ends_with(m->path, "/pkg/flags.py"));
+  assert_string_equal(m->name, "pkg.flags");
+  assert_non_null(strstr(m->src, "FLAGS = "));
+  assert_string_equal(ts_node_type(m->root), "module");
+  // A package is its __init__.py, with its imports recorded (a re-export).
+  m = find(ix, "pkg", NULL);
+  assert_non_null(m);
+  assert_true(ends_with(m->path, "/pkg/__init__.py"));
+  assert_string_equal(hg_imports_lookup(m->imports, "FLAGS", 5), "pkg.flags.FLAGS");
+  // A namespace package's module, and a src/ layout.
+  assert_non_null(find(ix, "nspkg.mod", NULL));
+  m = find(ix, "lib.limits", NULL);
+  assert_non_null(m);
+  assert_true(ends_with(m->path, "/src/lib/limits.py"));
+  hg_index_free(ix);
+}
+
+static void test_index__a_scripts_neighbour_and_misses(void **state) {
+  tree *t = *state;
+  hg_index *ix = hg_index_new(t->rules, t->config, t->dir);
+  char from[128];
+  snprintf(from, sizeof(from), "%s/tools/run.py", t->dir);
+  assert_null(find(ix, "helper", NULL)); // not under a root
+  const hg_module *m = find(ix, "helper", from);
+  assert_non_null(m);
+  assert_true(ends_with(m->path, "/tools/helper.py"));
+  assert_null(find(ix, "docker", NULL));     // an installed package is not the project
+  assert_null(find(ix, "pkg..flags", NULL)); // not a dotted name
+  assert_null(find(ix, "../etc", NULL));
+  assert_null(find(ix, "", NULL));
+  hg_index_free(ix);
+}
+
+static void test_index__each_module_parsed_once(void **state) {
+  tree *t = *state;
+  hg_index *ix = hg_index_new(t->rules, t->config, t->dir);
+  assert_int_equal(hg_index_parsed(ix), 0); // nothing is read until asked
+  const hg_module *a = find(ix, "pkg.flags", NULL);
+  const hg_module *b = find(ix, "pkg.flags", NULL);
+  assert_ptr_equal(a, b);
+  assert_int_equal(hg_index_parsed(ix), 1);
+  assert_null(find(ix, "missing.mod", NULL));
+  assert_null(find(ix, "missing.mod", NULL));
+  assert_int_equal(hg_index_parsed(ix), 1);
+  // A module with a syntax error is still a module (its valid parts hold definitions).
+  assert_non_null(find(ix, "broken", NULL));
+  assert_int_equal(hg_index_parsed(ix), 2);
+  assert_int_equal(hg_index_parsed(NULL), 0);
+  hg_index_free(ix);
+}
+
+static void test_index__module_names_of_paths(void **state) {
+  (void)state;
+  hg_arena *a = hg_arena_new();
+  static const struct {
+    const char *root, *path, *want;
+  } cases[] = {
+      {".", "a/b/c.py", "a.b.c"},         {".", "a/__init__.py", "a"}, {".", "./run.py", "run"},
+      {"proj", "proj/pkg/m.py", "pkg.m"}, {".", "__init__.py", ""},
+  };
+  for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+    const char *got = hg_module_name_of(a, cases[i].root, cases[i].path);
+    if (strcmp(got, cases[i].want))
+      print_error("%s under %s: %s\n", cases[i].path, cases[i].root, got);
+    assert_string_equal(got, cases[i].want);
+  }
+  hg_arena_free(a);
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_index__finds_modules_by_dotted_name),
+      cmocka_unit_test(test_index__a_scripts_neighbour_and_misses),
+      cmocka_unit_test(test_index__each_module_parsed_once),
+      cmocka_unit_test(test_index__module_names_of_paths),
+  };
+  return cmocka_run_group_tests_name("index", tests, setup_tree, teardown_tree);
+}
