@@ -29,19 +29,9 @@ void hg_config_free(hg_config *self) {
 }
 
 static bool valid_dotted(const char *s, bool allow_class_method) {
-  // identifiers separated by single dots
-  int dots = 0;
-  if (!*s) return false;
-  for (const char *p = s; *p; p++) {
-    if (*p == '.') {
-      if (p == s || p[1] == '\0' || p[1] == '.') return false;
-      dots++;
-    } else if (!(*p == '_' || (*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
-                 (*p >= '0' && *p <= '9' && p != s && p[-1] != '.'))) {
-      return false;
-    }
-  }
-  return allow_class_method ? dots <= 1 : true;
+  size_t dots = 0;
+  for (const char *p = s; *p; p++) dots += *p == '.';
+  return hg_dotted_name(s, strlen(s)) && (!allow_class_method || dots <= 1);
 }
 
 static int load_builders(hg_config *c, hg_yaml *y, yaml_node_t *node, hg_error *err) {

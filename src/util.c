@@ -308,3 +308,17 @@ bool hg_glob_match(const char *pattern, const char *path) {
   free(t);
   return ok;
 }
+
+bool hg_dotted_name(const char *s, size_t len) {
+  if (len == 0) return false;
+  for (size_t i = 0; i < len; i++) {
+    char c = s[i];
+    bool start = i == 0 || s[i - 1] == '.';
+    if (c == '.') {
+      if (start || i + 1 == len) return false;
+    } else if (!(c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (!start && c >= '0' && c <= '9'))) {
+      return false;
+    }
+  }
+  return true;
+}

@@ -69,6 +69,10 @@ int hg_error_set(hg_error *err, const char *fmt, ...) __attribute__((format(prin
 /** Reads a whole file into a heap buffer (NUL-terminated); -1 with errno-based message on failure. */
 int hg_read_file(char **out, size_t *out_len, const char *path, hg_error *err);
 
+/** Is `s` (len bytes) a dotted name: identifiers (ASCII letters, digits not first, `_`) separated
+ *  by single dots? */
+bool hg_dotted_name(const char *s, size_t len);
+
 /** Glob match of a '/'-separated relative path: `*` and `?` stay inside a segment, `**` spans
  *  segments, `[...]` is a character class. A pattern without '/' also matches any basename. */
 bool hg_glob_match(const char *pattern, const char *path);

@@ -181,7 +181,6 @@ static const hg_module *candidate(hg_index *self, const char *path, const char *
 static const hg_module *under(hg_index *self, const char *dir, const char *dotted, size_t len) {
   hg_buf p = {0};
   hg_buf_printf(&p, "%s/", dir);
-  size_t base = p.len;
   for (size_t i = 0; i < len; i++)
     hg_buf_putc(&p, dotted[i] == '.' ? '/' : dotted[i]);
   size_t stem = p.len;
@@ -192,26 +191,12 @@ static const hg_module *under(hg_index *self, const char *dir, const char *dotte
     hg_buf_puts(&p, "/__init__.py");
     m = candidate(self, p.data, dotted, len);
   }
-  (void)base;
   hg_buf_free(&p);
   return m;
 }
 
-static bool valid_dotted(const char *s, size_t len) {
-  if (len == 0 || s[0] == '.' || s[len - 1] == '.')
-    return false;
-  for (size_t i = 0; i < len; i++) {
-    char c = s[i];
-    if (!(c == '.' || c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')))
-      return false;
-    if (c == '.' && s[i + 1] == '.')
-      return false;
-  }
-  return true;
-}
-
 const hg_module *hg_index_module(hg_index *self, const char *dotted, size_t len, const char *from_path) {
-  if (!self || !valid_dotted(dotted, len))
+  if (!self || !hg_dotted_name(dotted, len))
     return NULL;
   pthread_mutex_lock(&self->lock);
   if (!self->have_roots)
