@@ -19,8 +19,8 @@ static bool callable_is(const char *callable, const char *cls, size_t cls_len, c
          !memcmp(dot + 1, fn, fn_len);
 }
 
-// The configured builder a definition is, with its callable: `fn` of module m, or the method `fn`
-// of class `cls` (or of a subclass: `owner` is where the method is defined).
+// The configured builder a definition is: function `fn` of module m, or (cls given) the method
+// `fn` of class `cls` of module m.
 static const hg_builder *configured(const hg_config *c, const hg_module *m, const char *cls, size_t cls_len,
                                     const char *fn, size_t fn_len) {
   for (size_t i = 0; i < c->n_builders; i++) {
@@ -34,7 +34,8 @@ static const hg_builder *configured(const hg_config *c, const hg_module *m, cons
   return NULL;
 }
 
-// Is the configured builder named by a qualified callee trusted, or known at all?
+// The configured builder a qualified name stands for, when its definition is not in the project:
+// module.function, or (method) module.Class, the class a receiver was made by, with method `attr`.
 static const hg_builder *configured_by_name(const hg_config *c, const char *q, bool method, const char *attr,
                                             size_t attr_len) {
   size_t qn = strlen(q);
@@ -265,6 +266,16 @@ static hg_value builder_value(const hg_resolver *r, TSNode call, const hg_value 
   return b;
 }
 
+// A configured builder whose definition is not in the project: it fails closed.
+static hg_value builder_not_found(const hg_resolver *r, TSNode call, const char *name) {
+  return hg_resolve_unknown(r, call,
+                            hg_project__printf(r->arena,
+                                               "the configured builder %s is not defined in this project, so what it "
+                                               "yields cannot be checked (mark it `trust: true` if it comes from an "
+                                               "installed package)",
+                                               name));
+}
+
 // A call whose callee was not found in the project: a configured builder (trusted, or failing
 // closed), or a call that cannot be followed.
 static hg_value not_found(const hg_resolver *r, TSNode call, TSNode fn, int depth) {
@@ -285,13 +296,7 @@ static hg_value not_found(const hg_resolver *r, TSNode call, TSNode fn, int dept
       if (b && b->trust) {
         out = builder_value(r, call, NULL, NULL, NULL);
       } else if (b) {
-        out = hg_resolve_unknown(
-            r, call,
-            hg_project__printf(r->arena,
-                               "the configured builder %s is not defined in this project, so what it "
-                               "yields cannot be checked (mark it `trust: true` if it comes from an "
-                               "installed package)",
-                               callable));
+        out = builder_not_found(r, call, callable);
       } else {
         hg_value recv = hg_resolve_value_at(r, obj, depth + 1);
         out = hg_resolve_unknown(
@@ -308,14 +313,7 @@ static hg_value not_found(const hg_resolver *r, TSNode call, TSNode fn, int dept
   if (hg_imports_qualify(r->imports, fn, r->src, &q)) {
     const hg_builder *b = configured_by_name(c, q.data, false, NULL, 0);
     if (b) {
-      out = b->trust
-                ? builder_value(r, call, NULL, NULL, NULL)
-                : hg_resolve_unknown(r, call,
-                                     hg_project__printf(r->arena,
-                                                        "the configured builder %s is not defined in this project, so "
-                                                        "what it yields cannot be checked (mark it `trust: true` if it "
-                                                        "comes from an installed package)",
-                                                        q.data));
+      out = b->trust ? builder_value(r, call, NULL, NULL, NULL) : builder_not_found(r, call, q.data);
       hg_buf_free(&q);
       out.of_builder = out.kind == HG_VAL_UNKNOWN;
       return out;
@@ -385,12 +383,12 @@ hg_value hg_summary_call(const hg_resolver *r, TSNode call, int depth) {
   uint32_t fa = ts_node_start_byte(hg_node_field(t.node, "name")), fe = ts_node_end_byte(hg_node_field(t.node, "name"));
   const hg_builder *b = NULL;
   if (has_recv) {
-    // The method counts for the receiver's class or any class it inherits it from.
+    // The method counts as the configured Class.method for the receiver's class ...
     b = configured(r->config, recv.def->module, cls, cls_len, t.module->src + fa, fe - fa);
     if (!b) {
-      TSNode owner = ts_node_parent(ts_node_parent(t.node));
-      if (hg_node_is(owner, "decorated_definition"))
-        owner = ts_node_parent(ts_node_parent(owner));
+      // ... or for the class that defines it (the receiver's class inherits it).
+      TSNode owner = ts_node_parent(t.node);
+      while (hg_node_is(owner, "decorated_definition") || hg_node_is(owner, "block")) owner = ts_node_parent(owner);
       if (hg_node_is(owner, "class_definition")) {
         const char *oc = hg_node_text(hg_node_field(owner, "name"), t.module->src, r->arena);
         b = configured(r->config, t.module, oc, strlen(oc), t.module->src + fa, fe - fa);

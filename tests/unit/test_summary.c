@@ -35,16 +35,20 @@ static const char BUILDERS[] = "from dataclasses import dataclass\n"
                                "    memory: str = '512m'\n"
                                "    strict: bool = False\n"
                                "\n"
+                               "    @cache\n"
                                "    def argv(self):\n"
                                "        out = ['--memory', self.memory]\n"
                                "        if self.strict:\n"
                                "            out += ['--cap-drop', 'ALL']\n"
                                "        return out\n"
                                "\n"
+                               "class StrictPolicy(Policy):\n"
+                               "    strict: bool = True\n"
+                               "\n"
                                "def rec(n):\n"
                                "    return rec(n)\n";
 
-static const char MAIN[] = "from sandbox.h import hardening_kwargs, Policy, rec, BASE\n"
+static const char MAIN[] = "from sandbox.h import hardening_kwargs, Policy, StrictPolicy, rec, BASE\n"
                            "from vendor.h import vendored\n"
                            "\n"
                            "class Lax:\n"
@@ -60,7 +64,8 @@ static const char MAIN[] = "from sandbox.h import hardening_kwargs, Policy, rec,
                            "    f = rec(1)\n"
                            "    g = BASE\n"
                            "    h = vendored()\n"
-                           "    i = p.argv()\n";
+                           "    i = p.argv()\n"
+                           "    j = StrictPolicy().argv()\n";
 
 typedef struct {
   char dir[64];
@@ -233,6 +238,12 @@ static void test_summary__the_receivers_class_decides_the_builder(void **state) 
   hg_value v = value_of(e, "e");
   assert_int_equal(v.kind, HG_VAL_LIST);
   assert_true(has_word(&v, "--privileged"));
+  // A subclass inherits the builder (a decorated method, defined in the base class).
+  v = value_of(e, "j");
+  if (v.kind != HG_VAL_BUILDER)
+    print_error("j: kind %d: %s (%s)\n", v.kind, v.text, v.origin ? v.origin : "");
+  assert_int_equal(v.kind, HG_VAL_BUILDER);
+  assert_true(has_word(&v.items[0], "--cap-drop")); // the subclass's default: strict
   // A receiver of unknown class is named.
   v = value_of(e, "i");
   assert_int_equal(v.kind, HG_VAL_UNKNOWN);
