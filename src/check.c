@@ -16,14 +16,16 @@ struct hg_checker {
 hg_checker *hg_checker_new(void) {
   hg_checker *self = hg_xcalloc(1, sizeof(hg_checker));
   self->parser = ts_parser_new();
-  if (!ts_parser_set_language(self->parser, tree_sitter_python())) abort();  // ABI checked at build
+  if (!ts_parser_set_language(self->parser, tree_sitter_python()))
+    abort(); // ABI checked at build
   self->extractor = hg_extractor_new();
   self->arena = hg_arena_new();
   return self;
 }
 
 void hg_checker_free(hg_checker *self) {
-  if (!self) return;
+  if (!self)
+    return;
   ts_parser_delete(self->parser);
   hg_extractor_free(self->extractor);
   hg_arena_free(self->arena);
@@ -55,15 +57,27 @@ static void judge_site(hg_checker *self, const hg_policy *policy, const hg_confi
     hg_buf msg = {0};
     hg_buf_printf(&msg, "%s (allowed at the site:", v.message);
     for (size_t r = 0; r < policy->n_req; r++)
-      if (relaxed & (UINT64_C(1) << r)) hg_buf_printf(&msg, " %s", policy->req[r].id);
+      if (relaxed & (UINT64_C(1) << r))
+        hg_buf_printf(&msg, " %s", policy->req[r].id);
     hg_buf_printf(&msg, " -- %s)", allowed_why);
     free(v.message);
     v.message = hg_buf_detach(&msg);
   }
   hg_finding f = {
-      .path = hg_xstrdup(src->path), .line = s.line, .col = s.col, .end_line = s.end_line,
-      .end_col = s.end_col, .kind = s.kind, .rule = v.rule, .also = v.also, .via = v.via,
-      .message = v.message, .fix = v.fix, .effective = v.effective, .n_effective = v.n_effective, .source_line = line_text(src, s.start_byte),
+      .path = hg_xstrdup(src->path),
+      .line = s.line,
+      .col = s.col,
+      .end_line = s.end_line,
+      .end_col = s.end_col,
+      .kind = s.kind,
+      .rule = v.rule,
+      .also = v.also,
+      .via = v.via,
+      .message = v.message,
+      .fix = v.fix,
+      .effective = v.effective,
+      .n_effective = v.n_effective,
+      .source_line = line_text(src, s.start_byte),
   };
   for (size_t r = 0; r < policy->n_req; r++)
     if (v.missing & (UINT64_C(1) << r)) {
@@ -74,8 +88,7 @@ static void judge_site(hg_checker *self, const hg_policy *policy, const hg_confi
     f.suppression = HG_SUPPRESSION_ALLOWED;
     f.justification = hg_xstrdup(allowed_why);
   }
-  if (v.rule != HG_RULE_NONE &&
-      hg_markers_ignore(markers, s.line, (UINT32_C(1) << v.rule) | v.also, &ignored_why)) {
+  if (v.rule != HG_RULE_NONE && hg_markers_ignore(markers, s.line, (UINT32_C(1) << v.rule) | v.also, &ignored_why)) {
     f.suppression = HG_SUPPRESSION_SUPPRESSED;
     free(f.justification);
     f.justification = hg_xstrdup(ignored_why);
@@ -90,8 +103,8 @@ enum { MAX_BRACKET_DEPTH = 200, MAX_LINE_BYTES = 1 << 20 };
 
 static void file_error(hg_file_errors *errors, const hg_source *src, hg_file_error_kind kind, uint32_t line,
                        char *message) {
-  hg_file_error e = {.path = hg_xstrdup(src->path), .kind = kind, .line = line, .col = line ? 1 : 0,
-                     .message = message};
+  hg_file_error e = {
+      .path = hg_xstrdup(src->path), .kind = kind, .line = line, .col = line ? 1 : 0, .message = message};
   HG_VEC_PUSH(errors, e);
 }
 
@@ -113,14 +126,18 @@ static bool parsable(hg_source *src, hg_findings *findings, hg_file_errors *erro
   size_t line_start = 0;
   for (size_t i = 0; i < n; i++) {
     unsigned char c = d[i];
-    if (c == '\r' && (i + 1 == n || d[i + 1] != '\n')) d[i] = c = '\n';
+    if (c == '\r' && (i + 1 == n || d[i + 1] != '\n'))
+      d[i] = c = '\n';
     if (c == '\n') {
-      if (i - line_start > MAX_LINE_BYTES) break;
+      if (i - line_start > MAX_LINE_BYTES)
+        break;
       line++;
       line_start = i + 1;
     } else if (c == '(' || c == '[' || c == '{') {
-      if (++depth > max_depth && depth > MAX_BRACKET_DEPTH && !deep_line) deep_line = line;
-      if (depth > max_depth) max_depth = depth;
+      if (++depth > max_depth && depth > MAX_BRACKET_DEPTH && !deep_line)
+        deep_line = line;
+      if (depth > max_depth)
+        max_depth = depth;
     } else if ((c == ')' || c == ']' || c == '}') && depth) {
       depth--;
     }
@@ -133,13 +150,21 @@ static bool parsable(hg_source *src, hg_findings *findings, hg_file_errors *erro
   }
   if (deep_line) {
     file_error(errors, src, HG_FILE_SYNTAX, deep_line,
-               hg_xasprintf("brackets nested deeper than %d levels at line %u (Python refuses them)", MAX_BRACKET_DEPTH, deep_line));
+               hg_xasprintf("brackets nested deeper than %d levels at line %u (Python refuses them)", MAX_BRACKET_DEPTH,
+                            deep_line));
     size_t len;
     const char *text = hg_source_line(src, 0, &len);
-    hg_finding f = {.path = hg_xstrdup(src->path), .line = 1, .col = 1, .end_line = 1, .end_col = 1, .kind = "unknown",
-                    .rule = HG_RULE_UNPARSABLE_SITE, .source_line = hg_xstrndup(text, len),
+    hg_finding f = {.path = hg_xstrdup(src->path),
+                    .line = 1,
+                    .col = 1,
+                    .end_line = 1,
+                    .end_col = 1,
+                    .kind = "unknown",
+                    .rule = HG_RULE_UNPARSABLE_SITE,
+                    .source_line = hg_xstrndup(text, len),
                     .message = hg_xasprintf("the file nests brackets deeper than %d levels (line %u), so it was not "
-                                            "parsed and any site in it is unjudged", MAX_BRACKET_DEPTH, deep_line),
+                                            "parsed and any site in it is unjudged",
+                                            MAX_BRACKET_DEPTH, deep_line),
                     .fix = hg_xstrdup("flatten the nesting; Python itself rejects this file")};
     HG_VEC_PUSH(findings, f);
     return false;
@@ -149,26 +174,32 @@ static bool parsable(hg_source *src, hg_findings *findings, hg_file_errors *erro
 
 void hg_check_source(hg_checker *self, const hg_ruleset *rules, const hg_config *config, struct hg_index *index,
                      hg_source *src, hg_findings *findings, hg_file_errors *errors) {
-  if (!parsable(src, findings, errors)) return;
+  if (!parsable(src, findings, errors))
+    return;
   TSTree *tree = ts_parser_parse_string(self->parser, NULL, src->data, (uint32_t)src->len);
   if (!tree) {
-    hg_file_error e = {.path = hg_xstrdup(src->path), .kind = HG_FILE_UNREADABLE,
+    hg_file_error e = {.path = hg_xstrdup(src->path),
+                       .kind = HG_FILE_UNREADABLE,
                        .message = hg_xstrdup("the parser gave up on this file")};
     HG_VEC_PUSH(errors, e);
     return;
   }
   hg_pos first;
   if (hg_extract_first_error(tree, src, &first)) {
-    hg_file_error e = {.path = hg_xstrdup(src->path), .kind = HG_FILE_SYNTAX, .line = first.line, .col = first.col,
-                       .message = hg_xasprintf("syntax error at %u:%u; sites in the valid parts were judged",
-                                               first.line, first.col)};
+    hg_file_error e = {
+        .path = hg_xstrdup(src->path),
+        .kind = HG_FILE_SYNTAX,
+        .line = first.line,
+        .col = first.col,
+        .message = hg_xasprintf("syntax error at %u:%u; sites in the valid parts were judged", first.line, first.col)};
     HG_VEC_PUSH(errors, e);
   }
   hg_sites sites;
   hg_extract(self->extractor, rules, config, index, src, tree, self->arena, &sites);
   const hg_policy *policy = hg_ruleset_policy(rules);
   hg_markers *markers = hg_markers_parse(self->arena, src, sites.markers, sites.n_markers, policy);
-  for (size_t i = 0; i < sites.len; i++) judge_site(self, policy, config, src, &sites.items[i], markers, findings);
+  for (size_t i = 0; i < sites.len; i++)
+    judge_site(self, policy, config, src, &sites.items[i], markers, findings);
   hg_markers_report(markers, src, findings);
   ts_tree_delete(tree);
   hg_arena_reset(self->arena);

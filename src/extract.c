@@ -17,12 +17,14 @@ hg_extractor *hg_extractor_new(void) {
   hg_extractor *self = hg_xcalloc(1, sizeof(hg_extractor));
   self->cursor = ts_query_cursor_new();
   self->md = pcre2_match_data_create(32, NULL);
-  if (!self->md) abort();
+  if (!self->md)
+    abort();
   return self;
 }
 
 void hg_extractor_free(hg_extractor *self) {
-  if (!self) return;
+  if (!self)
+    return;
   ts_query_cursor_delete(self->cursor);
   pcre2_match_data_free(self->md);
   hg_buf_free(&self->scratch);
@@ -82,16 +84,17 @@ static bool is_error(TSNode n) { return strcmp(ts_node_type(n), "ERROR") == 0; }
 // The sites already taken, by (start byte, kind): several patterns may match one site.
 typedef struct {
   struct {
-    const char *kind;  // NULL: empty
+    const char *kind; // NULL: empty
     uint32_t start;
-  } *slot;
+  } * slot;
   size_t cap;
 } seen_set;
 
 static bool seen_before(seen_set *set, hg_arena *arena, const hg_site *s, size_t n_matches) {
   if (!set->cap) {
     set->cap = 64;
-    while (set->cap < n_matches * 2) set->cap *= 2;
+    while (set->cap < n_matches * 2)
+      set->cap *= 2;
     set->slot = hg_arena_alloc(arena, set->cap * sizeof(*set->slot));
   }
   uint64_t h = ((uint64_t)s->start_byte * 0x9E3779B97F4A7C15u) ^ (uint64_t)(uintptr_t)s->kind;
@@ -101,7 +104,8 @@ static bool seen_before(seen_set *set, hg_arena *arena, const hg_site *s, size_t
       set->slot[at].start = s->start_byte;
       return false;
     }
-    if (set->slot[at].start == s->start_byte && set->slot[at].kind == s->kind) return true;
+    if (set->slot[at].start == s->start_byte && set->slot[at].kind == s->kind)
+      return true;
   }
 }
 
@@ -113,10 +117,12 @@ static void error_span(TSNode n, uint32_t *a, uint32_t *b) {
   TSNode r = n;
   for (TSNode p = ts_node_parent(r); !ts_node_is_null(p); p = ts_node_parent(r)) {
     const char *type = ts_node_type(p);
-    if (!strcmp(type, "module") || !strcmp(type, "block") || is_error(p)) break;
+    if (!strcmp(type, "module") || !strcmp(type, "block") || is_error(p))
+      break;
     r = p;
     size_t len = strlen(type);
-    if (len > 10 && !strcmp(type + len - 10, "_statement")) break;
+    if (len > 10 && !strcmp(type + len - 10, "_statement"))
+      break;
   }
   *a = ts_node_start_byte(r);
   *b = ts_node_end_byte(r);
@@ -140,14 +146,16 @@ static void error_regions(hg_extractor *self, const hg_ruleset *rules, const hg_
       bool hit = false;
       PCRE2_SIZE off = a;
       while (!hit && off < b) {
-        if (pre && pcre2_match(pre, (PCRE2_SPTR)src->data, b, off, 0, self->md, NULL) < 0) break;
+        if (pre && pcre2_match(pre, (PCRE2_SPTR)src->data, b, off, 0, self->md, NULL) < 0)
+          break;
         PCRE2_SIZE *ov = pre ? pcre2_get_ovector_pointer(self->md) : NULL;
         PCRE2_SIZE ms = ov ? ov[0] : a, me = ov ? ov[1] : b;
         bool inside = false;
         for (size_t i = 0; i < found && !inside; i++)
           inside = ms >= sites->items[i].start_byte && ms < sites->items[i].end_byte;
         hit = !inside;
-        if (!pre) break;
+        if (!pre)
+          break;
         off = me > ms ? me : ms + 1;
       }
       if (hit) {
@@ -156,7 +164,8 @@ static void error_regions(hg_extractor *self, const hg_ruleset *rules, const hg_
         HG_VEC_PUSH(sites, s);
       }
     }
-    if (descend && ts_tree_cursor_goto_first_child(&cur)) continue;
+    if (descend && ts_tree_cursor_goto_first_child(&cur))
+      continue;
     while (!ts_tree_cursor_goto_next_sibling(&cur))
       if (!ts_tree_cursor_goto_parent(&cur)) {
         ts_tree_cursor_delete(&cur);
@@ -169,7 +178,8 @@ void hg_extract(hg_extractor *self, const hg_ruleset *rules, const hg_config *co
                 const hg_source *source, TSTree *tree, hg_arena *arena, hg_sites *out) {
   const hg_captures *c = hg_ruleset_captures(rules);
   TSNode root = ts_tree_root_node(tree);
-  hg_imports *imports = hg_imports_new(arena, hg_package_of(arena, config->root, source->path));
+  const char *package = hg_package_of(arena, config->root, source->path);
+  hg_imports *imports = hg_imports_new(arena, package);
   HG_VEC(saved_match) saved = {0};
   HG_VEC(hg_marker_comment) markers = {0};
 
@@ -200,10 +210,19 @@ void hg_extract(hg_extractor *self, const hg_ruleset *rules, const hg_config *co
   }
 
   // Pass 2: predicates (with imports and local aliases), then the site and its flags.
-  hg_module self_module = {.path = source->path, .name = hg_module_name_of(arena, config->root, source->path),
-                           .src = source->data, .len = source->len, .root = root, .imports = imports};
-  hg_resolver r = {.src = source->data, .imports = imports, .config = config, .policy = hg_ruleset_policy(rules),
-                   .arena = arena, .module = &self_module, .index = index,
+  hg_module self_module = {.path = source->path,
+                           .name = hg_module_name(arena, package, source->path),
+                           .src = source->data,
+                           .len = source->len,
+                           .root = root,
+                           .imports = imports};
+  hg_resolver r = {.src = source->data,
+                   .imports = imports,
+                   .config = config,
+                   .policy = hg_ruleset_policy(rules),
+                   .arena = arena,
+                   .module = &self_module,
+                   .index = index,
                    .cache = hg_summary_cache_new(arena)};
   r.memo = hg_name_memo_new(arena);
   size_t budget = HG_RESOLVE_BUDGET;
@@ -216,28 +235,33 @@ void hg_extract(hg_extractor *self, const hg_ruleset *rules, const hg_config *co
     const saved_match *sm = &saved.items[i];
     const hg_pattern *p = hg_ruleset_pattern(rules, sm->pattern);
     TSQueryMatch qm = {.pattern_index = (uint16_t)sm->pattern, .capture_count = sm->n, .captures = sm->captures};
-    if (!hg_predicates_eval(p->predicates, &qm, &pctx)) continue;
+    if (!hg_predicates_eval(p->predicates, &qm, &pctx))
+      continue;
     TSNode site_node, flags;
-    if (!find(sm->captures, sm->n, c->site, &site_node)) continue;
+    if (!find(sm->captures, sm->n, c->site, &site_node))
+      continue;
     hg_site s = {.path = source->path, .kind = p->kind, .reads = p->reads, .imports_builder = imports_builder};
     set_position(&s, source, site_node);
-    if (seen_before(&seen, arena, &s, saved.len)) continue;
+    if (seen_before(&seen, arena, &s, saved.len))
+      continue;
     s.has_error = ts_node_has_error(site_node);
     hg_notes notes = {0};
     r.notes = &notes;
     switch (p->reads) {
     case HG_READS_KWARGS:
-      if (find(sm->captures, sm->n, c->args, &flags)) s.flags = hg_resolve_kwargs(&r, flags);
+      if (find(sm->captures, sm->n, c->args, &flags))
+        s.flags = hg_resolve_kwargs(&r, flags);
       break;
     case HG_READS_ARGV:
-      if (find(sm->captures, sm->n, c->argv, &flags)) s.flags = hg_resolve_argv(&r, flags);
+      if (find(sm->captures, sm->n, c->argv, &flags))
+        s.flags = hg_resolve_argv(&r, flags);
       break;
     case HG_READS_SHELL:
-      if (find(sm->captures, sm->n, c->command, &flags)) s.flags = hg_resolve_shell(&r, flags);
+      if (find(sm->captures, sm->n, c->command, &flags))
+        s.flags = hg_resolve_shell(&r, flags);
       break;
     case HG_READS_CLIENT:
-    case HG_READS_OPAQUE:
-      break;
+    case HG_READS_OPAQUE: break;
     }
     r.notes = NULL;
     if (notes.len) {
@@ -250,15 +274,18 @@ void hg_extract(hg_extractor *self, const hg_ruleset *rules, const hg_config *co
     HG_VEC_PUSH(&sites, s);
   }
   free(saved.items);
-  if (ts_node_has_error(root)) error_regions(self, rules, source, root, &sites);
+  if (ts_node_has_error(root))
+    error_regions(self, rules, source, root, &sites);
 
   out->len = sites.len;
   out->items = hg_arena_alloc(arena, (sites.len ? sites.len : 1) * sizeof(hg_site));
-  if (sites.len) memcpy(out->items, sites.items, sites.len * sizeof(hg_site));
+  if (sites.len)
+    memcpy(out->items, sites.items, sites.len * sizeof(hg_site));
   free(sites.items);
   out->n_markers = markers.len;
   out->markers = hg_arena_alloc(arena, (markers.len ? markers.len : 1) * sizeof(hg_marker_comment));
-  if (markers.len) memcpy(out->markers, markers.items, markers.len * sizeof(hg_marker_comment));
+  if (markers.len)
+    memcpy(out->markers, markers.items, markers.len * sizeof(hg_marker_comment));
   free(markers.items);
 }
 
@@ -275,7 +302,8 @@ void hg_extract_imports(const hg_ruleset *rules, const char *src, TSTree *tree, 
 
 bool hg_extract_first_error(TSTree *tree, const hg_source *source, hg_pos *out) {
   TSNode root = ts_tree_root_node(tree);
-  if (!ts_node_has_error(root)) return false;
+  if (!ts_node_has_error(root))
+    return false;
   TSTreeCursor cur = ts_tree_cursor_new(root);
   bool found = false;
   for (;;) {
@@ -285,13 +313,17 @@ bool hg_extract_first_error(TSTree *tree, const hg_source *source, hg_pos *out) 
       found = true;
       break;
     }
-    if (ts_node_has_error(n) && ts_tree_cursor_goto_first_child(&cur)) continue;
+    if (ts_node_has_error(n) && ts_tree_cursor_goto_first_child(&cur))
+      continue;
     bool moved = false;
     while (!(moved = ts_tree_cursor_goto_next_sibling(&cur)))
-      if (!ts_tree_cursor_goto_parent(&cur)) break;
-    if (!moved) break;
+      if (!ts_tree_cursor_goto_parent(&cur))
+        break;
+    if (!moved)
+      break;
   }
   ts_tree_cursor_delete(&cur);
-  if (!found) *out = (hg_pos){1, 1};
+  if (!found)
+    *out = (hg_pos){1, 1};
   return true;
 }

@@ -215,8 +215,7 @@ const hg_module *hg_index_module(hg_index *self, const char *dotted, size_t len,
   return m;
 }
 
-const char *hg_module_name_of(hg_arena *arena, const char *root, const char *path) {
-  const char *pkg = hg_package_of(arena, root, path);
+const char *hg_module_name(hg_arena *arena, const char *package, const char *path) {
   const char *base = strrchr(path, '/');
   base = base ? base + 1 : path;
   size_t n = strlen(base);
@@ -224,10 +223,14 @@ const char *hg_module_name_of(hg_arena *arena, const char *root, const char *pat
     n -= 3;
   hg_buf b = {0};
   if (n == 8 && !memcmp(base, "__init__", 8))
-    hg_buf_puts(&b, pkg);
+    hg_buf_puts(&b, package);
   else
-    hg_buf_printf(&b, "%s%s%.*s", pkg, *pkg ? "." : "", (int)n, base);
+    hg_buf_printf(&b, "%s%s%.*s", package, *package ? "." : "", (int)n, base);
   const char *out = hg_arena_strndup(arena, b.data ? b.data : "", b.len);
   hg_buf_free(&b);
   return out;
+}
+
+const char *hg_module_name_of(hg_arena *arena, const char *root, const char *path) {
+  return hg_module_name(arena, hg_package_of(arena, root, path), path);
 }

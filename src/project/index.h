@@ -41,6 +41,10 @@ const hg_module *hg_index_module(hg_index *self, const char *dotted, size_t len,
 /** How many modules were parsed for definitions so far. */
 size_t hg_index_parsed(const hg_index *self);
 
+/** The dotted module name of `path`, a file of `package` ("pkg" and "pkg/m.py" → "pkg.m";
+ *  an __init__.py is the package itself); arena-allocated. */
+const char *hg_module_name(hg_arena *arena, const char *package, const char *path);
+
 /** The dotted module name of `path` relative to `root` ("a/b/c.py" → "a.b.c", "a/__init__.py" →
  *  "a"); arena-allocated. */
 const char *hg_module_name_of(hg_arena *arena, const char *root, const char *path);
