@@ -69,6 +69,34 @@ static param *param_named(param *ps, size_t n, const char *name, size_t len) {
   return NULL;
 }
 
+// The next positional parameter (before a *args) takes `v`; past them, `v` is an extra positional.
+static void bind_positional(param *ps, size_t n, size_t *next, hg_value v, hg_value_vec *extra) {
+  while (*next < n && ps[*next].kind != P_PLAIN)
+    *next = ps[*next].kind == P_STAR ? n : *next + 1;
+  if (*next < n) {
+    ps[*next].bound = true;
+    ps[(*next)++].value = v;
+  } else {
+    HG_VEC_PUSH(extra, v);
+  }
+}
+
+// The parameter named `v.key` takes `v`; a name no parameter has is an extra keyword (for
+// **kwargs). A value a **mapping holds on some paths only (`spread`) binds nothing: false.
+static bool bind_keyword(param *ps, size_t n, hg_value v, bool spread, hg_value_vec *extra) {
+  param *p = v.key ? param_named(ps, n, v.key, strlen(v.key)) : NULL;
+  if (!p) {
+    HG_VEC_PUSH(extra, v);
+    return true;
+  }
+  if (spread && v.conditional)
+    return false;
+  p->bound = true;
+  p->value = v;
+  p->value.key = NULL;
+  return true;
+}
+
 // Binds `args` (an argument_list of the caller's, or a null node) to the parameters of `fn` in
 // module m, with `self` (when given) as the first; values are the caller's. Unbound parameters
 // take their defaults, read in the definition's module.
@@ -97,25 +125,12 @@ void hg_bind__call(const hg_resolver *caller, const hg_module *m, TSNode fn, TSN
       TSNode name = hg_node_field(a, "name");
       uint32_t s = ts_node_start_byte(name), e = ts_node_end_byte(name);
       hg_value v = hg_resolve_value_at(caller, hg_node_field(a, "value"), depth + 1);
-      param *p = param_named(ps, n, caller->src + s, e - s);
-      if (p) {
-        p->bound = true;
-        p->value = v;
-      } else {
-        v.key = hg_arena_strndup(caller->arena, caller->src + s, e - s);
-        HG_VEC_PUSH(&extra_kw, v);
-      }
+      v.key = hg_arena_strndup(caller->arena, caller->src + s, e - s);
+      bind_keyword(ps, n, v, false, &extra_kw);
     } else if (hg_node_is(a, "dictionary_splat")) {
       hg_value v = hg_resolve_value_at(caller, hg_node_arg(a, 0), depth + 1);
       for (size_t j = 0; v.kind == HG_VAL_DICT && j < v.n_items; j++) {
-        param *p = v.items[j].key ? param_named(ps, n, v.items[j].key, strlen(v.items[j].key)) : NULL;
-        if (p && !v.items[j].conditional) {
-          p->bound = true;
-          p->value = v.items[j];
-          p->value.key = NULL;
-        } else if (!p) {
-          HG_VEC_PUSH(&extra_kw, v.items[j]);
-        } else {
+        if (!bind_keyword(ps, n, v.items[j], true, &extra_kw)) {
           lost = "a value passed on some paths only";
           lost_at = a;
         }
@@ -129,31 +144,15 @@ void hg_bind__call(const hg_resolver *caller, const hg_module *m, TSNode fn, TSN
     } else if (hg_node_is(a, "list_splat")) {
       hg_value v = hg_resolve_value_at(caller, hg_node_arg(a, 0), depth + 1);
       if (v.kind == HG_VAL_LIST) {
-        for (size_t j = 0; j < v.n_items; j++) {
-          while (next < n && ps[next].kind != P_PLAIN)
-            next = ps[next].kind == P_STAR ? n : next + 1;
-          if (next < n) {
-            ps[next].bound = true;
-            ps[next++].value = v.items[j];
-          } else {
-            HG_VEC_PUSH(&extra_pos, v.items[j]);
-          }
-        }
+        for (size_t j = 0; j < v.n_items; j++)
+          bind_positional(ps, n, &next, v.items[j], &extra_pos);
       } else {
         lost = "a *sequence argument hardguard cannot follow";
         lost_at = a;
         next = n;
       }
     } else {
-      hg_value v = hg_resolve_value_at(caller, a, depth + 1);
-      while (next < n && ps[next].kind != P_PLAIN)
-        next = ps[next].kind == P_STAR ? n : next + 1;
-      if (next < n) {
-        ps[next].bound = true;
-        ps[next++].value = v;
-      } else {
-        HG_VEC_PUSH(&extra_pos, v);
-      }
+      bind_positional(ps, n, &next, hg_resolve_value_at(caller, a, depth + 1), &extra_pos);
     }
   }
   hg_resolver def_scope = hg_project__in_module(caller, m);
