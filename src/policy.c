@@ -13,13 +13,17 @@ static void matcher_clear(hg_matcher *m) {
 
 static int load_matcher(hg_yaml *y, yaml_node_t *node, const char *what, hg_matcher *m, hg_error *err) {
   static const char *const keys[] = {"name", "value", NULL};
-  if (hg_yaml_mapping(y, node, keys, what, err) != 0) return -1;
+  if (hg_yaml_mapping(y, node, keys, what, err) != 0)
+    return -1;
   yaml_node_t *name = hg_yaml_get(y, node, "name"), *value = hg_yaml_get(y, node, "value");
-  if (!name) return hg_yaml_error(y, node, err, "%s: missing 'name'", what);
-  if (hg_yaml_strings(y, name, what, &m->names, &m->n_names, err) != 0) return -1;
+  if (!name)
+    return hg_yaml_error(y, node, err, "%s: missing 'name'", what);
+  if (hg_yaml_strings(y, name, what, &m->names, &m->n_names, err) != 0)
+    return -1;
   if (value) {
     const char *src;
-    if (hg_yaml_scalar(y, value, what, &src, err) != 0) return -1;
+    if (hg_yaml_scalar(y, value, what, &src, err) != 0)
+      return -1;
     int code;
     PCRE2_SIZE off;
     m->value = pcre2_compile((PCRE2_SPTR)src, PCRE2_ZERO_TERMINATED, PCRE2_UTF, &code, &off, NULL);
@@ -34,8 +38,7 @@ static int load_matcher(hg_yaml *y, yaml_node_t *node, const char *what, hg_matc
 }
 
 // `kwarg:` / `flag:` is one matcher mapping or a list of them.
-static int load_matchers(hg_yaml *y, yaml_node_t *node, const char *what, hg_matcher **out, size_t *n,
-                         hg_error *err) {
+static int load_matchers(hg_yaml *y, yaml_node_t *node, const char *what, hg_matcher **out, size_t *n, hg_error *err) {
   if (node->type == YAML_MAPPING_NODE) {
     *out = hg_xcalloc(1, sizeof(hg_matcher));
     *n = 1;
@@ -52,29 +55,36 @@ static int load_matchers(hg_yaml *y, yaml_node_t *node, const char *what, hg_mat
   return 0;
 }
 
-static int load_requirement(hg_yaml *y, yaml_node_t *key, yaml_node_t *node, hg_requirement *r,
-                            hg_error *err) {
+static int load_requirement(hg_yaml *y, yaml_node_t *key, yaml_node_t *node, hg_requirement *r, hg_error *err) {
   static const char *const keys[] = {"summary", "kwarg", "flag", "fix", NULL};
   static const char *const fix_keys[] = {"kwarg", "flag", NULL};
   r->id = hg_xstrdup((const char *)key->data.scalar.value);
   char what[160];
   snprintf(what, sizeof(what), "requirement '%s'", r->id);
-  if (hg_yaml_mapping(y, node, keys, what, err) != 0) return -1;
+  if (hg_yaml_mapping(y, node, keys, what, err) != 0)
+    return -1;
   const char *s;
   yaml_node_t *summary = hg_yaml_get(y, node, "summary"), *kwarg = hg_yaml_get(y, node, "kwarg"),
               *flag = hg_yaml_get(y, node, "flag"), *fix = hg_yaml_get(y, node, "fix");
   if (!summary || !kwarg || !flag || !fix)
     return hg_yaml_error(y, node, err, "%s: needs 'summary', 'kwarg', 'flag' and 'fix'", what);
-  if (hg_yaml_scalar(y, summary, what, &s, err) != 0) return -1;
+  if (hg_yaml_scalar(y, summary, what, &s, err) != 0)
+    return -1;
   r->summary = hg_xstrdup(s);
-  if (load_matchers(y, kwarg, what, &r->kwargs, &r->n_kwargs, err) != 0) return -1;
-  if (load_matchers(y, flag, what, &r->flags, &r->n_flags, err) != 0) return -1;
-  if (hg_yaml_mapping(y, fix, fix_keys, what, err) != 0) return -1;
+  if (load_matchers(y, kwarg, what, &r->kwargs, &r->n_kwargs, err) != 0)
+    return -1;
+  if (load_matchers(y, flag, what, &r->flags, &r->n_flags, err) != 0)
+    return -1;
+  if (hg_yaml_mapping(y, fix, fix_keys, what, err) != 0)
+    return -1;
   yaml_node_t *fk = hg_yaml_get(y, fix, "kwarg"), *ff = hg_yaml_get(y, fix, "flag");
-  if (!fk || !ff) return hg_yaml_error(y, fix, err, "%s: 'fix' needs 'kwarg' and 'flag'", what);
-  if (hg_yaml_scalar(y, fk, what, &s, err) != 0) return -1;
+  if (!fk || !ff)
+    return hg_yaml_error(y, fix, err, "%s: 'fix' needs 'kwarg' and 'flag'", what);
+  if (hg_yaml_scalar(y, fk, what, &s, err) != 0)
+    return -1;
   r->fix_kwarg = hg_xstrdup(s);
-  if (hg_yaml_scalar(y, ff, what, &s, err) != 0) return -1;
+  if (hg_yaml_scalar(y, ff, what, &s, err) != 0)
+    return -1;
   r->fix_flag = hg_xstrdup(s);
   return 0;
 }
@@ -84,56 +94,93 @@ static int load_forbidden(hg_yaml *y, yaml_node_t *key, yaml_node_t *node, hg_fo
   f->id = hg_xstrdup((const char *)key->data.scalar.value);
   char what[160];
   snprintf(what, sizeof(what), "forbidden option '%s'", f->id);
-  if (hg_yaml_mapping(y, node, keys, what, err) != 0) return -1;
+  if (hg_yaml_mapping(y, node, keys, what, err) != 0)
+    return -1;
   yaml_node_t *message = hg_yaml_get(y, node, "message"), *kwarg = hg_yaml_get(y, node, "kwarg"),
               *flag = hg_yaml_get(y, node, "flag");
   if (!message || (!kwarg && !flag))
     return hg_yaml_error(y, node, err, "%s: needs 'message' and a 'kwarg' or 'flag'", what);
   const char *s;
-  if (hg_yaml_scalar(y, message, what, &s, err) != 0) return -1;
+  if (hg_yaml_scalar(y, message, what, &s, err) != 0)
+    return -1;
   f->message = hg_xstrdup(s);
-  if (kwarg && load_matchers(y, kwarg, what, &f->kwargs, &f->n_kwargs, err) != 0) return -1;
-  if (flag && load_matchers(y, flag, what, &f->flags, &f->n_flags, err) != 0) return -1;
+  if (kwarg && load_matchers(y, kwarg, what, &f->kwargs, &f->n_kwargs, err) != 0)
+    return -1;
+  if (flag && load_matchers(y, flag, what, &f->flags, &f->n_flags, err) != 0)
+    return -1;
   return 0;
 }
 
 static int load(hg_policy *p, hg_yaml *y, hg_error *err) {
-  static const char *const top[] = {"require", "forbid", "cli", NULL};
+  static const char *const top[] = {"require", "forbid", "cli", "classes", NULL};
+  static const char *const class_keys[] = {"field_decorators", "field_bases", "field_calls", "property_decorators",
+                                           NULL};
   static const char *const cli_keys[] = {"subcommands", "boolean_flags", "repeatable_flags", "process_calls", NULL};
   yaml_node_t *root = hg_yaml_root(y);
-  if (hg_yaml_mapping(y, root, top, "policy", err) != 0) return -1;
+  if (hg_yaml_mapping(y, root, top, "policy", err) != 0)
+    return -1;
   yaml_node_t *req = hg_yaml_get(y, root, "require"), *cli = hg_yaml_get(y, root, "cli");
   if (!req || req->type != YAML_MAPPING_NODE || req->data.mapping.pairs.top == req->data.mapping.pairs.start)
     return hg_yaml_error(y, req ? req : root, err, "policy: 'require' must be a non-empty mapping");
   size_t n = (size_t)(req->data.mapping.pairs.top - req->data.mapping.pairs.start);
-  if (n > HG_POLICY_MAX_REQ) return hg_yaml_error(y, req, err, "policy: at most %d requirements", HG_POLICY_MAX_REQ);
+  if (n > HG_POLICY_MAX_REQ)
+    return hg_yaml_error(y, req, err, "policy: at most %d requirements", HG_POLICY_MAX_REQ);
   p->req = hg_xcalloc(n, sizeof(hg_requirement));
   for (size_t i = 0; i < n; i++) {
     yaml_node_pair_t *pair = &req->data.mapping.pairs.start[i];
     yaml_node_t *key = hg_yaml_node(y, pair->key);
     p->n_req = i + 1;
-    if (key->type != YAML_SCALAR_NODE) return hg_yaml_error(y, key, err, "policy: requirement ids are strings");
-    if (load_requirement(y, key, hg_yaml_node(y, pair->value), &p->req[i], err) != 0) return -1;
+    if (key->type != YAML_SCALAR_NODE)
+      return hg_yaml_error(y, key, err, "policy: requirement ids are strings");
+    if (load_requirement(y, key, hg_yaml_node(y, pair->value), &p->req[i], err) != 0)
+      return -1;
   }
   yaml_node_t *forbid = hg_yaml_get(y, root, "forbid");
   if (forbid) {
-    if (forbid->type != YAML_MAPPING_NODE) return hg_yaml_error(y, forbid, err, "policy: 'forbid' must be a mapping");
+    if (forbid->type != YAML_MAPPING_NODE)
+      return hg_yaml_error(y, forbid, err, "policy: 'forbid' must be a mapping");
     size_t nf = (size_t)(forbid->data.mapping.pairs.top - forbid->data.mapping.pairs.start);
     p->forbid = hg_xcalloc(nf ? nf : 1, sizeof(hg_forbidden));
     for (size_t i = 0; i < nf; i++) {
       yaml_node_pair_t *pair = &forbid->data.mapping.pairs.start[i];
       yaml_node_t *key = hg_yaml_node(y, pair->key);
       p->n_forbid = i + 1;
-      if (key->type != YAML_SCALAR_NODE) return hg_yaml_error(y, key, err, "policy: forbidden option ids are strings");
-      if (load_forbidden(y, key, hg_yaml_node(y, pair->value), &p->forbid[i], err) != 0) return -1;
+      if (key->type != YAML_SCALAR_NODE)
+        return hg_yaml_error(y, key, err, "policy: forbidden option ids are strings");
+      if (load_forbidden(y, key, hg_yaml_node(y, pair->value), &p->forbid[i], err) != 0)
+        return -1;
     }
   }
-  if (!cli) return hg_yaml_error(y, root, err, "policy: missing 'cli'");
-  if (hg_yaml_mapping(y, cli, cli_keys, "cli", err) != 0) return -1;
+  yaml_node_t *classes = hg_yaml_get(y, root, "classes");
+  if (classes) {
+    if (hg_yaml_mapping(y, classes, class_keys, "classes", err) != 0)
+      return -1;
+    struct {
+      const char *key;
+      char ***list;
+      size_t *n;
+    } lists[] = {{"field_decorators", &p->field_decorators, &p->n_field_decorators},
+                 {"field_bases", &p->field_bases, &p->n_field_bases},
+                 {"field_calls", &p->field_calls, &p->n_field_calls},
+                 {"property_decorators", &p->property_decorators, &p->n_property_decorators}};
+    for (size_t i = 0; i < sizeof(lists) / sizeof(lists[0]); i++) {
+      yaml_node_t *l = hg_yaml_get(y, classes, lists[i].key);
+      char what[64];
+      snprintf(what, sizeof(what), "classes.%s", lists[i].key);
+      if (l && hg_yaml_strings(y, l, what, lists[i].list, lists[i].n, err) != 0)
+        return -1;
+    }
+  }
+  if (!cli)
+    return hg_yaml_error(y, root, err, "policy: missing 'cli'");
+  if (hg_yaml_mapping(y, cli, cli_keys, "cli", err) != 0)
+    return -1;
   yaml_node_t *sub = hg_yaml_get(y, cli, "subcommands"), *bools = hg_yaml_get(y, cli, "boolean_flags"),
               *rep = hg_yaml_get(y, cli, "repeatable_flags"), *proc = hg_yaml_get(y, cli, "process_calls");
-  if (!sub || !bools) return hg_yaml_error(y, cli, err, "cli: needs 'subcommands' and 'boolean_flags'");
-  if (hg_yaml_strings(y, sub, "cli.subcommands", &p->subcommands, &p->n_subcommands, err) != 0) return -1;
+  if (!sub || !bools)
+    return hg_yaml_error(y, cli, err, "cli: needs 'subcommands' and 'boolean_flags'");
+  if (hg_yaml_strings(y, sub, "cli.subcommands", &p->subcommands, &p->n_subcommands, err) != 0)
+    return -1;
   if (rep && hg_yaml_strings(y, rep, "cli.repeatable_flags", &p->repeatable_flags, &p->n_repeatable_flags, err) != 0)
     return -1;
   if (proc && hg_yaml_strings(y, proc, "cli.process_calls", &p->process_calls, &p->n_process_calls, err) != 0)
@@ -161,13 +208,16 @@ int hg_policy_load(hg_policy **out, const char *path, const char *bytes, size_t 
 }
 
 void hg_policy_free(hg_policy *self) {
-  if (!self) return;
+  if (!self)
+    return;
   for (size_t i = 0; i < self->n_req; i++) {
     hg_requirement *r = &self->req[i];
     free(r->id);
     free(r->summary);
-    for (size_t j = 0; j < r->n_kwargs; j++) matcher_clear(&r->kwargs[j]);
-    for (size_t j = 0; j < r->n_flags; j++) matcher_clear(&r->flags[j]);
+    for (size_t j = 0; j < r->n_kwargs; j++)
+      matcher_clear(&r->kwargs[j]);
+    for (size_t j = 0; j < r->n_flags; j++)
+      matcher_clear(&r->flags[j]);
     free(r->kwargs);
     free(r->flags);
     free(r->fix_kwarg);
@@ -178,8 +228,10 @@ void hg_policy_free(hg_policy *self) {
     hg_forbidden *f = &self->forbid[i];
     free(f->id);
     free(f->message);
-    for (size_t j = 0; j < f->n_kwargs; j++) matcher_clear(&f->kwargs[j]);
-    for (size_t j = 0; j < f->n_flags; j++) matcher_clear(&f->flags[j]);
+    for (size_t j = 0; j < f->n_kwargs; j++)
+      matcher_clear(&f->kwargs[j]);
+    for (size_t j = 0; j < f->n_flags; j++)
+      matcher_clear(&f->flags[j]);
     free(f->kwargs);
     free(f->flags);
   }
@@ -188,19 +240,25 @@ void hg_policy_free(hg_policy *self) {
   hg_strv_free(self->subcommands, self->n_subcommands);
   hg_strv_free(self->repeatable_flags, self->n_repeatable_flags);
   hg_strv_free(self->process_calls, self->n_process_calls);
+  hg_strv_free(self->field_decorators, self->n_field_decorators);
+  hg_strv_free(self->field_bases, self->n_field_bases);
+  hg_strv_free(self->field_calls, self->n_field_calls);
+  hg_strv_free(self->property_decorators, self->n_property_decorators);
   free(self->path);
   free(self);
 }
 
 bool hg_matcher_value_ok(const hg_matcher *self, const char *text, pcre2_match_data *md) {
-  if (!self->value) return true;
+  if (!self->value)
+    return true;
   return pcre2_match(self->value, (PCRE2_SPTR)text, strlen(text), 0, 0, md, NULL) >= 0;
 }
 
 const hg_requirement *hg_policy_requirement(const hg_policy *self, const char *id, size_t *index) {
   for (size_t i = 0; i < self->n_req; i++)
     if (strcmp(self->req[i].id, id) == 0) {
-      if (index) *index = i;
+      if (index)
+        *index = i;
       return &self->req[i];
     }
   return NULL;
@@ -208,13 +266,12 @@ const hg_requirement *hg_policy_requirement(const hg_policy *self, const char *i
 
 static bool in(char *const *v, size_t n, const char *s) {
   for (size_t i = 0; i < n; i++)
-    if (strcmp(v[i], s) == 0) return true;
+    if (strcmp(v[i], s) == 0)
+      return true;
   return false;
 }
 
-bool hg_matcher_has_name(const hg_matcher *self, const char *name) {
-  return in(self->names, self->n_names, name);
-}
+bool hg_matcher_has_name(const hg_matcher *self, const char *name) { return in(self->names, self->n_names, name); }
 
 bool hg_policy_is_boolean_flag(const hg_policy *self, const char *flag) {
   return in(self->boolean_flags, self->n_boolean_flags, flag);
@@ -222,6 +279,13 @@ bool hg_policy_is_boolean_flag(const hg_policy *self, const char *flag) {
 
 bool hg_policy_is_repeatable_flag(const hg_policy *self, const char *flag) {
   return in(self->repeatable_flags, self->n_repeatable_flags, flag);
+}
+
+bool hg_policy_list_has(char *const *list, size_t n, const char *name, size_t len) {
+  for (size_t i = 0; i < n; i++)
+    if (strlen(list[i]) == len && !memcmp(list[i], name, len))
+      return true;
+  return false;
 }
 
 bool hg_policy_is_process_call(const hg_policy *self, const char *qualified) {

@@ -16,17 +16,17 @@
 typedef struct {
   char **names;
   size_t n_names;
-  pcre2_code *value;  // NULL: presence is enough
+  pcre2_code *value; // NULL: presence is enough
   char *value_src;
 } hg_matcher;
 
 typedef struct {
-  char *id;       // kebab-case requirement id, e.g. "cap-drop-all"
-  char *summary;  // one line: what it guarantees
+  char *id;      // kebab-case requirement id, e.g. "cap-drop-all"
+  char *summary; // one line: what it guarantees
   hg_matcher *kwargs, *flags;
   size_t n_kwargs, n_flags;
-  char *fix_kwarg;  // how to write it as a keyword, e.g. cap_drop=["ALL"]
-  char *fix_flag;   // how to write it as CLI flags, e.g. --cap-drop ALL
+  char *fix_kwarg; // how to write it as a keyword, e.g. cap_drop=["ALL"]
+  char *fix_flag;  // how to write it as CLI flags, e.g. --cap-drop ALL
 } hg_requirement;
 
 /** An option that undoes hardening: forbidden at every site, builder or not. A matcher without a
@@ -34,8 +34,8 @@ typedef struct {
  *  a list, any key or value of a dict) matches it, or, for a value hardguard cannot follow, when
  *  the expression's source text does. */
 typedef struct {
-  char *id;       // e.g. "privileged"
-  char *message;  // what it does, for the finding
+  char *id;      // e.g. "privileged"
+  char *message; // what it does, for the finding
   hg_matcher *kwargs, *flags;
   size_t n_kwargs, n_flags;
 } hg_forbidden;
@@ -51,14 +51,23 @@ typedef struct {
   size_t n_req;
   hg_forbidden *forbid;
   size_t n_forbid;
-  char **boolean_flags;  // CLI options that take no value; all others take one
+  char **boolean_flags; // CLI options that take no value; all others take one
   size_t n_boolean_flags;
-  char **subcommands;  // words that may follow the program before the flags ("container", "run")
+  char **subcommands; // words that may follow the program before the flags ("container", "run")
   size_t n_subcommands;
-  char **repeatable_flags;  // CLI options whose occurrences add up; of any other the last one counts
+  char **repeatable_flags; // CLI options whose occurrences add up; of any other the last one counts
   size_t n_repeatable_flags;
-  char **process_calls;  // qualified callees that run an argv list (subprocess.run, os.execv, …)
+  char **process_calls; // qualified callees that run an argv list (subprocess.run, os.execv, …)
   size_t n_process_calls;
+  // classes: how the project's classes are read (all optional)
+  char **field_decorators; // a class taking its annotated fields as arguments, in order
+  size_t n_field_decorators;
+  char **field_bases; // ... the same by a base class
+  size_t n_field_bases;
+  char **field_calls; // field(default=...): a field's default
+  size_t n_field_calls;
+  char **property_decorators; // a method read as an attribute
+  size_t n_property_decorators;
 } hg_policy;
 
 /** Parses policy YAML; 0, or -1 with "path:line:col: what was expected" in err. */
@@ -74,5 +83,7 @@ bool hg_policy_is_boolean_flag(const hg_policy *self, const char *flag);
 bool hg_policy_is_subcommand(const hg_policy *self, const char *word);
 bool hg_policy_is_repeatable_flag(const hg_policy *self, const char *flag);
 bool hg_policy_is_process_call(const hg_policy *self, const char *qualified);
+/** Is `name` (len bytes) one of the `n` strings of `list`? */
+bool hg_policy_list_has(char *const *list, size_t n, const char *name, size_t len);
 
 #endif

@@ -46,6 +46,8 @@ void hg_bind__call(const hg_resolver *caller, const hg_module *m, TSNode fn, TSN
 /** An instance of class `cls` made by `call`: attributes from the class body, its project bases,
  *  and __init__ (or the dataclass fields in order). */
 hg_value hg_object__make(const hg_resolver *r, hg_target cls, TSNode call, int depth);
+/** Does `decorated` (a decorated_definition, or a null node) carry a decorator named in `list`? */
+bool hg_object__decorated(const hg_module *m, TSNode decorated, char *const *list, size_t count);
 /** The last value an object holds under `key`, or NULL. */
 const hg_value *hg_object__attribute(const hg_value *obj, const char *key, size_t len);
 

@@ -18,22 +18,37 @@ const hg_value *hg_object__attribute(const hg_value *obj, const char *key, size_
   return NULL;
 }
 
-static bool dataclass_like(const hg_module *m, hg_target cls) {
-  if (!ts_node_is_null(cls.decorated)) {
-    for (uint32_t i = 0, n = ts_node_named_child_count(cls.decorated); i < n; i++) {
-      TSNode d = ts_node_named_child(cls.decorated, i);
-      if (!hg_node_is(d, "decorator"))
-        continue;
-      uint32_t a = ts_node_start_byte(d), b = ts_node_end_byte(d);
-      if (memmem(m->src + a, b - a, "dataclass", 9) || memmem(m->src + a, b - a, "attr", 4))
-        return true;
-    }
-  }
-  TSNode bases = hg_node_field(cls.node, "superclasses");
-  if (ts_node_is_null(bases))
+// A decorator's name as written, without its call: `dataclass(frozen=True)` is `dataclass`.
+static TSNode decorator_name(TSNode decorator) {
+  TSNode e = ts_node_named_child_count(decorator) ? ts_node_named_child(decorator, 0) : (TSNode){0};
+  return hg_node_is(e, "call") ? hg_node_field(e, "function") : e;
+}
+
+static bool named_in(TSNode n, const char *src, char *const *list, size_t count) {
+  if (ts_node_is_null(n))
     return false;
-  uint32_t a = ts_node_start_byte(bases), b = ts_node_end_byte(bases);
-  return memmem(m->src + a, b - a, "NamedTuple", 10) || memmem(m->src + a, b - a, "BaseModel", 9);
+  uint32_t a = ts_node_start_byte(n), b = ts_node_end_byte(n);
+  return hg_policy_list_has(list, count, src + a, b - a);
+}
+
+bool hg_object__decorated(const hg_module *m, TSNode decorated, char *const *list, size_t count) {
+  for (uint32_t i = 0, n = ts_node_is_null(decorated) ? 0 : ts_node_named_child_count(decorated); i < n; i++) {
+    TSNode d = ts_node_named_child(decorated, i);
+    if (hg_node_is(d, "decorator") && named_in(decorator_name(d), m->src, list, count))
+      return true;
+  }
+  return false;
+}
+
+// Does the class take its annotated fields as constructor arguments (policy `classes:`)?
+static bool dataclass_like(const hg_policy *p, const hg_module *m, hg_target cls) {
+  if (hg_object__decorated(m, cls.decorated, p->field_decorators, p->n_field_decorators))
+    return true;
+  TSNode bases = hg_node_field(cls.node, "superclasses");
+  for (uint32_t i = 0, n = hg_node_arg_count(bases); i < n; i++)
+    if (named_in(hg_node_arg(bases, i), m->src, p->field_bases, p->n_field_bases))
+      return true;
+  return false;
 }
 
 typedef HG_VEC(const char *) name_vec;
@@ -46,7 +61,7 @@ static void class_fields(const hg_resolver *r, hg_target cls, hg_value_vec *fiel
     return;
   const hg_module *m = cls.module;
   hg_resolver mr = hg_project__in_module(r, m);
-  *dataclass |= dataclass_like(m, cls);
+  *dataclass |= dataclass_like(r->policy, m, cls);
   TSNode bases = hg_node_field(cls.node, "superclasses");
   for (uint32_t i = 0, n = hg_node_arg_count(bases); i < n; i++) {
     TSNode b = hg_node_arg(bases, i);
@@ -75,7 +90,7 @@ static void class_fields(const hg_resolver *r, hg_target cls, hg_value_vec *fiel
       continue;
     hg_value v;
     TSNode fn = hg_node_is(right, "call") ? hg_node_field(right, "function") : (TSNode){0};
-    if (hg_node_text_eq(fn, m->src, "field", 5) || hg_node_text_eq(fn, m->src, "dataclasses.field", 17)) {
+    if (named_in(fn, m->src, r->policy->field_calls, r->policy->n_field_calls)) {
       v = hg_resolve_unknown(&mr, right, "a field without a default");
       TSNode args = hg_node_field(right, "arguments");
       for (uint32_t k = 0, na = hg_node_arg_count(args); k < na; k++) {

@@ -177,20 +177,20 @@ static hg_value evaluate(const hg_resolver *r, const hg_module *m, TSNode fn, TS
 // ---- the per-file cache of summaries ------------------------------------------------------------
 
 typedef struct {
-  const char *name;  // the callee's name when it is a bare name (NULL otherwise)
-  const char *path;  // the definition's module and start byte
+  const char *name; // the callee's name when it is a bare name (NULL otherwise)
+  const char *path; // the definition's module and start byte
   uint32_t at;
-  const hg_builder *builder;  // the configured builder it is, or NULL
+  const hg_builder *builder; // the configured builder it is, or NULL
   const hg_def *def;
-  hg_value value;  // what it yields, stamped with `via`
+  hg_value value; // what it yields, stamped with `via`
   const char *via;
-  const hg_note *notes;  // the branches its reading skipped, replayed for each site that calls it
+  const hg_note *notes; // the branches its reading skipped, replayed for each site that calls it
   size_t n_notes;
 } summary_entry;
 
 struct hg_summary_cache {
   hg_arena *arena;
-  summary_entry *items;  // in the arena
+  summary_entry *items; // in the arena
   size_t len, cap;
 };
 
@@ -212,12 +212,14 @@ static const summary_entry *cache_find(const hg_summary_cache *c, hg_target t) {
   uint32_t at = ts_node_start_byte(t.node);
   const char *path = hg_project__path(t.module);
   for (size_t i = 0; i < c->len; i++)
-    if (c->items[i].at == at && !strcmp(c->items[i].path, path)) return &c->items[i];
+    if (c->items[i].at == at && !strcmp(c->items[i].path, path))
+      return &c->items[i];
   return NULL;
 }
 
 static void replay(const hg_resolver *r, const summary_entry *e) {
-  for (size_t i = 0; r->notes && i < e->n_notes; i++) HG_VEC_PUSH(r->notes, e->notes[i]);
+  for (size_t i = 0; r->notes && i < e->n_notes; i++)
+    HG_VEC_PUSH(r->notes, e->notes[i]);
 }
 
 static void cache_add(const hg_resolver *r, summary_entry e, size_t notes_before) {
@@ -225,7 +227,8 @@ static void cache_add(const hg_resolver *r, summary_entry e, size_t notes_before
   if (c->len == c->cap) {
     size_t cap = c->cap ? c->cap * 2 : 8;
     summary_entry *items = hg_arena_alloc(c->arena, cap * sizeof(summary_entry));
-    if (c->len) memcpy(items, c->items, c->len * sizeof(summary_entry));
+    if (c->len)
+      memcpy(items, c->items, c->len * sizeof(summary_entry));
     c->items = items;
     c->cap = cap;
   }
@@ -388,7 +391,8 @@ hg_value hg_summary_call(const hg_resolver *r, TSNode call, int depth) {
     if (!b) {
       // ... or for the class that defines it (the receiver's class inherits it).
       TSNode owner = ts_node_parent(t.node);
-      while (hg_node_is(owner, "decorated_definition") || hg_node_is(owner, "block")) owner = ts_node_parent(owner);
+      while (hg_node_is(owner, "decorated_definition") || hg_node_is(owner, "block"))
+        owner = ts_node_parent(owner);
       if (hg_node_is(owner, "class_definition")) {
         const char *oc = hg_node_text(hg_node_field(owner, "name"), t.module->src, r->arena);
         b = configured(r->config, t.module, oc, strlen(oc), t.module->src + fa, fe - fa);
@@ -414,13 +418,19 @@ hg_value hg_summary_call(const hg_resolver *r, TSNode call, int depth) {
     size_t notes_before = r->notes ? r->notes->len : 0;
     v = evaluate(r, t.module, t.node, call, has_recv ? &recv : NULL, depth);
     // A function that returns a builder's result yields what that builder yields.
-    while (v.kind == HG_VAL_BUILDER && v.n_items == 1 && !v.conditional) v = v.items[0];
+    while (v.kind == HG_VAL_BUILDER && v.n_items == 1 && !v.conditional)
+      v = v.items[0];
     via = via_of(r, t.module, t.node, has_recv ? cls : NULL);
     v = stamp(r->arena, v, via);
     if (cacheable)
       cache_add(r,
-                (summary_entry){.name = bare, .path = hg_project__path(t.module), .at = ts_node_start_byte(t.node),
-                                .builder = b, .def = def, .value = v, .via = via},
+                (summary_entry){.name = bare,
+                                .path = hg_project__path(t.module),
+                                .at = ts_node_start_byte(t.node),
+                                .builder = b,
+                                .def = def,
+                                .value = v,
+                                .via = via},
                 notes_before);
   }
   if (!b)
@@ -485,12 +495,10 @@ hg_value hg_summary_attribute(const hg_resolver *r, TSNode attribute, int depth)
       // A @property: its getter's return value.
       hg_target c = {.kind = HG_DEF_CLASS, .module = recv.def->module, .node = recv.def->node};
       hg_target m = hg_defs__member(r, c, r->src + a, e - a, 0);
-      if (m.kind == HG_DEF_FUNCTION && !ts_node_is_null(m.decorated)) {
-        uint32_t da = ts_node_start_byte(m.decorated), de = ts_node_start_byte(m.node);
-        if (memmem(m.module->src + da, de - da, "property", 8)) {
-          hg_value v2 = evaluate(r, m.module, m.node, attribute, &recv, depth);
-          return stamp(r->arena, v2, via_of(r, m.module, m.node, NULL));
-        }
+      if (m.kind == HG_DEF_FUNCTION && hg_object__decorated(m.module, m.decorated, r->policy->property_decorators,
+                                                            r->policy->n_property_decorators)) {
+        hg_value v2 = evaluate(r, m.module, m.node, attribute, &recv, depth);
+        return stamp(r->arena, v2, via_of(r, m.module, m.node, NULL));
       }
     }
   }

@@ -243,7 +243,7 @@ static void test_policy__rejects_unknown_keys(void **state) {
   (void)state;
   static const reject_case cases[] = {
       {"unknown top-level key", L1 L2 L3 L4 L5 L6 CLI "colour: red\n",
-       "t.yml:10:1: policy: unknown key 'colour'", "(expected one of: require, forbid, cli)"},
+       "t.yml:10:1: policy: unknown key 'colour'", "(expected one of: require, forbid, cli, classes)"},
       {"unknown key in a requirement", L1 L2 L3 "    severity: high\n" L4 L5 L6 CLI,
        "t.yml:4:5: requirement 'r1': unknown key 'severity'", "expected one of: summary, kwarg, flag, fix"},
       {"unknown key in a matcher", L1 L2 L3 "    kwarg: { name: k, regex: x }\n" L5 L6 CLI,
@@ -330,6 +330,29 @@ static void test_policy__rejects_invalid_yaml(void **state) {
   run_rejects(cases, sizeof(cases) / sizeof(cases[0]));
 }
 
+// classes: the spellings the project stage reads classes by, as data; optional, checked like the rest.
+static void test_policy__classes(void **state) {
+  real_policy *rp = *state;
+  const hg_policy *p = rp->policy;
+  assert_true(hg_policy_list_has(p->field_decorators, p->n_field_decorators, "dataclass", 9));
+  assert_true(hg_policy_list_has(p->field_bases, p->n_field_bases, "NamedTuple", 10));
+  assert_true(hg_policy_list_has(p->field_calls, p->n_field_calls, "dataclasses.field", 17));
+  assert_true(hg_policy_list_has(p->property_decorators, p->n_property_decorators, "property", 8));
+  assert_false(hg_policy_list_has(p->field_decorators, p->n_field_decorators, "dataclas", 8));
+  static const char MINIMAL[] = "require:\n  r: { summary: s, kwarg: { name: k }, flag: { name: --f }, fix: { kwarg: a, "
+                                "flag: b } }\n";
+  char yaml[512];
+  snprintf(yaml, sizeof(yaml), "%s%sclasses: { field_bases: { a: 1 } }\n", MINIMAL, CLI);
+  hg_policy *q = NULL;
+  hg_error err = {{0}};
+  assert_int_equal(hg_policy_load(&q, "t.yml", yaml, strlen(yaml), &err), -1);
+  assert_non_null(strstr(err.message, "classes.field_bases"));
+  snprintf(yaml, sizeof(yaml), "%s%s", MINIMAL, CLI);  // without classes: no class is read as a dataclass
+  assert_int_equal(hg_policy_load(&q, "t.yml", yaml, strlen(yaml), &err), 0);
+  assert_int_equal(q->n_field_decorators, 0);
+  hg_policy_free(q);
+}
+
 static void test_policy__at_most_64_requirements(void **state) {
   (void)state;
   for (int n = 64; n <= 65; n++) {
@@ -381,6 +404,7 @@ int main(void) {
       cmocka_unit_test(test_policy__rejects_wrong_types),
       cmocka_unit_test(test_policy__rejects_invalid_yaml),
       cmocka_unit_test(test_policy__at_most_64_requirements),
+      cmocka_unit_test_setup_teardown(test_policy__classes, setup_real_policy, teardown_real_policy),
   };
   return cmocka_run_group_tests_name("policy", tests, NULL, NULL);
 }
