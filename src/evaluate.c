@@ -196,14 +196,29 @@ static void add_effect(effect_vec *out, const hg_site *site, hg_effect e, const 
   HG_VEC_PUSH(out, e);
 }
 
-static size_t str_size(const char *s) { return s ? strlen(s) + 1 : 0; }
-static const char *pack(char **at, const char *s) {
-  if (!s)
-    return NULL;
+// The strings of one block: each distinct string once (the entries of a site that applies a
+// builder share its path and `via`).
+typedef struct {
+  char *at;  // the next free byte
+  const char *kept[4 * 2 * HG_POLICY_MAX_REQ];
+  size_t n;
+} packer;
+
+static const char *seen_in(const char *const *kept, size_t n, const char *s) {
+  for (size_t i = 0; i < n; i++)
+    if (!strcmp(kept[i], s)) return kept[i];
+  return NULL;
+}
+
+static const char *pack(packer *p, const char *s) {
+  if (!s) return NULL;
+  const char *old = seen_in(p->kept, p->n, s);
+  if (old) return old;
   size_t n = strlen(s) + 1;
-  memcpy(*at, s, n);
-  const char *out = *at;
-  *at += n;
+  memcpy(p->at, s, n);
+  const char *out = p->at;
+  p->at += n;
+  if (p->n < sizeof(p->kept) / sizeof(p->kept[0])) p->kept[p->n++] = out;
   return out;
 }
 
@@ -241,18 +256,27 @@ static void effective(hg_verdict *out, const hg_judge *j, const hg_site *site) {
     char *value = written(site, j->forbid_name[f], j->forbid_value[f] ? j->forbid_value[f] : hit);
     add_effect(&v, site, e, hit, value);
   }
+  // Size the block for the distinct strings only, then pack them (the same strings, in the same
+  // order, so the packer finds the same repeats).
   size_t size = v.len * sizeof(hg_effect);
-  for (size_t i = 0; i < v.len; i++)
-    size +=
-        str_size(v.items[i].value) + str_size(v.items[i].path) + str_size(v.items[i].via) + str_size(v.items[i].reason);
+  const char *distinct[4 * 2 * HG_POLICY_MAX_REQ];
+  size_t n_distinct = 0;
+  for (size_t i = 0; i < v.len; i++) {
+    const char *strs[] = {v.items[i].path, v.items[i].via, v.items[i].reason, v.items[i].value};
+    for (size_t k = 0; k < 4; k++) {
+      if (!strs[k] || seen_in(distinct, n_distinct, strs[k])) continue;
+      if (n_distinct < sizeof(distinct) / sizeof(distinct[0])) distinct[n_distinct++] = strs[k];
+      size += strlen(strs[k]) + 1;
+    }
+  }
   out->effective = hg_xmalloc(size ? size : 1);
-  char *at = (char *)(out->effective + v.len);
+  packer pk = {.at = (char *)(out->effective + v.len)};
   for (size_t i = 0; i < v.len; i++) {
     hg_effect e = v.items[i];
-    e.path = pack(&at, e.path);
-    e.via = pack(&at, e.via);
-    e.reason = pack(&at, e.reason);
-    const char *value = pack(&at, e.value);
+    e.path = pack(&pk, e.path);
+    e.via = pack(&pk, e.via);
+    e.reason = pack(&pk, e.reason);
+    const char *value = pack(&pk, e.value);
     free((char *)e.value);
     e.value = value;
     out->effective[i] = e;

@@ -3,14 +3,45 @@
  * baseline) appear only there, so the output of a plain run never changes. Written with jansson. */
 #include <jansson.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "report.h"
 
 #define jstr hg_json_string
 
+#define DUMP_FLAGS (JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_ENSURE_ASCII)
+
+// Sites are written one at a time as they come, so that memory does not grow with their number:
+// the output is the same bytes jansson would give for the whole document, built piece by piece
+// (each piece dumped alone and indented to its depth; a dump never holds a raw newline inside a
+// string, so indenting line by line is safe).
+typedef struct {
+  size_t sites;  // written so far
+} json_state;
+
+static void put_indented(FILE *out, const char *text, const char *indent) {
+  size_t n = strlen(indent);
+  for (const char *p = text;;) {
+    fwrite(indent, 1, n, out);
+    const char *nl = strchr(p, '\n');
+    if (!nl) {
+      fputs(p, out);
+      return;
+    }
+    fwrite(p, 1, (size_t)(nl - p + 1), out);
+    p = nl + 1;
+  }
+}
+
 static void begin(const hg_report_input *in, void **state) {
-  (void)in;
-  *state = json_array();
+  *state = hg_xcalloc(1, sizeof(json_state));
+  json_t *head = json_pack("{s:{s:s, s:s}}", "tool", "name", "hardguard", "version", HG_VERSION);
+  char *text = json_dumps(head, DUMP_FLAGS);
+  size_t n = strlen(text);
+  fwrite(text, 1, n - 2, in->out);  // without the closing "\n}"
+  fputs(",\n  \"sites\": [", in->out);
+  free(text);
+  json_decref(head);
 }
 
 // What reached the site per requirement and forbidden option, with where each came from.
@@ -60,7 +91,12 @@ static void finding(const hg_report_input *in, void *state, const hg_finding *f)
     json_object_set_new(site, "justification", f->justification ? jstr(f->justification) : json_null());
   }
   if (in->baselined) json_object_set_new(site, "baselined", json_boolean(in->baselined[f - in->findings->items]));
-  json_array_append_new(state, site);
+  json_state *js = state;
+  char *text = json_dumps(site, DUMP_FLAGS);
+  fputs(js->sites++ ? ",\n" : "\n", in->out);
+  put_indented(in->out, text, "    ");
+  free(text);
+  json_decref(site);
 }
 
 static void end(const hg_report_input *in, void *state) {
@@ -78,8 +114,7 @@ static void end(const hg_report_input *in, void *state) {
     json_array_append_new(errors, o);
   }
   const hg_scan_stats *st = in->stats;
-  json_t *root = json_pack("{s:{s:s, s:s}, s:o, s:o, s:{s:I, s:I, s:I, s:I, s:I, s:I}}", "tool", "name", "hardguard",
-                           "version", HG_VERSION, "sites", state, "errors", errors, "summary", "files",
+  json_t *root = json_pack("{s:o, s:{s:I, s:I, s:I, s:I, s:I, s:I}}", "errors", errors, "summary", "files",
                            (json_int_t)st->files, "parsed", (json_int_t)st->parsed, "modules_indexed",
                            (json_int_t)st->modules_indexed, "sites", (json_int_t)st->sites, "failing",
                            (json_int_t)st->failing, "unreadable", (json_int_t)unreadable);
@@ -96,11 +131,14 @@ static void end(const hg_report_input *in, void *state) {
     json_object_set_new(root, "baseline", json_pack("{s:o, s:I, s:o}", "path", jstr(in->baseline_path), "accepted",
                                                     (json_int_t)accepted, "stale", stale));
   }
-  char *text = json_dumps(root, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_ENSURE_ASCII);
-  fputs(text, in->out);
+  json_state *js = state;
+  fputs(js->sites ? "\n  ],\n" : "],\n", in->out);
+  char *text = json_dumps(root, DUMP_FLAGS);
+  fputs(text + 2, in->out);  // the rest of the document, after the "{\n" that opened it
   fputc('\n', in->out);
   free(text);
   json_decref(root);
+  free(js);
 }
 
 const hg_reporter hg_reporter_json = {.name = "json", .begin = begin, .finding = finding, .end = end};
