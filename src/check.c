@@ -46,14 +46,13 @@ static void judge_site(hg_checker *self, const hg_policy *policy, const hg_confi
                        const hg_site *site, hg_markers *markers, hg_findings *findings) {
   pcre2_match_data *md = hg_extractor_match_data(self->extractor);
   hg_site s = *site;
+  s.allowable = hg_markers_allowable(markers, s.line);
   hg_verdict v;
   hg_evaluate(&v, policy, config, &s, md);
   const char *allowed_why = NULL, *ignored_why = NULL;
-  uint64_t relaxed = v.rule != HG_RULE_NONE ? hg_markers_allow(markers, s.line, v.missing, &allowed_why) : 0;
+  // The markers that relaxed something are the ones used (the others are reported unused).
+  uint64_t relaxed = v.relaxed ? hg_markers_allow(markers, s.line, v.relaxed, &allowed_why) : 0;
   if (relaxed) {
-    s.allowed = relaxed;
-    hg_verdict_clear(&v);
-    hg_evaluate(&v, policy, config, &s, md);
     hg_buf msg = {0};
     hg_buf_printf(&msg, "%s (allowed at the site:", v.message);
     for (size_t r = 0; r < policy->n_req; r++)

@@ -199,26 +199,30 @@ static void add_effect(effect_vec *out, const hg_site *site, hg_effect e, const 
 // The strings of one block: each distinct string once (the entries of a site that applies a
 // builder share its path and `via`).
 typedef struct {
-  char *at;  // the next free byte
+  char *at; // the next free byte
   const char *kept[4 * 2 * HG_POLICY_MAX_REQ];
   size_t n;
 } packer;
 
 static const char *seen_in(const char *const *kept, size_t n, const char *s) {
   for (size_t i = 0; i < n; i++)
-    if (!strcmp(kept[i], s)) return kept[i];
+    if (!strcmp(kept[i], s))
+      return kept[i];
   return NULL;
 }
 
 static const char *pack(packer *p, const char *s) {
-  if (!s) return NULL;
+  if (!s)
+    return NULL;
   const char *old = seen_in(p->kept, p->n, s);
-  if (old) return old;
+  if (old)
+    return old;
   size_t n = strlen(s) + 1;
   memcpy(p->at, s, n);
   const char *out = p->at;
   p->at += n;
-  if (p->n < sizeof(p->kept) / sizeof(p->kept[0])) p->kept[p->n++] = out;
+  if (p->n < sizeof(p->kept) / sizeof(p->kept[0]))
+    p->kept[p->n++] = out;
   return out;
 }
 
@@ -234,7 +238,7 @@ static void effective(hg_verdict *out, const hg_judge *j, const hg_site *site) {
                : j->req[r] == HG_UNVERIFIABLE ? HG_EFFECT_UNVERIFIABLE
                : j->cond_seen[r]              ? HG_EFFECT_CONDITIONAL
                                               : HG_EFFECT_MISSING;
-    if (site->allowed & (UINT64_C(1) << r))
+    if (out->relaxed & (UINT64_C(1) << r))
       e.status = HG_EFFECT_ALLOWED;
     if (j->trusted && j->trusted_by && e.status != HG_EFFECT_SATISFIED) {
       e.status = HG_EFFECT_TRUSTED;
@@ -264,8 +268,10 @@ static void effective(hg_verdict *out, const hg_judge *j, const hg_site *site) {
   for (size_t i = 0; i < v.len; i++) {
     const char *strs[] = {v.items[i].path, v.items[i].via, v.items[i].reason, v.items[i].value};
     for (size_t k = 0; k < 4; k++) {
-      if (!strs[k] || seen_in(distinct, n_distinct, strs[k])) continue;
-      if (n_distinct < sizeof(distinct) / sizeof(distinct[0])) distinct[n_distinct++] = strs[k];
+      if (!strs[k] || seen_in(distinct, n_distinct, strs[k]))
+        continue;
+      if (n_distinct < sizeof(distinct) / sizeof(distinct[0]))
+        distinct[n_distinct++] = strs[k];
       size += strlen(strs[k]) + 1;
     }
   }
@@ -283,6 +289,19 @@ static void effective(hg_verdict *out, const hg_judge *j, const hg_site *site) {
   }
   out->n_effective = v.len;
   free(v.items);
+}
+
+// The verdict on what the judge read: the first failing rule and its message, then the options
+// that undo hardening in front of it.
+static void verdict_of(hg_verdict *out, const hg_judge *j, const hg_policy *policy, const hg_config *config,
+                       const hg_site *site) {
+  out->rule = HG_RULE_NONE;
+  judge_flags(out, j, policy, config, site);
+  for (size_t f = 0; f < policy->n_forbid; f++)
+    if (j->forbid_hit[f]) {
+      add_weakening(out, j, site);
+      break;
+    }
 }
 
 void hg_evaluate(hg_verdict *out, const hg_policy *policy, const hg_config *config, const hg_site *site,
@@ -314,17 +333,20 @@ void hg_evaluate(hg_verdict *out, const hg_policy *policy, const hg_config *conf
     hg_judge_read_kwargs(&j, &site->flags);
   else
     hg_judge_read_argv(&j, &site->flags);
-  for (size_t r = 0; r < policy->n_req; r++)
-    if (site->allowed & (UINT64_C(1) << r)) {
-      j.req[r] = HG_SAT; // relaxed by a named exception at the site
-      j.unverifiable[r] = NULL;
-    }
-  judge_flags(out, &j, policy, config, site);
-  for (size_t f = 0; f < policy->n_forbid; f++)
-    if (j.forbid_hit[f]) {
-      add_weakening(out, &j, site);
-      break;
-    }
+  verdict_of(out, &j, policy, config, site);
+  // A failing site's missing requirements that an allow[...] marker names are relaxed: the verdict
+  // is given again from the same reading, with them counted as met.
+  uint64_t relax = out->rule != HG_RULE_NONE ? site->allowable & out->missing : 0;
+  if (relax) {
+    for (size_t r = 0; r < policy->n_req; r++)
+      if (relax & (UINT64_C(1) << r)) {
+        j.req[r] = HG_SAT;
+        j.unverifiable[r] = NULL;
+      }
+    hg_verdict_clear(out);
+    verdict_of(out, &j, policy, config, site);
+    out->relaxed = relax;
+  }
   effective(out, &j, site);
   hg_judge_free(&j);
 }

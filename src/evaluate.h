@@ -14,6 +14,7 @@ typedef struct {
   uint32_t also;    // bit r: rule r fails too (weakening-option comes with whatever else fails)
   hg_via via;
   uint64_t missing;  // bit i: policy requirement i is not guaranteed
+  uint64_t relaxed;  // bit i: requirement i was missing and an allow[...] marker relaxed it
   char *message;     // heap: why it fails, or how it passes
   char *fix;         // heap; NULL when the site passes
   hg_effect *effective;  // heap, one block: what reached the site per requirement and forbidden option

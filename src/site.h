@@ -87,7 +87,8 @@ typedef struct {
   bool has_error;                         // the site's own text holds a syntax error
   bool region;                            // not a site but a region that failed to parse and may hide one
   bool imports_builder;                   // its module imports a configured builder module
-  uint64_t allowed;                       // bit i: requirement i relaxed by an allow[...] marker
+  uint64_t allowable;  // bit i: requirement i is named by an allow[...] marker at the site (it is
+                       // relaxed only when the site fails without it and misses it)
   hg_value flags;  // KWARGS: a DICT; ARGV and SHELL: a LIST of words; CLIENT: unused
   const hg_note *notes;  // branches the builders it calls skipped (in the arena)
   size_t n_notes;

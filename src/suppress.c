@@ -22,7 +22,8 @@ struct hg_markers {
 };
 
 static const char *skip_space(const char *p) {
-  while (*p == ' ' || *p == '\t' || *p == '\r') p++;  // a CRLF file's comment ends in \r
+  while (*p == ' ' || *p == '\t' || *p == '\r')
+    p++; // a CRLF file's comment ends in \r
   return p;
 }
 
@@ -51,9 +52,11 @@ static void parse(hg_arena *a, const hg_policy *policy, const char *text, marker
   while (p < close) {
     p = skip_space(p);
     const char *e = p;
-    while (e < close && *e != ',') e++;
+    while (e < close && *e != ',')
+      e++;
     const char *end = e;
-    while (end > p && isspace((unsigned char)end[-1])) end--;
+    while (end > p && isspace((unsigned char)end[-1]))
+      end--;
     size_t n = (size_t)(end - p);
     if (n == 0 || n >= 128) {
       m->problem = "an empty or overlong id in the list";
@@ -88,7 +91,8 @@ static void parse(hg_arena *a, const hg_policy *policy, const char *text, marker
   }
   p = skip_space(p + 2);
   size_t n = strlen(p);
-  while (n && isspace((unsigned char)p[n - 1])) n--;
+  while (n && isspace((unsigned char)p[n - 1]))
+    n--;
   m->reason = hg_arena_strndup(a, p, n);
 }
 
@@ -96,7 +100,8 @@ static void parse(hg_arena *a, const hg_policy *policy, const char *text, marker
 static bool alone(const hg_source *src, uint32_t start) {
   while (start > 0 && src->data[start - 1] != '\n') {
     char ch = src->data[--start];
-    if (ch != ' ' && ch != '\t') return false;
+    if (ch != ' ' && ch != '\t')
+      return false;
   }
   return true;
 }
@@ -109,7 +114,8 @@ hg_markers *hg_markers_parse(hg_arena *arena, const hg_source *src, const hg_mar
     // Only a comment that starts with "hardguard:" is a marker; a mention elsewhere in a comment
     // ("see the hardguard: docs") is prose.
     const char *t = skip_space(comments[i].text + 1);
-    if (strncmp(t, "hardguard:", 10) != 0) continue;
+    if (strncmp(t, "hardguard:", 10) != 0)
+      continue;
     marker *m = &self->items[self->len++];
     m->comment = &comments[i];
     m->applies_to = comments[i].line + (alone(src, comments[i].start_byte) ? 1 : 0);
@@ -118,12 +124,24 @@ hg_markers *hg_markers_parse(hg_arena *arena, const hg_source *src, const hg_mar
   return self;
 }
 
+uint64_t hg_markers_allowable(const hg_markers *self, uint32_t line) {
+  uint64_t named = 0;
+  for (size_t i = 0; i < self->len; i++) {
+    const marker *m = &self->items[i];
+    if (!m->problem && m->kind == MARK_ALLOW && m->applies_to == line)
+      named |= m->ids;
+  }
+  return named;
+}
+
 uint64_t hg_markers_allow(hg_markers *self, uint32_t line, uint64_t missing, const char **reason) {
   uint64_t relaxed = 0;
   for (size_t i = 0; i < self->len; i++) {
     marker *m = &self->items[i];
-    if (m->problem || m->kind != MARK_ALLOW || m->applies_to != line || !(m->ids & missing)) continue;
-    if (!relaxed) *reason = m->reason;
+    if (m->problem || m->kind != MARK_ALLOW || m->applies_to != line || !(m->ids & missing))
+      continue;
+    if (!relaxed)
+      *reason = m->reason;
     relaxed |= m->ids & missing;
     m->used = true;
   }
@@ -134,14 +152,18 @@ bool hg_markers_ignore(hg_markers *self, uint32_t line, uint32_t rules, const ch
   uint64_t named = 0;
   for (size_t i = 0; i < self->len; i++) {
     const marker *m = &self->items[i];
-    if (!m->problem && m->kind == MARK_IGNORE && m->applies_to == line) named |= m->ids;
+    if (!m->problem && m->kind == MARK_IGNORE && m->applies_to == line)
+      named |= m->ids;
   }
-  if (!rules || (rules & ~named)) return false;
+  if (!rules || (rules & ~named))
+    return false;
   bool first = true;
   for (size_t i = 0; i < self->len; i++) {
     marker *m = &self->items[i];
-    if (m->problem || m->kind != MARK_IGNORE || m->applies_to != line || !(m->ids & rules)) continue;
-    if (first) *reason = m->reason;
+    if (m->problem || m->kind != MARK_IGNORE || m->applies_to != line || !(m->ids & rules))
+      continue;
+    if (first)
+      *reason = m->reason;
     first = false;
     m->used = true;
   }
@@ -151,12 +173,17 @@ bool hg_markers_ignore(hg_markers *self, uint32_t line, uint32_t rules, const ch
 void hg_markers_report(const hg_markers *self, const hg_source *src, hg_findings *out) {
   for (size_t i = 0; i < self->len; i++) {
     const marker *m = &self->items[i];
-    if (!m->problem && m->used) continue;
+    if (!m->problem && m->used)
+      continue;
     size_t len;
     const char *line = hg_source_line(src, m->comment->start_byte, &len);
     hg_finding f = {
-        .path = hg_xstrdup(src->path), .line = m->comment->line, .col = m->comment->col,
-        .end_line = m->comment->line, .end_col = m->comment->col + 1, .kind = "marker",
+        .path = hg_xstrdup(src->path),
+        .line = m->comment->line,
+        .col = m->comment->col,
+        .end_line = m->comment->line,
+        .end_col = m->comment->col + 1,
+        .kind = "marker",
         .source_line = hg_xstrndup(line, len),
     };
     if (m->problem) {

@@ -19,6 +19,9 @@ typedef struct hg_markers hg_markers;
 hg_markers *hg_markers_parse(hg_arena *arena, const hg_source *src, const hg_marker_comment *comments, size_t n,
                              const hg_policy *policy);
 
+/** The requirements the allow[...] markers of a site starting on `line` name (nothing is marked
+ *  used: hg_markers_allow does that for what was relaxed). */
+uint64_t hg_markers_allowable(const hg_markers *self, uint32_t line);
 /** Of the requirements `missing` at a site starting on `line`, those its allow[...] markers relax;
  *  the markers that relax one are marked used, and *reason gets the first one's reason. */
 uint64_t hg_markers_allow(hg_markers *self, uint32_t line, uint64_t missing, const char **reason);

@@ -24,13 +24,14 @@
 typedef struct {
   hg_policy *policy;
   hg_config *no_builders;
-  hg_config *builder;  // sandbox.container_hardening: hardening_kwargs
+  hg_config *builder; // sandbox.container_hardening: hardening_kwargs
   pcre2_match_data *md;
 } env;
 
 static int setup_env(void **state) {
   hg_policy *policy = hg_test_policy();
-  if (!policy) return -1;
+  if (!policy)
+    return -1;
   env *e = calloc(1, sizeof(*e));
   e->policy = policy;
   e->no_builders = hg_config_empty(".");
@@ -56,7 +57,8 @@ static void test_evaluate__policy_order(void **state) {
   static const char *const ids[] = {"no-new-privileges", "cap-drop-all", "network-none", "read-only",
                                     "memory-limit",      "cpu-limit",    "pids-limit"};
   assert_int_equal(e->policy->n_req, 7);
-  for (size_t i = 0; i < 7; i++) assert_string_equal(e->policy->req[i].id, ids[i]);
+  for (size_t i = 0; i < 7; i++)
+    assert_string_equal(e->policy->req[i].id, ids[i]);
 }
 
 // ---- keyword sites -------------------------------------------------------------------------------
@@ -65,25 +67,37 @@ static void test_evaluate__policy_order(void **state) {
 
 // One keyword (or spread) of a docker-py call; LIST values hold string items.
 typedef struct {
-  const char *key;  // NULL with splat: a `**spread`; NULL without splat: end of the list
+  const char *key; // NULL with splat: a `**spread`; NULL without splat: end of the list
   hg_value_kind kind;
   const char *text;
   const char *items[4];
   bool splat;
-  uint32_t group;  // 0: the call's own keyword or spread; n: an entry of the n-th `**{...}` literal
+  uint32_t group; // 0: the call's own keyword or spread; n: an entry of the n-th `**{...}` literal
 } kw;
 
-#define K_STR(k, t) {.key = (k), .kind = HG_VAL_STR, .text = (t)}
-#define K_NUM(k, t) {.key = (k), .kind = HG_VAL_NUM, .text = (t)}
-#define K_TRUE(k) {.key = (k), .kind = HG_VAL_TRUE, .text = "True"}
-#define K_FALSE(k) {.key = (k), .kind = HG_VAL_FALSE, .text = "False"}
-#define K_NONE(k) {.key = (k), .kind = HG_VAL_NONE, .text = "None"}
-#define K_LIST(k, ...) {.key = (k), .kind = HG_VAL_LIST, .text = "[...]", .items = {__VA_ARGS__}}
-#define K_VAR(k, t) {.key = (k), .kind = HG_VAL_UNKNOWN, .text = (t)}
-#define SPREAD_BUILDER(t) {.kind = HG_VAL_BUILDER, .text = (t), .splat = true}
-#define SPREAD_UNKNOWN(t) {.kind = HG_VAL_UNKNOWN, .text = (t), .splat = true}
+#define K_STR(k, t)                                                                                                    \
+  { .key = (k), .kind = HG_VAL_STR, .text = (t) }
+#define K_NUM(k, t)                                                                                                    \
+  { .key = (k), .kind = HG_VAL_NUM, .text = (t) }
+#define K_TRUE(k)                                                                                                      \
+  { .key = (k), .kind = HG_VAL_TRUE, .text = "True" }
+#define K_FALSE(k)                                                                                                     \
+  { .key = (k), .kind = HG_VAL_FALSE, .text = "False" }
+#define K_NONE(k)                                                                                                      \
+  { .key = (k), .kind = HG_VAL_NONE, .text = "None" }
+#define K_LIST(k, ...)                                                                                                 \
+  {                                                                                                                    \
+    .key = (k), .kind = HG_VAL_LIST, .text = "[...]", .items = { __VA_ARGS__ }                                         \
+  }
+#define K_VAR(k, t)                                                                                                    \
+  { .key = (k), .kind = HG_VAL_UNKNOWN, .text = (t) }
+#define SPREAD_BUILDER(t)                                                                                              \
+  { .kind = HG_VAL_BUILDER, .text = (t), .splat = true }
+#define SPREAD_UNKNOWN(t)                                                                                              \
+  { .kind = HG_VAL_UNKNOWN, .text = (t), .splat = true }
 // The same, as entries of the first `**{...}` literal spread into the call.
-#define IN_DICT(...) {__VA_ARGS__, .group = 1}
+#define IN_DICT(...)                                                                                                   \
+  { __VA_ARGS__, .group = 1 }
 
 #define KW_NNP K_LIST("security_opt", "no-new-privileges")
 #define KW_CAP K_LIST("cap_drop", "ALL")
@@ -106,16 +120,25 @@ static void build_kwargs(kw_site *s, const kw *kws, bool imports_builder) {
   size_t n = 0;
   for (; n < MAX_KW && (kws[n].key || kws[n].splat); n++) {
     hg_value *v = &s->items[n];
-    *v = (hg_value){.kind = kws[n].kind, .text = kws[n].text, .key = kws[n].key, .splat = kws[n].splat,
-                    .group = kws[n].group, .line = 3, .origin = kws[n].kind == HG_VAL_UNKNOWN ? "a name hardguard does not follow yet" : NULL};
+    *v = (hg_value){.kind = kws[n].kind,
+                    .text = kws[n].text,
+                    .key = kws[n].key,
+                    .splat = kws[n].splat,
+                    .group = kws[n].group,
+                    .line = 3,
+                    .origin = kws[n].kind == HG_VAL_UNKNOWN ? "a name hardguard does not follow yet" : NULL};
     if (kws[n].kind == HG_VAL_LIST) {
       size_t m = 0;
-      for (; m < 4 && kws[n].items[m]; m++) s->lists[n][m] = (hg_value){.kind = HG_VAL_STR, .text = kws[n].items[m]};
+      for (; m < 4 && kws[n].items[m]; m++)
+        s->lists[n][m] = (hg_value){.kind = HG_VAL_STR, .text = kws[n].items[m]};
       v->items = s->lists[n];
       v->n_items = m;
     }
   }
-  s->site = (hg_site){.kind = "sdk-run", .reads = HG_READS_KWARGS, .line = 3, .col = 5,
+  s->site = (hg_site){.kind = "sdk-run",
+                      .reads = HG_READS_KWARGS,
+                      .line = 3,
+                      .col = 5,
                       .imports_builder = imports_builder,
                       .flags = {.kind = HG_VAL_DICT, .text = "(...)", .items = s->items, .n_items = n}};
 }
@@ -176,26 +199,31 @@ static void test_evaluate__kwargs_missing_and_wrong_values(void **state) {
   static const kw_case cases[] = {
       {"no keywords", {{0}}, UNHARDENED(ALL_REQ)},
       {"missing cap_drop", {KW_NNP, KW_NET, KW_RO, KW_MEM, KW_CPU, KW_PIDS}, UNHARDENED(CAP)},
-      {"cap_drop NET_RAW", {KW_NNP, K_LIST("cap_drop", "NET_RAW"), KW_NET, KW_RO, KW_MEM, KW_CPU, KW_PIDS},
+      {"cap_drop NET_RAW",
+       {KW_NNP, K_LIST("cap_drop", "NET_RAW"), KW_NET, KW_RO, KW_MEM, KW_CPU, KW_PIDS},
        UNHARDENED(CAP)},
-      {"cap_drop all (lower case)", {KW_NNP, K_LIST("cap_drop", "all"), KW_NET, KW_RO, KW_MEM, KW_CPU, KW_PIDS},
+      {"cap_drop all (lower case)",
+       {KW_NNP, K_LIST("cap_drop", "all"), KW_NET, KW_RO, KW_MEM, KW_CPU, KW_PIDS},
        UNHARDENED(CAP)},
-      {"cap_drop empty list", {KW_NNP, K_LIST("cap_drop", NULL), KW_NET, KW_RO, KW_MEM, KW_CPU, KW_PIDS},
+      {"cap_drop empty list",
+       {KW_NNP, K_LIST("cap_drop", NULL), KW_NET, KW_RO, KW_MEM, KW_CPU, KW_PIDS},
        UNHARDENED(CAP)},
-      {"network_mode bridge", {KW_NNP, KW_CAP, K_STR("network_mode", "bridge"), KW_RO, KW_MEM, KW_CPU, KW_PIDS},
+      {"network_mode bridge",
+       {KW_NNP, KW_CAP, K_STR("network_mode", "bridge"), KW_RO, KW_MEM, KW_CPU, KW_PIDS},
        UNHARDENED(NET)},
       {"read_only False", {KW_NNP, KW_CAP, KW_NET, K_FALSE("read_only"), KW_MEM, KW_CPU, KW_PIDS}, UNHARDENED(RO)},
       {"mem_limit None", {KW_NNP, KW_CAP, KW_NET, KW_RO, K_NONE("mem_limit"), KW_CPU, KW_PIDS}, UNHARDENED(MEM)},
       {"mem_limit 0", {KW_NNP, KW_CAP, KW_NET, KW_RO, K_NUM("mem_limit", "0"), KW_CPU, KW_PIDS}, UNHARDENED(MEM)},
       {"mem_limit \"\"", {KW_NNP, KW_CAP, KW_NET, KW_RO, K_STR("mem_limit", ""), KW_CPU, KW_PIDS}, UNHARDENED(MEM)},
       {"mem_limit \"0\"", {KW_NNP, KW_CAP, KW_NET, KW_RO, K_STR("mem_limit", "0"), KW_CPU, KW_PIDS}, UNHARDENED(MEM)},
-      {"pids_limit 0.0", {KW_NNP, KW_CAP, KW_NET, KW_RO, KW_MEM, KW_CPU, K_NUM("pids_limit", "0.0")},
-       UNHARDENED(PIDS)},
-      {"security_opt false", {K_LIST("security_opt", "no-new-privileges:false"), KW_CAP, KW_NET, KW_RO, KW_MEM, KW_CPU,
-                              KW_PIDS}, UNHARDENED(NNP)},
+      {"pids_limit 0.0", {KW_NNP, KW_CAP, KW_NET, KW_RO, KW_MEM, KW_CPU, K_NUM("pids_limit", "0.0")}, UNHARDENED(PIDS)},
+      {"security_opt false",
+       {K_LIST("security_opt", "no-new-privileges:false"), KW_CAP, KW_NET, KW_RO, KW_MEM, KW_CPU, KW_PIDS},
+       UNHARDENED(NNP)},
       {"two missing", {KW_NNP, KW_NET, KW_RO, KW_MEM, KW_CPU}, UNHARDENED(CAP | PIDS)},
       // A key given twice (a dict literal merged into the call): the last value counts.
-      {"read_only overridden later", {KW_NNP, KW_CAP, KW_NET, KW_RO, KW_MEM, KW_CPU, KW_PIDS, K_FALSE("read_only")},
+      {"read_only overridden later",
+       {KW_NNP, KW_CAP, KW_NET, KW_RO, KW_MEM, KW_CPU, KW_PIDS, K_FALSE("read_only")},
        UNHARDENED(RO)},
   };
   RUN_KW(e, cases);
@@ -204,19 +232,25 @@ static void test_evaluate__kwargs_missing_and_wrong_values(void **state) {
 static void test_evaluate__kwargs_alternative_spellings_pass(void **state) {
   env *e = *state;
   static const kw_case cases[] = {
-      {"network_disabled=True", {KW_NNP, KW_CAP, K_TRUE("network_disabled"), KW_RO, KW_MEM, KW_CPU, KW_PIDS},
+      {"network_disabled=True",
+       {KW_NNP, KW_CAP, K_TRUE("network_disabled"), KW_RO, KW_MEM, KW_CPU, KW_PIDS},
        PASS_FLAGS},
       {"cpu_quota", {KW_NNP, KW_CAP, KW_NET, KW_RO, KW_MEM, K_NUM("cpu_quota", "50000"), KW_PIDS}, PASS_FLAGS},
       {"cap_drop with ALL among others",
-       {KW_NNP, K_LIST("cap_drop", "NET_RAW", "ALL"), KW_NET, KW_RO, KW_MEM, KW_CPU, KW_PIDS}, PASS_FLAGS},
-      {"cap_drop as a plain string", {KW_NNP, K_STR("cap_drop", "ALL"), KW_NET, KW_RO, KW_MEM, KW_CPU, KW_PIDS},
+       {KW_NNP, K_LIST("cap_drop", "NET_RAW", "ALL"), KW_NET, KW_RO, KW_MEM, KW_CPU, KW_PIDS},
        PASS_FLAGS},
-      {"security_opt :true", {K_LIST("security_opt", "label=x", "no-new-privileges:true"), KW_CAP, KW_NET, KW_RO,
-                              KW_MEM, KW_CPU, KW_PIDS}, PASS_FLAGS},
-      {"mem_limit as a number", {KW_NNP, KW_CAP, KW_NET, KW_RO, K_NUM("mem_limit", "536870912"), KW_CPU, KW_PIDS},
+      {"cap_drop as a plain string",
+       {KW_NNP, K_STR("cap_drop", "ALL"), KW_NET, KW_RO, KW_MEM, KW_CPU, KW_PIDS},
+       PASS_FLAGS},
+      {"security_opt :true",
+       {K_LIST("security_opt", "label=x", "no-new-privileges:true"), KW_CAP, KW_NET, KW_RO, KW_MEM, KW_CPU, KW_PIDS},
+       PASS_FLAGS},
+      {"mem_limit as a number",
+       {KW_NNP, KW_CAP, KW_NET, KW_RO, K_NUM("mem_limit", "536870912"), KW_CPU, KW_PIDS},
        PASS_FLAGS},
       // Presence-only requirements accept a value hardguard cannot read.
-      {"mem_limit from a variable", {KW_NNP, KW_CAP, KW_NET, KW_RO, K_VAR("mem_limit", "limit"), KW_CPU, KW_PIDS},
+      {"mem_limit from a variable",
+       {KW_NNP, KW_CAP, KW_NET, KW_RO, K_VAR("mem_limit", "limit"), KW_CPU, KW_PIDS},
        PASS_FLAGS},
       {"unrelated keywords", {K_STR("image", "x"), K_TRUE("detach"), KW_ALL}, PASS_FLAGS},
   };
@@ -227,12 +261,21 @@ static void test_evaluate__kwargs_builder_spread_passes(void **state) {
   env *e = *state;
   static const kw_case cases[] = {
       {"builder alone", {SPREAD_BUILDER("hardening_kwargs()")}, HG_RULE_NONE, HG_VIA_BUILDER, 0},
-      {"builder after other keywords", {K_TRUE("detach"), SPREAD_BUILDER("hardening_kwargs()")}, HG_RULE_NONE,
-       HG_VIA_BUILDER, 0},
-      {"builder after an unknown spread", {SPREAD_UNKNOWN("opts"), SPREAD_BUILDER("hardening_kwargs()")},
-       HG_RULE_NONE, HG_VIA_BUILDER, 0},
-      {"builder with the full flag set", {KW_ALL, SPREAD_BUILDER("hardening_kwargs()")}, HG_RULE_NONE,
-       HG_VIA_BUILDER, 0},
+      {"builder after other keywords",
+       {K_TRUE("detach"), SPREAD_BUILDER("hardening_kwargs()")},
+       HG_RULE_NONE,
+       HG_VIA_BUILDER,
+       0},
+      {"builder after an unknown spread",
+       {SPREAD_UNKNOWN("opts"), SPREAD_BUILDER("hardening_kwargs()")},
+       HG_RULE_NONE,
+       HG_VIA_BUILDER,
+       0},
+      {"builder with the full flag set",
+       {KW_ALL, SPREAD_BUILDER("hardening_kwargs()")},
+       HG_RULE_NONE,
+       HG_VIA_BUILDER,
+       0},
   };
   RUN_KW(e, cases);
 
@@ -240,7 +283,9 @@ static void test_evaluate__kwargs_builder_spread_passes(void **state) {
   build_kwargs(&s, (const kw[]){SPREAD_BUILDER("hardening_kwargs()"), {0}}, false);
   hg_verdict v;
   hg_evaluate(&v, e->policy, e->no_builders, &s.site, e->md);
-  assert_string_equal(v.message, "container created through docker-py applies the hardening builder, taken at its word (`trust: true`)");
+  assert_string_equal(
+      v.message,
+      "container created through docker-py applies the hardening builder, taken at its word (`trust: true`)");
   hg_verdict_clear(&v);
 }
 
@@ -255,24 +300,38 @@ static void test_evaluate__kwargs_builder_merged_first_is_overridden(void **stat
       {"literal after the builder",
        {IN_DICT(.kind = HG_VAL_BUILDER, .text = "hardening_kwargs()", .splat = true),
         IN_DICT(.key = "read_only", .kind = HG_VAL_FALSE, .text = "False")},
-       HG_RULE_BUILDER_OVERRIDABLE, HG_VIA_BUILDER, 0},
+       HG_RULE_BUILDER_OVERRIDABLE,
+       HG_VIA_BUILDER,
+       0},
       {"unknown spread after the builder",
        {IN_DICT(.kind = HG_VAL_BUILDER, .text = "hardening_kwargs()", .splat = true),
         IN_DICT(.kind = HG_VAL_UNKNOWN, .text = "opts", .splat = true)},
-       HG_RULE_BUILDER_OVERRIDABLE, HG_VIA_BUILDER, 0},
+       HG_RULE_BUILDER_OVERRIDABLE,
+       HG_VIA_BUILDER,
+       0},
       {"hardened entry after the builder",
        {IN_DICT(.kind = HG_VAL_BUILDER, .text = "hardening_kwargs()", .splat = true),
         IN_DICT(.key = "network_mode", .kind = HG_VAL_STR, .text = "none")},
-       HG_RULE_NONE, HG_VIA_BUILDER, 0},
+       HG_RULE_NONE,
+       HG_VIA_BUILDER,
+       0},
       {"unrelated entry after the builder",
        {IN_DICT(.kind = HG_VAL_BUILDER, .text = "hardening_kwargs()", .splat = true),
         IN_DICT(.key = "environment", .kind = HG_VAL_UNKNOWN, .text = "env")},
-       HG_RULE_NONE, HG_VIA_BUILDER, 0},
-      {"builder merged last", {IN_DICT(.kind = HG_VAL_UNKNOWN, .text = "opts", .splat = true),
+       HG_RULE_NONE,
+       HG_VIA_BUILDER,
+       0},
+      {"builder merged last",
+       {IN_DICT(.kind = HG_VAL_UNKNOWN, .text = "opts", .splat = true),
         IN_DICT(.kind = HG_VAL_BUILDER, .text = "hardening_kwargs()", .splat = true)},
-       HG_RULE_NONE, HG_VIA_BUILDER, 0},
-      {"call keyword after a call-level builder", {SPREAD_BUILDER("hardening_kwargs()"), K_FALSE("read_only")},
-       HG_RULE_NONE, HG_VIA_BUILDER, 0},
+       HG_RULE_NONE,
+       HG_VIA_BUILDER,
+       0},
+      {"call keyword after a call-level builder",
+       {SPREAD_BUILDER("hardening_kwargs()"), K_FALSE("read_only")},
+       HG_RULE_NONE,
+       HG_VIA_BUILDER,
+       0},
   };
   for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
     kw_site s;
@@ -322,15 +381,27 @@ static void test_evaluate__kwargs_value_from_a_variable_is_unverifiable(void **s
   hg_verdict_clear(&v);
 
   // A literal failing value of the same requirement does not hide the variable one.
-  build_kwargs(&s, (const kw[]){KW_NNP, KW_CAP, K_VAR("network_mode", "mode"), K_FALSE("network_disabled"), KW_RO,
-                                KW_MEM, KW_CPU, KW_PIDS, {0}}, false);
+  build_kwargs(&s,
+               (const kw[]){KW_NNP,
+                            KW_CAP,
+                            K_VAR("network_mode", "mode"),
+                            K_FALSE("network_disabled"),
+                            KW_RO,
+                            KW_MEM,
+                            KW_CPU,
+                            KW_PIDS,
+                            {0}},
+               false);
   hg_evaluate(&v, e->policy, e->no_builders, &s.site, e->md);
   check_verdict("network_mode variable, network_disabled False", &v, HG_RULE_UNVERIFIABLE_FLAGS, HG_VIA_NONE, NET);
   hg_verdict_clear(&v);
 
   // An f-string (a hole in the text) is not a literal either.
-  build_kwargs(&s, (const kw[]){K_LIST("security_opt", "no-new-privileges\x01"), KW_CAP, KW_NET, KW_RO, KW_MEM,
-                                KW_CPU, KW_PIDS, {0}}, false);
+  build_kwargs(
+      &s,
+      (const kw[]){
+          K_LIST("security_opt", "no-new-privileges\x01"), KW_CAP, KW_NET, KW_RO, KW_MEM, KW_CPU, KW_PIDS, {0}},
+      false);
   hg_evaluate(&v, e->policy, e->no_builders, &s.site, e->md);
   check_verdict("security_opt with a hole", &v, HG_RULE_UNVERIFIABLE_FLAGS, HG_VIA_NONE, NNP);
   hg_verdict_clear(&v);
@@ -396,8 +467,12 @@ typedef struct {
 static void build_argv(argv_site *s, hg_reads reads, const char *const *words) {
   memset(s, 0, sizeof(*s));
   size_t n = 0;
-  for (; n < MAX_WORDS && words[n]; n++) s->words[n] = (hg_value){.kind = HG_VAL_STR, .text = words[n], .line = 7};
-  s->site = (hg_site){.kind = "cli-run", .reads = reads, .line = 7, .col = 9,
+  for (; n < MAX_WORDS && words[n]; n++)
+    s->words[n] = (hg_value){.kind = HG_VAL_STR, .text = words[n], .line = 7};
+  s->site = (hg_site){.kind = "cli-run",
+                      .reads = reads,
+                      .line = 7,
+                      .col = 9,
                       .flags = {.kind = HG_VAL_LIST, .text = "[...]", .items = s->words, .n_items = n}};
 }
 
@@ -429,8 +504,9 @@ static void test_evaluate__argv_full_set_passes(void **state) {
       {"docker container run", {"docker", "container", "run", A_ALL, "img"}, PASS_FLAGS},
       {"podman create", {"podman", "create", A_ALL, "img"}, PASS_FLAGS},
       {"sudo docker run", {"sudo", "docker", "run", A_ALL, "img"}, PASS_FLAGS},
-      {"boolean --rm does not take a value", {"docker", "run", "--rm", A_RO, A_NNP, A_CAP, A_NET, A_MEM, A_CPU, A_PIDS,
-                                              "img"}, PASS_FLAGS},
+      {"boolean --rm does not take a value",
+       {"docker", "run", "--rm", A_RO, A_NNP, A_CAP, A_NET, A_MEM, A_CPU, A_PIDS, "img"},
+       PASS_FLAGS},
       {"value flags take their value", {"docker", "run", "-e", "A=1", "--name", "box", A_ALL, "img"}, PASS_FLAGS},
       {"no image", {"docker", "run", A_ALL}, PASS_FLAGS},
   };
@@ -440,12 +516,15 @@ static void test_evaluate__argv_full_set_passes(void **state) {
 static void test_evaluate__argv_every_spelling(void **state) {
   env *e = *state;
   static const argv_case cases[] = {
-      {"--memory=512m", {"docker", "run", A_NNP, A_CAP, A_NET, A_RO, "--memory=512m", A_CPU, A_PIDS, "img"}, PASS_FLAGS},
+      {"--memory=512m",
+       {"docker", "run", A_NNP, A_CAP, A_NET, A_RO, "--memory=512m", A_CPU, A_PIDS, "img"},
+       PASS_FLAGS},
       {"-m 512m", {"docker", "run", A_NNP, A_CAP, A_NET, A_RO, "-m", "512m", A_CPU, A_PIDS, "img"}, PASS_FLAGS},
       {"-m512m", {"docker", "run", A_NNP, A_CAP, A_NET, A_RO, "-m512m", A_CPU, A_PIDS, "img"}, PASS_FLAGS},
       {"-m=512m", {"docker", "run", A_NNP, A_CAP, A_NET, A_RO, "-m=512m", A_CPU, A_PIDS, "img"}, PASS_FLAGS},
       {"--net none", {"docker", "run", A_NNP, A_CAP, "--net", "none", A_RO, A_MEM, A_CPU, A_PIDS, "img"}, PASS_FLAGS},
-      {"--network=none", {"docker", "run", A_NNP, A_CAP, "--network=none", A_RO, A_MEM, A_CPU, A_PIDS, "img"},
+      {"--network=none",
+       {"docker", "run", A_NNP, A_CAP, "--network=none", A_RO, A_MEM, A_CPU, A_PIDS, "img"},
        PASS_FLAGS},
       {"--security-opt=no-new-privileges:true",
        {"docker", "run", "--security-opt=no-new-privileges:true", A_CAP, A_NET, A_RO, A_MEM, A_CPU, A_PIDS, "img"},
@@ -453,17 +532,20 @@ static void test_evaluate__argv_every_spelling(void **state) {
       {"--security-opt no-new-privileges=true",
        {"docker", "run", "--security-opt", "no-new-privileges=true", A_CAP, A_NET, A_RO, A_MEM, A_CPU, A_PIDS, "img"},
        PASS_FLAGS},
-      {"--cap-drop=ALL", {"docker", "run", A_NNP, "--cap-drop=ALL", A_NET, A_RO, A_MEM, A_CPU, A_PIDS, "img"},
+      {"--cap-drop=ALL",
+       {"docker", "run", A_NNP, "--cap-drop=ALL", A_NET, A_RO, A_MEM, A_CPU, A_PIDS, "img"},
        PASS_FLAGS},
-      {"--read-only=true", {"docker", "run", A_NNP, A_CAP, A_NET, "--read-only=true", A_MEM, A_CPU, A_PIDS, "img"},
+      {"--read-only=true",
+       {"docker", "run", A_NNP, A_CAP, A_NET, "--read-only=true", A_MEM, A_CPU, A_PIDS, "img"},
        PASS_FLAGS},
       {"--cpus=0.5", {"docker", "run", A_NNP, A_CAP, A_NET, A_RO, A_MEM, "--cpus=0.5", A_PIDS, "img"}, PASS_FLAGS},
       {"combined -it", {"docker", "run", "-it", A_ALL, "img"}, PASS_FLAGS},
       {"combined -dit", {"docker", "run", "-dit", A_ALL, "img"}, PASS_FLAGS},
       {"-itm 512m", {"docker", "run", A_NNP, A_CAP, A_NET, A_RO, "-itm", "512m", A_CPU, A_PIDS, "img"}, PASS_FLAGS},
       {"-itm512m", {"docker", "run", A_NNP, A_CAP, A_NET, A_RO, "-itm512m", A_CPU, A_PIDS, "img"}, PASS_FLAGS},
-      {"cap-drop repeated", {"docker", "run", A_NNP, "--cap-drop", "NET_RAW", "--cap-drop", "ALL", A_NET, A_RO, A_MEM,
-                             A_CPU, A_PIDS, "img"}, PASS_FLAGS},
+      {"cap-drop repeated",
+       {"docker", "run", A_NNP, "--cap-drop", "NET_RAW", "--cap-drop", "ALL", A_NET, A_RO, A_MEM, A_CPU, A_PIDS, "img"},
+       PASS_FLAGS},
   };
   RUN_ARGV(e, cases);
 }
@@ -473,28 +555,36 @@ static void test_evaluate__argv_missing_and_wrong_values(void **state) {
   static const argv_case cases[] = {
       {"no flags", {"docker", "run", "img"}, UNHARDENED(ALL_REQ)},
       {"only the program", {"docker"}, UNHARDENED(ALL_REQ)},
-      {"--read-only=false", {"docker", "run", A_NNP, A_CAP, A_NET, "--read-only=false", A_MEM, A_CPU, A_PIDS, "img"},
+      {"--read-only=false",
+       {"docker", "run", A_NNP, A_CAP, A_NET, "--read-only=false", A_MEM, A_CPU, A_PIDS, "img"},
        UNHARDENED(RO)},
-      {"--network bridge", {"docker", "run", A_NNP, A_CAP, "--network", "bridge", A_RO, A_MEM, A_CPU, A_PIDS, "img"},
+      {"--network bridge",
+       {"docker", "run", A_NNP, A_CAP, "--network", "bridge", A_RO, A_MEM, A_CPU, A_PIDS, "img"},
        UNHARDENED(NET)},
-      {"--cap-drop NET_RAW", {"docker", "run", A_NNP, "--cap-drop", "NET_RAW", A_NET, A_RO, A_MEM, A_CPU, A_PIDS, "img"},
+      {"--cap-drop NET_RAW",
+       {"docker", "run", A_NNP, "--cap-drop", "NET_RAW", A_NET, A_RO, A_MEM, A_CPU, A_PIDS, "img"},
        UNHARDENED(CAP)},
       {"--security-opt=no-new-privileges:false",
        {"docker", "run", "--security-opt=no-new-privileges:false", A_CAP, A_NET, A_RO, A_MEM, A_CPU, A_PIDS, "img"},
        UNHARDENED(NNP)},
-      {"--memory 0", {"docker", "run", A_NNP, A_CAP, A_NET, A_RO, "--memory", "0", A_CPU, A_PIDS, "img"},
+      {"--memory 0",
+       {"docker", "run", A_NNP, A_CAP, A_NET, A_RO, "--memory", "0", A_CPU, A_PIDS, "img"},
        UNHARDENED(MEM)},
-      {"--memory= (empty)", {"docker", "run", A_NNP, A_CAP, A_NET, A_RO, "--memory=", A_CPU, A_PIDS, "img"},
+      {"--memory= (empty)",
+       {"docker", "run", A_NNP, A_CAP, A_NET, A_RO, "--memory=", A_CPU, A_PIDS, "img"},
        UNHARDENED(MEM)},
-      {"--memory without a value at the end", {"docker", "run", A_NNP, A_CAP, A_NET, A_RO, A_CPU, A_PIDS, "--memory"},
+      {"--memory without a value at the end",
+       {"docker", "run", A_NNP, A_CAP, A_NET, A_RO, A_CPU, A_PIDS, "--memory"},
        UNHARDENED(MEM)},
       // Everything after the image is the container's command, not docker's options.
-      {"cap-drop after the image", {"docker", "run", A_NNP, A_NET, A_RO, A_MEM, A_CPU, A_PIDS, "img", A_CAP},
+      {"cap-drop after the image",
+       {"docker", "run", A_NNP, A_NET, A_RO, A_MEM, A_CPU, A_PIDS, "img", A_CAP},
        UNHARDENED(CAP)},
       {"all after the image", {"docker", "run", "img", A_ALL}, UNHARDENED(ALL_REQ)},
       {"all after --", {"docker", "run", "--", A_ALL}, UNHARDENED(ALL_REQ)},
       // A value flag swallows the next word: here --name takes "--cap-drop" and "ALL" is the image.
-      {"value flag swallows a flag", {"docker", "run", A_NNP, A_NET, A_RO, A_MEM, A_CPU, A_PIDS, "--name", A_CAP},
+      {"value flag swallows a flag",
+       {"docker", "run", A_NNP, A_NET, A_RO, A_MEM, A_CPU, A_PIDS, "--name", A_CAP},
        UNHARDENED(CAP)},
       {"two missing", {"docker", "run", A_NNP, A_NET, A_RO, A_MEM, A_CPU, "img"}, UNHARDENED(CAP | PIDS)},
   };
@@ -503,11 +593,11 @@ static void test_evaluate__argv_missing_and_wrong_values(void **state) {
 
 static void test_evaluate__argv_repeated_scalar_flag_last_wins(void **state) {
   env *e = *state;
-  // Regression (found by these tests, fixed): for a repeated CLI option the best occurrence counts (record() in evaluate.c), which is
-  // right for list options (--cap-drop, --security-opt accumulate) but not for scalar ones: docker
-  // (pflag) keeps the last value, so `--read-only ... --read-only=false` runs with a writable root
-  // and `--memory 512m ... --memory 0` without a memory limit. hg_evaluate passes both sites;
-  // expected: read-only (bit 3) and memory-limit (bit 4) missing.
+  // Regression (found by these tests, fixed): for a repeated CLI option the best occurrence counts (record() in
+  // evaluate.c), which is right for list options (--cap-drop, --security-opt accumulate) but not for scalar ones:
+  // docker (pflag) keeps the last value, so `--read-only ... --read-only=false` runs with a writable root and `--memory
+  // 512m ... --memory 0` without a memory limit. hg_evaluate passes both sites; expected: read-only (bit 3) and
+  // memory-limit (bit 4) missing.
   static const argv_case cases[] = {
       {"--read-only then --read-only=false", {"docker", "run", A_ALL, "--read-only=false", "img"}, UNHARDENED(RO)},
       {"--memory 512m then --memory 0", {"docker", "run", A_ALL, "--memory", "0", "img"}, UNHARDENED(MEM)},
@@ -524,11 +614,16 @@ static void test_evaluate__argv_spreads(void **state) {
   hg_verdict v;
   hg_evaluate(&v, e->policy, e->no_builders, &s.site, e->md);
   check_verdict("argv builder spread", &v, HG_RULE_NONE, HG_VIA_BUILDER, 0);
-  assert_string_equal(v.message, "container command line applies the hardening builder, taken at its word (`trust: true`)");
+  assert_string_equal(v.message,
+                      "container command line applies the hardening builder, taken at its word (`trust: true`)");
   hg_verdict_clear(&v);
 
-  s.words[2] = (hg_value){.kind = HG_VAL_UNKNOWN, .text = "extra_flags", .origin = "a name hardguard does not "
-                          "follow yet", .splat = true, .line = 8};
+  s.words[2] = (hg_value){.kind = HG_VAL_UNKNOWN,
+                          .text = "extra_flags",
+                          .origin = "a name hardguard does not "
+                                    "follow yet",
+                          .splat = true,
+                          .line = 8};
   hg_evaluate(&v, e->policy, e->no_builders, &s.site, e->md);
   check_verdict("argv unknown spread", &v, HG_RULE_UNVERIFIABLE_FLAGS, HG_VIA_NONE, ALL_REQ);
   assert_non_null(strstr(v.message, "container command line takes options from `extra_flags` at line 8 (a name "
@@ -537,8 +632,8 @@ static void test_evaluate__argv_spreads(void **state) {
 
   // A flag value with an interpolation hole cannot be verified.
   build_argv(&s, HG_READS_ARGV,
-             (const char *const[]){"docker", "run", A_NNP, A_CAP, "--network", "\x01", A_RO, A_MEM, A_CPU, A_PIDS, "img",
-                                   NULL});
+             (const char *const[]){"docker", "run", A_NNP, A_CAP, "--network", "\x01", A_RO, A_MEM, A_CPU, A_PIDS,
+                                   "img", NULL});
   hg_evaluate(&v, e->policy, e->no_builders, &s.site, e->md);
   check_verdict("argv network hole", &v, HG_RULE_UNVERIFIABLE_FLAGS, HG_VIA_NONE, NET);
   hg_verdict_clear(&v);
@@ -548,7 +643,8 @@ static void test_evaluate__shell_reads_like_argv(void **state) {
   env *e = *state;
   static const argv_case cases[] = {
       {"shell full", {"docker", "run", A_ALL, "img"}, PASS_FLAGS},
-      {"shell short flags", {"docker", "run", "-d", A_NNP, A_CAP, "--net=none", A_RO, "-m", "1g", A_CPU, A_PIDS, "img"},
+      {"shell short flags",
+       {"docker", "run", "-d", A_NNP, A_CAP, "--net=none", A_RO, "-m", "1g", A_CPU, A_PIDS, "img"},
        PASS_FLAGS},
       {"shell missing", {"docker", "run", "--rm", "img"}, UNHARDENED(ALL_REQ)},
   };
@@ -599,7 +695,8 @@ static void test_evaluate__fix_hints(void **state) {
                              "\"64\"");
   hg_verdict_clear(&v);
 
-  build_argv(&a, HG_READS_SHELL, (const char *const[]){"docker", "run", A_NNP, A_NET, A_RO, A_MEM, A_CPU, A_PIDS, NULL});
+  build_argv(&a, HG_READS_SHELL,
+             (const char *const[]){"docker", "run", A_NNP, A_NET, A_RO, A_MEM, A_CPU, A_PIDS, NULL});
   hg_evaluate(&v, e->policy, e->no_builders, &a.site, e->md);
   assert_string_equal(v.fix, "add --cap-drop ALL");
   assert_string_equal(v.message, "container shell command without the hardening builder or the full flag set; "
@@ -633,11 +730,46 @@ static void test_evaluate__client_sites(void **state) {
   hg_verdict_clear(&v);
 }
 
+// What an allow[...] marker names is relaxed only where the site fails and misses it; the verdict
+// says which requirements it relaxed (check.c marks those markers used), and the effective list
+// shows them as allowed.
+static void test_evaluate__allowable_relaxes_only_what_is_missing(void **state) {
+  env *e = *state;
+  kw_site s;
+  hg_verdict v;
+  build_kwargs(&s, (const kw[]){KW_NNP, KW_CAP, K_STR("network_mode", "bridge"), KW_RO, KW_MEM, KW_CPU, KW_PIDS, {0}},
+               false);
+  s.site.allowable = NET | MEM; // MEM is there already: nothing to relax
+  hg_evaluate(&v, e->policy, e->no_builders, &s.site, e->md);
+  assert_int_equal(v.rule, HG_RULE_NONE);
+  assert_int_equal(v.relaxed, NET);
+  assert_int_equal(v.missing, 0);
+  assert_string_equal(hg_effect_names[v.effective[2].status], "allowed");
+  assert_string_equal(hg_effect_names[v.effective[4].status], "satisfied");
+  hg_verdict_clear(&v);
+  // A passing site relaxes nothing, so its marker is left unused.
+  build_kwargs(&s, (const kw[]){KW_ALL, {0}}, false);
+  s.site.allowable = NET;
+  hg_evaluate(&v, e->policy, e->no_builders, &s.site, e->md);
+  assert_int_equal(v.rule, HG_RULE_NONE);
+  assert_int_equal(v.relaxed, 0);
+  hg_verdict_clear(&v);
+  // Relaxing one of two missing requirements leaves the other failing.
+  build_kwargs(&s, (const kw[]){KW_NNP, KW_CAP, KW_RO, KW_MEM, KW_CPU, {0}}, false);
+  s.site.allowable = NET;
+  hg_evaluate(&v, e->policy, e->no_builders, &s.site, e->md);
+  assert_int_equal(v.rule, HG_RULE_UNHARDENED_SITE);
+  assert_int_equal(v.relaxed, NET);
+  assert_int_equal(v.missing, PIDS);
+  hg_verdict_clear(&v);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_evaluate__policy_order),
       cmocka_unit_test(test_evaluate__kwargs_all_seven_pass_via_flags),
       cmocka_unit_test(test_evaluate__kwargs_missing_and_wrong_values),
+      cmocka_unit_test(test_evaluate__allowable_relaxes_only_what_is_missing),
       cmocka_unit_test(test_evaluate__kwargs_alternative_spellings_pass),
       cmocka_unit_test(test_evaluate__kwargs_builder_spread_passes),
       cmocka_unit_test(test_evaluate__kwargs_builder_merged_first_is_overridden),
