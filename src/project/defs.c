@@ -95,6 +95,21 @@ hg_target hg_defs__lookup(const hg_resolver *r, const hg_module *m, const char *
 }
 
 // A method or class attribute `name` of class t, or of a base class defined in the project.
+size_t hg_defs__bases(const hg_resolver *r, hg_target cls, hg_target *out, int depth) {
+  TSNode bases = hg_node_field(cls.node, "superclasses");
+  size_t n = 0;
+  for (uint32_t i = 0, k = hg_node_arg_count(bases); i < k && n < HG_DEFS_MAX_BASES; i++) {
+    TSNode b = hg_node_arg(bases, i);
+    if (!hg_node_is(b, "identifier"))
+      continue; // Generic[T], metaclass=..., a module.Class (not followed)
+    uint32_t a = ts_node_start_byte(b), e = ts_node_end_byte(b);
+    hg_target base = hg_defs__lookup(r, cls.module, cls.module->src + a, e - a, depth + 1);
+    if (base.kind == HG_DEF_CLASS && !ts_node_eq(base.node, cls.node))
+      out[n++] = base;
+  }
+  return n;
+}
+
 hg_target hg_defs__member(const hg_resolver *r, hg_target cls, const char *name, size_t len, int depth) {
   hg_target none = {.kind = HG_DEF_NONE};
   if (depth > HG_SUMMARY_MAX_DEPTH)
@@ -113,18 +128,11 @@ hg_target hg_defs__member(const hg_resolver *r, hg_target cls, const char *name,
   }
   if (found.kind != HG_DEF_NONE)
     return found;
-  TSNode bases = hg_node_field(cls.node, "superclasses");
-  for (uint32_t i = 0, n = hg_node_arg_count(bases); i < n; i++) {
-    TSNode b = hg_node_arg(bases, i);
-    if (!hg_node_is(b, "identifier"))
-      continue;
-    uint32_t a = ts_node_start_byte(b), e = ts_node_end_byte(b);
-    hg_target base = hg_defs__lookup(r, cls.module, src + a, e - a, depth + 1);
-    if (base.kind == HG_DEF_CLASS) {
-      found = hg_defs__member(r, base, name, len, depth + 1);
-      if (found.kind != HG_DEF_NONE)
-        return found;
-    }
+  hg_target bases[HG_DEFS_MAX_BASES];
+  for (size_t i = 0, n = hg_defs__bases(r, cls, bases, depth); i < n; i++) {
+    found = hg_defs__member(r, bases[i], name, len, depth + 1);
+    if (found.kind != HG_DEF_NONE)
+      return found;
   }
   return none;
 }

@@ -33,6 +33,9 @@ const char *hg_project__enter(const hg_resolver *r, hg_hop *hop, const hg_module
 hg_target hg_defs__find(const hg_module *m, const char *name, size_t len);
 /** `name` as module m binds it: its own definition, else what it imports under that name. */
 hg_target hg_defs__lookup(const hg_resolver *r, const hg_module *m, const char *name, size_t len, int depth);
+/** The base classes of `cls` that are defined in the project (named by a bare name), in order. */
+#define HG_DEFS_MAX_BASES 8
+size_t hg_defs__bases(const hg_resolver *r, hg_target cls, hg_target *out, int depth);
 /** A method of class `cls` or of a base class defined in the project. */
 hg_target hg_defs__member(const hg_resolver *r, hg_target cls, const char *name, size_t len, int depth);
 /** A qualified name: the longest prefix that is a module of the project, and what it holds. */

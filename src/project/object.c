@@ -62,16 +62,9 @@ static void class_fields(const hg_resolver *r, hg_target cls, hg_value_vec *fiel
   const hg_module *m = cls.module;
   hg_resolver mr = hg_project__in_module(r, m);
   *dataclass |= dataclass_like(r->policy, m, cls);
-  TSNode bases = hg_node_field(cls.node, "superclasses");
-  for (uint32_t i = 0, n = hg_node_arg_count(bases); i < n; i++) {
-    TSNode b = hg_node_arg(bases, i);
-    if (!hg_node_is(b, "identifier"))
-      continue;
-    uint32_t a = ts_node_start_byte(b), e = ts_node_end_byte(b);
-    hg_target base = hg_defs__lookup(r, m, m->src + a, e - a, depth + 1);
-    if (base.kind == HG_DEF_CLASS && !ts_node_eq(base.node, cls.node))
-      class_fields(r, base, fields, order, dataclass, depth + 1);
-  }
+  hg_target bases[HG_DEFS_MAX_BASES];
+  for (size_t i = 0, n = hg_defs__bases(r, cls, bases, depth); i < n; i++)
+    class_fields(r, bases[i], fields, order, dataclass, depth + 1);
   TSNode body = hg_node_field(cls.node, "body");
   for (uint32_t i = 0, n = ts_node_named_child_count(body); i < n; i++) {
     TSNode s = ts_node_named_child(body, i);
