@@ -1,38 +1,67 @@
-# Fetch the pinned grammar tarball with `npm pack`, check its SHA-512 against the pinned value and
-# unpack src/parser.c and src/scanner.c into the build tree. Sets HG_GRAMMAR_PYTHON_SRC.
-# -DHG_GRAMMAR_TARBALL=/path/to.tgz uses a tarball already on disk (still checked).
-include(${CMAKE_CURRENT_LIST_DIR}/tree-sitter-python.cmake)
-
-set(_dir "${CMAKE_BINARY_DIR}/_grammar")
-set(_tgz "${_dir}/${HG_GRAMMAR_PYTHON_PACKAGE}-${HG_GRAMMAR_PYTHON_VERSION}.tgz")
-set(HG_GRAMMAR_PYTHON_SRC "${_dir}/package/src")
-
-if(HG_GRAMMAR_TARBALL)
-  file(MAKE_DIRECTORY "${_dir}")
-  file(COPY_FILE "${HG_GRAMMAR_TARBALL}" "${_tgz}")
-endif()
-if(NOT EXISTS "${_tgz}")
-  find_program(NPM_EXECUTABLE npm)
-  if(NOT NPM_EXECUTABLE)
-    message(FATAL_ERROR "npm is needed to fetch ${HG_GRAMMAR_PYTHON_PACKAGE}@${HG_GRAMMAR_PYTHON_VERSION} "
-                        "(apt-get install npm), or pass -DHG_GRAMMAR_TARBALL=<file.tgz>")
+# Fetches each pinned grammar tarball with `npm pack`, checks its SHA-512 against the pin in
+# grammars/tree-sitter-<name>.cmake, unpacks its src/ into the build tree and defines a static
+# library hg_grammar_<name> (third-party code: no warnings). Sets HG_GRAMMAR_<NAME>_SRC.
+# -DHG_GRAMMAR_TARBALL_<NAME>=/path/to.tgz uses a tarball already on disk (still checked); for the
+# Python grammar the older spelling -DHG_GRAMMAR_TARBALL=... works too.
+set(HG_GRAMMAR_PINS "${CMAKE_CURRENT_LIST_DIR}")
+function(hg_grammar name)
+  string(TOUPPER "${name}" NAME)
+  include(${HG_GRAMMAR_PINS}/tree-sitter-${name}.cmake)
+  set(_pkg "${HG_GRAMMAR_${NAME}_PACKAGE}")
+  set(_ver "${HG_GRAMMAR_${NAME}_VERSION}")
+  set(_dir "${CMAKE_BINARY_DIR}/_grammar/${name}")
+  set(_tgz "${_dir}/${_pkg}-${_ver}.tgz")
+  set(_src "${_dir}/package/src")
+  set(_local "${HG_GRAMMAR_TARBALL_${NAME}}")
+  if(NOT _local AND name STREQUAL "python")
+    set(_local "${HG_GRAMMAR_TARBALL}")
   endif()
-  file(MAKE_DIRECTORY "${_dir}")
-  execute_process(
-    COMMAND "${NPM_EXECUTABLE}" pack --silent "${HG_GRAMMAR_PYTHON_PACKAGE}@${HG_GRAMMAR_PYTHON_VERSION}"
-    WORKING_DIRECTORY "${_dir}" RESULT_VARIABLE _rc OUTPUT_QUIET ERROR_VARIABLE _err)
-  if(NOT _rc EQUAL 0 OR NOT EXISTS "${_tgz}")
-    message(FATAL_ERROR "npm pack ${HG_GRAMMAR_PYTHON_PACKAGE}@${HG_GRAMMAR_PYTHON_VERSION} failed: ${_err}")
+  if(_local)
+    file(MAKE_DIRECTORY "${_dir}")
+    file(COPY_FILE "${_local}" "${_tgz}")
   endif()
-endif()
-
-file(SHA512 "${_tgz}" _sum)
-if(NOT _sum STREQUAL HG_GRAMMAR_PYTHON_SHA512)
-  file(REMOVE "${_tgz}")
-  message(FATAL_ERROR "${_tgz}: SHA-512 ${_sum} does not match the pinned ${HG_GRAMMAR_PYTHON_SHA512} "
-                      "(grammars/tree-sitter-python.cmake); refusing to build with it")
-endif()
-if(NOT EXISTS "${HG_GRAMMAR_PYTHON_SRC}/parser.c" OR "${_tgz}" IS_NEWER_THAN "${HG_GRAMMAR_PYTHON_SRC}/parser.c")
-  file(ARCHIVE_EXTRACT INPUT "${_tgz}" DESTINATION "${_dir}"
-       PATTERNS package/src/parser.c package/src/scanner.c package/src/tree_sitter/*)
-endif()
+  if(NOT EXISTS "${_tgz}")
+    find_program(NPM_EXECUTABLE npm)
+    if(NOT NPM_EXECUTABLE)
+      message(FATAL_ERROR "npm is needed to fetch ${_pkg}@${_ver} (apt-get install npm), "
+                          "or pass -DHG_GRAMMAR_TARBALL_${NAME}=<file.tgz>")
+    endif()
+    file(MAKE_DIRECTORY "${_dir}")
+    # Not --silent: when the download fails, npm's own reason (a proxy, a certificate, a DNS error)
+    # is what the user needs to see.
+    execute_process(
+      COMMAND "${NPM_EXECUTABLE}" pack --loglevel=error "${_pkg}@${_ver}"
+      WORKING_DIRECTORY "${_dir}" RESULT_VARIABLE _rc OUTPUT_QUIET ERROR_VARIABLE _err)
+    if(NOT _rc EQUAL 0 OR NOT EXISTS "${_tgz}")
+      string(STRIP "${_err}" _err)
+      if(_err STREQUAL "")
+        set(_err "npm exited with status ${_rc} and printed no reason")
+      endif()
+      message(FATAL_ERROR
+        "npm pack ${_pkg}@${_ver} failed:\n${_err}\n"
+        "What to do: behind a proxy, set npm's `proxy`/`https-proxy` (npm config set https-proxy URL); "
+        "behind a proxy with its own certificate, point npm at it (npm config set cafile /path/to/ca.pem); "
+        "or download the tarball elsewhere (npm pack ${_pkg}@${_ver}) and configure with "
+        "-DHG_GRAMMAR_TARBALL_${NAME}=/path/to/${_pkg}-${_ver}.tgz (its SHA-512 is still checked).")
+    endif()
+  endif()
+  file(SHA512 "${_tgz}" _sum)
+  if(NOT _sum STREQUAL HG_GRAMMAR_${NAME}_SHA512)
+    file(REMOVE "${_tgz}")
+    message(FATAL_ERROR "${_tgz}: SHA-512 ${_sum} does not match the pinned ${HG_GRAMMAR_${NAME}_SHA512} "
+                        "(grammars/tree-sitter-${name}.cmake); refusing to build with it")
+  endif()
+  if(NOT EXISTS "${_src}/parser.c" OR "${_tgz}" IS_NEWER_THAN "${_src}/parser.c")
+    set(_patterns package/src/tree_sitter/*)
+    foreach(f IN LISTS HG_GRAMMAR_${NAME}_SOURCES)
+      list(APPEND _patterns package/src/${f})
+    endforeach()
+    file(ARCHIVE_EXTRACT INPUT "${_tgz}" DESTINATION "${_dir}" PATTERNS ${_patterns})
+  endif()
+  list(TRANSFORM HG_GRAMMAR_${NAME}_SOURCES PREPEND "${_src}/" OUTPUT_VARIABLE _files)
+  add_library(hg_grammar_${name} STATIC ${_files})
+  target_include_directories(hg_grammar_${name} PRIVATE "${_src}")
+  target_compile_options(hg_grammar_${name} PRIVATE -w)
+  set_target_properties(hg_grammar_${name} PROPERTIES POSITION_INDEPENDENT_CODE ON)
+  set(HG_GRAMMAR_${NAME}_SRC "${_src}" PARENT_SCOPE)
+endfunction()

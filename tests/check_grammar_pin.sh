@@ -2,8 +2,8 @@
 # The hex SHA-512 CMake checks and the npm integrity string recorded beside it are one digest.
 set -u
 file=$1
-hex=$(sed -n 's/.*HG_GRAMMAR_PYTHON_SHA512 *"\([0-9a-f]*\)".*/\1/p' "$file")
-integrity=$(sed -n 's/.*HG_GRAMMAR_PYTHON_INTEGRITY *"sha512-\([^"]*\)".*/\1/p' "$file")
+hex=$(sed -n 's/.*HG_GRAMMAR_[A-Z]*_SHA512 *"\([0-9a-f]*\)".*/\1/p' "$file")
+integrity=$(sed -n 's/.*HG_GRAMMAR_[A-Z]*_INTEGRITY *"sha512-\([^"]*\)".*/\1/p' "$file")
 [ ${#hex} = 128 ] || { echo "no 128-digit SHA512 in $file"; exit 1; }
 got=$(printf "$(printf %s "$hex" | sed "s/../\\\\x&/g")" | base64 -w0)
 [ "$got" = "$integrity" ] || { echo "SHA512 $hex is sha512-$got, but the integrity recorded is sha512-$integrity"; exit 1; }
