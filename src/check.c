@@ -9,6 +9,7 @@
 
 struct hg_checker {
   TSParser *parser;
+  int language;  // the surface whose grammar the parser has, -1 before the first file
   hg_extractor *extractor;
   hg_arena *arena;
 };
@@ -16,8 +17,7 @@ struct hg_checker {
 hg_checker *hg_checker_new(void) {
   hg_checker *self = hg_xcalloc(1, sizeof(hg_checker));
   self->parser = ts_parser_new();
-  if (!ts_parser_set_language(self->parser, tree_sitter_python()))
-    abort(); // ABI checked at build
+  self->language = -1;
   self->extractor = hg_extractor_new();
   self->arena = hg_arena_new();
   return self;
@@ -113,7 +113,7 @@ static void file_error(hg_file_errors *errors, const hg_source *src, hg_file_err
 // On the way, a lone CR (classic Mac line ending) becomes LF in place: Python ends a line there,
 // tree-sitter-python would see a space (and a comment running to the end of the file). Offsets do
 // not move, so lines and columns stay those of the file.
-static bool parsable(hg_source *src, hg_findings *findings, hg_file_errors *errors) {
+static bool parsable(hg_source *src, bool bracket_limit, hg_findings *findings, hg_file_errors *errors) {
   unsigned char *d = (unsigned char *)src->data;
   size_t n = src->len;
   if (n >= 2 && ((d[0] == 0xFF && d[1] == 0xFE) || (d[0] == 0xFE && d[1] == 0xFF))) {
@@ -147,7 +147,7 @@ static bool parsable(hg_source *src, hg_findings *findings, hg_file_errors *erro
                hg_xasprintf("line %u is longer than %d bytes", line, MAX_LINE_BYTES));
     return false;
   }
-  if (deep_line) {
+  if (deep_line && bracket_limit) {
     file_error(errors, src, HG_FILE_SYNTAX, deep_line,
                hg_xasprintf("brackets nested deeper than %d levels at line %u (Python refuses them)", MAX_BRACKET_DEPTH,
                             deep_line));
@@ -171,10 +171,16 @@ static bool parsable(hg_source *src, hg_findings *findings, hg_file_errors *erro
   return true;
 }
 
-void hg_check_source(hg_checker *self, const hg_ruleset *rules, const hg_config *config, struct hg_index *index,
-                     hg_source *src, hg_findings *findings, hg_file_errors *errors) {
-  if (!parsable(src, findings, errors))
+void hg_check_source(hg_checker *self, hg_surface_id surface, const hg_ruleset *rules, const hg_config *config,
+                     struct hg_index *index, hg_source *src, hg_findings *findings, hg_file_errors *errors) {
+  const hg_surface *sf = hg_surface_get(surface);
+  if (!parsable(src, sf->bracket_limit, findings, errors))
     return;
+  if (self->language != (int)surface) {
+    if (!ts_parser_set_language(self->parser, sf->language()))
+      abort(); // ABI checked at build (tests load every grammar)
+    self->language = (int)surface;
+  }
   TSTree *tree = ts_parser_parse_string(self->parser, NULL, src->data, (uint32_t)src->len);
   if (!tree) {
     hg_file_error e = {.path = hg_xstrdup(src->path),
@@ -194,7 +200,7 @@ void hg_check_source(hg_checker *self, const hg_ruleset *rules, const hg_config 
     HG_VEC_PUSH(errors, e);
   }
   hg_sites sites;
-  hg_extract(self->extractor, rules, config, index, src, tree, self->arena, &sites);
+  sf->extract(self->extractor, rules, config, index, src, tree, self->arena, &sites);
   const hg_policy *policy = hg_ruleset_policy(rules);
   hg_markers *markers = hg_markers_parse(self->arena, src, sites.markers, sites.n_markers, policy);
   for (size_t i = 0; i < sites.len; i++)

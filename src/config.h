@@ -16,7 +16,7 @@ typedef struct {
 } hg_builder;
 
 /** Read-only after load. An empty config (no file) has no builders and no excludes. */
-typedef struct {
+typedef struct hg_config {
   char *path;  // the file, or NULL when there is none
   char *root;  // the directory excludes and module paths are relative to; "." without a file
   hg_builder *builders;

@@ -11,14 +11,16 @@ static const struct {
   const char *subject; // how the message names the site
   bool argv_style;     // fix flags written as list items ("--cap-drop", "ALL")
   bool flags;          // judged by CLI flags (else keywords)
+  bool builder;        // the configured (Python) builders can be applied here
   const char *apply;   // how a builder is applied, around its name
   const char *apply_end;
 } MODES[] = {
-    [HG_READS_KWARGS] = {"container created through docker-py", false, false, "**", "()"},
-    [HG_READS_ARGV] = {"container command line", true, true, "*", "()"},
-    [HG_READS_SHELL] = {"container shell command", false, true, "{shlex.join(", "())}"},
-    [HG_READS_CLIENT] = {"Docker client", false, false, "", "()"},
-    [HG_READS_OPAQUE] = {"code run at run time", false, false, "", "()"},
+    [HG_READS_KWARGS] = {"container created through docker-py", false, false, true, "**", "()"},
+    [HG_READS_ARGV] = {"container command line", true, true, true, "*", "()"},
+    [HG_READS_SHELL] = {"container shell command", false, true, true, "{shlex.join(", "())}"},
+    [HG_READS_COMMAND] = {"container command", false, true, false, "", ""},
+    [HG_READS_CLIENT] = {"Docker client", false, false, true, "", "()"},
+    [HG_READS_OPAQUE] = {"code run at run time", false, false, true, "", "()"},
 };
 
 // An expression as the user wrote it: a string with interpolations is shown as f"...{…}...".
@@ -40,6 +42,20 @@ static void put_expr(hg_buf *b, const hg_value *v, bool with_key) {
   hg_buf_putc(b, '"');
 }
 
+// A word as the site's language writes it: a shell command's words bare, others as expressions.
+static void put_word(hg_buf *b, const hg_value *v, hg_reads reads) {
+  if (reads != HG_READS_COMMAND || v->kind != HG_VAL_STR) {
+    put_expr(b, v, false);
+    return;
+  }
+  for (const char *p = v->text; *p; p++) {
+    if (*p == HG_HOLE)
+      hg_buf_puts(b, "{…}");
+    else
+      hg_buf_putc(b, *p);
+  }
+}
+
 static const char *builder_modules(const hg_config *c, hg_buf *b) {
   for (size_t i = 0; i < c->n_builders; i++)
     hg_buf_printf(b, "%s%s", i ? ", " : "", c->builders[i].module);
@@ -57,20 +73,21 @@ static void list_missing(const hg_policy *p, uint64_t missing, hg_buf *b) {
 
 static char *fix_hint(const hg_policy *p, const hg_config *c, hg_reads reads, uint64_t missing) {
   hg_buf b = {0};
-  if (c->n_builders == 1 && c->builders[0].n_callables == 1) {
+  size_t n_builders = MODES[reads].builder ? c->n_builders : 0;
+  if (n_builders == 1 && c->builders[0].n_callables == 1) {
     hg_buf_printf(&b, "apply `%s%s%s` from %s", MODES[reads].apply, c->builders[0].callables[0], MODES[reads].apply_end,
                   c->builders[0].module);
   } else {
-    for (size_t i = 0; i < c->n_builders; i++) {
+    for (size_t i = 0; i < n_builders; i++) {
       const hg_builder *bl = &c->builders[i];
       hg_buf_printf(&b, "%s%s: ", i ? "; " : "apply a hardening builder (", bl->module);
       for (size_t k = 0; k < bl->n_callables; k++)
         hg_buf_printf(&b, "%s%s", k ? ", " : "", bl->callables[k]);
     }
-    if (c->n_builders)
+    if (n_builders)
       hg_buf_puts(&b, ")");
   }
-  if (c->n_builders) {
+  if (n_builders) {
     hg_buf_puts(&b, ", merged last");
     if (missing)
       hg_buf_puts(&b, "; or add ");
@@ -142,10 +159,10 @@ static void add_weakening(hg_verdict *out, const hg_judge *j, const hg_site *sit
     } else {
       hg_buf_puts(&fix, j->forbid_name[f]);
     }
-    put_expr(&msg, v, false);
+    put_word(&msg, v, reads);
     if (j->forbid_value[f]) {
-      hg_buf_puts(&msg, ", ");
-      put_expr(&msg, j->forbid_value[f], false);
+      hg_buf_puts(&msg, reads == HG_READS_COMMAND ? " " : ", ");
+      put_word(&msg, j->forbid_value[f], reads);
     }
     hg_buf_puts(&msg, "` (");
     put_where(&msg, site, v);
@@ -481,7 +498,10 @@ static void judge_flags(hg_verdict *out, const hg_judge *jp, const hg_policy *po
                   unverifiable->origin ? unverifiable->origin : "not a literal");
   } else {
     out->rule = HG_RULE_UNHARDENED_SITE;
-    hg_buf_printf(&msg, "%s without the hardening builder or the full flag set", subject);
+    hg_buf_printf(&msg,
+                  MODES[site->reads].builder ? "%s without the hardening builder or the full flag set"
+                                             : "%s without the full flag set",
+                  subject);
   }
   if (out->missing) {
     hg_buf_puts(&msg, out->rule == HG_RULE_UNVERIFIABLE_FLAGS ? "; not literally present: " : "; missing: ");

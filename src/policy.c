@@ -115,7 +115,9 @@ static int load(hg_policy *p, hg_yaml *y, hg_error *err) {
   static const char *const top[] = {"require", "forbid", "cli", "classes", NULL};
   static const char *const class_keys[] = {"field_decorators", "field_bases", "field_calls", "property_decorators",
                                            NULL};
-  static const char *const cli_keys[] = {"subcommands", "boolean_flags", "repeatable_flags", "process_calls", NULL};
+  static const char *const cli_keys[] = {"subcommands",  "boolean_flags", "repeatable_flags", "process_calls",
+                                         "programs",     "verbs",         "wrappers",         "global_value_flags",
+                                         NULL};
   yaml_node_t *root = hg_yaml_root(y);
   if (hg_yaml_mapping(y, root, top, "policy", err) != 0)
     return -1;
@@ -185,6 +187,21 @@ static int load(hg_policy *p, hg_yaml *y, hg_error *err) {
     return -1;
   if (proc && hg_yaml_strings(y, proc, "cli.process_calls", &p->process_calls, &p->n_process_calls, err) != 0)
     return -1;
+  struct {
+    const char *key;
+    char ***list;
+    size_t *n;
+  } more[] = {{"programs", &p->programs, &p->n_programs},
+              {"verbs", &p->verbs, &p->n_verbs},
+              {"wrappers", &p->wrappers, &p->n_wrappers},
+              {"global_value_flags", &p->global_value_flags, &p->n_global_value_flags}};
+  for (size_t i = 0; i < sizeof(more) / sizeof(more[0]); i++) {
+    yaml_node_t *l = hg_yaml_get(y, cli, more[i].key);
+    char what[64];
+    snprintf(what, sizeof(what), "cli.%s", more[i].key);
+    if (l && hg_yaml_strings(y, l, what, more[i].list, more[i].n, err) != 0)
+      return -1;
+  }
   return hg_yaml_strings(y, bools, "cli.boolean_flags", &p->boolean_flags, &p->n_boolean_flags, err);
 }
 
@@ -238,6 +255,10 @@ void hg_policy_free(hg_policy *self) {
   free(self->forbid);
   hg_strv_free(self->boolean_flags, self->n_boolean_flags);
   hg_strv_free(self->subcommands, self->n_subcommands);
+  hg_strv_free(self->programs, self->n_programs);
+  hg_strv_free(self->verbs, self->n_verbs);
+  hg_strv_free(self->wrappers, self->n_wrappers);
+  hg_strv_free(self->global_value_flags, self->n_global_value_flags);
   hg_strv_free(self->repeatable_flags, self->n_repeatable_flags);
   hg_strv_free(self->process_calls, self->n_process_calls);
   hg_strv_free(self->field_decorators, self->n_field_decorators);
@@ -290,6 +311,17 @@ bool hg_policy_list_has(char *const *list, size_t n, const char *name, size_t le
 
 bool hg_policy_is_process_call(const hg_policy *self, const char *qualified) {
   return in(self->process_calls, self->n_process_calls, qualified);
+}
+
+bool hg_policy_is_program(const hg_policy *self, const char *word) {
+  return in(self->programs, self->n_programs, word);
+}
+bool hg_policy_is_verb(const hg_policy *self, const char *word) { return in(self->verbs, self->n_verbs, word); }
+bool hg_policy_is_wrapper(const hg_policy *self, const char *word) {
+  return in(self->wrappers, self->n_wrappers, word);
+}
+bool hg_policy_is_global_value_flag(const hg_policy *self, const char *word) {
+  return in(self->global_value_flags, self->n_global_value_flags, word);
 }
 
 bool hg_policy_is_subcommand(const hg_policy *self, const char *word) {

@@ -59,6 +59,14 @@ typedef struct {
   size_t n_repeatable_flags;
   char **process_calls; // qualified callees that run an argv list (subprocess.run, os.execv, …)
   size_t n_process_calls;
+  char **programs; // container CLIs a shell command may run (docker, podman, nerdctl)
+  size_t n_programs;
+  char **verbs; // the subcommands that create a container (run, create)
+  size_t n_verbs;
+  char **wrappers; // commands that run the rest of their words as a command (sudo, env, timeout)
+  size_t n_wrappers;
+  char **global_value_flags; // the program's own options before the subcommand that take a value (-H, --context)
+  size_t n_global_value_flags;
   // classes: how the project's classes are read (all optional)
   char **field_decorators; // a class taking its annotated fields as arguments, in order
   size_t n_field_decorators;
@@ -82,6 +90,10 @@ bool hg_matcher_has_name(const hg_matcher *self, const char *name);
 bool hg_policy_is_boolean_flag(const hg_policy *self, const char *flag);
 bool hg_policy_is_subcommand(const hg_policy *self, const char *word);
 bool hg_policy_is_repeatable_flag(const hg_policy *self, const char *flag);
+bool hg_policy_is_program(const hg_policy *self, const char *word);
+bool hg_policy_is_verb(const hg_policy *self, const char *word);
+bool hg_policy_is_wrapper(const hg_policy *self, const char *word);
+bool hg_policy_is_global_value_flag(const hg_policy *self, const char *word);
 bool hg_policy_is_process_call(const hg_policy *self, const char *qualified);
 /** Is `name` (len bytes) one of the `n` strings of `list`? */
 bool hg_policy_list_has(char *const *list, size_t n, const char *name, size_t len);

@@ -16,6 +16,7 @@ typedef enum {
   HG_READS_KWARGS,  // docker-py keywords in @args (an argument_list)
   HG_READS_ARGV,    // an argv list or tuple in @argv
   HG_READS_SHELL,   // a shell command string in @command
+  HG_READS_COMMAND, // a command of a shell script (@site): its words, read by src/shell/
   HG_READS_CLIENT,  // a client: no flags, judged by the module's imports
   HG_READS_OPAQUE,  // code run at run time (exec, eval): nothing to read, never verifiable
 } hg_reads;
@@ -89,7 +90,7 @@ typedef struct {
   bool imports_builder;                   // its module imports a configured builder module
   uint64_t allowable;  // bit i: requirement i is named by an allow[...] marker at the site (it is
                        // relaxed only when the site fails without it and misses it)
-  hg_value flags;  // KWARGS: a DICT; ARGV and SHELL: a LIST of words; CLIENT: unused
+  hg_value flags;  // KWARGS: a DICT; ARGV, SHELL and COMMAND: a LIST of words; CLIENT: unused
   const hg_note *notes;  // branches the builders it calls skipped (in the arena)
   size_t n_notes;
 } hg_site;

@@ -1,5 +1,7 @@
 #include "walk.h"
 
+#include "surface.h"
+
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -27,9 +29,17 @@ static char *join(const char *dir, size_t dir_len, const char *name) {
   return path;
 }
 
-static bool is_py(const char *name) {
-  size_t n = strlen(name);
-  return n > 3 && memcmp(name + n - 3, ".py", 3) == 0;
+// Does a surface read this directory entry: by its name, or (a name without an extension) by the
+// `#!` line its first bytes hold? Only those extensionless files are opened here.
+static bool surface_reads(int dfd, const char *name) {
+  if (hg_surface_by_name(name) >= 0) return true;
+  if (!hg_surface_may_have_shebang(name)) return false;
+  int fd = openat(dfd, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
+  if (fd < 0) return false;
+  char head[256];
+  ssize_t n = read(fd, head, sizeof(head));
+  close(fd);
+  return n > 0 && hg_surface_by_shebang(head, (size_t)n) >= 0;
 }
 
 static bool skip_dir(const char *name) {
@@ -96,7 +106,7 @@ static void walk_dir(const char *root, const hg_config *config, hg_paths *out, h
           free(path);
         else
           HG_VEC_PUSH(&stack, path);
-      } else if (type == DT_REG && is_py(name)) {
+      } else if (type == DT_REG && surface_reads(dfd, name)) {
         char *path = join(dir, dir_len, name);
         if (config->n_exclude && hg_config_excludes(config, path))
           free(path);

@@ -187,7 +187,7 @@ static const char *const LITERAL_BITS[] = {
 // made of literals, their pieces and the characters around word boundaries, on every prefix.
 static void test_prefilter__agrees_with_the_alternation(void **state) {
   env *e = *state;
-  const pcre2_code *code = hg_ruleset_prefilter(e->rules);
+  const pcre2_code *code = hg_ruleset_prefilter(e->rules, HG_SURFACE_PYTHON);
   assert_non_null(code);
   rng_state = UINT64_C(0x9E3779B97F4A7C15);
   char text[256];
@@ -202,7 +202,7 @@ static void test_prefilter__agrees_with_the_alternation(void **state) {
       len += n;
     }
     for (size_t cut = 0; cut <= len; cut += 1 + cut / 4) {
-      bool got = hg_ruleset_may_contain_site(e->rules, text, cut, NULL);
+      bool got = hg_ruleset_may_contain_site(e->rules, HG_SURFACE_PYTHON, text, cut, NULL);
       bool want = pcre2_match(code, (PCRE2_SPTR)text, cut, 0, 0, e->md, NULL) >= 0;
       if (got != want) print_error("round %d: \"%.*s\": matcher %d, alternation %d\n", round, (int)cut, text, got, want);
       assert_int_equal(got, want);
@@ -221,8 +221,8 @@ static void check_sound(env *e, const char *path, const char *text, size_t len) 
   hg_source_from_bytes(&src, path, text, len);
   hg_findings findings = {0};
   hg_file_errors errors = {0};
-  hg_check_source(e->checker, e->rules, e->config, NULL, &src, &findings, &errors);
-  bool may = hg_ruleset_may_contain_site(e->rules, src.data, src.len, NULL);
+  hg_check_source(e->checker, HG_SURFACE_PYTHON, e->rules, e->config, NULL, &src, &findings, &errors);
+  bool may = hg_ruleset_may_contain_site(e->rules, HG_SURFACE_PYTHON, src.data, src.len, NULL);
   // Sites, and regions that failed to parse where one may hide, are what the prefilter answers
   // for. A marker comment's own findings (bad-suppression, unused-suppression) are not sites: the
   // prefilter is derived from the site patterns only, so a file holding a marker and no site's

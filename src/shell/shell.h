@@ -1,0 +1,13 @@
+/* The shell surface: shell scripts (tree-sitter-bash) read into sites. A `docker|podman|nerdctl
+ * run|create` command, after wrappers such as sudo, is a site of kind cli-run whose words are
+ * judged like an argv list; variables and arrays assigned in the script are followed. */
+#ifndef HG_SHELL_H
+#define HG_SHELL_H
+
+#include "extract.h"
+
+/** The sites and marker comments of a parsed shell script (surface.h's extract function). */
+void hg_shell_extract(hg_extractor *self, const hg_ruleset *rules, const hg_config *config, struct hg_index *index,
+                      const hg_source *source, TSTree *tree, hg_arena *arena, hg_sites *out);
+
+#endif
