@@ -176,36 +176,48 @@ void hg_check_source(hg_checker *self, hg_surface_id surface, const hg_ruleset *
   const hg_surface *sf = hg_surface_get(surface);
   if (!parsable(src, sf->bracket_limit, findings, errors))
     return;
-  if (self->language != (int)surface) {
-    if (!ts_parser_set_language(self->parser, sf->language()))
-      abort(); // ABI checked at build (tests load every grammar)
-    self->language = (int)surface;
-  }
-  TSTree *tree = ts_parser_parse_string(self->parser, NULL, src->data, (uint32_t)src->len);
-  if (!tree) {
-    hg_file_error e = {.path = hg_xstrdup(src->path),
-                       .kind = HG_FILE_UNREADABLE,
-                       .message = hg_xstrdup("the parser gave up on this file")};
-    HG_VEC_PUSH(errors, e);
-    return;
-  }
-  hg_pos first;
-  if (hg_extract_first_error(tree, src, &first)) {
-    hg_file_error e = {
-        .path = hg_xstrdup(src->path),
-        .kind = HG_FILE_SYNTAX,
-        .line = first.line,
-        .col = first.col,
-        .message = hg_xasprintf("syntax error at %u:%u; sites in the valid parts were judged", first.line, first.col)};
-    HG_VEC_PUSH(errors, e);
+  TSTree *tree = NULL;
+  if (sf->language) {
+    if (self->language != (int)surface) {
+      if (!ts_parser_set_language(self->parser, sf->language()))
+        abort(); // ABI checked at build (tests load every grammar)
+      self->language = (int)surface;
+    }
+    tree = ts_parser_parse_string(self->parser, NULL, src->data, (uint32_t)src->len);
+    if (!tree) {
+      hg_file_error e = {.path = hg_xstrdup(src->path),
+                         .kind = HG_FILE_UNREADABLE,
+                         .message = hg_xstrdup("the parser gave up on this file")};
+      HG_VEC_PUSH(errors, e);
+      return;
+    }
+    hg_pos first;
+    if (hg_extract_first_error(tree, src, &first)) {
+      hg_file_error e = {.path = hg_xstrdup(src->path),
+                         .kind = HG_FILE_SYNTAX,
+                         .line = first.line,
+                         .col = first.col,
+                         .message = hg_xasprintf("syntax error at %u:%u; sites in the valid parts were judged",
+                                                 first.line, first.col)};
+      HG_VEC_PUSH(errors, e);
+    }
   }
   hg_sites sites;
   sf->extract(self->extractor, rules, config, index, src, tree, self->arena, &sites);
+  if (sites.syntax_error) {
+    hg_file_error e = {.path = hg_xstrdup(src->path),
+                       .kind = HG_FILE_SYNTAX,
+                       .line = sites.syntax_at.line,
+                       .col = sites.syntax_at.col,
+                       .message = hg_xstrdup(sites.syntax_error)};
+    HG_VEC_PUSH(errors, e);
+  }
   const hg_policy *policy = hg_ruleset_policy(rules);
   hg_markers *markers = hg_markers_parse(self->arena, src, sites.markers, sites.n_markers, policy);
   for (size_t i = 0; i < sites.len; i++)
     judge_site(self, policy, config, src, &sites.items[i], markers, findings);
   hg_markers_report(markers, src, findings);
-  ts_tree_delete(tree);
+  if (tree)
+    ts_tree_delete(tree);
   hg_arena_reset(self->arena);
 }

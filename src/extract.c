@@ -10,6 +10,7 @@
 
 struct hg_extractor {
   TSQueryCursor *cursor;
+  TSParser *sub;  // for embedded code, made when first needed
   pcre2_match_data *md;
   hg_buf scratch;
 };
@@ -27,6 +28,8 @@ void hg_extractor_free(hg_extractor *self) {
   if (!self)
     return;
   ts_query_cursor_delete(self->cursor);
+  if (self->sub)
+    ts_parser_delete(self->sub);
   pcre2_match_data_free(self->md);
   hg_buf_free(&self->scratch);
   free(self);
@@ -34,6 +37,14 @@ void hg_extractor_free(hg_extractor *self) {
 
 pcre2_match_data *hg_extractor_match_data(hg_extractor *self) { return self->md; }
 TSQueryCursor *hg_extractor_cursor(hg_extractor *self) { return self->cursor; }
+
+TSParser *hg_extractor_parser(hg_extractor *self, const TSLanguage *language) {
+  if (!self->sub)
+    self->sub = ts_parser_new();
+  if (ts_parser_language(self->sub) != language && !ts_parser_set_language(self->sub, language))
+    abort(); // ABI checked at build (tests load every grammar)
+  return self->sub;
+}
 hg_buf *hg_extractor_scratch(hg_extractor *self) { return &self->scratch; }
 
 typedef struct {
@@ -283,6 +294,7 @@ void hg_extract(hg_extractor *self, const hg_ruleset *rules, const hg_config *co
 }
 
 void hg_extract__finish(hg_sites *out, hg_arena *arena, hg_site_vec *sites, hg_marker_vec *markers) {
+  out->syntax_error = NULL;
   out->len = sites->len;
   out->items = hg_arena_alloc(arena, (sites->len ? sites->len : 1) * sizeof(hg_site));
   if (sites->len)

@@ -81,20 +81,16 @@ static bool find(const TSQueryCapture *c, uint16_t n, uint32_t id, TSNode *out) 
   return false;
 }
 
-void hg_shell_extract(hg_extractor *self, const hg_ruleset *rules, const hg_config *config, struct hg_index *index,
-                      const hg_source *source, TSTree *tree, hg_arena *arena, hg_sites *out) {
-  (void)config;
-  (void)index;
+void hg_shell_sites(hg_extractor *self, const hg_ruleset *rules, const hg_source *source, TSNode root, hg_arena *arena,
+                    hg_site_vec *sites, hg_marker_vec *markers) {
   const hg_captures *c = hg_ruleset_captures(rules, HG_SURFACE_SHELL);
   const hg_policy *policy = hg_ruleset_policy(rules);
-  TSNode root = ts_tree_root_node(tree);
   TSQueryCursor *cursor = hg_extractor_cursor(self);
   hg_predctx pctx = {.src = source->data, .md = hg_extractor_match_data(self), .scratch = hg_extractor_scratch(self)};
-  hg_site_vec sites = {0};
-  hg_marker_vec markers = {0};
   HG_VEC(uint32_t) seen = {0};
   hg_sh sh;
   bool sh_ready = false;
+  size_t first = sites->len;
   ts_query_cursor_exec(cursor, hg_ruleset_query(rules, HG_SURFACE_SHELL), root);
   TSQueryMatch m;
   while (ts_query_cursor_next_match(cursor, &m)) {
@@ -104,7 +100,7 @@ void hg_shell_extract(hg_extractor *self, const hg_ruleset *rules, const hg_conf
     TSNode node;
     if (p->role == HG_PATTERN_MARKER) {
       if (find(m.captures, m.capture_count, c->marker, &node))
-        hg_extract__marker(&markers, arena, source, node);
+        hg_extract__marker(markers, arena, source, node);
       continue;
     }
     if (p->role != HG_PATTERN_SITE || !find(m.captures, m.capture_count, c->site, &node))
@@ -126,10 +122,28 @@ void hg_shell_extract(hg_extractor *self, const hg_ruleset *rules, const hg_conf
       continue;
     hg_extract__position(&s, source, node);
     s.has_error = ts_node_has_error(node);
-    HG_VEC_PUSH(&sites, s);
+    HG_VEC_PUSH(sites, s);
   }
   free(seen.items);
-  if (ts_node_has_error(root))
-    hg_extract__error_regions(self, rules, HG_SURFACE_SHELL, source, root, &sites);
+  if (ts_node_has_error(root)) {
+    // Regions are judged against the sites of this script only.
+    hg_site_vec mine = {0};
+    for (size_t i = first; i < sites->len; i++)
+      HG_VEC_PUSH(&mine, sites->items[i]);
+    size_t before = mine.len;
+    hg_extract__error_regions(self, rules, HG_SURFACE_SHELL, source, root, &mine);
+    for (size_t i = before; i < mine.len; i++)
+      HG_VEC_PUSH(sites, mine.items[i]);
+    free(mine.items);
+  }
+}
+
+void hg_shell_extract(hg_extractor *self, const hg_ruleset *rules, const hg_config *config, struct hg_index *index,
+                      const hg_source *source, TSTree *tree, hg_arena *arena, hg_sites *out) {
+  (void)config;
+  (void)index;
+  hg_site_vec sites = {0};
+  hg_marker_vec markers = {0};
+  hg_shell_sites(self, rules, source, ts_tree_root_node(tree), arena, &sites, &markers);
   hg_extract__finish(out, arena, &sites, &markers);
 }

@@ -10,4 +10,9 @@
 void hg_shell_extract(hg_extractor *self, const hg_ruleset *rules, const hg_config *config, struct hg_index *index,
                       const hg_source *source, TSTree *tree, hg_arena *arena, hg_sites *out);
 
+/** The sites and markers of shell code parsed into `root` (a script, or one embedded in another
+ *  file: `source` holds just that code), appended to the vectors. */
+void hg_shell_sites(hg_extractor *self, const hg_ruleset *rules, const hg_source *source, TSNode root,
+                    hg_arena *arena, hg_site_vec *sites, hg_marker_vec *markers);
+
 #endif
