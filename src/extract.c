@@ -274,6 +274,7 @@ void hg_extract(hg_extractor *self, const hg_ruleset *rules, const hg_config *co
         s.flags = hg_resolve_shell(&r, flags);
       break;
     case HG_READS_COMMAND: // a shell surface's reading, never a Python pattern's
+    case HG_READS_SCRIPT:
     case HG_READS_CLIENT:
     case HG_READS_OPAQUE: break;
     }

@@ -161,6 +161,7 @@ static const struct {
     {"argv", HG_READS_ARGV, "argv"},
     {"shell", HG_READS_SHELL, "command"},
     {"command", HG_READS_COMMAND, NULL},
+    {"script", HG_READS_SCRIPT, NULL},
     {"client", HG_READS_CLIENT, NULL},
     {"opaque", HG_READS_OPAQUE, NULL},
 };
@@ -218,7 +219,7 @@ static int setup_pattern(hg_ruleset *self, surface_rules *sr, const file_vec *fi
   while (reads && r < HG_ARRAY_LEN(READS) && strcmp(READS[r].name, reads) != 0) r++;
   if (!reads || r == HG_ARRAY_LEN(READS))
     return query_error(err, files, start,
-                       "a site pattern needs (#set! hardguard.reads \"kwargs|argv|shell|command|client|opaque\")");
+                       "a site pattern needs (#set! hardguard.reads \"kwargs|argv|shell|command|script|client|opaque\")");
   p->reads = READS[r].reads;
   if (!pattern_has(sr->query, i, c->site)) return query_error(err, files, start, "a site pattern captures @site");
   if (READS[r].needs && !pattern_has(sr->query, i, capture_id(sr->query, READS[r].needs))) {

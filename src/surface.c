@@ -4,11 +4,13 @@
 #include <string.h>
 
 #include "extract.h"
+#include "make/make.h"
 #include "shell/shell.h"
 #include "yaml/ci.h"
 
 const TSLanguage *tree_sitter_python(void);
 const TSLanguage *tree_sitter_bash(void);
+const TSLanguage *tree_sitter_make(void);
 
 static const char *const PYTHON_EXT[] = {".py", NULL};
 static const char *const PYTHON_INTERP[] = {"python", "python3", "python2", NULL};
@@ -16,6 +18,8 @@ static const char *const SHELL_EXT[] = {".sh", ".bash", NULL};
 static const char *const SHELL_INTERP[] = {"sh", "bash", "dash", "zsh", "ksh", NULL};
 static const char *const CI_NAMES[] = {".gitlab-ci.yml", "action.yml", "action.yaml", NULL};
 static const char *const CI_PATHS[] = {".github/workflows/*.yml", ".github/workflows/*.yaml", NULL};
+static const char *const MAKE_NAMES[] = {"Makefile", "makefile", "GNUmakefile", "*.mk", NULL};
+static const char *const MAKE_BLOCKS[] = {"makefile", "recipe", NULL};
 static const char *const NONE[] = {NULL};
 static const char *const PYTHON_BLOCKS[] = {"module", "block", NULL};
 static const char *const SHELL_BLOCKS[] = {"program", "compound_statement", "do_group", "subshell", NULL};
@@ -40,6 +44,15 @@ static const hg_surface SURFACES[HG_SURFACE_COUNT] = {
                           .language = tree_sitter_bash,
                           .extract = hg_shell_extract,
                           .blocks = SHELL_BLOCKS},
+    [HG_SURFACE_MAKE] = {.id = "make",
+                         .grammar = "tree-sitter-make",
+                         .extensions = NONE,
+                         .names = MAKE_NAMES,
+                         .paths = NONE,
+                         .interpreters = NONE,
+                         .language = tree_sitter_make,
+                         .extract = hg_make_extract,
+                         .blocks = MAKE_BLOCKS},
     [HG_SURFACE_CI] = {.id = "ci",
                        .grammar = "libyaml",
                        .extensions = NONE,

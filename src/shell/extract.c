@@ -81,8 +81,8 @@ static bool find(const TSQueryCapture *c, uint16_t n, uint32_t id, TSNode *out) 
   return false;
 }
 
-void hg_shell_sites(hg_extractor *self, const hg_ruleset *rules, const hg_source *source, TSNode root, hg_arena *arena,
-                    hg_site_vec *sites, hg_marker_vec *markers) {
+void hg_shell_sites(hg_extractor *self, const hg_ruleset *rules, const hg_source *source, TSNode root,
+                    const hg_sh_env *env, hg_arena *arena, hg_site_vec *sites, hg_marker_vec *markers) {
   const hg_captures *c = hg_ruleset_captures(rules, HG_SURFACE_SHELL);
   const hg_policy *policy = hg_ruleset_policy(rules);
   TSQueryCursor *cursor = hg_extractor_cursor(self);
@@ -115,6 +115,7 @@ void hg_shell_sites(hg_extractor *self, const hg_ruleset *rules, const hg_source
     HG_VEC_PUSH(&seen, start);
     if (!sh_ready) {
       hg_sh_init(&sh, source->data, arena, root);
+      sh.env = env;
       sh_ready = true;
     }
     hg_site s = {.path = source->path, .kind = p->kind, .reads = p->reads};
@@ -144,6 +145,24 @@ void hg_shell_extract(hg_extractor *self, const hg_ruleset *rules, const hg_conf
   (void)index;
   hg_site_vec sites = {0};
   hg_marker_vec markers = {0};
-  hg_shell_sites(self, rules, source, ts_tree_root_node(tree), arena, &sites, &markers);
+  hg_shell_sites(self, rules, source, ts_tree_root_node(tree), NULL, arena, &sites, &markers);
   hg_extract__finish(out, arena, &sites, &markers);
+}
+
+void hg_shell_embedded(hg_extractor *self, const hg_ruleset *rules, const hg_source *file, const hg_lines *lines,
+                       const hg_embed *e, const hg_sh_env *env, hg_arena *arena, hg_site_vec *sites,
+                       hg_marker_vec *markers) {
+  if (!hg_ruleset_may_contain_site(rules, HG_SURFACE_SHELL, e->text, e->len, NULL))
+    return;
+  hg_source sub = {.path = file->path, .data = (char *)e->text, .len = e->len};
+  TSTree *tree = ts_parser_parse_string(hg_extractor_parser(self, tree_sitter_bash()), NULL, e->text, e->len);
+  if (!tree)
+    return;
+  size_t s0 = sites->len, m0 = markers->len;
+  hg_shell_sites(self, rules, &sub, ts_tree_root_node(tree), env, arena, sites, markers);
+  for (size_t i = s0; i < sites->len; i++)
+    hg_embed_place_site(lines, e, &sites->items[i]);
+  for (size_t i = m0; i < markers->len; i++)
+    hg_embed_place_marker(lines, e, &markers->items[i]);
+  ts_tree_delete(tree);
 }

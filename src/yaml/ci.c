@@ -8,8 +8,6 @@
 #include "shell/shell.h"
 #include "ydoc.h"
 
-const TSLanguage *tree_sitter_bash(void);
-
 typedef struct {
   hg_extractor *ex;
   const hg_ruleset *rules;
@@ -41,10 +39,10 @@ static void scalars(hg_ydoc *doc, yaml_node_t *node, int depth, node_vec *out) {
 
 // A list of script lines (GitLab's `script: [...]`) is one script, run by one shell: the lines
 // joined with newlines, each newline standing at the end of its line's item.
-static void embed_lines(hg_ydoc *doc, yaml_node_t *list, hg_arena *arena, hg_yembed *out) {
+static void embed_lines(hg_ydoc *doc, yaml_node_t *list, hg_arena *arena, hg_embed *out) {
   node_vec items = {0};
   scalars(doc, list, 0, &items);
-  hg_yembed *parts = hg_arena_alloc(arena, (items.len ? items.len : 1) * sizeof(hg_yembed));
+  hg_embed *parts = hg_arena_alloc(arena, (items.len ? items.len : 1) * sizeof(hg_embed));
   uint32_t len = 0;
   for (size_t i = 0; i < items.len; i++) {
     hg_ydoc_embed(doc, items.items[i], arena, &parts[i]);
@@ -64,13 +62,13 @@ static void embed_lines(hg_ydoc *doc, yaml_node_t *list, hg_arena *arena, hg_yem
   memset(text + len, 0, 1 + HG_SOURCE_PAD);
   at[len] = items.len ? parts[items.len - 1].at[parts[items.len - 1].len] : hg_ydoc_byte(doc, list->start_mark);
   free(items.items);
-  *out = (hg_yembed){text, len, at};
+  *out = (hg_embed){text, len, at};
 }
 
 static void script(hg_ydoc *doc, yaml_node_t *key, yaml_node_t *node, void *vctx) {
   (void)key;
   ci_ctx *c = vctx;
-  hg_yembed e;
+  hg_embed e;
   if (node->type == YAML_SEQUENCE_NODE)
     embed_lines(doc, node, c->arena, &e);
   else if (node->type == YAML_SCALAR_NODE)
@@ -79,20 +77,7 @@ static void script(hg_ydoc *doc, yaml_node_t *key, yaml_node_t *node, void *vctx
     return;
   HG_VEC_PUSH(&c->from, e.len ? e.at[0] : e.at[e.len]);
   HG_VEC_PUSH(&c->to, e.at[e.len]);
-  if (!hg_ruleset_may_contain_site(c->rules, HG_SURFACE_SHELL, e.text, e.len, NULL))
-    return;
-  hg_source sub = {.path = c->src->path, .data = (char *)e.text, .len = e.len};
-  TSParser *parser = hg_extractor_parser(c->ex, tree_sitter_bash());
-  TSTree *tree = ts_parser_parse_string(parser, NULL, e.text, e.len);
-  if (!tree)
-    return;
-  size_t s0 = c->sites->len, m0 = c->markers->len;
-  hg_shell_sites(c->ex, c->rules, &sub, ts_tree_root_node(tree), c->arena, c->sites, c->markers);
-  for (size_t i = s0; i < c->sites->len; i++)
-    hg_ydoc_place_site(doc, &e, &c->sites->items[i]);
-  for (size_t i = m0; i < c->markers->len; i++)
-    hg_ydoc_place_marker(doc, &e, &c->markers->items[i]);
-  ts_tree_delete(tree);
+  hg_shell_embedded(c->ex, c->rules, c->src, &doc->lines, &e, NULL, c->arena, c->sites, c->markers);
 }
 
 void hg_ci_extract(hg_extractor *self, const hg_ruleset *rules, const hg_config *config, struct hg_index *index,
@@ -130,7 +115,7 @@ void hg_ci_extract(hg_extractor *self, const hg_ruleset *rules, const hg_config 
       s.end_byte++;
     if (s.end_byte == s.start_byte && s.start_byte > 0)
       s.start_byte--; // an empty rest of line: the character before
-    uint32_t row = hg_ydoc_row(&doc, s.start_byte);
+    uint32_t row = hg_lines_row(&doc.lines, s.start_byte);
     hg_pos a = hg_source_pos(source, s.start_byte, row), b = hg_source_pos(source, s.end_byte, row);
     s.line = a.line;
     s.col = a.col;

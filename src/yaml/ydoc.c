@@ -9,15 +9,7 @@ enum { MAX_DEPTH = 64 };
 bool hg_ydoc_load(hg_ydoc *self, const hg_source *src, hg_arena *arena, hg_sites *out) {
   memset(self, 0, sizeof(*self));
   self->src = src;
-  uint32_t n = 1;
-  for (size_t i = 0; i < src->len; i++)
-    n += src->data[i] == '\n';
-  self->line_start = hg_arena_alloc(arena, n * sizeof(uint32_t));
-  self->line_start[0] = 0;
-  for (size_t i = 0, k = 1; i < src->len; i++)
-    if (src->data[i] == '\n')
-      self->line_start[k++] = (uint32_t)i + 1;
-  self->n_lines = n;
+  hg_lines_init(&self->lines, src, arena);
   yaml_parser_t parser;
   yaml_parser_initialize(&parser);
   yaml_parser_set_input_string(&parser, (const unsigned char *)src->data, src->len);
@@ -41,9 +33,9 @@ void hg_ydoc_free(hg_ydoc *self) {
 }
 
 uint32_t hg_ydoc_byte(const hg_ydoc *self, yaml_mark_t mark) {
-  if (mark.line >= self->n_lines)
+  if (mark.line >= self->lines.n)
     return (uint32_t)self->src->len;
-  uint32_t b = self->line_start[mark.line];
+  uint32_t b = self->lines.start[mark.line];
   const unsigned char *d = (const unsigned char *)self->src->data;
   // libyaml's column counts characters: step over as many UTF-8 lead bytes.
   for (size_t c = 0; c < mark.column && b < self->src->len && d[b] != '\n'; c++) {
@@ -52,18 +44,6 @@ uint32_t hg_ydoc_byte(const hg_ydoc *self, yaml_mark_t mark) {
       b++;
   }
   return b;
-}
-
-uint32_t hg_ydoc_row(const hg_ydoc *self, uint32_t byte) {
-  uint32_t lo = 0, hi = self->n_lines;
-  while (hi - lo > 1) {
-    uint32_t mid = lo + (hi - lo) / 2;
-    if (self->line_start[mid] <= byte)
-      lo = mid;
-    else
-      hi = mid;
-  }
-  return lo;
 }
 
 static void select_from(hg_ydoc *self, yaml_node_t *key, yaml_node_t *node, const char *path, hg_ydoc_fn fn, void *ctx,
@@ -98,7 +78,7 @@ void hg_ydoc_select(hg_ydoc *self, const char *path, hg_ydoc_fn fn, void *ctx) {
   select_from(self, NULL, yaml_document_get_root_node(&self->doc), path, fn, ctx, 0);
 }
 
-void hg_ydoc_embed(hg_ydoc *self, yaml_node_t *scalar, hg_arena *arena, hg_yembed *out) {
+void hg_ydoc_embed(hg_ydoc *self, yaml_node_t *scalar, hg_arena *arena, hg_embed *out) {
   uint32_t len = (uint32_t)scalar->data.scalar.length;
   // The decoded text, padded with zeros like every hg_source (pcre2's JIT may read a block past the end).
   char *text = hg_arena_alloc(arena, len + 1 + HG_SOURCE_PAD);
@@ -109,8 +89,8 @@ void hg_ydoc_embed(hg_ydoc *self, yaml_node_t *scalar, hg_arena *arena, hg_yembe
   yaml_scalar_style_t style = scalar->data.scalar.style;
   // A block scalar's text starts on the line after its indicator (which may carry a comment).
   if ((style == YAML_LITERAL_SCALAR_STYLE || style == YAML_FOLDED_SCALAR_STYLE) &&
-      scalar->start_mark.line + 1 < self->n_lines)
-    b = self->line_start[scalar->start_mark.line + 1];
+      scalar->start_mark.line + 1 < self->lines.n)
+    b = self->lines.start[scalar->start_mark.line + 1];
   else if (style == YAML_SINGLE_QUOTED_SCALAR_STYLE || style == YAML_DOUBLE_QUOTED_SCALAR_STYLE)
     b++;
   // Each decoded byte is the next equal byte of the raw text: what decoding drops (indentation,
@@ -129,50 +109,15 @@ void hg_ydoc_embed(hg_ydoc *self, yaml_node_t *scalar, hg_arena *arena, hg_yembe
     }
   }
   at[len] = j > end ? end : j;
-  *out = (hg_yembed){text, len, at};
-}
-
-static void place(const hg_ydoc *self, uint32_t byte, uint32_t *line, uint32_t *col) {
-  uint32_t row = hg_ydoc_row(self, byte);
-  hg_pos p = hg_source_pos(self->src, byte, row);
-  *line = p.line;
-  *col = p.col;
-}
-
-// The file line of line `line` (1-based) of the embedded text.
-static uint32_t file_line(const hg_ydoc *self, const hg_yembed *e, uint32_t line) {
-  uint32_t off = 0;
-  for (uint32_t l = 1; l < line && off < e->len; off++)
-    if (e->text[off] == '\n')
-      l++;
-  return hg_ydoc_row(self, e->at[off < e->len ? off : e->len]) + 1;
-}
-
-void hg_ydoc_place_site(const hg_ydoc *self, const hg_yembed *e, hg_site *site) {
-  uint32_t a = site->start_byte < e->len ? e->at[site->start_byte] : e->at[e->len];
-  uint32_t b = site->end_byte > site->start_byte && site->end_byte <= e->len ? e->at[site->end_byte - 1] + 1 : a;
-  site->start_byte = a;
-  site->end_byte = b;
-  place(self, a, &site->line, &site->col);
-  place(self, b, &site->end_line, &site->end_col);
-  for (size_t i = 0; i < site->flags.n_items; i++)
-    if (site->flags.items[i].line)
-      site->flags.items[i].line = file_line(self, e, site->flags.items[i].line);
-  if (site->flags.line)
-    site->flags.line = file_line(self, e, site->flags.line);
-}
-
-void hg_ydoc_place_marker(const hg_ydoc *self, const hg_yembed *e, hg_marker_comment *marker) {
-  marker->start_byte = marker->start_byte < e->len ? e->at[marker->start_byte] : e->at[e->len];
-  place(self, marker->start_byte, &marker->line, &marker->col);
+  *out = (hg_embed){text, len, at};
 }
 
 void hg_ydoc_markers(const hg_ydoc *self, hg_arena *arena, const uint32_t *from, const uint32_t *to, size_t n,
                      hg_marker_vec *out) {
   const char *d = self->src->data;
-  for (uint32_t row = 0; row < self->n_lines; row++) {
-    uint32_t a = self->line_start[row],
-             b = row + 1 < self->n_lines ? self->line_start[row + 1] : (uint32_t)self->src->len;
+  for (uint32_t row = 0; row < self->lines.n; row++) {
+    uint32_t a = self->lines.start[row],
+             b = row + 1 < self->lines.n ? self->lines.start[row + 1] : (uint32_t)self->src->len;
     for (uint32_t i = a; i < b; i++) {
       if (d[i] != '#' || (i > a && d[i - 1] != ' ' && d[i - 1] != '\t'))
         continue;
