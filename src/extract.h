@@ -54,6 +54,11 @@ TSQueryCursor *hg_extractor_cursor(hg_extractor *self);
 /** A parser for code embedded in a file (a CI step's script), set to `language`; owned by the
  *  extractor. */
 TSParser *hg_extractor_parser(hg_extractor *self, const TSLanguage *language);
+/** Code embedded in embedded code (`bash -c "sh -c '...'"`) is read this deep, no deeper. */
+#define HG_EMBED_MAX_DEPTH 4
+/** Enters one level of embedded code: false (and nothing entered) when that is too deep. */
+bool hg_extractor_enter(hg_extractor *self);
+void hg_extractor_leave(hg_extractor *self);
 hg_buf *hg_extractor_scratch(hg_extractor *self);
 
 // ---- for the surfaces' extract functions ---------------------------------------------------------

@@ -209,7 +209,7 @@ void hg_make_extract(hg_extractor *self, const hg_ruleset *rules, const hg_confi
   (void)index;
   TSNode root = ts_tree_root_node(tree);
   const hg_captures *c = hg_ruleset_captures(rules, HG_SURFACE_MAKE);
-  hg_predctx pctx = {.src = source->data, .md = hg_extractor_match_data(self), .scratch = hg_extractor_scratch(self)};
+  hg_predctx pctx = {.src = source->data, .len = source->len, .md = hg_extractor_match_data(self), .scratch = hg_extractor_scratch(self)};
   makefile m = {.src = source, .arena = arena};
   bool collected = false;
   hg_lines lines = {0};

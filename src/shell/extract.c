@@ -86,8 +86,12 @@ void hg_shell_sites(hg_extractor *self, const hg_ruleset *rules, const hg_source
   const hg_captures *c = hg_ruleset_captures(rules, HG_SURFACE_SHELL);
   const hg_policy *policy = hg_ruleset_policy(rules);
   TSQueryCursor *cursor = hg_extractor_cursor(self);
-  hg_predctx pctx = {.src = source->data, .md = hg_extractor_match_data(self), .scratch = hg_extractor_scratch(self)};
+  hg_predctx pctx = {.src = source->data,
+                     .len = source->len,
+                     .md = hg_extractor_match_data(self),
+                     .scratch = hg_extractor_scratch(self)};
   HG_VEC(uint32_t) seen = {0};
+  HG_VEC(TSNode) scripts = {0};
   hg_sh sh;
   bool sh_ready = false;
   size_t first = sites->len;
@@ -105,6 +109,10 @@ void hg_shell_sites(hg_extractor *self, const hg_ruleset *rules, const hg_source
     }
     if (p->role != HG_PATTERN_SITE || !find(m.captures, m.capture_count, c->site, &node))
       continue;
+    if (p->reads == HG_READS_SCRIPT) { // read once the query is done: the cursor is needed again
+      HG_VEC_PUSH(&scripts, node);
+      continue;
+    }
     // Several patterns (or one pattern through several arguments) may match one command.
     uint32_t start = ts_node_start_byte(node);
     bool dup = false;
@@ -126,6 +134,21 @@ void hg_shell_sites(hg_extractor *self, const hg_ruleset *rules, const hg_source
     HG_VEC_PUSH(sites, s);
   }
   free(seen.items);
+  // `bash -c '...'`, `eval "..."`: the string is shell code, read again as a script of its own.
+  hg_lines lines = {0};
+  for (size_t i = 0; i < scripts.len; i++) {
+    TSNode str = scripts.items[i];
+    uint32_t a = ts_node_start_byte(str) + 1, b = ts_node_end_byte(str);
+    if (b > a)
+      b--; // inside the quotes
+    hg_embed_builder eb = {0};
+    hg_embed_put(&eb, source->data + a, b - a, a, true);
+    hg_embed e = hg_embed_finish(&eb, arena, b);
+    if (!lines.start)
+      hg_lines_init(&lines, source, arena);
+    hg_shell_embedded(self, rules, source, &lines, &e, NULL, arena, sites, markers);
+  }
+  free(scripts.items);
   if (ts_node_has_error(root)) {
     // Regions are judged against the sites of this script only.
     hg_site_vec mine = {0};
@@ -152,12 +175,14 @@ void hg_shell_extract(hg_extractor *self, const hg_ruleset *rules, const hg_conf
 void hg_shell_embedded(hg_extractor *self, const hg_ruleset *rules, const hg_source *file, const hg_lines *lines,
                        const hg_embed *e, const hg_sh_env *env, hg_arena *arena, hg_site_vec *sites,
                        hg_marker_vec *markers) {
-  if (!hg_ruleset_may_contain_site(rules, HG_SURFACE_SHELL, e->text, e->len, NULL))
+  if (!hg_ruleset_may_contain_site(rules, HG_SURFACE_SHELL, e->text, e->len, NULL) || !hg_extractor_enter(self))
     return;
   hg_source sub = {.path = file->path, .data = (char *)e->text, .len = e->len};
   TSTree *tree = ts_parser_parse_string(hg_extractor_parser(self, tree_sitter_bash()), NULL, e->text, e->len);
-  if (!tree)
+  if (!tree) {
+    hg_extractor_leave(self);
     return;
+  }
   size_t s0 = sites->len, m0 = markers->len;
   hg_shell_sites(self, rules, &sub, ts_tree_root_node(tree), env, arena, sites, markers);
   for (size_t i = s0; i < sites->len; i++)
@@ -165,4 +190,5 @@ void hg_shell_embedded(hg_extractor *self, const hg_ruleset *rules, const hg_sou
   for (size_t i = m0; i < markers->len; i++)
     hg_embed_place_marker(lines, e, &markers->items[i]);
   ts_tree_delete(tree);
+  hg_extractor_leave(self);
 }
