@@ -295,6 +295,8 @@ static void put_value(hg_sh *sh, const shval *v, bool quoted, bool all_items, bo
   }
   if (v->kind == VAL_SCALAR || !all_items) {
     const char *t = v->kind == VAL_SCALAR ? v->text : (v->n ? v->items[0] : "");
+    if (!quoted && strchr(t, HG_HOLE))
+      w->spread = true;  // an unknown part, split: any number of words
     if (quoted) {
       put(w, t, strlen(t));
     } else {
