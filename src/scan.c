@@ -90,19 +90,18 @@ static void check_deferred(worker *w, bool wait) {
   }
 }
 
-// Which surface reads the file: its name, else its `#!` line. A file no surface takes by either
-// was named on the command line (the walk takes only files a surface reads) and is read as
-// Python, as such files always were.
+// Which surface reads the file: its name or path, else its `#!` line; -1 when none does (a README
+// or a YAML file named on the command line: the walk takes only files a surface reads).
 static int surface_of(const hg_source *src) {
   int s = hg_surface_by_name(src->path);
-  if (s < 0) s = hg_surface_by_shebang(src->data, src->len);
-  return s < 0 ? HG_SURFACE_PYTHON : s;
+  return s >= 0 ? s : hg_surface_by_shebang(src->data, src->len);
 }
 
 static void scan_source(worker *w, hg_source *src) {
-  hg_surface_id surface = (hg_surface_id)surface_of(src);
-  if (w->job->opts->config->surface_off[surface])
-    return;  // `surfaces:` turned it off: not a file hardguard reads
+  int s = surface_of(src);
+  if (s < 0 || w->job->opts->config->surface_off[s])
+    return;  // no surface reads it, or `surfaces:` turned its surface off: not a file hardguard reads
+  hg_surface_id surface = (hg_surface_id)s;
   w->stats.files++;
   // A file the prefilter rules out is neither copied nor parsed: its bytes stay in the reader.
   // UTF-16/32 text (a byte-order mark) hides its words from the prefilter, so it goes on to the

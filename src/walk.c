@@ -137,8 +137,8 @@ void hg_walk(const char *const *args, size_t n, const hg_config *config, hg_path
     if (S_ISDIR(st.st_mode)) {
       walk_dir(args[i], config, out, errors);
     } else if (!hg_config_excludes(config, args[i])) {
-      // A file named on the command line is scanned whatever its extension; reading it reports
-      // anything that is not a regular file.
+      // A file named on the command line is read (which reports anything that is not a regular
+      // file); the scan then skips it when no surface reads it.
       HG_VEC_PUSH(out, hg_xstrdup(args[i]));
     }
   }
