@@ -4,6 +4,8 @@
 #   OUT/config  every .hardguard.yml, policy.yml under fixtures/ and rules/policy.yml (fuzz_config)
 #   OUT/cli     the hardguard command lines of fixtures/cli/*/cmd, and a few handwritten argv
 #               lists, NUL-separated (fuzz_cli)
+#   OUT/surface every shell script, Makefile and CI file under fixtures/, after the byte that
+#               picks its surface (fuzz_surface)
 #   OUT/query   each rules/python/*.scm (with the import facts), a NUL byte and a fixture of its
 #               kind (fuzz_query)
 # Seeds are named by their content hash, so running it again adds nothing twice.
@@ -11,7 +13,7 @@
 set -euo pipefail
 out=${1:?usage: seed.sh OUT}
 root=$(cd "$(dirname "$0")/../.." && pwd)
-mkdir -p "$out"/{file,config,cli,query}
+mkdir -p "$out"/{file,config,cli,query,surface}
 
 # seed DIR < bytes: stores stdin under its SHA-1.
 seed() {
@@ -22,6 +24,17 @@ seed() {
 }
 
 while IFS= read -r -d '' f; do seed "$out/file" <"$f"; done < <(find "$root/fixtures" -name '*.py' -print0)
+# fuzz_surface: byte 0 picks the file name (0 shell, 1 Makefile, 2 workflow, 3 GitLab CI).
+while IFS= read -r -d '' f; do
+  case "$f" in
+    *.sh | */tools/launch) b='\000' ;;
+    */Makefile | */GNUmakefile | *.mk) b='\001' ;;
+    */.github/workflows/*) b='\002' ;;
+    *) b='\003' ;;
+  esac
+  { printf "$b"; cat "$f"; } | seed "$out/surface"
+done < <(find "$root/fixtures" \( -name '*.sh' -o -path '*/tools/launch' -o -name Makefile -o -name GNUmakefile \
+  -o -name '*.mk' -o -path '*/.github/workflows/*' -o -name .gitlab-ci.yml -o -name action.yml \) -type f -print0)
 # The Python files the CLI cases write with here-documents (<<'PY' ... PY).
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -64,4 +77,4 @@ for scm in "$root"/rules/python/*.scm "$root"/rules/python/facts/markers.scm; do
   # The pattern file alone, with a small snippet.
   { cat "$scm"; printf '\0import docker\ndocker.from_env().containers.run("x", privileged=True)\n'; } | seed "$out/query"
 done
-echo "seeds: file $(ls "$out/file" | wc -l), config $(ls "$out/config" | wc -l), cli $(ls "$out/cli" | wc -l), query $(ls "$out/query" | wc -l)"
+echo "seeds: file $(ls "$out/file" | wc -l), surface $(ls "$out/surface" | wc -l), config $(ls "$out/config" | wc -l), cli $(ls "$out/cli" | wc -l), query $(ls "$out/query" | wc -l)"
