@@ -14,6 +14,7 @@ static const struct {
   bool builder;        // the configured (Python) builders can be applied here
   const char *apply;   // how a builder is applied, around its name
   const char *apply_end;
+  bool yaml; // compose keys: values and fixes written as YAML (`cap_drop: [ALL]`)
 } MODES[] = {
     [HG_READS_KWARGS] = {"container created through docker-py", false, false, true, "**", "()"},
     [HG_READS_ARGV] = {"container command line", true, true, true, "*", "()"},
@@ -21,7 +22,69 @@ static const struct {
     [HG_READS_COMMAND] = {"container command", false, true, false, "", ""},
     [HG_READS_CLIENT] = {"Docker client", false, false, true, "", "()"},
     [HG_READS_OPAQUE] = {"code run at run time", false, false, true, "", "()"},
+    [HG_READS_COMPOSE] = {"compose service", false, false, false, "", "", true},
 };
+
+// ---- YAML, for compose services ---------------------------------------------------------------
+
+// Does a scalar need quotes to read back as the same string? In a flow collection (`[a, b]`)
+// more characters are special; a `:` is quoted there too, as compose files usually do.
+static bool yaml_needs_quotes(const char *s, bool flow) {
+  size_t n = strlen(s);
+  if (!n || strchr(",[]{}#&*!|>'\"%@` \t", s[0]) || s[n - 1] == ' ' || s[n - 1] == ':')
+    return true;
+  if (strchr("-?:", s[0]) && (s[1] == ' ' || s[1] == '\0'))
+    return true;
+  if (strstr(s, ": ") || strstr(s, " #") || strpbrk(s, "\n\t\"\\"))
+    return true;
+  return flow && strpbrk(s, ",[]{}:");
+}
+
+static void put_yaml_scalar(hg_buf *b, const char *s, bool flow) {
+  if (!yaml_needs_quotes(s, flow)) {
+    hg_buf_puts(b, s);
+    return;
+  }
+  hg_buf_putc(b, '"');
+  for (; *s; s++) {
+    if (*s == '"' || *s == '\\')
+      hg_buf_putc(b, '\\');
+    if (*s == '\n')
+      hg_buf_puts(b, "\\n");
+    else if (*s == '\t')
+      hg_buf_puts(b, "\\t");
+    else
+      hg_buf_putc(b, *s);
+  }
+  hg_buf_putc(b, '"');
+}
+
+// A value as YAML on one line: scalars plain when they can be, lists and mappings in flow style.
+static void put_yaml(hg_buf *b, const hg_value *v, bool flow) {
+  switch (v->kind) {
+  case HG_VAL_NONE: hg_buf_puts(b, "null"); return;
+  case HG_VAL_LIST:
+  case HG_VAL_DICT:
+    hg_buf_putc(b, v->kind == HG_VAL_LIST ? '[' : '{');
+    for (size_t i = 0; i < v->n_items; i++) {
+      hg_buf_puts(b, i ? ", " : "");
+      if (v->kind == HG_VAL_DICT && v->items[i].key) {
+        put_yaml_scalar(b, v->items[i].key, true);
+        hg_buf_puts(b, ": ");
+      }
+      put_yaml(b, &v->items[i], true);
+    }
+    hg_buf_putc(b, v->kind == HG_VAL_LIST ? ']' : '}');
+    return;
+  default: put_yaml_scalar(b, v->text ? v->text : "", flow);
+  }
+}
+
+// `key: value` as a compose file writes it.
+static void put_yaml_entry(hg_buf *b, const char *key, const hg_value *v) {
+  hg_buf_printf(b, "%s: ", key);
+  put_yaml(b, v, false);
+}
 
 // An expression as the user wrote it: a string with interpolations is shown as f"...{…}...".
 static void put_expr(hg_buf *b, const hg_value *v, bool with_key) {
@@ -101,7 +164,12 @@ static char *fix_hint(const hg_policy *p, const hg_config *c, hg_reads reads, ui
     hg_buf_puts(&b, first ? "" : ", ");
     first = false;
     const hg_requirement *req = &p->req[r];
-    if (!MODES[reads].flags) {
+    if (MODES[reads].yaml) {
+      if (req->fix_compose)
+        hg_buf_printf(&b, "`%s`", req->fix_compose);
+      else
+        hg_buf_printf(&b, "%s (the policy has no compose spelling for it)", req->id);
+    } else if (!MODES[reads].flags) {
       hg_buf_puts(&b, req->fix_kwarg);
     } else if (!MODES[reads].argv_style) {
       hg_buf_puts(&b, req->fix_flag);
@@ -151,6 +219,27 @@ static void add_weakening(hg_verdict *out, const hg_judge *j, const hg_site *sit
     const hg_value *v = j->forbid_hit[f];
     if (!v)
       continue;
+    const hg_value *entry = j->forbid_value[f];
+    if (MODES[reads].yaml) {
+      // `privileged: true`, or the list entry that sets it: `volumes: ["/:/host"]`
+      hg_buf_puts(&msg, first ? " `" : "; `");
+      hg_buf_printf(&fix, "%s`", first ? "" : ", ");
+      if (entry) {
+        hg_value one = {.kind = HG_VAL_LIST, .items = (hg_value *)entry, .n_items = 1};
+        put_yaml_entry(&msg, j->forbid_name[f], &one);
+        put_yaml(&fix, entry, true);
+        hg_buf_printf(&fix, "` from `%s`", j->forbid_name[f]);
+      } else {
+        put_yaml_entry(&msg, j->forbid_name[f], v);
+        put_yaml_entry(&fix, j->forbid_name[f], v);
+        hg_buf_puts(&fix, "`");
+      }
+      hg_buf_puts(&msg, "` (");
+      put_where(&msg, site, entry ? entry : v);
+      hg_buf_printf(&msg, ") %s", j->policy->forbid[f].message);
+      first = false;
+      continue;
+    }
     hg_buf_puts(&msg, first ? " `" : "; `");
     hg_buf_puts(&fix, first ? "`" : ", `");
     if (reads == HG_READS_KWARGS) {
@@ -192,7 +281,9 @@ typedef HG_VEC(hg_effect) effect_vec;
 // An occurrence as written: `key=value` for a keyword, the option and its value for a flag.
 static char *written(const hg_site *site, const char *name, const hg_value *v) {
   hg_buf b = {0};
-  if (site->reads == HG_READS_KWARGS) {
+  if (MODES[site->reads].yaml) {
+    put_yaml_entry(&b, name ? name : "", v);
+  } else if (site->reads == HG_READS_KWARGS) {
     hg_buf_printf(&b, "%s=", name ? name : "");
     put_expr(&b, v, false);
   } else if (v->text[0] == '-' || !name) {
@@ -274,7 +365,15 @@ static void effective(hg_verdict *out, const hg_judge *j, const hg_site *site) {
     if (!hit)
       continue;
     hg_effect e = {.id = p->forbid[f].id, .forbidden = true, .status = HG_EFFECT_FORBIDDEN};
-    char *value = written(site, j->forbid_name[f], j->forbid_value[f] ? j->forbid_value[f] : hit);
+    const hg_value *entry = j->forbid_value[f];
+    char *value;
+    if (MODES[site->reads].yaml && entry) {
+      hg_value one = {.kind = HG_VAL_LIST, .items = (hg_value *)entry, .n_items = 1};
+      value = written(site, j->forbid_name[f], &one);
+      hit = entry; // where the entry stands
+    } else {
+      value = written(site, j->forbid_name[f], entry ? entry : hit);
+    }
     add_effect(&v, site, e, hit, value);
   }
   // Size the block for the distinct strings only, then pack them (the same strings, in the same
@@ -348,6 +447,8 @@ void hg_evaluate(hg_verdict *out, const hg_policy *policy, const hg_config *conf
   hg_judge_init(&j, policy, md);
   if (site->reads == HG_READS_KWARGS)
     hg_judge_read_kwargs(&j, &site->flags);
+  else if (site->reads == HG_READS_COMPOSE)
+    hg_judge_read_compose(&j, &site->flags);
   else
     hg_judge_read_argv(&j, &site->flags);
   verdict_of(out, &j, policy, config, site);
@@ -491,7 +592,12 @@ static void judge_flags(hg_verdict *out, const hg_judge *jp, const hg_policy *po
   } else if (unverifiable) {
     out->rule = HG_RULE_UNVERIFIABLE_FLAGS;
     hg_buf_printf(&msg, "%s takes options from `", subject);
-    put_expr(&msg, unverifiable, true);
+    if (MODES[site->reads].yaml && unverifiable->key)
+      put_yaml_entry(&msg, unverifiable->key, unverifiable);
+    else if (MODES[site->reads].yaml)
+      put_yaml(&msg, unverifiable, false);
+    else
+      put_expr(&msg, unverifiable, true);
     hg_buf_puts(&msg, "` at ");
     put_where(&msg, site, unverifiable);
     hg_buf_printf(&msg, " (%s), which cannot be verified",

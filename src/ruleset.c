@@ -159,6 +159,7 @@ static const struct {
     {"command", HG_READS_COMMAND, NULL},
     {"client", HG_READS_CLIENT, NULL},
     {"opaque", HG_READS_OPAQUE, NULL},
+    {"compose", HG_READS_COMPOSE, NULL},
 };
 
 static uint32_t capture_id(const TSQuery *q, const char *name) {
