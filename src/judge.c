@@ -478,6 +478,8 @@ static const hg_value *compose_forbidden(const hg_judge *j, const hg_matcher *m,
 
 void hg_judge_read_compose(hg_judge *j, const hg_value *service) {
   const hg_policy *p = j->policy;
+  if (service->kind == HG_VAL_UNKNOWN && !j->carrier)
+    j->carrier = service; // a service whose merge keys could not be followed
   for (size_t r = 0; r < p->n_req; r++)
     for (size_t m = 0; m < p->req[r].n_compose; m++) {
       const hg_matcher *mt = &p->req[r].compose[m];
