@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "argv.h"
+#include "compose/render.h"
 #include "judge.h"
 
 // What one reading mode's options look like, for messages and fix hints.
@@ -24,67 +25,6 @@ static const struct {
     [HG_READS_OPAQUE] = {"code run at run time", false, false, true, "", "()"},
     [HG_READS_COMPOSE] = {"compose service", false, false, false, "", "", true},
 };
-
-// ---- YAML, for compose services ---------------------------------------------------------------
-
-// Does a scalar need quotes to read back as the same string? In a flow collection (`[a, b]`)
-// more characters are special; a `:` is quoted there too, as compose files usually do.
-static bool yaml_needs_quotes(const char *s, bool flow) {
-  size_t n = strlen(s);
-  if (!n || strchr(",[]{}#&*!|>'\"%@` \t", s[0]) || s[n - 1] == ' ' || s[n - 1] == ':')
-    return true;
-  if (strchr("-?:", s[0]) && (s[1] == ' ' || s[1] == '\0'))
-    return true;
-  if (strstr(s, ": ") || strstr(s, " #") || strpbrk(s, "\n\t\"\\"))
-    return true;
-  return flow && strpbrk(s, ",[]{}:");
-}
-
-static void put_yaml_scalar(hg_buf *b, const char *s, bool flow) {
-  if (!yaml_needs_quotes(s, flow)) {
-    hg_buf_puts(b, s);
-    return;
-  }
-  hg_buf_putc(b, '"');
-  for (; *s; s++) {
-    if (*s == '"' || *s == '\\')
-      hg_buf_putc(b, '\\');
-    if (*s == '\n')
-      hg_buf_puts(b, "\\n");
-    else if (*s == '\t')
-      hg_buf_puts(b, "\\t");
-    else
-      hg_buf_putc(b, *s);
-  }
-  hg_buf_putc(b, '"');
-}
-
-// A value as YAML on one line: scalars plain when they can be, lists and mappings in flow style.
-static void put_yaml(hg_buf *b, const hg_value *v, bool flow) {
-  switch (v->kind) {
-  case HG_VAL_NONE: hg_buf_puts(b, "null"); return;
-  case HG_VAL_LIST:
-  case HG_VAL_DICT:
-    hg_buf_putc(b, v->kind == HG_VAL_LIST ? '[' : '{');
-    for (size_t i = 0; i < v->n_items; i++) {
-      hg_buf_puts(b, i ? ", " : "");
-      if (v->kind == HG_VAL_DICT && v->items[i].key) {
-        put_yaml_scalar(b, v->items[i].key, true);
-        hg_buf_puts(b, ": ");
-      }
-      put_yaml(b, &v->items[i], true);
-    }
-    hg_buf_putc(b, v->kind == HG_VAL_LIST ? ']' : '}');
-    return;
-  default: put_yaml_scalar(b, v->text ? v->text : "", flow);
-  }
-}
-
-// `key: value` as a compose file writes it.
-static void put_yaml_entry(hg_buf *b, const char *key, const hg_value *v) {
-  hg_buf_printf(b, "%s: ", key);
-  put_yaml(b, v, false);
-}
 
 // An expression as the user wrote it: a string with interpolations is shown as f"...{…}...".
 static void put_expr(hg_buf *b, const hg_value *v, bool with_key) {
@@ -226,12 +166,12 @@ static void add_weakening(hg_verdict *out, const hg_judge *j, const hg_site *sit
       hg_buf_printf(&fix, "%s`", first ? "" : ", ");
       if (entry) {
         hg_value one = {.kind = HG_VAL_LIST, .items = (hg_value *)entry, .n_items = 1};
-        put_yaml_entry(&msg, j->forbid_name[f], &one);
-        put_yaml(&fix, entry, true);
+        hg_compose_put_entry(&msg, j->forbid_name[f], &one);
+        hg_compose_put_value(&fix, entry, true);
         hg_buf_printf(&fix, "` from `%s`", j->forbid_name[f]);
       } else {
-        put_yaml_entry(&msg, j->forbid_name[f], v);
-        put_yaml_entry(&fix, j->forbid_name[f], v);
+        hg_compose_put_entry(&msg, j->forbid_name[f], v);
+        hg_compose_put_entry(&fix, j->forbid_name[f], v);
         hg_buf_puts(&fix, "`");
       }
       hg_buf_puts(&msg, "` (");
@@ -282,7 +222,7 @@ typedef HG_VEC(hg_effect) effect_vec;
 static char *written(const hg_site *site, const char *name, const hg_value *v) {
   hg_buf b = {0};
   if (MODES[site->reads].yaml) {
-    put_yaml_entry(&b, name ? name : "", v);
+    hg_compose_put_entry(&b, name ? name : "", v);
   } else if (site->reads == HG_READS_KWARGS) {
     hg_buf_printf(&b, "%s=", name ? name : "");
     put_expr(&b, v, false);
@@ -593,9 +533,9 @@ static void judge_flags(hg_verdict *out, const hg_judge *jp, const hg_policy *po
     out->rule = HG_RULE_UNVERIFIABLE_FLAGS;
     hg_buf_printf(&msg, "%s takes options from `", subject);
     if (MODES[site->reads].yaml && unverifiable->key)
-      put_yaml_entry(&msg, unverifiable->key, unverifiable);
+      hg_compose_put_entry(&msg, unverifiable->key, unverifiable);
     else if (MODES[site->reads].yaml)
-      put_yaml(&msg, unverifiable, false);
+      hg_compose_put_value(&msg, unverifiable, false);
     else
       put_expr(&msg, unverifiable, true);
     hg_buf_puts(&msg, "` at ");

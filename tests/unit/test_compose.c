@@ -13,6 +13,7 @@
 
 #include "helpers.h"
 
+#include "compose/render.h"
 #include "compose/service.h"
 #include "evaluate.h"
 
@@ -761,6 +762,48 @@ static void test_compose__policy_without_compose_spellings(void **state) {
   hg_policy_free(p);
 }
 
+// Values written back as YAML read back as the same strings.
+static void test_compose__render(void **state) {
+  (void)state;
+  static const struct {
+    const char *text;
+    const char *block, *flow; // after `key: `, and inside [...]
+  } cases[] = {
+      {"none", "none", "none"},
+      {"/a:/b", "/a:/b", "\"/a:/b\""},
+      {"-1", "-1", "-1"},
+      {"- x", "\"- x\"", "\"- x\""},
+      {"", "\"\"", "\"\""},
+      {"a: b", "\"a: b\"", "\"a: b\""},
+      {"x #y", "\"x #y\"", "\"x #y\""},
+      {"*x", "\"*x\"", "\"*x\""},
+      {"a,b", "a,b", "\"a,b\""},
+      {"say \"hi\"\\", "\"say \\\"hi\\\"\\\\\"", "\"say \\\"hi\\\"\\\\\""},
+      {"${MEM}", "${MEM}", "\"${MEM}\""},
+  };
+  for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+    hg_value v = {.kind = HG_VAL_STR, .text = cases[i].text};
+    hg_buf b = {0}, f = {0};
+    hg_compose_put_value(&b, &v, false);
+    hg_compose_put_value(&f, &v, true);
+    if (strcmp(b.data, cases[i].block) || strcmp(f.data, cases[i].flow))
+      print_error("'%s': %s / %s, expected %s / %s\n", cases[i].text, b.data, f.data, cases[i].block, cases[i].flow);
+    assert_string_equal(b.data, cases[i].block);
+    assert_string_equal(f.data, cases[i].flow);
+    hg_buf_free(&b);
+    hg_buf_free(&f);
+  }
+  hg_value items[] = {{.kind = HG_VAL_STR, .key = "type", .text = "bind"},
+                      {.kind = HG_VAL_STR, .key = "source", .text = "/"},
+                      {.kind = HG_VAL_NONE, .key = "x", .text = "~"}};
+  hg_value list = {
+      .kind = HG_VAL_LIST, .n_items = 1, .items = &(hg_value){.kind = HG_VAL_DICT, .items = items, .n_items = 3}};
+  hg_buf b = {0};
+  hg_compose_put_entry(&b, "volumes", &list);
+  assert_string_equal(b.data, "volumes: [{type: bind, source: /, x: null}]");
+  hg_buf_free(&b);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_compose__hardened_service_passes),
@@ -774,6 +817,7 @@ int main(void) {
       cmocka_unit_test(test_compose__forbidden_options),
       cmocka_unit_test(test_compose__several_forbidden_options_and_effects),
       cmocka_unit_test(test_compose__policy_without_compose_spellings),
+      cmocka_unit_test(test_compose__render),
   };
   return cmocka_run_group_tests_name("compose", tests, setup_env, teardown_env);
 }
