@@ -15,14 +15,14 @@ static const struct {
   bool builder;        // the configured (Python) builders can be applied here
   const char *apply;   // how a builder is applied, around its name
   const char *apply_end;
-  bool yaml; // compose keys: values and fixes written as YAML (`cap_drop: [ALL]`)
+  bool yaml;           // compose keys: values and fixes written as YAML (`cap_drop: [ALL]`)
 } MODES[] = {
-    [HG_READS_KWARGS] = {"container created through docker-py", false, false, true, "**", "()"},
-    [HG_READS_ARGV] = {"container command line", true, true, true, "*", "()"},
-    [HG_READS_SHELL] = {"container shell command", false, true, true, "{shlex.join(", "())}"},
-    [HG_READS_COMMAND] = {"container command", false, true, false, "", ""},
-    [HG_READS_CLIENT] = {"Docker client", false, false, true, "", "()"},
-    [HG_READS_OPAQUE] = {"code run at run time", false, false, true, "", "()"},
+    [HG_READS_KWARGS] = {"container created through docker-py", false, false, true, "**", "()", false},
+    [HG_READS_ARGV] = {"container command line", true, true, true, "*", "()", false},
+    [HG_READS_SHELL] = {"container shell command", false, true, true, "{shlex.join(", "())}", false},
+    [HG_READS_COMMAND] = {"container command", false, true, false, "", "", false},
+    [HG_READS_CLIENT] = {"Docker client", false, false, true, "", "()", false},
+    [HG_READS_OPAQUE] = {"code run at run time", false, false, true, "", "()", false},
     [HG_READS_COMPOSE] = {"compose service", false, false, false, "", "", true},
 };
 

@@ -21,7 +21,7 @@ typedef struct {
   hg_arena *arena;
   yaml_document_t *doc;
   yaml_node_t *root; // the document's top-level mapping, or NULL
-  size_t left;       // values (and merged keys) that may still be built
+  size_t *left;      // values (and merged keys) that may still be built
   const char *why;   // why collect() gave up
 } reader;
 
@@ -121,12 +121,12 @@ static bool merge_in(reader *r, yaml_node_t *src, uint32_t merge_line, entry_vec
     via = hg_arena_printf(r->arena, "the merge key at line %u", merge_line);
   for (size_t i = 0; i < merged.len && ok; i++) {
     entry e = merged.items[i];
-    if (!r->left) {
+    if (!*r->left) {
       r->why = TOO_MANY; // merge keys of merge keys: as costly as aliases
       ok = false;
       break;
     }
-    r->left--;
+    --*r->left;
     size_t *s = slot(set, out, e.text, e.len);
     if (*s)
       continue; // the mapping's own keys, and earlier merged mappings, win
@@ -303,9 +303,9 @@ static hg_value build(reader *r, yaml_node_t *node, uint32_t line, const char *v
   hg_value v = {.line = line, .via = named ? named : via};
   if (depth > HG_COMPOSE_MAX_DEPTH)
     return unknown(v, "...", TOO_DEEP);
-  if (!r->left)
+  if (!*r->left)
     return unknown(v, "...", TOO_MANY);
-  r->left--;
+  --*r->left;
   switch (node->type) {
   case YAML_SCALAR_NODE: return scalar(r, node, v);
   case YAML_SEQUENCE_NODE: {
@@ -344,12 +344,17 @@ static hg_value build(reader *r, yaml_node_t *node, uint32_t line, const char *v
   }
 }
 
-hg_value hg_compose_service(hg_arena *arena, yaml_document_t *doc, yaml_node_t *service) {
+size_t hg_compose_budget(const yaml_document_t *doc) {
+  return (size_t)(doc->nodes.top - doc->nodes.start) + HG_COMPOSE_MAX_VALUES;
+}
+
+hg_value hg_compose_service(hg_arena *arena, yaml_document_t *doc, yaml_node_t *service, size_t *budget) {
   yaml_node_t *root = yaml_document_get_root_node(doc);
+  size_t own = hg_compose_budget(doc);
   reader r = {.arena = arena,
               .doc = doc,
               .root = root && root->type == YAML_MAPPING_NODE ? root : NULL,
-              .left = HG_COMPOSE_MAX_VALUES};
+              .left = budget ? budget : &own};
   if (service->type != YAML_MAPPING_NODE)
     return (hg_value){.kind = HG_VAL_DICT, .text = "{...}", .line = line_of(service)};
   return build(&r, service, line_of(service), NULL, 0);

@@ -78,7 +78,7 @@ static hg_value service_value(env *e, const char *yaml, const char *name) {
     print_error("no service '%s' in\n%s\n", name, yaml);
     fail();
   }
-  hg_value v = hg_compose_service(e->arena, &doc, service);
+  hg_value v = hg_compose_service(e->arena, &doc, service, NULL);
   yaml_document_delete(&doc);
   return v;
 }
@@ -587,6 +587,50 @@ static void test_compose__hostile_aliases(void **state) {
   hg_buf_free(&y);
 }
 
+// The services of one file share one budget: a file of many services that each name an alias bomb
+// is bounded as a whole, while an ordinary file reads in full however many services merge the
+// same anchor.
+static void test_compose__budget_shared_by_services(void **state) {
+  env *e = *state;
+  hg_buf y = {0};
+  hg_buf_puts(&y, X_HARDENING "x-l0: &l0 [a, b, c, d, e, f, g, h, i, j]\n");
+  for (int i = 1; i < 6; i++)
+    hg_buf_printf(&y, "x-l%d: &l%d [*l%d, *l%d, *l%d, *l%d, *l%d, *l%d, *l%d, *l%d, *l%d, *l%d]\n", i, i, i - 1, i - 1,
+                  i - 1, i - 1, i - 1, i - 1, i - 1, i - 1, i - 1, i - 1);
+  hg_buf_puts(&y, "services:\n");
+  for (int i = 0; i < 300; i++)
+    hg_buf_printf(&y, "  ok%d:\n    <<: *hardening\n", i);
+  for (int i = 0; i < 300; i++)
+    hg_buf_printf(&y, "  bomb%d:\n    <<: *hardening\n    environment: *l5\n", i);
+  yaml_parser_t parser;
+  yaml_document_t doc;
+  yaml_parser_initialize(&parser);
+  yaml_parser_set_input_string(&parser, (const unsigned char *)y.data, y.len);
+  assert_true(yaml_parser_load(&parser, &doc));
+  yaml_parser_delete(&parser);
+  size_t budget = hg_compose_budget(&doc), start = budget;
+  yaml_node_t *root = yaml_document_get_root_node(&doc);
+  yaml_node_t *services = yaml_document_get_node(&doc, root->data.mapping.pairs.top[-1].value);
+  size_t passed = 0, unverifiable = 0;
+  for (yaml_node_pair_t *p = services->data.mapping.pairs.start; p < services->data.mapping.pairs.top; p++) {
+    hg_site site = {.path = "compose.yaml", .kind = "compose-service", .reads = HG_READS_COMPOSE, .line = 1};
+    site.flags = hg_compose_service(e->arena, &doc, yaml_document_get_node(&doc, p->value), &budget);
+    hg_verdict v;
+    hg_evaluate(&v, e->policy, e->config, &site, e->md);
+    passed += v.rule == HG_RULE_NONE;
+    unverifiable += v.rule == HG_RULE_UNVERIFIABLE_FLAGS;
+    assert_true(v.rule == HG_RULE_NONE || v.rule == HG_RULE_UNVERIFIABLE_FLAGS);
+    hg_verdict_clear(&v);
+  }
+  // Each bomb is 111,111 values: the first ones pass (they fit in what is left), then nothing is.
+  assert_true(passed >= 300);
+  assert_true(unverifiable > 250);
+  assert_int_equal(budget, 0);
+  assert_true(start < 200000);
+  yaml_document_delete(&doc);
+  hg_buf_free(&y);
+}
+
 // ---- forbidden options -------------------------------------------------------------------------
 
 #define HARDENED L_NNP, L_CAP, L_NET, L_RO, L_MEM, L_CPU, L_PIDS
@@ -814,6 +858,7 @@ int main(void) {
       cmocka_unit_test(test_compose__merge_keys),
       cmocka_unit_test(test_compose__lines_and_via),
       cmocka_unit_test(test_compose__hostile_aliases),
+      cmocka_unit_test(test_compose__budget_shared_by_services),
       cmocka_unit_test(test_compose__forbidden_options),
       cmocka_unit_test(test_compose__several_forbidden_options_and_effects),
       cmocka_unit_test(test_compose__policy_without_compose_spellings),
