@@ -19,7 +19,7 @@ typedef enum {
   HG_READS_COMMAND, // a command of a shell script (@site): its words, read by src/shell/
   HG_READS_CLIENT,  // a client: no flags, judged by the module's imports
   HG_READS_OPAQUE,  // code run at run time (exec, eval): nothing to read, never verifiable
-  HG_READS_COMPOSE, // a compose service (reported at its key): its mapping, read by src/compose/
+  HG_READS_COMPOSE, // a compose service (reported at its key): its mapping, from src/compose/service.h
 } hg_reads;
 
 /** Marks an interpolated part (`{expr}` of an f-string) inside a string value's text. */
@@ -108,7 +108,8 @@ typedef struct {
  *   `null`, `~` or empty scalar is NONE;
  * - a scalar with an interpolation that has no default (`$VAR`, `${VAR}`, `${VAR:?err}`) is
  *   UNKNOWN: `text` as written, `origin` naming the variable;
- * - `line` is where the value stands (for a mapping's item, the line of its key); `via` says
- *   "the merge key at line N" for what a merge key brought in. */
+ * - `line` is where the value stands (for a mapping's item, the line of its key); `via` names
+ *   where an alias or a merge key brought a value from: the top-level key holding the anchor
+ *   (`x-hardening (line 1)`), else "the merge key at line N". */
 
 #endif
