@@ -329,6 +329,10 @@ static int check(const hg_options *o, const hg_ruleset *rules, FILE *out, FILE *
   }
   hg_config *config = NULL;
   int rc = o->config_path ? hg_config_load(&config, o->config_path, &e) : hg_config_discover(&config, o->paths[0], &e);
+  if (rc == 0 && (rc = hg_config_check(config, hg_ruleset_policy(rules), &e)) != 0) {
+    hg_config_free(config);
+    config = NULL;
+  }
   if (rc != 0) {
     fprintf(err, "hardguard: %s\n", e.message);
     hg_baseline_free(&base.entries);

@@ -21,6 +21,7 @@ static const struct {
     [HG_READS_ARGV] = {"container command line", true, true, true, "*", "()", false},
     [HG_READS_SHELL] = {"container shell command", false, true, true, "{shlex.join(", "())}", false},
     [HG_READS_COMMAND] = {"container command", false, true, false, "", "", false},
+    [HG_READS_SCRIPT] = {"shell script", false, true, false, "", "", false},
     [HG_READS_CLIENT] = {"Docker client", false, false, true, "", "()", false},
     [HG_READS_OPAQUE] = {"code run at run time", false, false, true, "", "()", false},
     [HG_READS_COMPOSE] = {"compose service", false, false, false, "", "", true},

@@ -3,13 +3,19 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "embed.h"
+#include "node.h"
 #include "project/index.h"
 #include "project/summary.h"
 #include "resolve.h"
+#include "shell/sh.h"
+#include "shell/shell.h"
 #include "surface.h"
 
 struct hg_extractor {
   TSQueryCursor *cursor;
+  TSParser *sub;  // for embedded code, made when first needed
+  unsigned depth; // of code embedded in embedded code
   pcre2_match_data *md;
   hg_buf scratch;
 };
@@ -27,6 +33,8 @@ void hg_extractor_free(hg_extractor *self) {
   if (!self)
     return;
   ts_query_cursor_delete(self->cursor);
+  if (self->sub)
+    ts_parser_delete(self->sub);
   pcre2_match_data_free(self->md);
   hg_buf_free(&self->scratch);
   free(self);
@@ -34,6 +42,23 @@ void hg_extractor_free(hg_extractor *self) {
 
 pcre2_match_data *hg_extractor_match_data(hg_extractor *self) { return self->md; }
 TSQueryCursor *hg_extractor_cursor(hg_extractor *self) { return self->cursor; }
+
+bool hg_extractor_enter(hg_extractor *self) {
+  if (self->depth >= HG_EMBED_MAX_DEPTH)
+    return false;
+  self->depth++;
+  return true;
+}
+
+void hg_extractor_leave(hg_extractor *self) { self->depth--; }
+
+TSParser *hg_extractor_parser(hg_extractor *self, const TSLanguage *language) {
+  if (!self->sub)
+    self->sub = ts_parser_new();
+  if (ts_parser_language(self->sub) != language && !ts_parser_set_language(self->sub, language))
+    abort(); // ABI checked at build (tests load every grammar)
+  return self->sub;
+}
 hg_buf *hg_extractor_scratch(hg_extractor *self) { return &self->scratch; }
 
 typedef struct {
@@ -78,7 +103,6 @@ void hg_extract__position(hg_site *site, const hg_source *src, TSNode node) {
   site->end_line = b.line;
   site->end_col = b.col;
 }
-
 
 // libtree-sitter 0.20 has no ts_node_is_error: ERROR nodes are named "ERROR".
 static bool is_error(TSNode n) { return strcmp(ts_node_type(n), "ERROR") == 0; }
@@ -135,8 +159,8 @@ static void error_span(const hg_surface *surface, TSNode n, uint32_t *a, uint32_
 
 // Regions that failed to parse: an ERROR or MISSING node whose statement mentions a trigger
 // word outside every site already found may hide a site, so it is reported rather than skipped.
-void hg_extract__error_regions(hg_extractor *self, const hg_ruleset *rules, hg_surface_id surface,
-                               const hg_source *src, TSNode root, hg_site_vec *sites) {
+void hg_extract__error_regions(hg_extractor *self, const hg_ruleset *rules, hg_surface_id surface, const hg_source *src,
+                               TSNode root, hg_site_vec *sites) {
   const pcre2_code *pre = hg_ruleset_prefilter(rules, surface);
   TSTreeCursor cur = ts_tree_cursor_new(root);
   size_t found = sites->len;
@@ -179,6 +203,48 @@ void hg_extract__error_regions(hg_extractor *self, const hg_ruleset *rules, hg_s
   }
 }
 
+// Shell code in a Python string (`sh -c`'s script, a `shell=True` command line): its value
+// followed, parsed as shell and read by the shell rules; what they find is placed in the file (a
+// plain literal byte for byte, anything else at the expression). Parts hardguard cannot follow are
+// variables the shell reading reports as unverifiable.
+static void python_script(hg_extractor *self, const hg_ruleset *rules, const hg_resolver *r, const hg_source *source,
+                          TSNode command, hg_arena *arena, hg_lines *lines, hg_site_vec *sites,
+                          hg_marker_vec *markers) {
+  hg_buf text = {0};
+  hg_resolve_shell_text(r, command, &text);
+  hg_value v = {.kind = HG_VAL_STR, .text = hg_arena_strndup(arena, text.data ? text.data : "", text.len)};
+  hg_buf_free(&text);
+  if (!hg_ruleset_may_contain_site(rules, HG_SURFACE_SHELL, v.text, strlen(v.text), NULL))
+    return;
+  static const char *const HOLE_NAMES[] = {"python_expression"};
+  static const hg_sh_env HOLES = {HOLE_NAMES, 1, "a part of the Python string hardguard cannot follow"};
+  TSNode content = {0};
+  if (hg_node_is(command, "string"))
+    for (uint32_t i = 0; i < ts_node_named_child_count(command); i++) {
+      TSNode c = ts_node_named_child(command, i);
+      if (hg_node_is(c, "string_content"))
+        content = ts_node_is_null(content) ? c : (TSNode){0};
+    }
+  uint32_t at = ts_node_start_byte(command);
+  bool exact = !ts_node_is_null(content) && ts_node_end_byte(content) - ts_node_start_byte(content) == strlen(v.text) &&
+               !memcmp(source->data + ts_node_start_byte(content), v.text, strlen(v.text));
+  hg_embed_builder b = {0};
+  if (exact) {
+    hg_embed_put(&b, v.text, strlen(v.text), ts_node_start_byte(content), true);
+  } else {
+    for (const char *p = v.text; *p; p++) {
+      if (*p == HG_HOLE)
+        hg_embed_put(&b, "${python_expression}", 20, at, false);
+      else
+        hg_embed_put(&b, p, 1, at, false);
+    }
+  }
+  hg_embed e = hg_embed_finish(&b, arena, ts_node_end_byte(command));
+  if (!lines->start)
+    hg_lines_init(lines, source, arena);
+  hg_shell_embedded(self, rules, source, lines, &e, &HOLES, arena, sites, markers);
+}
+
 void hg_extract(hg_extractor *self, const hg_ruleset *rules, const hg_config *config, hg_index *index,
                 const hg_source *source, TSTree *tree, hg_arena *arena, hg_sites *out) {
   const hg_captures *c = hg_ruleset_captures(rules, HG_SURFACE_PYTHON);
@@ -192,7 +258,8 @@ void hg_extract(hg_extractor *self, const hg_ruleset *rules, const hg_config *co
   // an import may follow its use in the file (function-local imports, late imports).
   ts_query_cursor_exec(self->cursor, hg_ruleset_query(rules, HG_SURFACE_PYTHON), root);
   TSQueryMatch m;
-  hg_predctx pctx = {.src = source->data, .md = self->md, .imports = imports, .scratch = &self->scratch};
+  hg_predctx pctx = {
+      .src = source->data, .len = source->len, .md = self->md, .imports = imports, .scratch = &self->scratch};
   while (ts_query_cursor_next_match(self->cursor, &m)) {
     const hg_pattern *p = hg_ruleset_pattern(rules, HG_SURFACE_PYTHON, m.pattern_index);
     if (p->role == HG_PATTERN_IMPORT) {
@@ -233,6 +300,7 @@ void hg_extract(hg_extractor *self, const hg_ruleset *rules, const hg_config *co
   bool imports_builder = hg_imports_builder_module(imports, config);
   hg_site_vec sites = {0};
   seen_set seen = {0};
+  hg_lines lines = {0};
   for (size_t i = 0; i < saved.len; i++) {
     const saved_match *sm = &saved.items[i];
     const hg_pattern *p = hg_ruleset_pattern(rules, HG_SURFACE_PYTHON, sm->pattern);
@@ -244,6 +312,12 @@ void hg_extract(hg_extractor *self, const hg_ruleset *rules, const hg_config *co
       continue;
     hg_site s = {.path = source->path, .kind = p->kind, .reads = p->reads, .imports_builder = imports_builder};
     hg_extract__position(&s, source, site_node);
+    if (p->reads == HG_READS_SCRIPT) {
+      // Not a site itself (and not taking the place of one): the shell code's commands are.
+      if (find(sm->captures, sm->n, c->command, &flags))
+        python_script(self, rules, &r, source, flags, arena, &lines, &sites, &markers);
+      continue;
+    }
     if (seen_before(&seen, arena, &s, saved.len))
       continue;
     s.has_error = ts_node_has_error(site_node);
@@ -262,6 +336,7 @@ void hg_extract(hg_extractor *self, const hg_ruleset *rules, const hg_config *co
       if (find(sm->captures, sm->n, c->command, &flags))
         s.flags = hg_resolve_shell(&r, flags);
       break;
+    case HG_READS_SCRIPT:  // read above
     case HG_READS_COMMAND: // a shell surface's reading, never a Python pattern's
     case HG_READS_COMPOSE: // the compose surface's reading, likewise
     case HG_READS_CLIENT:
@@ -284,6 +359,7 @@ void hg_extract(hg_extractor *self, const hg_ruleset *rules, const hg_config *co
 }
 
 void hg_extract__finish(hg_sites *out, hg_arena *arena, hg_site_vec *sites, hg_marker_vec *markers) {
+  out->syntax_error = NULL;
   out->len = sites->len;
   out->items = hg_arena_alloc(arena, (sites->len ? sites->len : 1) * sizeof(hg_site));
   if (sites->len)

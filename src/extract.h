@@ -28,6 +28,9 @@ typedef struct hg_sites {
   size_t len;
   hg_marker_comment *markers;  // in the arena, in file order
   size_t n_markers;
+  // A surface read without tree-sitter (YAML) says here where the file stopped being readable:
+  const char *syntax_error;  // NULL, or the message (in the arena)
+  hg_pos syntax_at;
 } hg_sites;
 
 struct hg_index;
@@ -48,6 +51,14 @@ bool hg_extract_first_error(TSTree *tree, const hg_source *source, hg_pos *out);
 pcre2_match_data *hg_extractor_match_data(hg_extractor *self);
 /** The extractor's query cursor and scratch buffer, for a surface's own extract function. */
 TSQueryCursor *hg_extractor_cursor(hg_extractor *self);
+/** A parser for code embedded in a file (a CI step's script), set to `language`; owned by the
+ *  extractor. */
+TSParser *hg_extractor_parser(hg_extractor *self, const TSLanguage *language);
+/** Code embedded in embedded code (`bash -c "sh -c '...'"`) is read this deep, no deeper. */
+#define HG_EMBED_MAX_DEPTH 4
+/** Enters one level of embedded code: false (and nothing entered) when that is too deep. */
+bool hg_extractor_enter(hg_extractor *self);
+void hg_extractor_leave(hg_extractor *self);
 hg_buf *hg_extractor_scratch(hg_extractor *self);
 
 // ---- for the surfaces' extract functions ---------------------------------------------------------

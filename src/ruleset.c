@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "prefilter.h"
+#include "yamldoc.h"
 #include "rules_embedded.h"
 #include "surface.h"
 
@@ -24,6 +25,9 @@ typedef struct {
 // One surface's rules: rules/<surface>/*.scm and rules/<surface>/facts/*.scm as one query.
 typedef struct {
   const hg_surface *surface;
+  hg_yaml_rule *yaml;  // a surface without a grammar: its rules/<surface>/*.yml
+  size_t n_yaml;
+  char *yaml_prefilter;  // ... and their literals as the alternation --list-rules shows ("": off)
   TSQuery *query;  // NULL: the rules have nothing for this surface
   hg_pattern *patterns;
   uint32_t n_patterns;
@@ -69,7 +73,7 @@ static int read_dir(file_vec *files, const char *dir, const char *sub, hg_error 
   struct dirent *e;
   int rc = 0;
   while (rc == 0 && (e = readdir(d))) {
-    if (!ends_with(e->d_name, ".scm")) continue;
+    if (!ends_with(e->d_name, ".scm") && !ends_with(e->d_name, ".yml")) continue;
     char *full = hg_xasprintf("%s/%s", path, e->d_name), *name = hg_xasprintf("%s/%s", sub, e->d_name);
     char *data;
     size_t len;
@@ -157,6 +161,7 @@ static const struct {
     {"argv", HG_READS_ARGV, "argv"},
     {"shell", HG_READS_SHELL, "command"},
     {"command", HG_READS_COMMAND, NULL},
+    {"script", HG_READS_SCRIPT, NULL},
     {"client", HG_READS_CLIENT, NULL},
     {"opaque", HG_READS_OPAQUE, NULL},
     {"compose", HG_READS_COMPOSE, NULL},
@@ -215,7 +220,7 @@ static int setup_pattern(hg_ruleset *self, surface_rules *sr, const file_vec *fi
   while (reads && r < HG_ARRAY_LEN(READS) && strcmp(READS[r].name, reads) != 0) r++;
   if (!reads || r == HG_ARRAY_LEN(READS))
     return query_error(err, files, start,
-                       "a site pattern needs (#set! hardguard.reads \"kwargs|argv|shell|command|client|opaque\")");
+                       "a site pattern needs (#set! hardguard.reads \"kwargs|argv|shell|command|script|client|opaque\")");
   p->reads = READS[r].reads;
   if (!pattern_has(sr->query, i, c->site)) return query_error(err, files, start, "a site pattern captures @site");
   if (READS[r].needs && !pattern_has(sr->query, i, capture_id(sr->query, READS[r].needs))) {
@@ -387,6 +392,74 @@ static int build_surface(hg_ruleset *self, surface_rules *sr, file_vec *files, b
   return 0;
 }
 
+// ---- YAML surfaces ----------------------------------------------------------------------------------
+
+static int load_yaml_rule(hg_yaml *y, const rule_file *f, hg_yaml_rule *r, hg_error *err) {
+  static const char *const keys[] = {"reads", "select", "literals", NULL};
+  static const char *const select_keys[] = {"files", "path", NULL};
+  yaml_node_t *root = hg_yaml_root(y);
+  if (hg_yaml_mapping(y, root, keys, "rule", err) != 0) return -1;
+  r->kind = kind_of(f->name);
+  yaml_node_t *reads = hg_yaml_get(y, root, "reads"), *select = hg_yaml_get(y, root, "select"),
+              *literals = hg_yaml_get(y, root, "literals");
+  const char *rd;
+  if (!reads || hg_yaml_scalar(y, reads, "reads", &rd, err) != 0)
+    return reads ? -1 : hg_yaml_error(y, root, err, "rule: needs 'reads' (script or compose)");
+  if (strcmp(rd, "script") && strcmp(rd, "compose"))
+    return hg_yaml_error(y, reads, err, "reads: expected script or compose, found '%s'", rd);
+  r->reads = hg_xstrdup(rd);
+  if (!select || select->type != YAML_SEQUENCE_NODE)
+    return hg_yaml_error(y, select ? select : root, err, "rule: 'select' must be a list of {files, path}");
+  size_t n = (size_t)(select->data.sequence.items.top - select->data.sequence.items.start);
+  r->select = hg_xcalloc(n ? n : 1, sizeof(hg_yaml_select));
+  for (size_t i = 0; i < n; i++) {
+    yaml_node_t *item = hg_yaml_node(y, select->data.sequence.items.start[i]);
+    hg_yaml_select *sel = &r->select[i];
+    r->n_select = i + 1;
+    if (hg_yaml_mapping(y, item, select_keys, "select", err) != 0) return -1;
+    yaml_node_t *files = hg_yaml_get(y, item, "files"), *path = hg_yaml_get(y, item, "path");
+    if (!path) return hg_yaml_error(y, item, err, "select: needs 'path'");
+    if (hg_yaml_strings(y, path, "select.path", &sel->paths, &sel->n_paths, err) != 0) return -1;
+    if (files && hg_yaml_strings(y, files, "select.files", &sel->files, &sel->n_files, err) != 0) return -1;
+  }
+  if (literals && hg_yaml_strings(y, literals, "literals", &r->literals, &r->n_literals, err) != 0) return -1;
+  return 0;
+}
+
+static void yaml_rule_free(hg_yaml_rule *r) {
+  for (size_t i = 0; i < r->n_select; i++) {
+    hg_strv_free(r->select[i].files, r->select[i].n_files);
+    hg_strv_free(r->select[i].paths, r->select[i].n_paths);
+  }
+  free(r->select);
+  hg_strv_free(r->literals, r->n_literals);
+  free(r->kind);
+  free(r->reads);
+}
+
+static int build_yaml_surface(surface_rules *sr, file_vec *files, hg_error *err) {
+  sr->yaml = hg_xcalloc(files->len, sizeof(hg_yaml_rule));
+  for (size_t i = 0; i < files->len; i++) {
+    const rule_file *f = &files->items[i];
+    hg_yaml y;
+    int rc = hg_yaml_load(&y, f->path, f->data, f->len, err);
+    sr->n_yaml = i + 1;
+    if (rc == 0) rc = load_yaml_rule(&y, f, &sr->yaml[i], err);
+    hg_yaml_free(&y);
+    if (rc != 0) return -1;
+  }
+  hg_buf b = {0};
+  bool off = false;
+  for (size_t i = 0; i < sr->n_yaml; i++) {
+    off = off || !sr->yaml[i].n_literals;
+    for (size_t k = 0; k < sr->yaml[i].n_literals; k++)
+      hg_buf_printf(&b, "%s\\Q%s\\E", b.len ? "|" : "", sr->yaml[i].literals[k]);
+  }
+  sr->yaml_prefilter = off ? hg_xstrdup("") : hg_buf_detach(&b);
+  if (off) hg_buf_free(&b);
+  return 0;
+}
+
 static int build(hg_ruleset *self, file_vec *files, bool trusted, hg_error *err) {
   const rule_file *policy = NULL;
   file_vec per[HG_SURFACE_COUNT] = {0};
@@ -404,6 +477,12 @@ static int build(hg_ruleset *self, file_vec *files, bool trusted, hg_error *err)
     if (s < 0) {
       rc = hg_error_set(err, "%s: not in the folder of a surface (rules/<surface>/, surface one of python, shell)",
                         f->path);
+      break;
+    }
+    bool yml = ends_with(f->name, ".yml");
+    if (yml != (hg_surface_get((hg_surface_id)s)->language == NULL)) {
+      rc = hg_error_set(err, "%s: the %s surface's rules are %s files", f->path, hg_surface_get((hg_surface_id)s)->id,
+                        yml ? ".scm (tree-sitter queries)" : ".yml");
       break;
     }
     HG_VEC_PUSH(&per[s], *f);  // a shallow copy: the strings stay owned by `files`
@@ -425,7 +504,9 @@ static int build(hg_ruleset *self, file_vec *files, bool trusted, hg_error *err)
   if (rc == 0) qsort(self->kinds, self->n_kinds, sizeof(char *), kind_cmp);
   for (int s = 0; s < HG_SURFACE_COUNT; s++) {
     self->s[s].surface = hg_surface_get((hg_surface_id)s);
-    if (rc == 0 && per[s].len) rc = build_surface(self, &self->s[s], &per[s], trusted, err);
+    if (rc == 0 && per[s].len)
+      rc = self->s[s].surface->language ? build_surface(self, &self->s[s], &per[s], trusted, err)
+                                        : build_yaml_surface(&self->s[s], &per[s], err);
     free(per[s].items);
   }
   return rc;
@@ -482,13 +563,21 @@ void hg_ruleset_free(hg_ruleset *self) {
     free(sr->patterns);
     if (sr->query) ts_query_delete(sr->query);
     hg_prefilter_free(sr->prefilter);
+    for (size_t i = 0; i < sr->n_yaml; i++) yaml_rule_free(&sr->yaml[i]);
+    free(sr->yaml);
+    free(sr->yaml_prefilter);
   }
   hg_policy_free(self->policy);
   hg_strv_free(self->kinds, self->n_kinds);
   free(self);
 }
 
-bool hg_ruleset_has(const hg_ruleset *self, hg_surface_id s) { return self->s[s].query != NULL; }
+bool hg_ruleset_has(const hg_ruleset *self, hg_surface_id s) { return self->s[s].query || self->s[s].n_yaml; }
+
+const hg_yaml_rule *hg_ruleset_yaml_rules(const hg_ruleset *self, hg_surface_id s, size_t *n) {
+  *n = self->s[s].n_yaml;
+  return self->s[s].yaml;
+}
 const TSQuery *hg_ruleset_query(const hg_ruleset *self, hg_surface_id s) { return self->s[s].query; }
 const hg_pattern *hg_ruleset_pattern(const hg_ruleset *self, hg_surface_id s, uint32_t i) {
   return &self->s[s].patterns[i];
@@ -505,12 +594,23 @@ const pcre2_code *hg_ruleset_prefilter(const hg_ruleset *self, hg_surface_id s) 
   return self->s[s].prefilter ? hg_prefilter_code(self->s[s].prefilter) : NULL;
 }
 const char *hg_ruleset_prefilter_source(const hg_ruleset *self, hg_surface_id s) {
+  if (self->s[s].yaml_prefilter) return self->s[s].yaml_prefilter;
   return self->s[s].prefilter ? hg_prefilter_source(self->s[s].prefilter) : "";
 }
 
 bool hg_ruleset_may_contain_site(const hg_ruleset *self, hg_surface_id s, const char *data, size_t len,
                                  pcre2_match_data *md) {
   (void)md;  // the prefilter matches without pcre2
-  if (!self->s[s].query) return false;  // no rules read this surface
-  return hg_prefilter_match(self->s[s].prefilter, data, len);
+  const surface_rules *sr = &self->s[s];
+  if (sr->n_yaml) {
+    // A YAML surface: a file holding none of a rule's literals has none of its sites.
+    for (size_t i = 0; i < sr->n_yaml; i++) {
+      if (!sr->yaml[i].n_literals) return true;
+      for (size_t k = 0; k < sr->yaml[i].n_literals; k++)
+        if (memmem(data, len, sr->yaml[i].literals[k], strlen(sr->yaml[i].literals[k]))) return true;
+    }
+    return false;
+  }
+  if (!sr->query) return false;  // no rules read this surface
+  return hg_prefilter_match(sr->prefilter, data, len);
 }

@@ -23,6 +23,23 @@ typedef struct {
   hg_predicates *predicates;
 } hg_pattern;
 
+/** A site rule of a surface read without tree-sitter (YAML): rules/<surface>/<kind>.yml. */
+typedef struct {
+  char **files;  // globs matched against the end of a file's path; none: every file of the surface
+  size_t n_files;
+  char **paths;  // dotted paths of mapping keys, `*` any key or list item
+  size_t n_paths;
+} hg_yaml_select;
+
+typedef struct {
+  char *kind;     // the file stem
+  char *reads;    // "script": the selected scalars are shell scripts; "compose": a compose service
+  hg_yaml_select *select;
+  size_t n_select;
+  char **literals;  // a file holding none of these has no site (the prefilter); none: every file
+  size_t n_literals;
+} hg_yaml_rule;
+
 /** Capture ids of the capture-name contract; UINT32_MAX where no pattern uses the name. */
 typedef struct {
   uint32_t site, args, argv, command;
@@ -48,6 +65,9 @@ int hg_query_probe(const TSLanguage *language, const char *text, uint32_t len, u
  *  first. */
 int hg_ruleset_load(hg_ruleset **out, const char *dir, hg_error *err);
 void hg_ruleset_free(hg_ruleset *self);
+
+/** The YAML site rules of surface `s` (a surface without a tree-sitter grammar). */
+const hg_yaml_rule *hg_ruleset_yaml_rules(const hg_ruleset *self, hg_surface_id s, size_t *n);
 
 /** Do the rules have patterns for surface `s`? A surface without them is not checked. */
 bool hg_ruleset_has(const hg_ruleset *self, hg_surface_id s);

@@ -101,6 +101,8 @@ static int surface_of(const hg_source *src) {
 
 static void scan_source(worker *w, hg_source *src) {
   hg_surface_id surface = (hg_surface_id)surface_of(src);
+  if (w->job->opts->config->surface_off[surface])
+    return;  // `surfaces:` turned it off: not a file hardguard reads
   w->stats.files++;
   // A file the prefilter rules out is neither copied nor parsed: its bytes stay in the reader.
   // UTF-16/32 text (a byte-order mark) hides its words from the prefilter, so it goes on to the
@@ -122,6 +124,9 @@ static void scan_source(worker *w, hg_source *src) {
 }
 
 static void scan_path(worker *w, const char *path) {
+  int by_name = hg_surface_by_name(path);
+  if (by_name >= 0 && w->job->opts->config->surface_off[by_name])
+    return;  // not even read
   hg_source src;
   hg_error err;
   if (hg_reader_read(w->reader, &src, path, &err) != 0) {

@@ -17,6 +17,7 @@ typedef enum {
   HG_READS_ARGV,    // an argv list or tuple in @argv
   HG_READS_SHELL,   // a shell command string in @command
   HG_READS_COMMAND, // a command of a shell script (@site): its words, read by src/shell/
+  HG_READS_SCRIPT,  // shell code embedded in another surface's file (@site): its sites come from the shell rules
   HG_READS_CLIENT,  // a client: no flags, judged by the module's imports
   HG_READS_OPAQUE,  // code run at run time (exec, eval): nothing to read, never verifiable
   HG_READS_COMPOSE, // a compose service (reported at its key): its mapping, from src/compose/service.h

@@ -1,17 +1,25 @@
 #include "surface.h"
 
+#include <fnmatch.h>
 #include <string.h>
 
 #include "extract.h"
+#include "make/make.h"
 #include "shell/shell.h"
+#include "yaml/ci.h"
 
 const TSLanguage *tree_sitter_python(void);
 const TSLanguage *tree_sitter_bash(void);
+const TSLanguage *tree_sitter_make(void);
 
 static const char *const PYTHON_EXT[] = {".py", NULL};
 static const char *const PYTHON_INTERP[] = {"python", "python3", "python2", NULL};
 static const char *const SHELL_EXT[] = {".sh", ".bash", NULL};
 static const char *const SHELL_INTERP[] = {"sh", "bash", "dash", "zsh", "ksh", NULL};
+static const char *const CI_NAMES[] = {".gitlab-ci.yml", "action.yml", "action.yaml", NULL};
+static const char *const CI_PATHS[] = {".github/workflows/*.yml", ".github/workflows/*.yaml", NULL};
+static const char *const MAKE_NAMES[] = {"Makefile", "makefile", "GNUmakefile", "*.mk", NULL};
+static const char *const MAKE_BLOCKS[] = {"makefile", "recipe", NULL};
 static const char *const NONE[] = {NULL};
 static const char *const PYTHON_BLOCKS[] = {"module", "block", NULL};
 static const char *const SHELL_BLOCKS[] = {"program", "compound_statement", "do_group", "subshell", NULL};
@@ -21,6 +29,7 @@ static const hg_surface SURFACES[HG_SURFACE_COUNT] = {
                            .grammar = "tree-sitter-python",
                            .extensions = PYTHON_EXT,
                            .names = NONE,
+                           .paths = NONE,
                            .interpreters = PYTHON_INTERP,
                            .language = tree_sitter_python,
                            .extract = hg_extract,
@@ -30,10 +39,28 @@ static const hg_surface SURFACES[HG_SURFACE_COUNT] = {
                           .grammar = "tree-sitter-bash",
                           .extensions = SHELL_EXT,
                           .names = NONE,
+                          .paths = NONE,
                           .interpreters = SHELL_INTERP,
                           .language = tree_sitter_bash,
                           .extract = hg_shell_extract,
                           .blocks = SHELL_BLOCKS},
+    [HG_SURFACE_MAKE] = {.id = "make",
+                         .grammar = "tree-sitter-make",
+                         .extensions = NONE,
+                         .names = MAKE_NAMES,
+                         .paths = NONE,
+                         .interpreters = NONE,
+                         .language = tree_sitter_make,
+                         .extract = hg_make_extract,
+                         .blocks = MAKE_BLOCKS},
+    [HG_SURFACE_CI] = {.id = "ci",
+                       .grammar = "libyaml",
+                       .extensions = NONE,
+                       .names = CI_NAMES,
+                       .paths = CI_PATHS,
+                       .interpreters = NONE,
+                       .extract = hg_ci_extract,
+                       .blocks = NONE},
 };
 
 const hg_surface *hg_surface_get(hg_surface_id id) { return &SURFACES[id]; }
@@ -57,13 +84,33 @@ static bool listed(const char *const *list, const char *s, size_t n) {
   return false;
 }
 
+bool hg_surface_path_matches(const char *pattern, const char *path) {
+  size_t slashes = 0;
+  for (const char *p = pattern; *p; p++)
+    slashes += *p == '/';
+  const char *tail = path + strlen(path);
+  for (size_t k = 0; k <= slashes; k++) {
+    while (tail > path && tail[-1] != '/')
+      tail--;
+    if (k < slashes) {
+      if (tail == path)
+        return false;
+      tail--;
+    }
+  }
+  return fnmatch(pattern, tail, FNM_PATHNAME | FNM_PERIOD) == 0;
+}
+
 int hg_surface_by_name(const char *path) {
   const char *base = base_name(path);
   const char *dot = strrchr(base, '.');
-  size_t n = strlen(base);
   for (int s = 0; s < HG_SURFACE_COUNT; s++) {
-    if (listed(SURFACES[s].names, base, n))
-      return s;
+    for (const char *const *g = SURFACES[s].names; *g; g++)
+      if (fnmatch(*g, base, FNM_PERIOD) == 0)
+        return s;
+    for (const char *const *g = SURFACES[s].paths; *g; g++)
+      if (hg_surface_path_matches(*g, path))
+        return s;
     if (dot && dot != base && listed(SURFACES[s].extensions, dot, strlen(dot)))
       return s;
   }

@@ -29,10 +29,11 @@ static char *join(const char *dir, size_t dir_len, const char *name) {
   return path;
 }
 
-// Does a surface read this directory entry: by its name, or (a name without an extension) by the
-// `#!` line its first bytes hold? Only those extensionless files are opened here.
-static bool surface_reads(int dfd, const char *name) {
-  if (hg_surface_by_name(name) >= 0) return true;
+// Does a surface read the file at `path` (entry `name` of directory `dfd`): by its name or path,
+// or (a name without an extension) by the `#!` line its first bytes hold? Only those
+// extensionless files are opened here.
+static bool surface_reads(int dfd, const char *name, const char *path) {
+  if (hg_surface_by_name(path) >= 0) return true;
   if (!hg_surface_may_have_shebang(name)) return false;
   int fd = openat(dfd, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
   if (fd < 0) return false;
@@ -106,9 +107,9 @@ static void walk_dir(const char *root, const hg_config *config, hg_paths *out, h
           free(path);
         else
           HG_VEC_PUSH(&stack, path);
-      } else if (type == DT_REG && surface_reads(dfd, name)) {
+      } else if (type == DT_REG) {
         char *path = join(dir, dir_len, name);
-        if (config->n_exclude && hg_config_excludes(config, path))
+        if (!surface_reads(dfd, name, path) || (config->n_exclude && hg_config_excludes(config, path)))
           free(path);
         else
           HG_VEC_PUSH(out, path);

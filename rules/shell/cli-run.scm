@@ -18,3 +18,20 @@
  (#contains? @_prog "docker" "podman" "nerdctl")
  (#match? @_prog "^(.*/)?(docker|podman|nerdctl)$")
  (#set! hardguard.reads "command"))
+
+;; bash -c '...', sudo sh -c "...", eval "...": the string is shell code, read again as a script
+;; (its commands are the sites).
+((command name: (command_name) @_sh argument: (word) @_c . argument: [(string) (raw_string)] @site)
+ (#match? @_sh "^(.*/)?(ba|da|z|k)?sh$")
+ (#match? @_c "^-[a-z]*c[a-z]*$")
+ (#contains? @site "docker" "podman" "nerdctl")
+ (#set! hardguard.reads "script"))
+((command argument: (word) @_sh . argument: (word) @_c . argument: [(string) (raw_string)] @site)
+ (#match? @_sh "^(.*/)?(ba|da|z|k)?sh$")
+ (#match? @_c "^-[a-z]*c[a-z]*$")
+ (#contains? @site "docker" "podman" "nerdctl")
+ (#set! hardguard.reads "script"))
+((command name: (command_name) @_eval argument: [(string) (raw_string)] @site)
+ (#eq? @_eval "eval")
+ (#contains? @site "docker" "podman" "nerdctl")
+ (#set! hardguard.reads "script"))

@@ -17,9 +17,18 @@ typedef struct {
   bool append;  // +=
 } hg_sh_assign;
 
+/** Where the script runs, for the variables it does not assign: `names` are defined by the file
+ *  that embeds it (a Makefile's variables not defined there), their origin said with `fmt`. */
+typedef struct hg_sh_env {
+  const char *const *names;
+  size_t n;
+  const char *fmt; // printf format with one %s, the name
+} hg_sh_env;
+
 typedef struct {
   const char *src;
   hg_arena *arena;
+  const hg_sh_env *env; // NULL: a script of its own
   hg_sh_assign *assigns;
   size_t n_assigns;
   int depth; // of variables followed through other variables

@@ -266,6 +266,9 @@ static shval lookup(hg_sh *sh, const char *name, TSNode use) {
     if (!strcmp(a->name, name) && ts_node_is_null(a->func) && !walled_off(a->node, use))
       found = a;
   }
+  for (size_t i = 0; !found && sh->env && i < sh->env->n; i++)
+    if (!strcmp(sh->env->names[i], name))
+      return (shval){.kind = VAL_UNKNOWN, .origin = hg_arena_printf(sh->arena, sh->env->fmt, name)};
   if (!found)
     return (shval){
         .kind = VAL_UNKNOWN,
@@ -292,6 +295,8 @@ static void put_value(hg_sh *sh, const shval *v, bool quoted, bool all_items, bo
   }
   if (v->kind == VAL_SCALAR || !all_items) {
     const char *t = v->kind == VAL_SCALAR ? v->text : (v->n ? v->items[0] : "");
+    if (!quoted && strchr(t, HG_HOLE))
+      w->spread = true;  // an unknown part, split: any number of words
     if (quoted) {
       put(w, t, strlen(t));
     } else {

@@ -628,7 +628,7 @@ static void test_extract__rules_dir_missing_pieces(void **state) {
   hg_ruleset_free(rs);
   rs = NULL;
   assert_int_equal(hg_ruleset_load(&rs, r->dir, &err), -1);
-  assert_non_null(strstr(err.message, "/ruby: not the folder of a surface (python, shell)"));
+  assert_non_null(strstr(err.message, "/ruby: not the folder of a surface (python, shell, make, ci)"));
   char *odd_file = hg_xasprintf("%s/ruby/x.scm", r->dir), *odd_dir = hg_xasprintf("%s/ruby", r->dir);
   assert_int_equal(unlink(odd_file), 0);
   assert_int_equal(rmdir(odd_dir), 0);
