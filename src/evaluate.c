@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "argv.h"
+#include "compose/render.h"
 #include "judge.h"
 
 // What one reading mode's options look like, for messages and fix hints.
@@ -14,14 +15,16 @@ static const struct {
   bool builder;        // the configured (Python) builders can be applied here
   const char *apply;   // how a builder is applied, around its name
   const char *apply_end;
+  bool yaml;           // compose keys: values and fixes written as YAML (`cap_drop: [ALL]`)
 } MODES[] = {
-    [HG_READS_KWARGS] = {"container created through docker-py", false, false, true, "**", "()"},
-    [HG_READS_ARGV] = {"container command line", true, true, true, "*", "()"},
-    [HG_READS_SHELL] = {"container shell command", false, true, true, "{shlex.join(", "())}"},
-    [HG_READS_COMMAND] = {"container command", false, true, false, "", ""},
-    [HG_READS_SCRIPT] = {"shell script", false, true, false, "", ""},
-    [HG_READS_CLIENT] = {"Docker client", false, false, true, "", "()"},
-    [HG_READS_OPAQUE] = {"code run at run time", false, false, true, "", "()"},
+    [HG_READS_KWARGS] = {"container created through docker-py", false, false, true, "**", "()", false},
+    [HG_READS_ARGV] = {"container command line", true, true, true, "*", "()", false},
+    [HG_READS_SHELL] = {"container shell command", false, true, true, "{shlex.join(", "())}", false},
+    [HG_READS_COMMAND] = {"container command", false, true, false, "", "", false},
+    [HG_READS_SCRIPT] = {"shell script", false, true, false, "", "", false},
+    [HG_READS_CLIENT] = {"Docker client", false, false, true, "", "()", false},
+    [HG_READS_OPAQUE] = {"code run at run time", false, false, true, "", "()", false},
+    [HG_READS_COMPOSE] = {"compose service", false, false, false, "", "", true},
 };
 
 // An expression as the user wrote it: a string with interpolations is shown as f"...{…}...".
@@ -102,7 +105,12 @@ static char *fix_hint(const hg_policy *p, const hg_config *c, hg_reads reads, ui
     hg_buf_puts(&b, first ? "" : ", ");
     first = false;
     const hg_requirement *req = &p->req[r];
-    if (!MODES[reads].flags) {
+    if (MODES[reads].yaml) {
+      if (req->fix_compose)
+        hg_buf_printf(&b, "`%s`", req->fix_compose);
+      else
+        hg_buf_printf(&b, "%s (the policy has no compose spelling for it)", req->id);
+    } else if (!MODES[reads].flags) {
       hg_buf_puts(&b, req->fix_kwarg);
     } else if (!MODES[reads].argv_style) {
       hg_buf_puts(&b, req->fix_flag);
@@ -152,6 +160,27 @@ static void add_weakening(hg_verdict *out, const hg_judge *j, const hg_site *sit
     const hg_value *v = j->forbid_hit[f];
     if (!v)
       continue;
+    const hg_value *entry = j->forbid_value[f];
+    if (MODES[reads].yaml) {
+      // `privileged: true`, or the list entry that sets it: `volumes: ["/:/host"]`
+      hg_buf_puts(&msg, first ? " `" : "; `");
+      hg_buf_printf(&fix, "%s`", first ? "" : ", ");
+      if (entry) {
+        hg_value one = {.kind = HG_VAL_LIST, .items = (hg_value *)entry, .n_items = 1};
+        hg_compose_put_entry(&msg, j->forbid_name[f], &one);
+        hg_compose_put_value(&fix, entry, true);
+        hg_buf_printf(&fix, "` from `%s`", j->forbid_name[f]);
+      } else {
+        hg_compose_put_entry(&msg, j->forbid_name[f], v);
+        hg_compose_put_entry(&fix, j->forbid_name[f], v);
+        hg_buf_puts(&fix, "`");
+      }
+      hg_buf_puts(&msg, "` (");
+      put_where(&msg, site, entry ? entry : v);
+      hg_buf_printf(&msg, ") %s", j->policy->forbid[f].message);
+      first = false;
+      continue;
+    }
     hg_buf_puts(&msg, first ? " `" : "; `");
     hg_buf_puts(&fix, first ? "`" : ", `");
     if (reads == HG_READS_KWARGS) {
@@ -193,7 +222,9 @@ typedef HG_VEC(hg_effect) effect_vec;
 // An occurrence as written: `key=value` for a keyword, the option and its value for a flag.
 static char *written(const hg_site *site, const char *name, const hg_value *v) {
   hg_buf b = {0};
-  if (site->reads == HG_READS_KWARGS) {
+  if (MODES[site->reads].yaml) {
+    hg_compose_put_entry(&b, name ? name : "", v);
+  } else if (site->reads == HG_READS_KWARGS) {
     hg_buf_printf(&b, "%s=", name ? name : "");
     put_expr(&b, v, false);
   } else if (v->text[0] == '-' || !name) {
@@ -275,7 +306,15 @@ static void effective(hg_verdict *out, const hg_judge *j, const hg_site *site) {
     if (!hit)
       continue;
     hg_effect e = {.id = p->forbid[f].id, .forbidden = true, .status = HG_EFFECT_FORBIDDEN};
-    char *value = written(site, j->forbid_name[f], j->forbid_value[f] ? j->forbid_value[f] : hit);
+    const hg_value *entry = j->forbid_value[f];
+    char *value;
+    if (MODES[site->reads].yaml && entry) {
+      hg_value one = {.kind = HG_VAL_LIST, .items = (hg_value *)entry, .n_items = 1};
+      value = written(site, j->forbid_name[f], &one);
+      hit = entry; // where the entry stands
+    } else {
+      value = written(site, j->forbid_name[f], entry ? entry : hit);
+    }
     add_effect(&v, site, e, hit, value);
   }
   // Size the block for the distinct strings only, then pack them (the same strings, in the same
@@ -349,6 +388,8 @@ void hg_evaluate(hg_verdict *out, const hg_policy *policy, const hg_config *conf
   hg_judge_init(&j, policy, md);
   if (site->reads == HG_READS_KWARGS)
     hg_judge_read_kwargs(&j, &site->flags);
+  else if (site->reads == HG_READS_COMPOSE)
+    hg_judge_read_compose(&j, &site->flags);
   else
     hg_judge_read_argv(&j, &site->flags);
   verdict_of(out, &j, policy, config, site);
@@ -492,7 +533,12 @@ static void judge_flags(hg_verdict *out, const hg_judge *jp, const hg_policy *po
   } else if (unverifiable) {
     out->rule = HG_RULE_UNVERIFIABLE_FLAGS;
     hg_buf_printf(&msg, "%s takes options from `", subject);
-    put_expr(&msg, unverifiable, true);
+    if (MODES[site->reads].yaml && unverifiable->key)
+      hg_compose_put_entry(&msg, unverifiable->key, unverifiable);
+    else if (MODES[site->reads].yaml)
+      hg_compose_put_value(&msg, unverifiable, false);
+    else
+      put_expr(&msg, unverifiable, true);
     hg_buf_puts(&msg, "` at ");
     put_where(&msg, site, unverifiable);
     hg_buf_printf(&msg, " (%s), which cannot be verified",

@@ -56,8 +56,8 @@ static int load_matchers(hg_yaml *y, yaml_node_t *node, const char *what, hg_mat
 }
 
 static int load_requirement(hg_yaml *y, yaml_node_t *key, yaml_node_t *node, hg_requirement *r, hg_error *err) {
-  static const char *const keys[] = {"summary", "kwarg", "flag", "fix", NULL};
-  static const char *const fix_keys[] = {"kwarg", "flag", NULL};
+  static const char *const keys[] = {"summary", "kwarg", "flag", "fix", "compose", NULL};
+  static const char *const fix_keys[] = {"kwarg", "flag", "compose", NULL};
   r->id = hg_xstrdup((const char *)key->data.scalar.value);
   char what[160];
   snprintf(what, sizeof(what), "requirement '%s'", r->id);
@@ -65,7 +65,8 @@ static int load_requirement(hg_yaml *y, yaml_node_t *key, yaml_node_t *node, hg_
     return -1;
   const char *s;
   yaml_node_t *summary = hg_yaml_get(y, node, "summary"), *kwarg = hg_yaml_get(y, node, "kwarg"),
-              *flag = hg_yaml_get(y, node, "flag"), *fix = hg_yaml_get(y, node, "fix");
+              *flag = hg_yaml_get(y, node, "flag"), *fix = hg_yaml_get(y, node, "fix"),
+              *compose = hg_yaml_get(y, node, "compose");
   if (!summary || !kwarg || !flag || !fix)
     return hg_yaml_error(y, node, err, "%s: needs 'summary', 'kwarg', 'flag' and 'fix'", what);
   if (hg_yaml_scalar(y, summary, what, &s, err) != 0)
@@ -75,31 +76,43 @@ static int load_requirement(hg_yaml *y, yaml_node_t *key, yaml_node_t *node, hg_
     return -1;
   if (load_matchers(y, flag, what, &r->flags, &r->n_flags, err) != 0)
     return -1;
+  if (compose && load_matchers(y, compose, what, &r->compose, &r->n_compose, err) != 0)
+    return -1;
   if (hg_yaml_mapping(y, fix, fix_keys, what, err) != 0)
     return -1;
-  yaml_node_t *fk = hg_yaml_get(y, fix, "kwarg"), *ff = hg_yaml_get(y, fix, "flag");
+  yaml_node_t *fk = hg_yaml_get(y, fix, "kwarg"), *ff = hg_yaml_get(y, fix, "flag"),
+              *fc = hg_yaml_get(y, fix, "compose");
   if (!fk || !ff)
     return hg_yaml_error(y, fix, err, "%s: 'fix' needs 'kwarg' and 'flag'", what);
+  // A compose spelling without its fix text would leave a compose finding without a hint, and a
+  // fix text without a spelling would suggest what can never satisfy the requirement.
+  if (!compose != !fc)
+    return hg_yaml_error(y, compose ? fix : fc, err, "%s: 'compose' and 'fix.compose' go together", what);
   if (hg_yaml_scalar(y, fk, what, &s, err) != 0)
     return -1;
   r->fix_kwarg = hg_xstrdup(s);
   if (hg_yaml_scalar(y, ff, what, &s, err) != 0)
     return -1;
   r->fix_flag = hg_xstrdup(s);
+  if (fc) {
+    if (hg_yaml_scalar(y, fc, what, &s, err) != 0)
+      return -1;
+    r->fix_compose = hg_xstrdup(s);
+  }
   return 0;
 }
 
 static int load_forbidden(hg_yaml *y, yaml_node_t *key, yaml_node_t *node, hg_forbidden *f, hg_error *err) {
-  static const char *const keys[] = {"message", "kwarg", "flag", NULL};
+  static const char *const keys[] = {"message", "kwarg", "flag", "compose", NULL};
   f->id = hg_xstrdup((const char *)key->data.scalar.value);
   char what[160];
   snprintf(what, sizeof(what), "forbidden option '%s'", f->id);
   if (hg_yaml_mapping(y, node, keys, what, err) != 0)
     return -1;
   yaml_node_t *message = hg_yaml_get(y, node, "message"), *kwarg = hg_yaml_get(y, node, "kwarg"),
-              *flag = hg_yaml_get(y, node, "flag");
-  if (!message || (!kwarg && !flag))
-    return hg_yaml_error(y, node, err, "%s: needs 'message' and a 'kwarg' or 'flag'", what);
+              *flag = hg_yaml_get(y, node, "flag"), *compose = hg_yaml_get(y, node, "compose");
+  if (!message || (!kwarg && !flag && !compose))
+    return hg_yaml_error(y, node, err, "%s: needs 'message' and a 'kwarg', 'flag' or 'compose'", what);
   const char *s;
   if (hg_yaml_scalar(y, message, what, &s, err) != 0)
     return -1;
@@ -107,6 +120,8 @@ static int load_forbidden(hg_yaml *y, yaml_node_t *key, yaml_node_t *node, hg_fo
   if (kwarg && load_matchers(y, kwarg, what, &f->kwargs, &f->n_kwargs, err) != 0)
     return -1;
   if (flag && load_matchers(y, flag, what, &f->flags, &f->n_flags, err) != 0)
+    return -1;
+  if (compose && load_matchers(y, compose, what, &f->compose, &f->n_compose, err) != 0)
     return -1;
   return 0;
 }
@@ -235,10 +250,14 @@ void hg_policy_free(hg_policy *self) {
       matcher_clear(&r->kwargs[j]);
     for (size_t j = 0; j < r->n_flags; j++)
       matcher_clear(&r->flags[j]);
+    for (size_t j = 0; j < r->n_compose; j++)
+      matcher_clear(&r->compose[j]);
     free(r->kwargs);
     free(r->flags);
+    free(r->compose);
     free(r->fix_kwarg);
     free(r->fix_flag);
+    free(r->fix_compose);
   }
   free(self->req);
   for (size_t i = 0; i < self->n_forbid; i++) {
@@ -249,8 +268,11 @@ void hg_policy_free(hg_policy *self) {
       matcher_clear(&f->kwargs[j]);
     for (size_t j = 0; j < f->n_flags; j++)
       matcher_clear(&f->flags[j]);
+    for (size_t j = 0; j < f->n_compose; j++)
+      matcher_clear(&f->compose[j]);
     free(f->kwargs);
     free(f->flags);
+    free(f->compose);
   }
   free(self->forbid);
   hg_strv_free(self->boolean_flags, self->n_boolean_flags);

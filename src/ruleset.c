@@ -164,6 +164,7 @@ static const struct {
     {"script", HG_READS_SCRIPT, NULL},
     {"client", HG_READS_CLIENT, NULL},
     {"opaque", HG_READS_OPAQUE, NULL},
+    {"compose", HG_READS_COMPOSE, NULL},
 };
 
 static uint32_t capture_id(const TSQuery *q, const char *name) {

@@ -8,7 +8,7 @@
 #   BUILD_DIR   default: build-fuzz in the repository. Corpora, logs and crash artifacts go to
 #               BUILD_DIR/fuzz-work/{corpus,seeds,logs,artifacts}/<harness>; the corpus is kept
 #               between runs.
-#   HARNESS     file, config, cli, query (default: all of tests/fuzz/fuzz_*.c)
+#   HARNESS     file, config, cli, query, compose (default: all of tests/fuzz/fuzz_*.c)
 # HG_FUZZ_PARALLEL=N runs N harnesses at a time (default 1). HG_FUZZ_FLAGS adds libFuzzer flags,
 # e.g. "-fork=1 -ignore_crashes=1" for a long run that keeps going after a crash.
 set -uo pipefail

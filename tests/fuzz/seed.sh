@@ -8,12 +8,13 @@
 #               picks its surface (fuzz_surface)
 #   OUT/query   each rules/python/*.scm (with the import facts), a NUL byte and a fixture of its
 #               kind (fuzz_query)
+#   OUT/compose every compose file under fixtures/, and a few handwritten ones (fuzz_compose)
 # Seeds are named by their content hash, so running it again adds nothing twice.
 # usage: tests/fuzz/seed.sh OUT
 set -euo pipefail
 out=${1:?usage: seed.sh OUT}
 root=$(cd "$(dirname "$0")/../.." && pwd)
-mkdir -p "$out"/{file,config,cli,query,surface}
+mkdir -p "$out"/{file,config,cli,query,surface,compose}
 
 # seed DIR < bytes: stores stdin under its SHA-1.
 seed() {
@@ -49,6 +50,14 @@ for yml in 'exclude: ["tests/**", "*_test.py", "vendor/[a-z]*/**"]\n' \
   'builders:\n  - {module: a.b, callables: [f, C.m]}\nexclude: [x]\n' 'builders: []\n' \
   'builders:\n  - module: hardening\n    callables:\n      - hardening_kwargs\n'; do
   printf "$yml" | seed "$out/config"
+done
+
+while IFS= read -r -d '' f; do seed "$out/compose" <"$f"; done \
+  < <(find "$root/fixtures" \( -name 'compose*.y*ml' -o -name 'docker-compose*.y*ml' \) -print0)
+for yml in 'services:\n  app:\n    image: x\n    security_opt: ["no-new-privileges:true"]\n    cap_drop: [ALL]\n    network_mode: none\n    read_only: true\n    mem_limit: ${MEM:-512m}\n    cpus: 0.5\n    pids_limit: 64\n' \
+  'x-h: &h\n  read_only: true\n  deploy: {resources: {limits: {memory: 1g, cpus: "1", pids: 64}}}\nservices:\n  a:\n    <<: *h\n    read_only: false\n  b:\n    <<: [*h, {privileged: true}]\n' \
+  'services:\n  dind:\n    privileged: true\n    volumes:\n      - /var/run/docker.sock:/var/run/docker.sock\n      - {type: bind, source: /, target: /host}\n    security_opt: [seccomp:unconfined, "label=disable"]\n    pid: host\n'; do
+  printf "$yml" | seed "$out/compose"
 done
 
 # Command lines: the words after "$HG" up to a shell operator, split as the shell would.
