@@ -7,6 +7,7 @@
 #include "make/make.h"
 #include "shell/shell.h"
 #include "yaml/ci.h"
+#include "yaml/compose.h"
 
 const TSLanguage *tree_sitter_python(void);
 const TSLanguage *tree_sitter_bash(void);
@@ -20,6 +21,8 @@ static const char *const CI_NAMES[] = {".gitlab-ci.yml", "action.yml", "action.y
 static const char *const CI_PATHS[] = {".github/workflows/*.yml", ".github/workflows/*.yaml", NULL};
 static const char *const MAKE_NAMES[] = {"Makefile", "makefile", "GNUmakefile", "*.mk", NULL};
 static const char *const MAKE_BLOCKS[] = {"makefile", "recipe", NULL};
+static const char *const COMPOSE_NAMES[] = {"compose.yaml", "compose.yml",  "docker-compose*.yaml",
+                                             "docker-compose*.yml", "compose.*.yaml", "compose.*.yml", NULL};
 static const char *const NONE[] = {NULL};
 static const char *const PYTHON_BLOCKS[] = {"module", "block", NULL};
 static const char *const SHELL_BLOCKS[] = {"program", "compound_statement", "do_group", "subshell", NULL};
@@ -61,6 +64,14 @@ static const hg_surface SURFACES[HG_SURFACE_COUNT] = {
                        .interpreters = NONE,
                        .extract = hg_ci_extract,
                        .blocks = NONE},
+    [HG_SURFACE_COMPOSE] = {.id = "compose",
+                            .grammar = "libyaml",
+                            .extensions = NONE,
+                            .names = COMPOSE_NAMES,
+                            .paths = NONE,
+                            .interpreters = NONE,
+                            .extract = hg_compose_extract,
+                            .blocks = NONE},
 };
 
 const hg_surface *hg_surface_get(hg_surface_id id) { return &SURFACES[id]; }

@@ -17,6 +17,7 @@ typedef enum {
   HG_SURFACE_SHELL,
   HG_SURFACE_MAKE,
   HG_SURFACE_CI,
+  HG_SURFACE_COMPOSE,
   HG_SURFACE_COUNT,
 } hg_surface_id;
 

@@ -107,20 +107,8 @@ void hg_ci_extract(hg_extractor *self, const hg_ruleset *rules, const hg_config 
     }
   } else {
     // Nothing in the file was judged: a trigger word in it may be a site (fail closed).
-    // The region reported is the rest of the line the parser stopped at.
-    hg_site s = {.path = source->path, .kind = "unknown", .reads = HG_READS_CLIENT, .has_error = true, .region = true};
-    yaml_mark_t m = {.line = failed.syntax_at.line - 1, .column = failed.syntax_at.col - 1};
-    s.start_byte = s.end_byte = hg_ydoc_byte(&doc, m);
-    while (s.end_byte < source->len && source->data[s.end_byte] != '\n')
-      s.end_byte++;
-    if (s.end_byte == s.start_byte && s.start_byte > 0)
-      s.start_byte--; // an empty rest of line: the character before
-    uint32_t row = hg_lines_row(&doc.lines, s.start_byte);
-    hg_pos a = hg_source_pos(source, s.start_byte, row), b = hg_source_pos(source, s.end_byte, row);
-    s.line = a.line;
-    s.col = a.col;
-    s.end_line = b.line;
-    s.end_col = b.col;
+    hg_site s;
+    hg_ydoc_failed_region(&doc, &failed, &s);
     if (hg_ruleset_may_contain_site(rules, HG_SURFACE_SHELL, source->data, source->len, NULL))
       HG_VEC_PUSH(&sites, s);
   }

@@ -140,3 +140,21 @@ void hg_ydoc_markers(const hg_ydoc *self, hg_arena *arena, const uint32_t *from,
     }
   }
 }
+
+void hg_ydoc_failed_region(const hg_ydoc *self, const hg_sites *failed, hg_site *out) {
+  const hg_source *source = self->src;
+  hg_site s = {.path = source->path, .kind = "unknown", .reads = HG_READS_CLIENT, .has_error = true, .region = true};
+  yaml_mark_t m = {.line = failed->syntax_at.line - 1, .column = failed->syntax_at.col - 1};
+  s.start_byte = s.end_byte = hg_ydoc_byte(self, m);
+  while (s.end_byte < source->len && source->data[s.end_byte] != '\n')
+    s.end_byte++;
+  if (s.end_byte == s.start_byte && s.start_byte > 0)
+    s.start_byte--; // an empty rest of line: the character before
+  uint32_t row = hg_lines_row(&self->lines, s.start_byte);
+  hg_pos a = hg_source_pos(source, s.start_byte, row), b = hg_source_pos(source, s.end_byte, row);
+  s.line = a.line;
+  s.col = a.col;
+  s.end_line = b.line;
+  s.end_col = b.col;
+  *out = s;
+}

@@ -32,6 +32,10 @@ void hg_ydoc_select(hg_ydoc *self, const char *path, hg_ydoc_fn fn, void *ctx);
 /** A scalar's decoded text, each byte mapped to the byte of the file it came from. */
 void hg_ydoc_embed(hg_ydoc *self, yaml_node_t *scalar, hg_arena *arena, hg_embed *out);
 
+/** The region reported when the file is not valid YAML (`failed` as hg_ydoc_load filled it): the
+ *  rest of the line the parser stopped at, as a site that failed to parse (unparsable-site). */
+void hg_ydoc_failed_region(const hg_ydoc *self, const hg_sites *failed, hg_site *out);
+
 /** Appends the `# hardguard:` comments of the file that stand outside the byte ranges `[from[i], to[i])`
  *  (embedded code, whose own comments its surface reports). A `#` starts a comment at the start
  *  of a line or after a blank, as in YAML. */

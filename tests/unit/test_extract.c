@@ -435,9 +435,10 @@ static void test_extract__builtin_kinds(void **state) {
   env *e = *state;
   const char *const *kinds;
   size_t n = hg_ruleset_kinds(e->rules, &kinds);
-  static const char *const want[] = {"cli-run", "client", "dynamic-code", "sdk-create", "sdk-lowlevel", "sdk-run"};
-  assert_int_equal(n, 6);
-  for (size_t i = 0; i < 6; i++) assert_string_equal(kinds[i], want[i]);
+  static const char *const want[] = {"cli-run",      "client",       "compose-service", "dynamic-code",
+                                     "sdk-create",   "sdk-lowlevel", "sdk-run"};
+  assert_int_equal(n, 7);
+  for (size_t i = 0; i < 7; i++) assert_string_equal(kinds[i], want[i]);
   assert_int_equal(hg_ruleset_policy(e->rules)->n_req, 7);
   assert_non_null(hg_ruleset_query(e->rules, HG_SURFACE_PYTHON));
   // The shell surface has its own query, with the same kind (cli-run) listed once.
@@ -628,7 +629,7 @@ static void test_extract__rules_dir_missing_pieces(void **state) {
   hg_ruleset_free(rs);
   rs = NULL;
   assert_int_equal(hg_ruleset_load(&rs, r->dir, &err), -1);
-  assert_non_null(strstr(err.message, "/ruby: not the folder of a surface (python, shell, make, ci)"));
+  assert_non_null(strstr(err.message, "/ruby: not the folder of a surface (python, shell, make, ci, compose)"));
   char *odd_file = hg_xasprintf("%s/ruby/x.scm", r->dir), *odd_dir = hg_xasprintf("%s/ruby", r->dir);
   assert_int_equal(unlink(odd_file), 0);
   assert_int_equal(rmdir(odd_dir), 0);

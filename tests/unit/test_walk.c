@@ -151,12 +151,14 @@ static void test_walk__every_surface(void **state) {
   put_text(t, "surfaces/deploy/action.yml", "runs: {}\n");
   put_text(t, "surfaces/.gitlab-ci.yml", "a: {}\n");
   put_text(t, "surfaces/notes.yml", "a: {}\n");
+  put_text(t, "surfaces/deploy/docker-compose.dev.yml", "services: {}\n");
   hg_config *c = hg_config_empty(dir);
   hg_file_errors errors = {0};
   const char *args[] = {dir};
   char *prefix = hg_xasprintf("%s/", dir);
   char *got = walked(args, 1, c, prefix, &errors);
-  assert_string_equal(got, ".github/workflows/ci.yml .gitlab-ci.yml Makefile deploy/action.yml lib.bash "
+  assert_string_equal(got, ".github/workflows/ci.yml .gitlab-ci.yml Makefile deploy/action.yml "
+                           "deploy/docker-compose.dev.yml lib.bash "
                            "mk/rules.mk run.sh tools/launch tools/py_tool");
   assert_int_equal(errors.len, 0);
   free(got);
