@@ -31,7 +31,8 @@ typedef struct {
   const hg_sh_env *env; // NULL: a script of its own
   hg_sh_assign *assigns;
   size_t n_assigns;
-  int depth; // of variables followed through other variables
+  int depth;  // of variables followed through other variables
+  void *memo; // what each assignment gives, once worked out (words.c)
 } hg_sh;
 
 /** Collects the assignments of the script under `root`. */

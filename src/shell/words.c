@@ -11,6 +11,9 @@
 // Variables followed through other variables at most this deep (`A=$B`, `B=$C`, ...): a script
 // assigning a chain longer than this is generated, and a cycle (`A=$A`) must end.
 enum { MAX_VAR_DEPTH = 16 };
+// A variable's value longer than this (or with more elements) is not followed: `A="$B $B"` over a
+// few dozen lines doubles it each time, and a generated script must not exhaust memory.
+enum { MAX_VALUE_BYTES = 1 << 16, MAX_VALUE_ITEMS = 4096 };
 
 // A variable's value where it is used.
 typedef struct {
@@ -180,8 +183,44 @@ static void put_unescaped(word *w, const char *s, size_t n, bool quoted) {
 static void emit(hg_sh *sh, TSNode n, bool quoted, word *w, TSNode arg, hg_value_vec *out);
 static shval lookup(hg_sh *sh, const char *name, TSNode use);
 
-// The value of assignment `a`, as seen from `use`.
+// What an assignment gives, worked out once per file (values of variables that refer to variables
+// would otherwise be recomputed at every use, exponentially in a generated script).
+typedef struct {
+  shval value;
+  enum { MEMO_NONE, MEMO_BUSY, MEMO_DONE } state;
+} memo;
+
+static shval compute(hg_sh *sh, const hg_sh_assign *a);
+
+// The value of assignment `a`, as seen from `use`: conditional when the assignment is made on
+// only some of the paths to it.
 static shval assigned(hg_sh *sh, const hg_sh_assign *a, TSNode use) {
+  if (!sh->memo) {
+    sh->memo = hg_arena_alloc(sh->arena, (sh->n_assigns ? sh->n_assigns : 1) * sizeof(memo));
+    memset(sh->memo, 0, (sh->n_assigns ? sh->n_assigns : 1) * sizeof(memo));
+  }
+  memo *m = &((memo *)sh->memo)[a - sh->assigns];
+  if (m->state == MEMO_BUSY)
+    return (shval){.kind = VAL_UNKNOWN,
+                   .origin = hg_arena_printf(sh->arena, "$%s is assigned from itself", a->name)};
+  if (m->state == MEMO_NONE) {
+    m->state = MEMO_BUSY;
+    shval v = compute(sh, a);
+    bool big = v.kind == VAL_ARRAY ? v.n > MAX_VALUE_ITEMS : v.kind == VAL_SCALAR && strlen(v.text) > MAX_VALUE_BYTES;
+    if (big)
+      v = (shval){.kind = VAL_UNKNOWN,
+                  .origin = hg_arena_printf(sh->arena, "$%s is longer than hardguard follows", a->name)};
+    m = &((memo *)sh->memo)[a - sh->assigns];
+    m->value = v;
+    m->state = MEMO_DONE;
+  }
+  shval v = m->value;
+  v.conditional = v.conditional || conditional_for(a->node, use);
+  return v;
+}
+
+// What assignment `a` gives where it stands.
+static shval compute(hg_sh *sh, const hg_sh_assign *a) {
   shval v = {.kind = VAL_SCALAR, .text = "", .line = ts_node_start_point(a->node).row + 1};
   hg_value_vec items = {0};
   if (hg_node_is(a->value, "array")) {
@@ -201,6 +240,11 @@ static shval assigned(hg_sh *sh, const hg_sh_assign *a, TSNode use) {
       v.items[i] = items.items[i].kind == HG_VAL_UNKNOWN ? "\x01" : items.items[i].text;
       if (items.items[i].kind == HG_VAL_UNKNOWN && !v.origin)
         v.origin = items.items[i].origin;
+      if (items.items[i].kind == HG_VAL_UNKNOWN && items.items[i].splat) {
+        // An element that may be any number of words: the array's length is unknown too.
+        v = (shval){.kind = VAL_UNKNOWN, .origin = items.items[i].origin};
+        break;
+      }
     }
   } else if (!ts_node_is_null(a->value)) {
     // No word splitting in an assignment: the value is one word.
@@ -209,6 +253,9 @@ static shval assigned(hg_sh *sh, const hg_sh_assign *a, TSNode use) {
     v.text = hg_arena_strndup(sh->arena, w.text.data ? w.text.data : "", w.text.len);
     v.origin = w.origin;
     hg_buf_free(&w.text);
+    // Nothing but unknown parts (and blanks): the value is unknown, however it is split.
+    if (strchr(v.text, HG_HOLE) && v.text[strspn(v.text, "\x01 \t\n")] == '\0')
+      v = (shval){.kind = VAL_UNKNOWN, .origin = v.origin, .line = v.line};
   }
   free(items.items);
   if (a->append) {
@@ -230,7 +277,6 @@ static shval assigned(hg_sh *sh, const hg_sh_assign *a, TSNode use) {
     }
     v.conditional = before.conditional;
   }
-  v.conditional = v.conditional || conditional_for(a->node, use);
   return v;
 }
 
@@ -253,7 +299,8 @@ static shval lookup(hg_sh *sh, const char *name, TSNode use) {
   const hg_sh_assign *found = NULL;
   for (size_t i = sh->n_assigns; i-- > 0 && !found;) {
     const hg_sh_assign *a = &sh->assigns[i];
-    if (ts_node_start_byte(a->node) >= at || strcmp(a->name, name))
+    // An assignment reaches uses after it, not those inside it (`A=($A x)` reads the old A).
+    if (ts_node_end_byte(a->node) > at || strcmp(a->name, name))
       continue;
     if (!ts_node_is_null(a->func) && !same_node(a->func, func))
       continue; // another function's
@@ -291,6 +338,8 @@ static void put_value(hg_sh *sh, const shval *v, bool quoted, bool all_items, bo
     w->origin = v->origin;
   if (v->kind == VAL_UNKNOWN) {
     hole(w, v->origin, quoted);
+    if (all_items && !joined)
+      w->spread = true;  // "${a[@]}": as many words as it has elements
     return;
   }
   if (v->kind == VAL_SCALAR || !all_items) {
