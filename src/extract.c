@@ -182,6 +182,9 @@ void hg_extract__error_regions(hg_extractor *self, const hg_ruleset *rules, hg_s
         bool inside = false;
         for (size_t i = 0; i < found && !inside; i++)
           inside = ms >= sites->items[i].start_byte && ms < sites->items[i].end_byte;
+        // A word in a comment the parser still recognised is no site either.
+        if (!inside && pre)
+          inside = hg_node_is(ts_node_descendant_for_byte_range(n, (uint32_t)ms, (uint32_t)me), "comment");
         hit = !inside;
         if (!pre)
           break;
@@ -217,7 +220,7 @@ static void python_script(hg_extractor *self, const hg_ruleset *rules, const hg_
   if (!hg_ruleset_may_contain_site(rules, HG_SURFACE_SHELL, v.text, strlen(v.text), NULL))
     return;
   static const char *const HOLE_NAMES[] = {"python_expression"};
-  static const hg_sh_env HOLES = {HOLE_NAMES, 1, "a part of the Python string hardguard cannot follow"};
+  static const hg_sh_env HOLES = {HOLE_NAMES, NULL, 1, "a part of the Python string hardguard cannot follow"};
   TSNode content = {0};
   if (hg_node_is(command, "string"))
     for (uint32_t i = 0; i < ts_node_named_child_count(command); i++) {

@@ -21,7 +21,8 @@ typedef struct {
   hg_arena *arena;
   assignment *vars;
   size_t n_vars;
-  HG_VEC(const char *) unknown; // referenced but not assigned here
+  HG_VEC(const char *) unknown; // referenced but not followed here ...
+  HG_VEC(const char *) why;     // ... and why
 } makefile;
 
 static const char *text_of(const makefile *m, TSNode n) { return hg_node_text(n, m->src->data, m->arena); }
@@ -166,8 +167,17 @@ static hg_embed recipe(makefile *m, TSNode line) {
           char *ref_text = hg_xasprintf("${%s}", name);
           hg_embed_put(&e, ref_text, strlen(ref_text), i, false);
           free(ref_text);
-          if (!listed(m, name))
+          if (!listed(m, name)) {
+            bool assigned = false;
+            for (size_t k = 0; k < m->n_vars && !assigned; k++)
+              assigned = !strcmp(m->vars[k].name, name);
             HG_VEC_PUSH(&m->unknown, name);
+            HG_VEC_PUSH(&m->why, hg_arena_printf(m->arena,
+                                                 assigned ? "$(%s) is computed by make (a function or a shell command)"
+                                                          : "$(%s) is not defined in this Makefile (it comes from the "
+                                                            "environment or the make command line)",
+                                                 name));
+          }
         }
       } else {
         // $(shell ...), $(call ...), $(wildcard ...): the shell sees their output, unknown here.
@@ -209,7 +219,10 @@ void hg_make_extract(hg_extractor *self, const hg_ruleset *rules, const hg_confi
   (void)index;
   TSNode root = ts_tree_root_node(tree);
   const hg_captures *c = hg_ruleset_captures(rules, HG_SURFACE_MAKE);
-  hg_predctx pctx = {.src = source->data, .len = source->len, .md = hg_extractor_match_data(self), .scratch = hg_extractor_scratch(self)};
+  hg_predctx pctx = {.src = source->data,
+                     .len = source->len,
+                     .md = hg_extractor_match_data(self),
+                     .scratch = hg_extractor_scratch(self)};
   makefile m = {.src = source, .arena = arena};
   bool collected = false;
   hg_lines lines = {0};
@@ -238,15 +251,13 @@ void hg_make_extract(hg_extractor *self, const hg_ruleset *rules, const hg_confi
       collected = true;
     }
     hg_embed e = recipe(&m, scripts.items[i]);
-    hg_sh_env env = {
-        .names = m.unknown.items,
-        .n = m.unknown.len,
-        .fmt = "$(%s) is not defined in this Makefile (it comes from the environment or the make command line)"};
+    hg_sh_env env = {.names = m.unknown.items, .origins = m.why.items, .n = m.unknown.len};
     hg_shell_embedded(self, rules, source, &lines, &e, &env, arena, &sites, &markers);
   }
   free(scripts.items);
   free(m.vars);
   free(m.unknown.items);
+  free(m.why.items);
   if (ts_node_has_error(root))
     hg_extract__error_regions(self, rules, HG_SURFACE_MAKE, source, root, &sites);
   hg_extract__finish(out, arena, &sites, &markers);

@@ -17,12 +17,14 @@ typedef struct {
   bool append;  // +=
 } hg_sh_assign;
 
-/** Where the script runs, for the variables it does not assign: `names` are defined by the file
- *  that embeds it (a Makefile's variables not defined there), their origin said with `fmt`. */
+/** Where the script runs, for the variables it does not assign: `names` are set by the file that
+ *  embeds it (a Makefile's variables, a GitHub expression), `origins[i]` says where names[i] comes
+ *  from (NULL: `origin`). */
 typedef struct hg_sh_env {
   const char *const *names;
+  const char *const *origins;
   size_t n;
-  const char *fmt; // printf format with one %s, the name
+  const char *origin;
 } hg_sh_env;
 
 typedef struct {

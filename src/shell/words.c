@@ -315,7 +315,8 @@ static shval lookup(hg_sh *sh, const char *name, TSNode use) {
   }
   for (size_t i = 0; !found && sh->env && i < sh->env->n; i++)
     if (!strcmp(sh->env->names[i], name))
-      return (shval){.kind = VAL_UNKNOWN, .origin = hg_arena_printf(sh->arena, sh->env->fmt, name)};
+      return (shval){.kind = VAL_UNKNOWN,
+                     .origin = sh->env->origins && sh->env->origins[i] ? sh->env->origins[i] : sh->env->origin};
   if (!found)
     return (shval){
         .kind = VAL_UNKNOWN,

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "shell/sh.h"
 #include "shell/shell.h"
 #include "ydoc.h"
 
@@ -65,7 +66,66 @@ static void embed_lines(hg_ydoc *doc, yaml_node_t *list, hg_arena *arena, hg_emb
   *out = (hg_embed){text, len, at};
 }
 
-static void script(hg_ydoc *doc, yaml_node_t *key, yaml_node_t *node, void *vctx) {
+// The shell a step runs its script with, as GitHub Actions decides: the step's `shell:`, else
+// `defaults.run.shell` of its job, then of the workflow, else PowerShell on a Windows runner and
+// bash elsewhere (NULL). GitLab scripts have no such key.
+static const char *step_shell(hg_ydoc *doc, yaml_node_t *const *above, size_t n) {
+  for (size_t i = n; i-- > 0;) {
+    yaml_node_t *shell = hg_ydoc_get(doc, above[i], "shell");
+    if (!shell)
+      shell = hg_ydoc_get(doc, hg_ydoc_get(doc, hg_ydoc_get(doc, above[i], "defaults"), "run"), "shell");
+    if (shell && shell->type == YAML_SCALAR_NODE)
+      return (const char *)shell->data.scalar.value;
+  }
+  for (size_t i = n; i-- > 0;) {
+    yaml_node_t *runs_on = hg_ydoc_get(doc, above[i], "runs-on");
+    if (runs_on && runs_on->type == YAML_SCALAR_NODE && strstr((const char *)runs_on->data.scalar.value, "windows"))
+      return "pwsh";
+  }
+  return NULL;
+}
+
+// Is it a POSIX shell (`bash`, `sh -e {0}`, `/usr/bin/bash --noprofile {0}`)?
+static bool posix_shell(const char *shell) {
+  if (!shell)
+    return true;
+  size_t n = strcspn(shell, " \t");
+  const char *base = shell;
+  for (size_t i = 0; i < n; i++)
+    if (shell[i] == '/')
+      base = shell + i + 1;
+  size_t m = (size_t)(shell + n - base);
+  static const char *const posix[] = {"bash", "sh", "dash", "zsh", "ksh"};
+  for (size_t i = 0; i < sizeof(posix) / sizeof(posix[0]); i++)
+    if (strlen(posix[i]) == m && !memcmp(base, posix[i], m))
+      return true;
+  return false;
+}
+
+// GitHub Actions fills in `${{ expression }}` before the shell runs: each becomes a variable the
+// shell reading reports as unknown, its bytes mapped to the expression.
+static const char *const EXPRESSION[] = {"github_expression"};
+static const hg_sh_env EXPRESSIONS = {EXPRESSION, NULL, 1,
+                                      "a GitHub Actions expression `${{ ... }}`, filled in by the runner"};
+
+static hg_embed without_expressions(const hg_embed *e, hg_arena *arena) {
+  if (!strstr(e->text, "${{"))
+    return *e;
+  hg_embed_builder b = {0};
+  for (uint32_t i = 0; i < e->len;) {
+    const char *end = e->text[i] == '$' && !strncmp(e->text + i, "${{", 3) ? strstr(e->text + i + 3, "}}") : NULL;
+    if (end) {
+      hg_embed_put(&b, "${github_expression}", 20, e->at[i], false);
+      i = (uint32_t)(end + 2 - e->text);
+    } else {
+      hg_embed_put(&b, e->text + i, 1, e->at[i], false);
+      i++;
+    }
+  }
+  return hg_embed_finish(&b, arena, e->at[e->len]);
+}
+
+static void script(hg_ydoc *doc, yaml_node_t *const *above, size_t n, yaml_node_t *key, yaml_node_t *node, void *vctx) {
   (void)key;
   ci_ctx *c = vctx;
   hg_embed e;
@@ -77,7 +137,11 @@ static void script(hg_ydoc *doc, yaml_node_t *key, yaml_node_t *node, void *vctx
     return;
   HG_VEC_PUSH(&c->from, e.len ? e.at[0] : e.at[e.len]);
   HG_VEC_PUSH(&c->to, e.at[e.len]);
-  hg_shell_embedded(c->ex, c->rules, c->src, &doc->lines, &e, NULL, c->arena, c->sites, c->markers);
+  // A step run by PowerShell, cmd or python is not shell code (README, Limits).
+  if (!posix_shell(step_shell(doc, above, n)))
+    return;
+  e = without_expressions(&e, c->arena);
+  hg_shell_embedded(c->ex, c->rules, c->src, &doc->lines, &e, &EXPRESSIONS, c->arena, c->sites, c->markers);
 }
 
 void hg_ci_extract(hg_extractor *self, const hg_ruleset *rules, const hg_config *config, struct hg_index *index,

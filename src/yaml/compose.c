@@ -16,7 +16,10 @@ typedef struct {
   hg_site_vec *sites;
 } compose_ctx;
 
-static void service(hg_ydoc *doc, yaml_node_t *key, yaml_node_t *node, void *vctx) {
+static void service(hg_ydoc *doc, yaml_node_t *const *above, size_t n, yaml_node_t *key, yaml_node_t *node,
+                    void *vctx) {
+  (void)above;
+  (void)n;
   compose_ctx *c = vctx;
   if (!key)
     return; // `services` is a mapping of names to services

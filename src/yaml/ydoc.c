@@ -46,14 +46,15 @@ uint32_t hg_ydoc_byte(const hg_ydoc *self, yaml_mark_t mark) {
   return b;
 }
 
-static void select_from(hg_ydoc *self, yaml_node_t *key, yaml_node_t *node, const char *path, hg_ydoc_fn fn, void *ctx,
-                        int depth) {
-  if (!node || depth > MAX_DEPTH)
+static void select_from(hg_ydoc *self, yaml_node_t **above, size_t depth, yaml_node_t *key, yaml_node_t *node,
+                        const char *path, hg_ydoc_fn fn, void *ctx) {
+  if (!node || depth >= MAX_DEPTH)
     return;
   if (!*path) {
-    fn(self, key, node, ctx);
+    fn(self, above, depth, key, node, ctx);
     return;
   }
+  above[depth] = node;
   const char *dot = strchr(path, '.');
   size_t n = dot ? (size_t)(dot - path) : strlen(path);
   const char *rest = dot ? dot + 1 : path + n;
@@ -64,18 +65,30 @@ static void select_from(hg_ydoc *self, yaml_node_t *key, yaml_node_t *node, cons
       if (!k || k->type != YAML_SCALAR_NODE)
         continue;
       if (any || (k->data.scalar.length == n && !memcmp(k->data.scalar.value, path, n)))
-        select_from(self, k, yaml_document_get_node(&self->doc, p->value), rest, fn, ctx, depth + 1);
+        select_from(self, above, depth + 1, k, yaml_document_get_node(&self->doc, p->value), rest, fn, ctx);
     }
   } else if (node->type == YAML_SEQUENCE_NODE && any) {
     for (yaml_node_item_t *i = node->data.sequence.items.start; i < node->data.sequence.items.top; i++)
-      select_from(self, NULL, yaml_document_get_node(&self->doc, *i), rest, fn, ctx, depth + 1);
+      select_from(self, above, depth + 1, NULL, yaml_document_get_node(&self->doc, *i), rest, fn, ctx);
   }
 }
 
 void hg_ydoc_select(hg_ydoc *self, const char *path, hg_ydoc_fn fn, void *ctx) {
   if (!self->loaded)
     return;
-  select_from(self, NULL, yaml_document_get_root_node(&self->doc), path, fn, ctx, 0);
+  yaml_node_t *above[MAX_DEPTH];
+  select_from(self, above, 0, NULL, yaml_document_get_root_node(&self->doc), path, fn, ctx);
+}
+
+yaml_node_t *hg_ydoc_get(hg_ydoc *self, yaml_node_t *mapping, const char *key) {
+  if (!mapping || mapping->type != YAML_MAPPING_NODE)
+    return NULL;
+  for (yaml_node_pair_t *p = mapping->data.mapping.pairs.start; p < mapping->data.mapping.pairs.top; p++) {
+    yaml_node_t *k = yaml_document_get_node(&self->doc, p->key);
+    if (k && k->type == YAML_SCALAR_NODE && !strcmp((const char *)k->data.scalar.value, key))
+      return yaml_document_get_node(&self->doc, p->value);
+  }
+  return NULL;
 }
 
 void hg_ydoc_embed(hg_ydoc *self, yaml_node_t *scalar, hg_arena *arena, hg_embed *out) {

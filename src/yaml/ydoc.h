@@ -25,9 +25,12 @@ void hg_ydoc_free(hg_ydoc *self);
 uint32_t hg_ydoc_byte(const hg_ydoc *self, yaml_mark_t mark);
 
 /** Calls `fn` for every node at dotted `path` under the root (`*`: any key or list item), with
- *  the key node that names it (NULL for a list item). */
-typedef void (*hg_ydoc_fn)(hg_ydoc *doc, yaml_node_t *key, yaml_node_t *node, void *ctx);
+ *  the key node that names it (NULL for a list item) and the `n` nodes above it, the root first. */
+typedef void (*hg_ydoc_fn)(hg_ydoc *doc, yaml_node_t *const *above, size_t n, yaml_node_t *key, yaml_node_t *node,
+                           void *ctx);
 void hg_ydoc_select(hg_ydoc *self, const char *path, hg_ydoc_fn fn, void *ctx);
+/** The value of `key` in `mapping` (NULL when it is not a mapping or has no such key). */
+yaml_node_t *hg_ydoc_get(hg_ydoc *self, yaml_node_t *mapping, const char *key);
 
 /** A scalar's decoded text, each byte mapped to the byte of the file it came from. */
 void hg_ydoc_embed(hg_ydoc *self, yaml_node_t *scalar, hg_arena *arena, hg_embed *out);
