@@ -213,6 +213,12 @@ void hg_extract__error_regions(hg_extractor *self, const hg_ruleset *rules, hg_s
 static void python_script(hg_extractor *self, const hg_ruleset *rules, const hg_resolver *r, const hg_source *source,
                           TSNode command, hg_arena *arena, hg_lines *lines, hg_site_vec *sites,
                           hg_marker_vec *markers) {
+  // ["sh", "-c", script, ...]: the script is the third item.
+  if (hg_node_is(command, "list") || hg_node_is(command, "tuple")) {
+    command = hg_node_arg(command, 2);
+    if (ts_node_is_null(command))
+      return;
+  }
   hg_buf text = {0};
   hg_resolve_shell_text(r, command, &text);
   hg_value v = {.kind = HG_VAL_STR, .text = hg_arena_strndup(arena, text.data ? text.data : "", text.len)};

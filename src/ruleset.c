@@ -1,9 +1,12 @@
 #include "ruleset.h"
 
 #include <dirent.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
@@ -22,12 +25,20 @@ typedef struct {
   uint32_t offset;  // where it starts in the combined query source
 } rule_file;
 
+typedef HG_VEC(rule_file) file_vec;
+
 // One surface's rules: rules/<surface>/*.scm and rules/<surface>/facts/*.scm as one query.
 typedef struct {
   const hg_surface *surface;
   hg_yaml_rule *yaml;  // a surface without a grammar: its rules/<surface>/*.yml
   size_t n_yaml;
   char *yaml_prefilter;  // ... and their literals as the alternation --list-rules shows ("": off)
+  // The built-in rules of a tree-sitter surface are compiled when first needed (libtree-sitter
+  // 0.20.7 takes tens of milliseconds per query, which a pre-commit hook on Python files would
+  // pay for every surface): `pending` holds their files until then.
+  file_vec pending;
+  atomic_bool ready;
+  pthread_mutex_t lock;
   TSQuery *query;  // NULL: the rules have nothing for this surface
   hg_pattern *patterns;
   uint32_t n_patterns;
@@ -51,7 +62,6 @@ static bool ends_with(const char *s, const char *suffix) {
   return n >= m && strcmp(s + n - m, suffix) == 0;
 }
 
-typedef HG_VEC(rule_file) file_vec;
 
 static void add_file(file_vec *files, const char *shown, const char *name, const char *data, size_t len) {
   rule_file f = {hg_xstrdup(shown), hg_xstrdup(name), hg_xstrndup(data, len), len, 0};
@@ -504,9 +514,21 @@ static int build(hg_ruleset *self, file_vec *files, bool trusted, hg_error *err)
   if (rc == 0) qsort(self->kinds, self->n_kinds, sizeof(char *), kind_cmp);
   for (int s = 0; s < HG_SURFACE_COUNT; s++) {
     self->s[s].surface = hg_surface_get((hg_surface_id)s);
+    surface_rules *sr = &self->s[s];
+    pthread_mutex_init(&sr->lock, NULL);
+    if (rc == 0 && per[s].len && sr->surface->language && trusted) {
+      // Deep copies: the loaded files are freed when loading ends.
+      for (size_t i = 0; i < per[s].len; i++) {
+        const rule_file *f = &per[s].items[i];
+        add_file(&sr->pending, f->path, f->name, f->data, f->len);
+      }
+      free(per[s].items);
+      continue;
+    }
     if (rc == 0 && per[s].len)
-      rc = self->s[s].surface->language ? build_surface(self, &self->s[s], &per[s], trusted, err)
-                                        : build_yaml_surface(&self->s[s], &per[s], err);
+      rc = sr->surface->language ? build_surface(self, sr, &per[s], trusted, err)
+                                 : build_yaml_surface(sr, &per[s], err);
+    atomic_store(&sr->ready, true);
     free(per[s].items);
   }
   return rc;
@@ -566,23 +588,46 @@ void hg_ruleset_free(hg_ruleset *self) {
     for (size_t i = 0; i < sr->n_yaml; i++) yaml_rule_free(&sr->yaml[i]);
     free(sr->yaml);
     free(sr->yaml_prefilter);
+    files_free(&sr->pending);
+    pthread_mutex_destroy(&sr->lock);
   }
   hg_policy_free(self->policy);
   hg_strv_free(self->kinds, self->n_kinds);
   free(self);
 }
 
-bool hg_ruleset_has(const hg_ruleset *self, hg_surface_id s) { return self->s[s].query || self->s[s].n_yaml; }
+// Surface s's rules, compiled now if they were left for when first needed. The built-in rules are
+// tested, so a failure here is a programmer's error.
+static surface_rules *ready(const hg_ruleset *cself, hg_surface_id s) {
+  surface_rules *sr = (surface_rules *)&cself->s[s];  // compiled once, under the lock; read-only after
+  if (atomic_load_explicit(&sr->ready, memory_order_acquire))
+    return sr;
+  pthread_mutex_lock(&sr->lock);
+  if (!atomic_load_explicit(&sr->ready, memory_order_relaxed)) {
+    hg_error err;
+    if (build_surface((hg_ruleset *)cself, sr, &sr->pending, true, &err) != 0) {
+      fprintf(stderr, "hardguard: built-in rules: %s\n", err.message);
+      abort();
+    }
+    atomic_store_explicit(&sr->ready, true, memory_order_release);
+  }
+  pthread_mutex_unlock(&sr->lock);
+  return sr;
+}
+
+bool hg_ruleset_has(const hg_ruleset *self, hg_surface_id s) {
+  return self->s[s].query || self->s[s].n_yaml || self->s[s].pending.len;
+}
 
 const hg_yaml_rule *hg_ruleset_yaml_rules(const hg_ruleset *self, hg_surface_id s, size_t *n) {
   *n = self->s[s].n_yaml;
   return self->s[s].yaml;
 }
-const TSQuery *hg_ruleset_query(const hg_ruleset *self, hg_surface_id s) { return self->s[s].query; }
+const TSQuery *hg_ruleset_query(const hg_ruleset *self, hg_surface_id s) { return ready(self, s)->query; }
 const hg_pattern *hg_ruleset_pattern(const hg_ruleset *self, hg_surface_id s, uint32_t i) {
-  return &self->s[s].patterns[i];
+  return &ready(self, s)->patterns[i];
 }
-const hg_captures *hg_ruleset_captures(const hg_ruleset *self, hg_surface_id s) { return &self->s[s].captures; }
+const hg_captures *hg_ruleset_captures(const hg_ruleset *self, hg_surface_id s) { return &ready(self, s)->captures; }
 const hg_policy *hg_ruleset_policy(const hg_ruleset *self) { return self->policy; }
 
 size_t hg_ruleset_kinds(const hg_ruleset *self, const char *const **out) {
@@ -591,17 +636,19 @@ size_t hg_ruleset_kinds(const hg_ruleset *self, const char *const **out) {
 }
 
 const pcre2_code *hg_ruleset_prefilter(const hg_ruleset *self, hg_surface_id s) {
-  return self->s[s].prefilter ? hg_prefilter_code(self->s[s].prefilter) : NULL;
+  const surface_rules *sr = ready(self, s);
+  return sr->prefilter ? hg_prefilter_code(sr->prefilter) : NULL;
 }
 const char *hg_ruleset_prefilter_source(const hg_ruleset *self, hg_surface_id s) {
-  if (self->s[s].yaml_prefilter) return self->s[s].yaml_prefilter;
-  return self->s[s].prefilter ? hg_prefilter_source(self->s[s].prefilter) : "";
+  const surface_rules *sr = ready(self, s);
+  if (sr->yaml_prefilter) return sr->yaml_prefilter;
+  return sr->prefilter ? hg_prefilter_source(sr->prefilter) : "";
 }
 
 bool hg_ruleset_may_contain_site(const hg_ruleset *self, hg_surface_id s, const char *data, size_t len,
                                  pcre2_match_data *md) {
   (void)md;  // the prefilter matches without pcre2
-  const surface_rules *sr = &self->s[s];
+  const surface_rules *sr = ready(self, s);
   if (sr->n_yaml) {
     // A YAML surface: a file holding none of a rule's literals has none of its sites.
     for (size_t i = 0; i < sr->n_yaml; i++) {
