@@ -96,8 +96,7 @@ static int load_surfaces(hg_config *c, hg_yaml *y, yaml_node_t *node, hg_error *
     int s = hg_surface_by_id(name);
     if (s < 0) {
       hg_buf known = {0};
-      for (int i = 0; i < HG_SURFACE_COUNT; i++)
-        hg_buf_printf(&known, "%s%s", i ? ", " : "", hg_surface_get((hg_surface_id)i)->id);
+      hg_surface_list(&known);
       int rc = hg_yaml_error(y, k, err, "surfaces: unknown surface '%s' (known: %s)", name, known.data);
       hg_buf_free(&known);
       return rc;

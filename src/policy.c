@@ -126,6 +126,25 @@ static int load_forbidden(hg_yaml *y, yaml_node_t *key, yaml_node_t *node, hg_fo
   return 0;
 }
 
+// Optional lists of strings under `parent`, each into its own field.
+typedef struct {
+  const char *key;
+  char ***list;
+  size_t *n;
+} string_list;
+
+static int load_lists(hg_yaml *y, yaml_node_t *parent, const char *where, string_list *lists, size_t n,
+                      hg_error *err) {
+  for (size_t i = 0; i < n; i++) {
+    yaml_node_t *l = hg_yaml_get(y, parent, lists[i].key);
+    char what[64];
+    snprintf(what, sizeof(what), "%s.%s", where, lists[i].key);
+    if (l && hg_yaml_strings(y, l, what, lists[i].list, lists[i].n, err) != 0)
+      return -1;
+  }
+  return 0;
+}
+
 static int load(hg_policy *p, hg_yaml *y, hg_error *err) {
   static const char *const top[] = {"require", "forbid", "cli", "classes", NULL};
   static const char *const class_keys[] = {"field_decorators", "field_bases", "field_calls", "property_decorators",
@@ -172,21 +191,12 @@ static int load(hg_policy *p, hg_yaml *y, hg_error *err) {
   if (classes) {
     if (hg_yaml_mapping(y, classes, class_keys, "classes", err) != 0)
       return -1;
-    struct {
-      const char *key;
-      char ***list;
-      size_t *n;
-    } lists[] = {{"field_decorators", &p->field_decorators, &p->n_field_decorators},
-                 {"field_bases", &p->field_bases, &p->n_field_bases},
-                 {"field_calls", &p->field_calls, &p->n_field_calls},
-                 {"property_decorators", &p->property_decorators, &p->n_property_decorators}};
-    for (size_t i = 0; i < sizeof(lists) / sizeof(lists[0]); i++) {
-      yaml_node_t *l = hg_yaml_get(y, classes, lists[i].key);
-      char what[64];
-      snprintf(what, sizeof(what), "classes.%s", lists[i].key);
-      if (l && hg_yaml_strings(y, l, what, lists[i].list, lists[i].n, err) != 0)
-        return -1;
-    }
+    string_list lists[] = {{"field_decorators", &p->field_decorators, &p->n_field_decorators},
+                           {"field_bases", &p->field_bases, &p->n_field_bases},
+                           {"field_calls", &p->field_calls, &p->n_field_calls},
+                           {"property_decorators", &p->property_decorators, &p->n_property_decorators}};
+    if (load_lists(y, classes, "classes", lists, sizeof(lists) / sizeof(lists[0]), err) != 0)
+      return -1;
   }
   if (!cli)
     return hg_yaml_error(y, root, err, "policy: missing 'cli'");
@@ -202,21 +212,12 @@ static int load(hg_policy *p, hg_yaml *y, hg_error *err) {
     return -1;
   if (proc && hg_yaml_strings(y, proc, "cli.process_calls", &p->process_calls, &p->n_process_calls, err) != 0)
     return -1;
-  struct {
-    const char *key;
-    char ***list;
-    size_t *n;
-  } more[] = {{"programs", &p->programs, &p->n_programs},
-              {"verbs", &p->verbs, &p->n_verbs},
-              {"wrappers", &p->wrappers, &p->n_wrappers},
-              {"global_value_flags", &p->global_value_flags, &p->n_global_value_flags}};
-  for (size_t i = 0; i < sizeof(more) / sizeof(more[0]); i++) {
-    yaml_node_t *l = hg_yaml_get(y, cli, more[i].key);
-    char what[64];
-    snprintf(what, sizeof(what), "cli.%s", more[i].key);
-    if (l && hg_yaml_strings(y, l, what, more[i].list, more[i].n, err) != 0)
-      return -1;
-  }
+  string_list more[] = {{"programs", &p->programs, &p->n_programs},
+                        {"verbs", &p->verbs, &p->n_verbs},
+                        {"wrappers", &p->wrappers, &p->n_wrappers},
+                        {"global_value_flags", &p->global_value_flags, &p->n_global_value_flags}};
+  if (load_lists(y, cli, "cli", more, sizeof(more) / sizeof(more[0]), err) != 0)
+    return -1;
   return hg_yaml_strings(y, bools, "cli.boolean_flags", &p->boolean_flags, &p->n_boolean_flags, err);
 }
 

@@ -114,8 +114,7 @@ static int check_folders(const char *dir, hg_error *err) {
       closedir(sub);
       if (hg_surface_by_id(e->d_name) < 0) {
         hg_buf known = {0};
-        for (int k = 0; k < HG_SURFACE_COUNT; k++)
-          hg_buf_printf(&known, "%s%s", k ? ", " : "", hg_surface_get((hg_surface_id)k)->id);
+        hg_surface_list(&known);
         rc = hg_error_set(err, "%s: not the folder of a surface (%s)", path, known.data);
         hg_buf_free(&known);
       }

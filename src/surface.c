@@ -76,6 +76,11 @@ static const hg_surface SURFACES[HG_SURFACE_COUNT] = {
 
 const hg_surface *hg_surface_get(hg_surface_id id) { return &SURFACES[id]; }
 
+void hg_surface_list(hg_buf *out) {
+  for (int s = 0; s < HG_SURFACE_COUNT; s++)
+    hg_buf_printf(out, "%s%s", s ? ", " : "", SURFACES[s].id);
+}
+
 int hg_surface_by_id(const char *name) {
   for (int s = 0; s < HG_SURFACE_COUNT; s++)
     if (!strcmp(SURFACES[s].id, name))

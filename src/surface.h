@@ -50,6 +50,8 @@ typedef struct {
 
 /** The row of surface `id`. */
 const hg_surface *hg_surface_get(hg_surface_id id);
+/** Appends the surfaces' ids, comma-separated ("python, shell, ..."), for messages. */
+void hg_surface_list(hg_buf *out);
 /** The surface whose rules folder is `name`, or -1. */
 int hg_surface_by_id(const char *name);
 

@@ -155,20 +155,7 @@ void hg_ci_extract(hg_extractor *self, const hg_ruleset *rules, const hg_config 
   hg_ydoc doc;
   hg_sites failed = {0};
   if (hg_ydoc_load(&doc, source, arena, &failed)) {
-    size_t n;
-    const hg_yaml_rule *r = hg_ruleset_yaml_rules(rules, HG_SURFACE_CI, &n);
-    for (size_t i = 0; i < n; i++) {
-      if (strcmp(r[i].reads, "script"))
-        continue;
-      for (size_t k = 0; k < r[i].n_select; k++) {
-        const hg_yaml_select *sel = &r[i].select[k];
-        bool ours = sel->n_files == 0;
-        for (size_t f = 0; f < sel->n_files && !ours; f++)
-          ours = hg_surface_path_matches(sel->files[f], source->path);
-        for (size_t p = 0; ours && p < sel->n_paths; p++)
-          hg_ydoc_select(&doc, sel->paths[p], script, &c);
-      }
-    }
+    hg_ydoc_select_rules(&doc, rules, HG_SURFACE_CI, "script", script, &c);
   } else {
     // Nothing in the file was judged: a trigger word in it may be a site (fail closed).
     hg_site s;

@@ -11,7 +11,6 @@
 typedef struct {
   const hg_source *src;
   hg_arena *arena;
-  const char *kind;
   size_t budget; // shared by the file's services (hg_compose_budget)
   hg_site_vec *sites;
 } compose_ctx;
@@ -23,7 +22,7 @@ static void service(hg_ydoc *doc, yaml_node_t *const *above, size_t n, yaml_node
   compose_ctx *c = vctx;
   if (!key)
     return; // `services` is a mapping of names to services
-  hg_site s = {.path = c->src->path, .kind = c->kind, .reads = HG_READS_COMPOSE};
+  hg_site s = {.path = c->src->path, .kind = doc->rule->kind, .reads = HG_READS_COMPOSE};
   s.start_byte = hg_ydoc_byte(doc, key->start_mark);
   s.end_byte = hg_ydoc_byte(doc, key->end_mark);
   if (s.end_byte <= s.start_byte)
@@ -50,22 +49,8 @@ void hg_compose_extract(hg_extractor *self, const hg_ruleset *rules, const hg_co
   hg_ydoc doc;
   hg_sites failed = {0};
   if (hg_ydoc_load(&doc, source, arena, &failed)) {
-    size_t n;
-    const hg_yaml_rule *r = hg_ruleset_yaml_rules(rules, HG_SURFACE_COMPOSE, &n);
-    for (size_t i = 0; i < n; i++) {
-      if (strcmp(r[i].reads, "compose"))
-        continue;
-      compose_ctx c = {
-          .src = source, .arena = arena, .kind = r[i].kind, .sites = &sites, .budget = hg_compose_budget(&doc.doc)};
-      for (size_t k = 0; k < r[i].n_select; k++) {
-        const hg_yaml_select *sel = &r[i].select[k];
-        bool ours = sel->n_files == 0;
-        for (size_t f = 0; f < sel->n_files && !ours; f++)
-          ours = hg_surface_path_matches(sel->files[f], source->path);
-        for (size_t p = 0; ours && p < sel->n_paths; p++)
-          hg_ydoc_select(&doc, sel->paths[p], service, &c);
-      }
-    }
+    compose_ctx c = {.src = source, .arena = arena, .sites = &sites, .budget = hg_compose_budget(&doc.doc)};
+    hg_ydoc_select_rules(&doc, rules, HG_SURFACE_COMPOSE, "compose", service, &c);
   } else if (hg_ruleset_may_contain_site(rules, HG_SURFACE_COMPOSE, source->data, source->len, NULL)) {
     hg_site s;
     hg_ydoc_failed_region(&doc, &failed, &s);

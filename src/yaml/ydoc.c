@@ -80,6 +80,26 @@ void hg_ydoc_select(hg_ydoc *self, const char *path, hg_ydoc_fn fn, void *ctx) {
   select_from(self, above, 0, NULL, yaml_document_get_root_node(&self->doc), path, fn, ctx);
 }
 
+void hg_ydoc_select_rules(hg_ydoc *self, const hg_ruleset *rules, hg_surface_id surface, const char *reads,
+                          hg_ydoc_fn fn, void *ctx) {
+  size_t n;
+  const hg_yaml_rule *r = hg_ruleset_yaml_rules(rules, surface, &n);
+  for (size_t i = 0; i < n; i++) {
+    if (strcmp(r[i].reads, reads))
+      continue;
+    self->rule = &r[i];
+    for (size_t k = 0; k < r[i].n_select; k++) {
+      const hg_yaml_select *sel = &r[i].select[k];
+      bool ours = sel->n_files == 0;
+      for (size_t f = 0; f < sel->n_files && !ours; f++)
+        ours = hg_surface_path_matches(sel->files[f], self->src->path);
+      for (size_t p = 0; ours && p < sel->n_paths; p++)
+        hg_ydoc_select(self, sel->paths[p], fn, ctx);
+    }
+  }
+  self->rule = NULL;
+}
+
 yaml_node_t *hg_ydoc_get(hg_ydoc *self, yaml_node_t *mapping, const char *key) {
   if (!mapping || mapping->type != YAML_MAPPING_NODE)
     return NULL;

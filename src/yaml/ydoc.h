@@ -8,12 +8,14 @@
 #include <yaml.h>
 
 #include "embed.h"
+#include "ruleset.h"
 
 typedef struct {
   const hg_source *src;
   yaml_document_t doc;
   bool loaded;
   hg_lines lines;
+  const hg_yaml_rule *rule; // during hg_ydoc_select_rules: the rule whose selection is being called
 } hg_ydoc;
 
 /** Loads the first document of `src`: true, or false with the problem in `out` (syntax_error,
@@ -29,6 +31,10 @@ uint32_t hg_ydoc_byte(const hg_ydoc *self, yaml_mark_t mark);
 typedef void (*hg_ydoc_fn)(hg_ydoc *doc, yaml_node_t *const *above, size_t n, yaml_node_t *key, yaml_node_t *node,
                            void *ctx);
 void hg_ydoc_select(hg_ydoc *self, const char *path, hg_ydoc_fn fn, void *ctx);
+/** Calls `fn` for every node the YAML rules of `surface` that read `reads` select in this file
+ *  (their `files` globs matched against its path). */
+void hg_ydoc_select_rules(hg_ydoc *self, const hg_ruleset *rules, hg_surface_id surface, const char *reads,
+                          hg_ydoc_fn fn, void *ctx);
 /** The value of `key` in `mapping` (NULL when it is not a mapping or has no such key). */
 yaml_node_t *hg_ydoc_get(hg_ydoc *self, yaml_node_t *mapping, const char *key);
 
