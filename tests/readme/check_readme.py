@@ -15,6 +15,9 @@ CHECK is one of:
              other.
   kinds      The JSON contract's comment on "kind" names every site kind `hardguard --list-rules`
              lists, plus `unknown` and `marker`, and no other.
+  version    The version in CMakeLists.txt's project() is what `hardguard --version` prints, and
+             every version of hardguard the README names (a release tag `vX.Y.Z` as in `rev:` and
+             `--branch`, `hardguard X.Y.Z`, JSON's `"version": "X.Y.Z"`) is that version.
 """
 
 import difflib
@@ -159,6 +162,24 @@ def kinds(hg, src):
         print(f"ok   the JSON contract names the {len(known)} kinds")
 
 
+def version(hg, src, want):
+    got = run([hg, "--version"]).stdout.strip()
+    if got != f"hardguard {want}":
+        fail(f"hardguard --version prints {got!r}, CMakeLists.txt says {want}")
+    lines = open(os.path.join(src, "README.md")).read().splitlines()
+    named = pins = 0
+    for n, line in enumerate(lines, 1):
+        for m in re.finditer(r"\bv(\d+\.\d+\.\d+)\b|\bhardguard (\d+\.\d+\.\d+)|\"version\": \"(\d+\.\d+\.\d+)\"", line):
+            named += 1
+            pins += bool(re.search(r"(?:\brev:\s*|--branch\s+)v", line))
+            if (m.group(1) or m.group(2) or m.group(3)) != want:
+                fail(f"README.md:{n}: names {m.group(0)}, but this is hardguard {want} (release tag v{want})")
+    if pins == 0:
+        fail("README.md pins no release (rev: vX.Y.Z, --branch vX.Y.Z)")
+    if not FAILURES:
+        print(f"ok   the README names hardguard {want} {named} times ({pins} release pins), as CMakeLists.txt and --version do")
+
+
 def main():
     check, hg, src = sys.argv[1], os.path.abspath(sys.argv[2]), os.path.abspath(sys.argv[3])
     want = cmake_version(src)
@@ -168,6 +189,8 @@ def main():
         options(hg, src)
     elif check == "kinds":
         kinds(hg, src)
+    elif check == "version":
+        version(hg, src, want)
     else:
         raise SystemExit(__doc__)
     return 1 if FAILURES else 0
