@@ -17,7 +17,8 @@ CHECK is one of:
              lists, plus `unknown` and `marker`, and no other.
   version    The version in CMakeLists.txt's project() is what `hardguard --version` prints, and
              every version of hardguard the README names (a release tag `vX.Y.Z` as in `rev:` and
-             `--branch`, `hardguard X.Y.Z`, JSON's `"version": "X.Y.Z"`) is that version.
+             `--branch`, `hardguard X.Y.Z`, the package `hardguard_X.Y.Z_<arch>.deb`, JSON's
+             `"version": "X.Y.Z"`) is that version.
 """
 
 import difflib
@@ -169,7 +170,7 @@ def version(hg, src, want):
     lines = open(os.path.join(src, "README.md")).read().splitlines()
     named = pins = 0
     for n, line in enumerate(lines, 1):
-        for m in re.finditer(r"\bv(\d+\.\d+\.\d+)\b|\bhardguard (\d+\.\d+\.\d+)|\"version\": \"(\d+\.\d+\.\d+)\"", line):
+        for m in re.finditer(r"\bv(\d+\.\d+\.\d+)\b|\bhardguard[ _](\d+\.\d+\.\d+)|\"version\": \"(\d+\.\d+\.\d+)\"", line):
             named += 1
             pins += bool(re.search(r"(?:\brev:\s*|--branch\s+)v", line))
             if (m.group(1) or m.group(2) or m.group(3)) != want:
