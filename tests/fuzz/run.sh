@@ -47,10 +47,12 @@ declare -A FIXED_RUNS=([file]=1500 [query]=150 [config]=5000 [cli]=20000)
 DEFAULT_RUNS=1000
 SEED=1
 FIXED_LIMIT=600  # seconds for one harness's fixed run: only a hang comes near it
+FIXED_DIR=/tmp/hardguard-fuzz-fixed
 
 cc=${HG_FUZZ_CC:-clang}
 cmake -S "$root" -B "$build" -DCMAKE_C_COMPILER="$cc" -DHG_FUZZ=ON -DHG_TESTS=OFF >/dev/null || exit 2
 cmake --build "$build" -j"$(nproc)" >/dev/null || { cmake --build "$build" -j1; exit 2; }
+build=$(cd "$build" && pwd)  # the fixed runs work in another directory
 
 if [ $fixed = yes ]; then
   work=$build/fuzz-fixed
@@ -145,15 +147,24 @@ fixed() {
     status=1
   fi
   (IFS=,; printf '%s' "${seeds[*]}") >"$work/seeds/$h.list"
-  # Nothing on a timer may steer the run: fuzz_file writes its small project to a directory named
-  # here rather than a random one; -reload=0 keeps libFuzzer from rereading the corpus every second;
-  # -timeout=0 from interrupting a read with SIGALRM (hg_query_probe's retry on EINTR is coverage).
-  # The regressions above are replayed with a timeout; this whole run gets one instead.
-  rm -rf "$work/project-$h"
-  local code=0
-  HG_FUZZ_PROJECT_DIR="$work/project-$h" LSAN_OPTIONS=$lsan timeout "$FIXED_LIMIT" "${norandom[@]}" "$bin" \
-    -seed="$SEED" -runs="$runs" -reload=0 -timeout=0 -rss_limit_mb=2048 -print_final_stats=1 \
-    -artifact_prefix="$artifacts" "${dict[@]}" -seed_inputs=@"$work/seeds/$h.list" "$corpus" >"$log" 2>&1 || code=$?
+  # Nothing on a timer may steer the run: -reload=0 keeps libFuzzer from rereading the corpus every
+  # second, -timeout=0 from interrupting a read with SIGALRM (hg_query_probe's retry on EINTR is
+  # coverage); the regressions above are replayed with a timeout, this whole run gets one instead.
+  # Nor where the checkout is: paths reach hardguard's code (the real path of the working directory
+  # and of a config, fuzz_file's small project), so the harness runs in a directory of a fixed name,
+  # FIXED_DIR/<harness>, and writes its project there, one run at a time on the machine (flock).
+  local code=0 here=$FIXED_DIR/$h
+  mkdir -p "$FIXED_DIR"
+  (
+    flock 9
+    rm -rf "$here" && mkdir "$here" && cd "$here" || exit 2
+    rc=0
+    HG_FUZZ_PROJECT_DIR=$here/project LSAN_OPTIONS=$lsan timeout "$FIXED_LIMIT" "${norandom[@]}" "$bin" \
+      -seed="$SEED" -runs="$runs" -reload=0 -timeout=0 -rss_limit_mb=2048 -print_final_stats=1 \
+      -artifact_prefix="$artifacts" "${dict[@]}" -seed_inputs=@"$work/seeds/$h.list" "$corpus" || rc=$?
+    cd / && rm -rf "$here"
+    exit $rc
+  ) 9>"$FIXED_DIR/$h.lock" >"$log" 2>&1 || code=$?
   if [ $code = 0 ]; then
     local stats
     stats=$(grep -E '^#[0-9]+.*DONE' "$log" | tail -1)
