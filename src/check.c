@@ -9,6 +9,7 @@
 
 struct hg_checker {
   TSParser *parser;
+  int language;  // the surface whose grammar the parser has, -1 before the first file
   hg_extractor *extractor;
   hg_arena *arena;
 };
@@ -16,8 +17,7 @@ struct hg_checker {
 hg_checker *hg_checker_new(void) {
   hg_checker *self = hg_xcalloc(1, sizeof(hg_checker));
   self->parser = ts_parser_new();
-  if (!ts_parser_set_language(self->parser, tree_sitter_python()))
-    abort(); // ABI checked at build
+  self->language = -1;
   self->extractor = hg_extractor_new();
   self->arena = hg_arena_new();
   return self;
@@ -42,21 +42,46 @@ static char *line_text(const hg_source *src, uint32_t offset) {
 
 // Judges one site, applying the named exceptions written at it: allow[...] relaxes requirements
 // before the verdict, ignore[...] suppresses the finding after it.
+// The requirements `allow:` in the config relaxes for the file being checked.
+typedef struct {
+  uint64_t bits;
+  const char *reasons[HG_POLICY_MAX_REQ];
+} path_allowance;
+
 static void judge_site(hg_checker *self, const hg_policy *policy, const hg_config *config, const hg_source *src,
-                       const hg_site *site, hg_markers *markers, hg_findings *findings) {
+                       const hg_site *site, hg_markers *markers, const path_allowance *pa, hg_findings *findings) {
   pcre2_match_data *md = hg_extractor_match_data(self->extractor);
   hg_site s = *site;
-  s.allowable = hg_markers_allowable(markers, s.line);
+  s.allowable = hg_markers_allowable(markers, s.line) | pa->bits;
   hg_verdict v;
   hg_evaluate(&v, policy, config, &s, md);
   const char *allowed_why = NULL, *ignored_why = NULL;
-  // The markers that relaxed something are the ones used (the others are reported unused).
+  // The markers that relaxed something are the ones used (the others are reported unused); what
+  // no marker at the site relaxed, the config's `allow:` did.
   uint64_t relaxed = v.relaxed ? hg_markers_allow(markers, s.line, v.relaxed, &allowed_why) : 0;
-  if (relaxed) {
+  uint64_t by_config = v.relaxed & ~relaxed & pa->bits;
+  if (by_config) {
+    hg_buf msg = {0};
+    hg_buf_printf(&msg, "%s (allowed for this path by %s:", v.message, config->path ? config->path : ".hardguard.yml");
+    const char *why = NULL;
+    for (size_t r = 0; r < policy->n_req; r++)
+      if (by_config & (UINT64_C(1) << r)) {
+        hg_buf_printf(&msg, " %s", policy->req[r].id);
+        if (!why)
+          why = pa->reasons[r];
+      }
+    hg_buf_printf(&msg, " -- %s)", why);
+    free(v.message);
+    v.message = hg_buf_detach(&msg);
+    if (!relaxed)
+      allowed_why = why;
+    relaxed |= by_config;
+  }
+  if (relaxed & ~by_config) {
     hg_buf msg = {0};
     hg_buf_printf(&msg, "%s (allowed at the site:", v.message);
     for (size_t r = 0; r < policy->n_req; r++)
-      if (relaxed & (UINT64_C(1) << r))
+      if (relaxed & ~by_config & (UINT64_C(1) << r))
         hg_buf_printf(&msg, " %s", policy->req[r].id);
     hg_buf_printf(&msg, " -- %s)", allowed_why);
     free(v.message);
@@ -113,7 +138,7 @@ static void file_error(hg_file_errors *errors, const hg_source *src, hg_file_err
 // On the way, a lone CR (classic Mac line ending) becomes LF in place: Python ends a line there,
 // tree-sitter-python would see a space (and a comment running to the end of the file). Offsets do
 // not move, so lines and columns stay those of the file.
-static bool parsable(hg_source *src, hg_findings *findings, hg_file_errors *errors) {
+static bool parsable(hg_source *src, bool bracket_limit, hg_findings *findings, hg_file_errors *errors) {
   unsigned char *d = (unsigned char *)src->data;
   size_t n = src->len;
   if (n >= 2 && ((d[0] == 0xFF && d[1] == 0xFE) || (d[0] == 0xFE && d[1] == 0xFF))) {
@@ -147,7 +172,7 @@ static bool parsable(hg_source *src, hg_findings *findings, hg_file_errors *erro
                hg_xasprintf("line %u is longer than %d bytes", line, MAX_LINE_BYTES));
     return false;
   }
-  if (deep_line) {
+  if (deep_line && bracket_limit) {
     file_error(errors, src, HG_FILE_SYNTAX, deep_line,
                hg_xasprintf("brackets nested deeper than %d levels at line %u (Python refuses them)", MAX_BRACKET_DEPTH,
                             deep_line));
@@ -171,35 +196,56 @@ static bool parsable(hg_source *src, hg_findings *findings, hg_file_errors *erro
   return true;
 }
 
-void hg_check_source(hg_checker *self, const hg_ruleset *rules, const hg_config *config, struct hg_index *index,
-                     hg_source *src, hg_findings *findings, hg_file_errors *errors) {
-  if (!parsable(src, findings, errors))
+void hg_check_source(hg_checker *self, hg_surface_id surface, const hg_ruleset *rules, const hg_config *config,
+                     struct hg_index *index, hg_source *src, hg_findings *findings, hg_file_errors *errors) {
+  const hg_surface *sf = hg_surface_get(surface);
+  if (!parsable(src, sf->bracket_limit, findings, errors))
     return;
-  TSTree *tree = ts_parser_parse_string(self->parser, NULL, src->data, (uint32_t)src->len);
-  if (!tree) {
-    hg_file_error e = {.path = hg_xstrdup(src->path),
-                       .kind = HG_FILE_UNREADABLE,
-                       .message = hg_xstrdup("the parser gave up on this file")};
-    HG_VEC_PUSH(errors, e);
-    return;
-  }
-  hg_pos first;
-  if (hg_extract_first_error(tree, src, &first)) {
-    hg_file_error e = {
-        .path = hg_xstrdup(src->path),
-        .kind = HG_FILE_SYNTAX,
-        .line = first.line,
-        .col = first.col,
-        .message = hg_xasprintf("syntax error at %u:%u; sites in the valid parts were judged", first.line, first.col)};
-    HG_VEC_PUSH(errors, e);
+  TSTree *tree = NULL;
+  if (sf->language) {
+    if (self->language != (int)surface) {
+      if (!ts_parser_set_language(self->parser, sf->language()))
+        abort(); // ABI checked at build (tests load every grammar)
+      self->language = (int)surface;
+    }
+    tree = ts_parser_parse_string(self->parser, NULL, src->data, (uint32_t)src->len);
+    if (!tree) {
+      hg_file_error e = {.path = hg_xstrdup(src->path),
+                         .kind = HG_FILE_UNREADABLE,
+                         .message = hg_xstrdup("the parser gave up on this file")};
+      HG_VEC_PUSH(errors, e);
+      return;
+    }
+    hg_pos first;
+    if (hg_extract_first_error(tree, src, &first)) {
+      hg_file_error e = {.path = hg_xstrdup(src->path),
+                         .kind = HG_FILE_SYNTAX,
+                         .line = first.line,
+                         .col = first.col,
+                         .message = hg_xasprintf("syntax error at %u:%u; sites in the valid parts were judged",
+                                                 first.line, first.col)};
+      HG_VEC_PUSH(errors, e);
+    }
   }
   hg_sites sites;
-  hg_extract(self->extractor, rules, config, index, src, tree, self->arena, &sites);
+  sf->extract(self->extractor, rules, config, index, src, tree, self->arena, &sites);
+  if (sites.syntax_error) {
+    hg_file_error e = {.path = hg_xstrdup(src->path),
+                       .kind = HG_FILE_SYNTAX,
+                       .line = sites.syntax_at.line,
+                       .col = sites.syntax_at.col,
+                       .message = hg_xstrdup(sites.syntax_error)};
+    HG_VEC_PUSH(errors, e);
+  }
   const hg_policy *policy = hg_ruleset_policy(rules);
   hg_markers *markers = hg_markers_parse(self->arena, src, sites.markers, sites.n_markers, policy);
+  path_allowance pa = {0};
+  if (config->n_allow && sites.len)
+    pa.bits = hg_config_allowed(config, policy, src->path, pa.reasons);
   for (size_t i = 0; i < sites.len; i++)
-    judge_site(self, policy, config, src, &sites.items[i], markers, findings);
+    judge_site(self, policy, config, src, &sites.items[i], markers, &pa, findings);
   hg_markers_report(markers, src, findings);
-  ts_tree_delete(tree);
+  if (tree)
+    ts_tree_delete(tree);
   hg_arena_reset(self->arena);
 }

@@ -8,6 +8,7 @@
 #include "finding.h"
 #include "ruleset.h"
 #include "source.h"
+#include "surface.h"
 
 typedef struct hg_checker hg_checker;
 
@@ -20,8 +21,9 @@ pcre2_match_data *hg_checker_match_data(hg_checker *self);
  *  `errors`. Rewrites lone CR line endings in src->data as LF, in place (same length). */
 struct hg_index;
 
-/** `index` (NULL: none) is where values are followed into the project's other modules. */
-void hg_check_source(hg_checker *self, const hg_ruleset *rules, const hg_config *config, struct hg_index *index,
-                     hg_source *src, hg_findings *findings, hg_file_errors *errors);
+/** `src` is a file of `surface`; `index` (NULL: none) is where values are followed into the
+ *  project's other modules. */
+void hg_check_source(hg_checker *self, hg_surface_id surface, const hg_ruleset *rules, const hg_config *config,
+                     struct hg_index *index, hg_source *src, hg_findings *findings, hg_file_errors *errors);
 
 #endif

@@ -50,7 +50,7 @@ static const char USAGE[] =
     "  --baseline FILE        fail only on findings FILE does not list; report its stale entries\n"
     "  --write-baseline FILE  record the failing findings in FILE and exit 0\n"
     "  --config FILE          use FILE instead of the nearest .hardguard.yml\n"
-    "  --rules DIR            use the rules in DIR (python/*.scm, python/facts/*.scm, policy.yml)\n"
+    "  --rules DIR            use the rules in DIR (<surface>/*.scm, <surface>/facts/*.scm, policy.yml)\n"
     "  -j, --jobs N           worker threads (default: one per online core)\n"
     "  --color WHEN           auto (default), always, never; NO_COLOR=1 also turns colour off\n"
     "  -q, --quiet            findings only: no summary line, no stale-baseline warnings\n"
@@ -177,8 +177,16 @@ static int list_rules(const hg_ruleset *rules, FILE *out) {
   const hg_policy *p = hg_ruleset_policy(rules);
   fputs("requirements:\n", out);
   for (size_t i = 0; i < p->n_req; i++) fprintf(out, "  %-24s %s\n", p->req[i].id, p->req[i].summary);
-  const char *pre = hg_ruleset_prefilter_source(rules);
-  fprintf(out, "prefilter: %s\n", *pre ? pre : "off (a site pattern has no literal)");
+  fputs("surfaces:\n", out);
+  for (int s = 0; s < HG_SURFACE_COUNT; s++) {
+    const hg_surface *sf = hg_surface_get((hg_surface_id)s);
+    if (!hg_ruleset_has(rules, (hg_surface_id)s)) {
+      fprintf(out, "  %-8s off (the rules have no %s/ patterns)\n", sf->id, sf->id);
+      continue;
+    }
+    const char *pre = hg_ruleset_prefilter_source(rules, (hg_surface_id)s);
+    fprintf(out, "  %-8s prefilter: %s\n", sf->id, *pre ? pre : "off (a site pattern has no literal)");
+  }
   return HG_EXIT_CLEAN;
 }
 
@@ -321,6 +329,10 @@ static int check(const hg_options *o, const hg_ruleset *rules, FILE *out, FILE *
   }
   hg_config *config = NULL;
   int rc = o->config_path ? hg_config_load(&config, o->config_path, &e) : hg_config_discover(&config, o->paths[0], &e);
+  if (rc == 0 && (rc = hg_config_check(config, hg_ruleset_policy(rules), &e)) != 0) {
+    hg_config_free(config);
+    config = NULL;
+  }
   if (rc != 0) {
     fprintf(err, "hardguard: %s\n", e.message);
     hg_baseline_free(&base.entries);

@@ -23,6 +23,12 @@ void hg_config_free(hg_config *self) {
   }
   free(self->builders);
   hg_strv_free(self->exclude, self->n_exclude);
+  for (size_t i = 0; i < self->n_allow; i++) {
+    hg_strv_free(self->allow[i].paths, self->allow[i].n_paths);
+    hg_strv_free(self->allow[i].requirements, self->allow[i].n_requirements);
+    free(self->allow[i].reason);
+  }
+  free(self->allow);
   free(self->path);
   free(self->root);
   free(self);
@@ -78,8 +84,64 @@ static char *dir_of(const char *path) {
   return hg_xstrndup(path, (size_t)(slash - path));
 }
 
+// surfaces: {shell: false, make: true}: which surfaces are read (all are, unless turned off).
+static int load_surfaces(hg_config *c, hg_yaml *y, yaml_node_t *node, hg_error *err) {
+  if (node->type != YAML_MAPPING_NODE)
+    return hg_yaml_error(y, node, err, "surfaces: expected a mapping of surface: true|false");
+  for (yaml_node_pair_t *p = node->data.mapping.pairs.start; p < node->data.mapping.pairs.top; p++) {
+    yaml_node_t *k = hg_yaml_node(y, p->key), *v = hg_yaml_node(y, p->value);
+    const char *name, *on;
+    if (hg_yaml_scalar(y, k, "surfaces", &name, err) != 0 || hg_yaml_scalar(y, v, "surfaces", &on, err) != 0)
+      return -1;
+    int s = hg_surface_by_id(name);
+    if (s < 0) {
+      hg_buf known = {0};
+      for (int i = 0; i < HG_SURFACE_COUNT; i++)
+        hg_buf_printf(&known, "%s%s", i ? ", " : "", hg_surface_get((hg_surface_id)i)->id);
+      int rc = hg_yaml_error(y, k, err, "surfaces: unknown surface '%s' (known: %s)", name, known.data);
+      hg_buf_free(&known);
+      return rc;
+    }
+    if (strcmp(on, "true") && strcmp(on, "false"))
+      return hg_yaml_error(y, v, err, "surfaces: %s: expected true or false, found '%s'", name, on);
+    c->surface_off[s] = !strcmp(on, "false");
+  }
+  return 0;
+}
+
+// allow: [{paths: [...], requirements: [...], reason: ...}]
+static int load_allow(hg_config *c, hg_yaml *y, yaml_node_t *node, hg_error *err) {
+  static const char *const keys[] = {"paths", "requirements", "reason", NULL};
+  if (node->type != YAML_SEQUENCE_NODE)
+    return hg_yaml_error(y, node, err, "allow: expected a list of {paths, requirements, reason}");
+  size_t n = (size_t)(node->data.sequence.items.top - node->data.sequence.items.start);
+  c->allow = hg_xcalloc(n ? n : 1, sizeof(hg_allowance));
+  for (size_t i = 0; i < n; i++) {
+    yaml_node_t *e = hg_yaml_node(y, node->data.sequence.items.start[i]);
+    hg_allowance *a = &c->allow[i];
+    c->n_allow = i + 1;
+    if (hg_yaml_mapping(y, e, keys, "allow", err) != 0)
+      return -1;
+    a->line = (uint32_t)e->start_mark.line + 1;
+    yaml_node_t *paths = hg_yaml_get(y, e, "paths"), *reqs = hg_yaml_get(y, e, "requirements"),
+                *reason = hg_yaml_get(y, e, "reason");
+    const char *why = NULL;
+    if (!paths || !reqs || !reason)
+      return hg_yaml_error(y, e, err, "allow: each entry needs paths, requirements and a reason");
+    if (hg_yaml_strings(y, paths, "allow.paths", &a->paths, &a->n_paths, err) != 0 ||
+        hg_yaml_strings(y, reqs, "allow.requirements", &a->requirements, &a->n_requirements, err) != 0 ||
+        hg_yaml_scalar(y, reason, "allow.reason", &why, err) != 0)
+      return -1;
+    size_t k = strspn(why, " \t");
+    if (!why[k])
+      return hg_yaml_error(y, reason, err, "allow: the reason is empty: say why these paths need the exception");
+    a->reason = hg_xstrdup(why);
+  }
+  return 0;
+}
+
 int hg_config_parse(hg_config **out, const char *path, const char *bytes, size_t len, hg_error *err) {
-  static const char *const top[] = {"builders", "exclude", NULL};
+  static const char *const top[] = {"builders", "exclude", "surfaces", "allow", NULL};
   *out = NULL;
   hg_yaml y;
   hg_config *c = hg_config_empty("");
@@ -94,6 +156,10 @@ int hg_config_parse(hg_config **out, const char *path, const char *bytes, size_t
     yaml_node_t *exclude = rc == 0 ? hg_yaml_get(&y, root, "exclude") : NULL;
     if (rc == 0 && builders) rc = load_builders(c, &y, builders, err);
     if (rc == 0 && exclude) rc = hg_yaml_strings(&y, exclude, "exclude", &c->exclude, &c->n_exclude, err);
+    yaml_node_t *surfaces = rc == 0 ? hg_yaml_get(&y, root, "surfaces") : NULL;
+    yaml_node_t *allow = rc == 0 ? hg_yaml_get(&y, root, "allow") : NULL;
+    if (rc == 0 && surfaces) rc = load_surfaces(c, &y, surfaces, err);
+    if (rc == 0 && allow) rc = load_allow(c, &y, allow, err);
   }
   hg_yaml_free(&y);
   if (rc != 0) {
@@ -163,20 +229,56 @@ static const char *relative_to(const char *root, const char *path) {
   return NULL;
 }
 
-bool hg_config_excludes(const hg_config *self, const char *path) {
-  if (self->n_exclude == 0) return false;
+// Does one of `globs` match `path`, relative to the root?
+static bool matches(const hg_config *self, char *const *globs, size_t n, const char *path) {
   const char *rel = relative_to(self->root, path);
   if (!rel) {
     // Spelled differently (e.g. "../x" vs "."): compare real paths.
     char rroot[PATH_MAX], rpath[PATH_MAX];
     if (!realpath(self->root, rroot) || !realpath(path, rpath)) return false;
-    size_t n = strlen(rroot);
-    if (strncmp(rpath, rroot, n) != 0 || rpath[n] != '/') return false;
-    for (size_t i = 0; i < self->n_exclude; i++)
-      if (hg_glob_match(self->exclude[i], rpath + n + 1)) return true;
+    size_t k = strlen(rroot);
+    if (strncmp(rpath, rroot, k) != 0 || rpath[k] != '/') return false;
+    for (size_t i = 0; i < n; i++)
+      if (hg_glob_match(globs[i], rpath + k + 1)) return true;
     return false;
   }
-  for (size_t i = 0; i < self->n_exclude; i++)
-    if (hg_glob_match(self->exclude[i], rel)) return true;
+  for (size_t i = 0; i < n; i++)
+    if (hg_glob_match(globs[i], rel)) return true;
   return false;
+}
+
+int hg_config_check(const hg_config *self, const hg_policy *policy, hg_error *err) {
+  for (size_t i = 0; i < self->n_allow; i++)
+    for (size_t k = 0; k < self->allow[i].n_requirements; k++) {
+      const char *id = self->allow[i].requirements[k];
+      bool known = false;
+      for (size_t r = 0; r < policy->n_req && !known; r++) known = !strcmp(policy->req[r].id, id);
+      if (known) continue;
+      bool forbidden = false;
+      for (size_t f = 0; f < policy->n_forbid && !forbidden; f++) forbidden = !strcmp(policy->forbid[f].id, id);
+      return hg_error_set(err, "%s:%u: allow: '%s' %s", self->path, self->allow[i].line, id,
+                          forbidden ? "is a forbidden option, which no exception relaxes"
+                                    : "is not a requirement of the policy (hardguard --list-rules lists them)");
+    }
+  return 0;
+}
+
+uint64_t hg_config_allowed(const hg_config *self, const hg_policy *policy, const char *path,
+                           const char *reasons[HG_POLICY_MAX_REQ]) {
+  uint64_t bits = 0;
+  for (size_t i = 0; i < self->n_allow; i++) {
+    const hg_allowance *a = &self->allow[i];
+    if (!matches(self, a->paths, a->n_paths, path)) continue;
+    for (size_t k = 0; k < a->n_requirements; k++)
+      for (size_t r = 0; r < policy->n_req; r++)
+        if (!strcmp(policy->req[r].id, a->requirements[k]) && !(bits & (UINT64_C(1) << r))) {
+          bits |= UINT64_C(1) << r;
+          reasons[r] = a->reason;
+        }
+  }
+  return bits;
+}
+
+bool hg_config_excludes(const hg_config *self, const char *path) {
+  return self->n_exclude && matches(self, self->exclude, self->n_exclude, path);
 }

@@ -3,6 +3,8 @@
 #ifndef HG_CONFIG_H
 #define HG_CONFIG_H
 
+#include "policy.h"
+#include "surface.h"
 #include "util.h"
 
 /** A builder module and the callables in it that return the hardening set. A callable is a
@@ -15,14 +17,28 @@ typedef struct {
                // installed package); otherwise such a builder fails closed
 } hg_builder;
 
-/** Read-only after load. An empty config (no file) has no builders and no excludes. */
+/** Requirements relaxed for some paths, with the reason (`allow:`): like an allow[...] marker at
+ *  every site of those files. Forbidden options are never relaxed. */
 typedef struct {
+  char **paths;  // globs, relative to the root
+  size_t n_paths;
+  char **requirements;  // requirement ids (checked against the policy by hg_config_check)
+  size_t n_requirements;
+  char *reason;
+  uint32_t line;  // in the config file
+} hg_allowance;
+
+/** Read-only after load. An empty config (no file) has no builders and no excludes. */
+typedef struct hg_config {
   char *path;  // the file, or NULL when there is none
   char *root;  // the directory excludes and module paths are relative to; "." without a file
   hg_builder *builders;
   size_t n_builders;
   char **exclude;
   size_t n_exclude;
+  bool surface_off[HG_SURFACE_COUNT];  // `surfaces: {shell: false}`
+  hg_allowance *allow;
+  size_t n_allow;
 } hg_config;
 
 /** Loads `path`; 0, or -1 with "path:line:col: …" in err. */
@@ -36,6 +52,14 @@ int hg_config_discover(hg_config **out, const char *start, hg_error *err);
 /** An empty config rooted at `root`. */
 hg_config *hg_config_empty(const char *root);
 void hg_config_free(hg_config *self);
+
+/** Checks what the config names against the policy (the requirements `allow:` relaxes); 0, or -1
+ *  with "path:line: ..." in err. */
+int hg_config_check(const hg_config *self, const hg_policy *policy, hg_error *err);
+/** The requirements (bits, in policy order) `allow:` relaxes for `path`; reasons[r] is the reason
+ *  given for requirement r (owned by the config). */
+uint64_t hg_config_allowed(const hg_config *self, const hg_policy *policy, const char *path,
+                           const char *reasons[HG_POLICY_MAX_REQ]);
 
 /** Is `path` (as given on the command line or walked) excluded? Matched relative to the root. */
 bool hg_config_excludes(const hg_config *self, const char *path);

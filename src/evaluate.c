@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "argv.h"
+#include "compose/render.h"
 #include "judge.h"
 
 // What one reading mode's options look like, for messages and fix hints.
@@ -11,14 +12,19 @@ static const struct {
   const char *subject; // how the message names the site
   bool argv_style;     // fix flags written as list items ("--cap-drop", "ALL")
   bool flags;          // judged by CLI flags (else keywords)
+  bool builder;        // the configured (Python) builders can be applied here
   const char *apply;   // how a builder is applied, around its name
   const char *apply_end;
+  bool yaml;           // compose keys: values and fixes written as YAML (`cap_drop: [ALL]`)
 } MODES[] = {
-    [HG_READS_KWARGS] = {"container created through docker-py", false, false, "**", "()"},
-    [HG_READS_ARGV] = {"container command line", true, true, "*", "()"},
-    [HG_READS_SHELL] = {"container shell command", false, true, "{shlex.join(", "())}"},
-    [HG_READS_CLIENT] = {"Docker client", false, false, "", "()"},
-    [HG_READS_OPAQUE] = {"code run at run time", false, false, "", "()"},
+    [HG_READS_KWARGS] = {"container created through docker-py", false, false, true, "**", "()", false},
+    [HG_READS_ARGV] = {"container command line", true, true, true, "*", "()", false},
+    [HG_READS_SHELL] = {"container shell command", false, true, true, "{shlex.join(", "())}", false},
+    [HG_READS_COMMAND] = {"container command", false, true, false, "", "", false},
+    [HG_READS_SCRIPT] = {"shell script", false, true, false, "", "", false},
+    [HG_READS_CLIENT] = {"Docker client", false, false, true, "", "()", false},
+    [HG_READS_OPAQUE] = {"code run at run time", false, false, true, "", "()", false},
+    [HG_READS_COMPOSE] = {"compose service", false, false, false, "", "", true},
 };
 
 // An expression as the user wrote it: a string with interpolations is shown as f"...{…}...".
@@ -40,6 +46,20 @@ static void put_expr(hg_buf *b, const hg_value *v, bool with_key) {
   hg_buf_putc(b, '"');
 }
 
+// A word as the site's language writes it: a shell command's words bare, others as expressions.
+static void put_word(hg_buf *b, const hg_value *v, hg_reads reads) {
+  if (reads != HG_READS_COMMAND || v->kind != HG_VAL_STR) {
+    put_expr(b, v, false);
+    return;
+  }
+  for (const char *p = v->text; *p; p++) {
+    if (*p == HG_HOLE)
+      hg_buf_puts(b, "{…}");
+    else
+      hg_buf_putc(b, *p);
+  }
+}
+
 static const char *builder_modules(const hg_config *c, hg_buf *b) {
   for (size_t i = 0; i < c->n_builders; i++)
     hg_buf_printf(b, "%s%s", i ? ", " : "", c->builders[i].module);
@@ -57,20 +77,21 @@ static void list_missing(const hg_policy *p, uint64_t missing, hg_buf *b) {
 
 static char *fix_hint(const hg_policy *p, const hg_config *c, hg_reads reads, uint64_t missing) {
   hg_buf b = {0};
-  if (c->n_builders == 1 && c->builders[0].n_callables == 1) {
+  size_t n_builders = MODES[reads].builder ? c->n_builders : 0;
+  if (n_builders == 1 && c->builders[0].n_callables == 1) {
     hg_buf_printf(&b, "apply `%s%s%s` from %s", MODES[reads].apply, c->builders[0].callables[0], MODES[reads].apply_end,
                   c->builders[0].module);
   } else {
-    for (size_t i = 0; i < c->n_builders; i++) {
+    for (size_t i = 0; i < n_builders; i++) {
       const hg_builder *bl = &c->builders[i];
       hg_buf_printf(&b, "%s%s: ", i ? "; " : "apply a hardening builder (", bl->module);
       for (size_t k = 0; k < bl->n_callables; k++)
         hg_buf_printf(&b, "%s%s", k ? ", " : "", bl->callables[k]);
     }
-    if (c->n_builders)
+    if (n_builders)
       hg_buf_puts(&b, ")");
   }
-  if (c->n_builders) {
+  if (n_builders) {
     hg_buf_puts(&b, ", merged last");
     if (missing)
       hg_buf_puts(&b, "; or add ");
@@ -84,7 +105,12 @@ static char *fix_hint(const hg_policy *p, const hg_config *c, hg_reads reads, ui
     hg_buf_puts(&b, first ? "" : ", ");
     first = false;
     const hg_requirement *req = &p->req[r];
-    if (!MODES[reads].flags) {
+    if (MODES[reads].yaml) {
+      if (req->fix_compose)
+        hg_buf_printf(&b, "`%s`", req->fix_compose);
+      else
+        hg_buf_printf(&b, "%s (the policy has no compose spelling for it)", req->id);
+    } else if (!MODES[reads].flags) {
       hg_buf_puts(&b, req->fix_kwarg);
     } else if (!MODES[reads].argv_style) {
       hg_buf_puts(&b, req->fix_flag);
@@ -134,6 +160,27 @@ static void add_weakening(hg_verdict *out, const hg_judge *j, const hg_site *sit
     const hg_value *v = j->forbid_hit[f];
     if (!v)
       continue;
+    const hg_value *entry = j->forbid_value[f];
+    if (MODES[reads].yaml) {
+      // `privileged: true`, or the list entry that sets it: `volumes: ["/:/host"]`
+      hg_buf_puts(&msg, first ? " `" : "; `");
+      hg_buf_printf(&fix, "%s`", first ? "" : ", ");
+      if (entry) {
+        hg_value one = {.kind = HG_VAL_LIST, .items = (hg_value *)entry, .n_items = 1};
+        hg_compose_put_entry(&msg, j->forbid_name[f], &one);
+        hg_compose_put_value(&fix, entry, true);
+        hg_buf_printf(&fix, "` from `%s`", j->forbid_name[f]);
+      } else {
+        hg_compose_put_entry(&msg, j->forbid_name[f], v);
+        hg_compose_put_entry(&fix, j->forbid_name[f], v);
+        hg_buf_puts(&fix, "`");
+      }
+      hg_buf_puts(&msg, "` (");
+      put_where(&msg, site, entry ? entry : v);
+      hg_buf_printf(&msg, ") %s", j->policy->forbid[f].message);
+      first = false;
+      continue;
+    }
     hg_buf_puts(&msg, first ? " `" : "; `");
     hg_buf_puts(&fix, first ? "`" : ", `");
     if (reads == HG_READS_KWARGS) {
@@ -142,10 +189,10 @@ static void add_weakening(hg_verdict *out, const hg_judge *j, const hg_site *sit
     } else {
       hg_buf_puts(&fix, j->forbid_name[f]);
     }
-    put_expr(&msg, v, false);
+    put_word(&msg, v, reads);
     if (j->forbid_value[f]) {
-      hg_buf_puts(&msg, ", ");
-      put_expr(&msg, j->forbid_value[f], false);
+      hg_buf_puts(&msg, reads == HG_READS_COMMAND ? " " : ", ");
+      put_word(&msg, j->forbid_value[f], reads);
     }
     hg_buf_puts(&msg, "` (");
     put_where(&msg, site, v);
@@ -175,7 +222,9 @@ typedef HG_VEC(hg_effect) effect_vec;
 // An occurrence as written: `key=value` for a keyword, the option and its value for a flag.
 static char *written(const hg_site *site, const char *name, const hg_value *v) {
   hg_buf b = {0};
-  if (site->reads == HG_READS_KWARGS) {
+  if (MODES[site->reads].yaml) {
+    hg_compose_put_entry(&b, name ? name : "", v);
+  } else if (site->reads == HG_READS_KWARGS) {
     hg_buf_printf(&b, "%s=", name ? name : "");
     put_expr(&b, v, false);
   } else if (v->text[0] == '-' || !name) {
@@ -257,7 +306,15 @@ static void effective(hg_verdict *out, const hg_judge *j, const hg_site *site) {
     if (!hit)
       continue;
     hg_effect e = {.id = p->forbid[f].id, .forbidden = true, .status = HG_EFFECT_FORBIDDEN};
-    char *value = written(site, j->forbid_name[f], j->forbid_value[f] ? j->forbid_value[f] : hit);
+    const hg_value *entry = j->forbid_value[f];
+    char *value;
+    if (MODES[site->reads].yaml && entry) {
+      hg_value one = {.kind = HG_VAL_LIST, .items = (hg_value *)entry, .n_items = 1};
+      value = written(site, j->forbid_name[f], &one);
+      hit = entry; // where the entry stands
+    } else {
+      value = written(site, j->forbid_name[f], entry ? entry : hit);
+    }
     add_effect(&v, site, e, hit, value);
   }
   // Size the block for the distinct strings only, then pack them (the same strings, in the same
@@ -331,6 +388,8 @@ void hg_evaluate(hg_verdict *out, const hg_policy *policy, const hg_config *conf
   hg_judge_init(&j, policy, md);
   if (site->reads == HG_READS_KWARGS)
     hg_judge_read_kwargs(&j, &site->flags);
+  else if (site->reads == HG_READS_COMPOSE)
+    hg_judge_read_compose(&j, &site->flags);
   else
     hg_judge_read_argv(&j, &site->flags);
   verdict_of(out, &j, policy, config, site);
@@ -474,14 +533,22 @@ static void judge_flags(hg_verdict *out, const hg_judge *jp, const hg_policy *po
   } else if (unverifiable) {
     out->rule = HG_RULE_UNVERIFIABLE_FLAGS;
     hg_buf_printf(&msg, "%s takes options from `", subject);
-    put_expr(&msg, unverifiable, true);
+    if (MODES[site->reads].yaml && unverifiable->key)
+      hg_compose_put_entry(&msg, unverifiable->key, unverifiable);
+    else if (MODES[site->reads].yaml)
+      hg_compose_put_value(&msg, unverifiable, false);
+    else
+      put_expr(&msg, unverifiable, true);
     hg_buf_puts(&msg, "` at ");
     put_where(&msg, site, unverifiable);
     hg_buf_printf(&msg, " (%s), which cannot be verified",
                   unverifiable->origin ? unverifiable->origin : "not a literal");
   } else {
     out->rule = HG_RULE_UNHARDENED_SITE;
-    hg_buf_printf(&msg, "%s without the hardening builder or the full flag set", subject);
+    hg_buf_printf(&msg,
+                  MODES[site->reads].builder ? "%s without the hardening builder or the full flag set"
+                                             : "%s without the full flag set",
+                  subject);
   }
   if (out->missing) {
     hg_buf_puts(&msg, out->rule == HG_RULE_UNVERIFIABLE_FLAGS ? "; not literally present: " : "; missing: ");

@@ -3,12 +3,19 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "embed.h"
+#include "node.h"
 #include "project/index.h"
 #include "project/summary.h"
 #include "resolve.h"
+#include "shell/sh.h"
+#include "shell/shell.h"
+#include "surface.h"
 
 struct hg_extractor {
   TSQueryCursor *cursor;
+  TSParser *sub;  // for embedded code, made when first needed
+  unsigned depth; // of code embedded in embedded code
   pcre2_match_data *md;
   hg_buf scratch;
 };
@@ -26,12 +33,33 @@ void hg_extractor_free(hg_extractor *self) {
   if (!self)
     return;
   ts_query_cursor_delete(self->cursor);
+  if (self->sub)
+    ts_parser_delete(self->sub);
   pcre2_match_data_free(self->md);
   hg_buf_free(&self->scratch);
   free(self);
 }
 
 pcre2_match_data *hg_extractor_match_data(hg_extractor *self) { return self->md; }
+TSQueryCursor *hg_extractor_cursor(hg_extractor *self) { return self->cursor; }
+
+bool hg_extractor_enter(hg_extractor *self) {
+  if (self->depth >= HG_EMBED_MAX_DEPTH)
+    return false;
+  self->depth++;
+  return true;
+}
+
+void hg_extractor_leave(hg_extractor *self) { self->depth--; }
+
+TSParser *hg_extractor_parser(hg_extractor *self, const TSLanguage *language) {
+  if (!self->sub)
+    self->sub = ts_parser_new();
+  if (ts_parser_language(self->sub) != language && !ts_parser_set_language(self->sub, language))
+    abort(); // ABI checked at build (tests load every grammar)
+  return self->sub;
+}
+hg_buf *hg_extractor_scratch(hg_extractor *self) { return &self->scratch; }
 
 typedef struct {
   uint32_t pattern;
@@ -65,7 +93,7 @@ static void record_import(hg_imports *imports, const hg_captures *c, const TSQue
   }
 }
 
-static void set_position(hg_site *site, const hg_source *src, TSNode node) {
+void hg_extract__position(hg_site *site, const hg_source *src, TSNode node) {
   site->start_byte = ts_node_start_byte(node);
   site->end_byte = ts_node_end_byte(node);
   hg_pos a = hg_source_pos(src, site->start_byte, ts_node_start_point(node).row);
@@ -75,8 +103,6 @@ static void set_position(hg_site *site, const hg_source *src, TSNode node) {
   site->end_line = b.line;
   site->end_col = b.col;
 }
-
-typedef HG_VEC(hg_site) site_vec;
 
 // libtree-sitter 0.20 has no ts_node_is_error: ERROR nodes are named "ERROR".
 static bool is_error(TSNode n) { return strcmp(ts_node_type(n), "ERROR") == 0; }
@@ -113,11 +139,14 @@ static bool seen_before(seen_set *set, hg_arena *arena, const hg_site *s, size_t
 // expression broke the statement around it (`api.create_container("img", host_config=)` leaves
 // the call unmatched and only `host_config=` in error), so the region is that statement; one
 // standing in a block or the module is itself the region.
-static void error_span(TSNode n, uint32_t *a, uint32_t *b) {
+static void error_span(const hg_surface *surface, TSNode n, uint32_t *a, uint32_t *b) {
   TSNode r = n;
   for (TSNode p = ts_node_parent(r); !ts_node_is_null(p); p = ts_node_parent(r)) {
     const char *type = ts_node_type(p);
-    if (!strcmp(type, "module") || !strcmp(type, "block") || is_error(p))
+    bool block = is_error(p);
+    for (const char *const *k = surface->blocks; *k && !block; k++)
+      block = !strcmp(type, *k);
+    if (block)
       break;
     r = p;
     size_t len = strlen(type);
@@ -130,9 +159,9 @@ static void error_span(TSNode n, uint32_t *a, uint32_t *b) {
 
 // Regions that failed to parse: an ERROR or MISSING node whose statement mentions a trigger
 // word outside every site already found may hide a site, so it is reported rather than skipped.
-static void error_regions(hg_extractor *self, const hg_ruleset *rules, const hg_source *src, TSNode root,
-                          site_vec *sites) {
-  const pcre2_code *pre = hg_ruleset_prefilter(rules);
+void hg_extract__error_regions(hg_extractor *self, const hg_ruleset *rules, hg_surface_id surface, const hg_source *src,
+                               TSNode root, hg_site_vec *sites) {
+  const pcre2_code *pre = hg_ruleset_prefilter(rules, surface);
   TSTreeCursor cur = ts_tree_cursor_new(root);
   size_t found = sites->len;
   for (;;) {
@@ -141,7 +170,7 @@ static void error_regions(hg_extractor *self, const hg_ruleset *rules, const hg_
     if (is_error(n) || ts_node_is_missing(n)) {
       descend = false;
       uint32_t a, b;
-      error_span(n, &a, &b);
+      error_span(hg_surface_get(surface), n, &a, &b);
       // The region's trigger words must lie outside the sites already judged.
       bool hit = false;
       PCRE2_SIZE off = a;
@@ -160,7 +189,7 @@ static void error_regions(hg_extractor *self, const hg_ruleset *rules, const hg_
       }
       if (hit) {
         hg_site s = {.kind = "unknown", .reads = HG_READS_CLIENT, .has_error = true, .region = true};
-        set_position(&s, src, n);
+        hg_extract__position(&s, src, n);
         HG_VEC_PUSH(sites, s);
       }
     }
@@ -174,22 +203,65 @@ static void error_regions(hg_extractor *self, const hg_ruleset *rules, const hg_
   }
 }
 
+// Shell code in a Python string (`sh -c`'s script, a `shell=True` command line): its value
+// followed, parsed as shell and read by the shell rules; what they find is placed in the file (a
+// plain literal byte for byte, anything else at the expression). Parts hardguard cannot follow are
+// variables the shell reading reports as unverifiable.
+static void python_script(hg_extractor *self, const hg_ruleset *rules, const hg_resolver *r, const hg_source *source,
+                          TSNode command, hg_arena *arena, hg_lines *lines, hg_site_vec *sites,
+                          hg_marker_vec *markers) {
+  hg_buf text = {0};
+  hg_resolve_shell_text(r, command, &text);
+  hg_value v = {.kind = HG_VAL_STR, .text = hg_arena_strndup(arena, text.data ? text.data : "", text.len)};
+  hg_buf_free(&text);
+  if (!hg_ruleset_may_contain_site(rules, HG_SURFACE_SHELL, v.text, strlen(v.text), NULL))
+    return;
+  static const char *const HOLE_NAMES[] = {"python_expression"};
+  static const hg_sh_env HOLES = {HOLE_NAMES, 1, "a part of the Python string hardguard cannot follow"};
+  TSNode content = {0};
+  if (hg_node_is(command, "string"))
+    for (uint32_t i = 0; i < ts_node_named_child_count(command); i++) {
+      TSNode c = ts_node_named_child(command, i);
+      if (hg_node_is(c, "string_content"))
+        content = ts_node_is_null(content) ? c : (TSNode){0};
+    }
+  uint32_t at = ts_node_start_byte(command);
+  bool exact = !ts_node_is_null(content) && ts_node_end_byte(content) - ts_node_start_byte(content) == strlen(v.text) &&
+               !memcmp(source->data + ts_node_start_byte(content), v.text, strlen(v.text));
+  hg_embed_builder b = {0};
+  if (exact) {
+    hg_embed_put(&b, v.text, strlen(v.text), ts_node_start_byte(content), true);
+  } else {
+    for (const char *p = v.text; *p; p++) {
+      if (*p == HG_HOLE)
+        hg_embed_put(&b, "${python_expression}", 20, at, false);
+      else
+        hg_embed_put(&b, p, 1, at, false);
+    }
+  }
+  hg_embed e = hg_embed_finish(&b, arena, ts_node_end_byte(command));
+  if (!lines->start)
+    hg_lines_init(lines, source, arena);
+  hg_shell_embedded(self, rules, source, lines, &e, &HOLES, arena, sites, markers);
+}
+
 void hg_extract(hg_extractor *self, const hg_ruleset *rules, const hg_config *config, hg_index *index,
                 const hg_source *source, TSTree *tree, hg_arena *arena, hg_sites *out) {
-  const hg_captures *c = hg_ruleset_captures(rules);
+  const hg_captures *c = hg_ruleset_captures(rules, HG_SURFACE_PYTHON);
   TSNode root = ts_tree_root_node(tree);
   const char *package = hg_package_of(arena, config->root, source->path);
   hg_imports *imports = hg_imports_new(arena, package);
   HG_VEC(saved_match) saved = {0};
-  HG_VEC(hg_marker_comment) markers = {0};
+  hg_marker_vec markers = {0};
 
   // Pass 1: imports take effect at once; site matches wait until every import is known, since
   // an import may follow its use in the file (function-local imports, late imports).
-  ts_query_cursor_exec(self->cursor, hg_ruleset_query(rules), root);
+  ts_query_cursor_exec(self->cursor, hg_ruleset_query(rules, HG_SURFACE_PYTHON), root);
   TSQueryMatch m;
-  hg_predctx pctx = {.src = source->data, .md = self->md, .imports = imports, .scratch = &self->scratch};
+  hg_predctx pctx = {
+      .src = source->data, .len = source->len, .md = self->md, .imports = imports, .scratch = &self->scratch};
   while (ts_query_cursor_next_match(self->cursor, &m)) {
-    const hg_pattern *p = hg_ruleset_pattern(rules, m.pattern_index);
+    const hg_pattern *p = hg_ruleset_pattern(rules, HG_SURFACE_PYTHON, m.pattern_index);
     if (p->role == HG_PATTERN_IMPORT) {
       if (hg_predicates_eval(p->predicates, &m, &pctx))
         record_import(imports, c, m.captures, m.capture_count, source->data, arena);
@@ -197,11 +269,8 @@ void hg_extract(hg_extractor *self, const hg_ruleset *rules, const hg_config *co
     }
     if (p->role == HG_PATTERN_MARKER) {
       TSNode comment;
-      if (hg_predicates_eval(p->predicates, &m, &pctx) && find(m.captures, m.capture_count, c->marker, &comment)) {
-        uint32_t start = ts_node_start_byte(comment);
-        hg_pos pos = hg_source_pos(source, start, ts_node_start_point(comment).row);
-        HG_VEC_PUSH(&markers, (hg_marker_comment){start, pos.line, pos.col, node_text(arena, source->data, comment)});
-      }
+      if (hg_predicates_eval(p->predicates, &m, &pctx) && find(m.captures, m.capture_count, c->marker, &comment))
+        hg_extract__marker(&markers, arena, source, comment);
       continue;
     }
     saved_match s = {m.pattern_index, m.capture_count, hg_arena_alloc(arena, m.capture_count * sizeof(TSQueryCapture))};
@@ -229,11 +298,12 @@ void hg_extract(hg_extractor *self, const hg_ruleset *rules, const hg_config *co
   r.budget = &budget;
   pctx.resolver = &r;
   bool imports_builder = hg_imports_builder_module(imports, config);
-  site_vec sites = {0};
+  hg_site_vec sites = {0};
   seen_set seen = {0};
+  hg_lines lines = {0};
   for (size_t i = 0; i < saved.len; i++) {
     const saved_match *sm = &saved.items[i];
-    const hg_pattern *p = hg_ruleset_pattern(rules, sm->pattern);
+    const hg_pattern *p = hg_ruleset_pattern(rules, HG_SURFACE_PYTHON, sm->pattern);
     TSQueryMatch qm = {.pattern_index = (uint16_t)sm->pattern, .capture_count = sm->n, .captures = sm->captures};
     if (!hg_predicates_eval(p->predicates, &qm, &pctx))
       continue;
@@ -241,7 +311,13 @@ void hg_extract(hg_extractor *self, const hg_ruleset *rules, const hg_config *co
     if (!find(sm->captures, sm->n, c->site, &site_node))
       continue;
     hg_site s = {.path = source->path, .kind = p->kind, .reads = p->reads, .imports_builder = imports_builder};
-    set_position(&s, source, site_node);
+    hg_extract__position(&s, source, site_node);
+    if (p->reads == HG_READS_SCRIPT) {
+      // Not a site itself (and not taking the place of one): the shell code's commands are.
+      if (find(sm->captures, sm->n, c->command, &flags))
+        python_script(self, rules, &r, source, flags, arena, &lines, &sites, &markers);
+      continue;
+    }
     if (seen_before(&seen, arena, &s, saved.len))
       continue;
     s.has_error = ts_node_has_error(site_node);
@@ -260,6 +336,9 @@ void hg_extract(hg_extractor *self, const hg_ruleset *rules, const hg_config *co
       if (find(sm->captures, sm->n, c->command, &flags))
         s.flags = hg_resolve_shell(&r, flags);
       break;
+    case HG_READS_SCRIPT:  // read above
+    case HG_READS_COMMAND: // a shell surface's reading, never a Python pattern's
+    case HG_READS_COMPOSE: // the compose surface's reading, likewise
     case HG_READS_CLIENT:
     case HG_READS_OPAQUE: break;
     }
@@ -275,27 +354,37 @@ void hg_extract(hg_extractor *self, const hg_ruleset *rules, const hg_config *co
   }
   free(saved.items);
   if (ts_node_has_error(root))
-    error_regions(self, rules, source, root, &sites);
+    hg_extract__error_regions(self, rules, HG_SURFACE_PYTHON, source, root, &sites);
+  hg_extract__finish(out, arena, &sites, &markers);
+}
 
-  out->len = sites.len;
-  out->items = hg_arena_alloc(arena, (sites.len ? sites.len : 1) * sizeof(hg_site));
-  if (sites.len)
-    memcpy(out->items, sites.items, sites.len * sizeof(hg_site));
-  free(sites.items);
-  out->n_markers = markers.len;
-  out->markers = hg_arena_alloc(arena, (markers.len ? markers.len : 1) * sizeof(hg_marker_comment));
-  if (markers.len)
-    memcpy(out->markers, markers.items, markers.len * sizeof(hg_marker_comment));
-  free(markers.items);
+void hg_extract__finish(hg_sites *out, hg_arena *arena, hg_site_vec *sites, hg_marker_vec *markers) {
+  out->syntax_error = NULL;
+  out->len = sites->len;
+  out->items = hg_arena_alloc(arena, (sites->len ? sites->len : 1) * sizeof(hg_site));
+  if (sites->len)
+    memcpy(out->items, sites->items, sites->len * sizeof(hg_site));
+  free(sites->items);
+  out->n_markers = markers->len;
+  out->markers = hg_arena_alloc(arena, (markers->len ? markers->len : 1) * sizeof(hg_marker_comment));
+  if (markers->len)
+    memcpy(out->markers, markers->items, markers->len * sizeof(hg_marker_comment));
+  free(markers->items);
+}
+
+void hg_extract__marker(hg_marker_vec *markers, hg_arena *arena, const hg_source *source, TSNode comment) {
+  uint32_t start = ts_node_start_byte(comment);
+  hg_pos pos = hg_source_pos(source, start, ts_node_start_point(comment).row);
+  HG_VEC_PUSH(markers, ((hg_marker_comment){start, pos.line, pos.col, node_text(arena, source->data, comment)}));
 }
 
 void hg_extract_imports(const hg_ruleset *rules, const char *src, TSTree *tree, hg_imports *imports, hg_arena *arena) {
-  const hg_captures *c = hg_ruleset_captures(rules);
+  const hg_captures *c = hg_ruleset_captures(rules, HG_SURFACE_PYTHON);
   TSQueryCursor *cursor = ts_query_cursor_new();
-  ts_query_cursor_exec(cursor, hg_ruleset_query(rules), ts_tree_root_node(tree));
+  ts_query_cursor_exec(cursor, hg_ruleset_query(rules, HG_SURFACE_PYTHON), ts_tree_root_node(tree));
   TSQueryMatch m;
   while (ts_query_cursor_next_match(cursor, &m))
-    if (hg_ruleset_pattern(rules, m.pattern_index)->role == HG_PATTERN_IMPORT)
+    if (hg_ruleset_pattern(rules, HG_SURFACE_PYTHON, m.pattern_index)->role == HG_PATTERN_IMPORT)
       record_import(imports, c, m.captures, m.capture_count, src, arena);
   ts_query_cursor_delete(cursor);
 }

@@ -393,6 +393,119 @@ void hg_judge_read_argv(hg_judge *j, const hg_value *list) {
   free(from.items);
 }
 
+// ---- compose services ---------------------------------------------------------------------------
+
+// The key a long-syntax list entry (`volumes: [{type: bind, source: /x, target: /y}]`, `devices:
+// [{source: /dev/x, ...}]`) names the host side with: compose's own spelling, shared by every
+// such entry, so it is not repeated in each policy matcher.
+#define COMPOSE_SOURCE_KEY "source"
+
+// The item keyed `key` (len bytes) of a DICT, or NULL.
+static const hg_value *dict_get(const hg_value *dict, const char *key, size_t len) {
+  if (dict->kind != HG_VAL_DICT)
+    return NULL;
+  for (size_t i = 0; i < dict->n_items; i++) {
+    const char *k = dict->items[i].key;
+    if (k && strlen(k) == len && !memcmp(k, key, len))
+      return &dict->items[i];
+  }
+  return NULL;
+}
+
+// The value at a policy's dotted compose name (`deploy.resources.limits.memory`), or NULL.
+static const hg_value *compose_lookup(const hg_value *service, const char *name) {
+  const hg_value *at = service;
+  for (const char *p = name;;) {
+    const char *dot = strchr(p, '.');
+    at = dict_get(at, p, dot ? (size_t)(dot - p) : strlen(p));
+    if (!at || !dot)
+      return at;
+    p = dot + 1;
+  }
+}
+
+// How `v` stands against requirement matcher `m`: a scalar by its text, a list by its best
+// element; a mapping where a scalar belongs never satisfies; an interpolation is unverifiable.
+static hg_state compose_match(const hg_judge *j, const hg_matcher *m, const hg_value *v) {
+  switch (v->kind) {
+  case HG_VAL_UNKNOWN: return HG_UNVERIFIABLE;
+  case HG_VAL_DICT: return HG_UNSAT;
+  case HG_VAL_LIST: {
+    hg_state best = HG_UNSAT;
+    for (size_t i = 0; i < v->n_items; i++) {
+      hg_state s = compose_match(j, m, &v->items[i]);
+      if (s > best)
+        best = s;
+    }
+    return best;
+  }
+  default:
+    if (!m->value)
+      return unset(v) ? HG_UNSAT : HG_SAT;
+    return literal(v) && hg_matcher_value_ok(m, v->text, j->md) ? HG_SAT : HG_UNSAT;
+  }
+}
+
+// The part of `v` that sets forbidden option matcher `m` (an element of a list, or `v` itself),
+// or NULL. An interpolated value the regex does not hit may still hold anything: the first one
+// goes to *unknown.
+static const hg_value *compose_forbidden(const hg_judge *j, const hg_matcher *m, const hg_value *v,
+                                         const hg_value **unknown) {
+  if (!m->value)
+    return unset(v) ? NULL : v;
+  if (v->kind == HG_VAL_LIST) {
+    for (size_t i = 0; i < v->n_items; i++) {
+      const hg_value *e = &v->items[i];
+      const hg_value *judged = e->kind == HG_VAL_DICT ? dict_get(e, COMPOSE_SOURCE_KEY, strlen(COMPOSE_SOURCE_KEY)) : e;
+      if (judged && compose_forbidden(j, m, judged, unknown))
+        return e;
+    }
+    return NULL;
+  }
+  if (v->kind == HG_VAL_DICT) {
+    for (size_t i = 0; i < v->n_items; i++)
+      if ((v->items[i].key && hg_matcher_value_ok(m, v->items[i].key, j->md)) ||
+          compose_forbidden(j, m, &v->items[i], unknown))
+        return v;
+    return NULL;
+  }
+  if (hg_matcher_value_ok(m, v->text, j->md))
+    return v; // a literal, or the text of an interpolation
+  if (v->kind == HG_VAL_UNKNOWN && !*unknown)
+    *unknown = v;
+  return NULL;
+}
+
+void hg_judge_read_compose(hg_judge *j, const hg_value *service) {
+  const hg_policy *p = j->policy;
+  if (service->kind == HG_VAL_UNKNOWN && !j->carrier)
+    j->carrier = service; // a service whose merge keys could not be followed
+  for (size_t r = 0; r < p->n_req; r++)
+    for (size_t m = 0; m < p->req[r].n_compose; m++) {
+      const hg_matcher *mt = &p->req[r].compose[m];
+      for (size_t k = 0; k < mt->n_names; k++) {
+        const hg_value *v = compose_lookup(service, mt->names[k]);
+        if (v)
+          record(j, r, compose_match(j, mt, v), v, mt->names[k], false);
+      }
+    }
+  for (size_t f = 0; f < p->n_forbid; f++)
+    for (size_t m = 0; m < p->forbid[f].n_compose && !j->forbid_hit[f]; m++) {
+      const hg_matcher *mt = &p->forbid[f].compose[m];
+      for (size_t k = 0; k < mt->n_names && !j->forbid_hit[f]; k++) {
+        const hg_value *v = compose_lookup(service, mt->names[k]), *unknown = NULL;
+        const hg_value *hit = v ? compose_forbidden(j, mt, v, &unknown) : NULL;
+        if (hit) {
+          j->forbid_hit[f] = v;
+          j->forbid_name[f] = mt->names[k];
+          j->forbid_value[f] = hit != v ? hit : NULL; // the list entry that sets it
+        } else if (unknown && !j->carrier) {
+          j->carrier = unknown;
+        }
+      }
+    }
+}
+
 // What a builder yields by itself, as requirement bits.
 uint64_t hg_judge_yields(const hg_judge *parent, const hg_value *builder, bool flags) {
   hg_judge j;

@@ -41,6 +41,11 @@ void hg_judge_init(hg_judge *j, const hg_policy *policy, pcre2_match_data *md);
 void hg_judge_free(hg_judge *j);
 /** Reads a KWARGS site's dict of keywords. */
 void hg_judge_read_kwargs(hg_judge *j, const hg_value *dict);
+/** Reads a COMPOSE site's service mapping (see site.h) with the policy's compose spellings: a
+ *  dotted name is a path through nested mappings; of a list, any element counts; a mapping in a
+ *  list (long-syntax volumes and devices) is judged by its `source`. A requirement without compose
+ *  spellings stays unsatisfied. */
+void hg_judge_read_compose(hg_judge *j, const hg_value *service);
 /** Reads an ARGV or SHELL site's words, from the program to the image. */
 void hg_judge_read_argv(hg_judge *j, const hg_value *list);
 /** What a builder yields by itself (its items[0]), as requirement bits; `flags`: read as CLI words. */

@@ -56,8 +56,8 @@ static int load_matchers(hg_yaml *y, yaml_node_t *node, const char *what, hg_mat
 }
 
 static int load_requirement(hg_yaml *y, yaml_node_t *key, yaml_node_t *node, hg_requirement *r, hg_error *err) {
-  static const char *const keys[] = {"summary", "kwarg", "flag", "fix", NULL};
-  static const char *const fix_keys[] = {"kwarg", "flag", NULL};
+  static const char *const keys[] = {"summary", "kwarg", "flag", "fix", "compose", NULL};
+  static const char *const fix_keys[] = {"kwarg", "flag", "compose", NULL};
   r->id = hg_xstrdup((const char *)key->data.scalar.value);
   char what[160];
   snprintf(what, sizeof(what), "requirement '%s'", r->id);
@@ -65,7 +65,8 @@ static int load_requirement(hg_yaml *y, yaml_node_t *key, yaml_node_t *node, hg_
     return -1;
   const char *s;
   yaml_node_t *summary = hg_yaml_get(y, node, "summary"), *kwarg = hg_yaml_get(y, node, "kwarg"),
-              *flag = hg_yaml_get(y, node, "flag"), *fix = hg_yaml_get(y, node, "fix");
+              *flag = hg_yaml_get(y, node, "flag"), *fix = hg_yaml_get(y, node, "fix"),
+              *compose = hg_yaml_get(y, node, "compose");
   if (!summary || !kwarg || !flag || !fix)
     return hg_yaml_error(y, node, err, "%s: needs 'summary', 'kwarg', 'flag' and 'fix'", what);
   if (hg_yaml_scalar(y, summary, what, &s, err) != 0)
@@ -75,31 +76,43 @@ static int load_requirement(hg_yaml *y, yaml_node_t *key, yaml_node_t *node, hg_
     return -1;
   if (load_matchers(y, flag, what, &r->flags, &r->n_flags, err) != 0)
     return -1;
+  if (compose && load_matchers(y, compose, what, &r->compose, &r->n_compose, err) != 0)
+    return -1;
   if (hg_yaml_mapping(y, fix, fix_keys, what, err) != 0)
     return -1;
-  yaml_node_t *fk = hg_yaml_get(y, fix, "kwarg"), *ff = hg_yaml_get(y, fix, "flag");
+  yaml_node_t *fk = hg_yaml_get(y, fix, "kwarg"), *ff = hg_yaml_get(y, fix, "flag"),
+              *fc = hg_yaml_get(y, fix, "compose");
   if (!fk || !ff)
     return hg_yaml_error(y, fix, err, "%s: 'fix' needs 'kwarg' and 'flag'", what);
+  // A compose spelling without its fix text would leave a compose finding without a hint, and a
+  // fix text without a spelling would suggest what can never satisfy the requirement.
+  if (!compose != !fc)
+    return hg_yaml_error(y, compose ? fix : fc, err, "%s: 'compose' and 'fix.compose' go together", what);
   if (hg_yaml_scalar(y, fk, what, &s, err) != 0)
     return -1;
   r->fix_kwarg = hg_xstrdup(s);
   if (hg_yaml_scalar(y, ff, what, &s, err) != 0)
     return -1;
   r->fix_flag = hg_xstrdup(s);
+  if (fc) {
+    if (hg_yaml_scalar(y, fc, what, &s, err) != 0)
+      return -1;
+    r->fix_compose = hg_xstrdup(s);
+  }
   return 0;
 }
 
 static int load_forbidden(hg_yaml *y, yaml_node_t *key, yaml_node_t *node, hg_forbidden *f, hg_error *err) {
-  static const char *const keys[] = {"message", "kwarg", "flag", NULL};
+  static const char *const keys[] = {"message", "kwarg", "flag", "compose", NULL};
   f->id = hg_xstrdup((const char *)key->data.scalar.value);
   char what[160];
   snprintf(what, sizeof(what), "forbidden option '%s'", f->id);
   if (hg_yaml_mapping(y, node, keys, what, err) != 0)
     return -1;
   yaml_node_t *message = hg_yaml_get(y, node, "message"), *kwarg = hg_yaml_get(y, node, "kwarg"),
-              *flag = hg_yaml_get(y, node, "flag");
-  if (!message || (!kwarg && !flag))
-    return hg_yaml_error(y, node, err, "%s: needs 'message' and a 'kwarg' or 'flag'", what);
+              *flag = hg_yaml_get(y, node, "flag"), *compose = hg_yaml_get(y, node, "compose");
+  if (!message || (!kwarg && !flag && !compose))
+    return hg_yaml_error(y, node, err, "%s: needs 'message' and a 'kwarg', 'flag' or 'compose'", what);
   const char *s;
   if (hg_yaml_scalar(y, message, what, &s, err) != 0)
     return -1;
@@ -108,6 +121,8 @@ static int load_forbidden(hg_yaml *y, yaml_node_t *key, yaml_node_t *node, hg_fo
     return -1;
   if (flag && load_matchers(y, flag, what, &f->flags, &f->n_flags, err) != 0)
     return -1;
+  if (compose && load_matchers(y, compose, what, &f->compose, &f->n_compose, err) != 0)
+    return -1;
   return 0;
 }
 
@@ -115,7 +130,9 @@ static int load(hg_policy *p, hg_yaml *y, hg_error *err) {
   static const char *const top[] = {"require", "forbid", "cli", "classes", NULL};
   static const char *const class_keys[] = {"field_decorators", "field_bases", "field_calls", "property_decorators",
                                            NULL};
-  static const char *const cli_keys[] = {"subcommands", "boolean_flags", "repeatable_flags", "process_calls", NULL};
+  static const char *const cli_keys[] = {"subcommands",  "boolean_flags", "repeatable_flags", "process_calls",
+                                         "programs",     "verbs",         "wrappers",         "global_value_flags",
+                                         NULL};
   yaml_node_t *root = hg_yaml_root(y);
   if (hg_yaml_mapping(y, root, top, "policy", err) != 0)
     return -1;
@@ -185,6 +202,21 @@ static int load(hg_policy *p, hg_yaml *y, hg_error *err) {
     return -1;
   if (proc && hg_yaml_strings(y, proc, "cli.process_calls", &p->process_calls, &p->n_process_calls, err) != 0)
     return -1;
+  struct {
+    const char *key;
+    char ***list;
+    size_t *n;
+  } more[] = {{"programs", &p->programs, &p->n_programs},
+              {"verbs", &p->verbs, &p->n_verbs},
+              {"wrappers", &p->wrappers, &p->n_wrappers},
+              {"global_value_flags", &p->global_value_flags, &p->n_global_value_flags}};
+  for (size_t i = 0; i < sizeof(more) / sizeof(more[0]); i++) {
+    yaml_node_t *l = hg_yaml_get(y, cli, more[i].key);
+    char what[64];
+    snprintf(what, sizeof(what), "cli.%s", more[i].key);
+    if (l && hg_yaml_strings(y, l, what, more[i].list, more[i].n, err) != 0)
+      return -1;
+  }
   return hg_yaml_strings(y, bools, "cli.boolean_flags", &p->boolean_flags, &p->n_boolean_flags, err);
 }
 
@@ -218,10 +250,14 @@ void hg_policy_free(hg_policy *self) {
       matcher_clear(&r->kwargs[j]);
     for (size_t j = 0; j < r->n_flags; j++)
       matcher_clear(&r->flags[j]);
+    for (size_t j = 0; j < r->n_compose; j++)
+      matcher_clear(&r->compose[j]);
     free(r->kwargs);
     free(r->flags);
+    free(r->compose);
     free(r->fix_kwarg);
     free(r->fix_flag);
+    free(r->fix_compose);
   }
   free(self->req);
   for (size_t i = 0; i < self->n_forbid; i++) {
@@ -232,12 +268,19 @@ void hg_policy_free(hg_policy *self) {
       matcher_clear(&f->kwargs[j]);
     for (size_t j = 0; j < f->n_flags; j++)
       matcher_clear(&f->flags[j]);
+    for (size_t j = 0; j < f->n_compose; j++)
+      matcher_clear(&f->compose[j]);
     free(f->kwargs);
     free(f->flags);
+    free(f->compose);
   }
   free(self->forbid);
   hg_strv_free(self->boolean_flags, self->n_boolean_flags);
   hg_strv_free(self->subcommands, self->n_subcommands);
+  hg_strv_free(self->programs, self->n_programs);
+  hg_strv_free(self->verbs, self->n_verbs);
+  hg_strv_free(self->wrappers, self->n_wrappers);
+  hg_strv_free(self->global_value_flags, self->n_global_value_flags);
   hg_strv_free(self->repeatable_flags, self->n_repeatable_flags);
   hg_strv_free(self->process_calls, self->n_process_calls);
   hg_strv_free(self->field_decorators, self->n_field_decorators);
@@ -290,6 +333,17 @@ bool hg_policy_list_has(char *const *list, size_t n, const char *name, size_t le
 
 bool hg_policy_is_process_call(const hg_policy *self, const char *qualified) {
   return in(self->process_calls, self->n_process_calls, qualified);
+}
+
+bool hg_policy_is_program(const hg_policy *self, const char *word) {
+  return in(self->programs, self->n_programs, word);
+}
+bool hg_policy_is_verb(const hg_policy *self, const char *word) { return in(self->verbs, self->n_verbs, word); }
+bool hg_policy_is_wrapper(const hg_policy *self, const char *word) {
+  return in(self->wrappers, self->n_wrappers, word);
+}
+bool hg_policy_is_global_value_flag(const hg_policy *self, const char *word) {
+  return in(self->global_value_flags, self->n_global_value_flags, word);
 }
 
 bool hg_policy_is_subcommand(const hg_policy *self, const char *word) {

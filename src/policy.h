@@ -9,10 +9,11 @@
 
 #include "util.h"
 
-/** One spelling of a requirement: a keyword or flag name (several spellings allowed) and, for
- *  requirements that compare a value, the regex the literal value must match. Without a value
- *  regex the requirement only needs the keyword or flag to be set to something other than a
- *  literal None, 0 or empty string. */
+/** One spelling of a requirement: a keyword, flag or compose key name (several spellings allowed)
+ *  and, for requirements that compare a value, the regex the literal value must match. Without a
+ *  value regex the requirement only needs the keyword or flag to be set to something other than a
+ *  literal None, 0 or empty string. A compose name is a dotted path into the service's mappings
+ *  (`deploy.resources.limits.memory`). */
 typedef struct {
   char **names;
   size_t n_names;
@@ -25,8 +26,11 @@ typedef struct {
   char *summary; // one line: what it guarantees
   hg_matcher *kwargs, *flags;
   size_t n_kwargs, n_flags;
-  char *fix_kwarg; // how to write it as a keyword, e.g. cap_drop=["ALL"]
-  char *fix_flag;  // how to write it as CLI flags, e.g. --cap-drop ALL
+  hg_matcher *compose; // compose service keys; none (a user policy without them): a compose
+  size_t n_compose;    // service can never satisfy the requirement
+  char *fix_kwarg;     // how to write it as a keyword, e.g. cap_drop=["ALL"]
+  char *fix_flag;      // how to write it as CLI flags, e.g. --cap-drop ALL
+  char *fix_compose;   // how to write it in a compose service, e.g. cap_drop: [ALL]; NULL without `compose`
 } hg_requirement;
 
 /** An option that undoes hardening: forbidden at every site, builder or not. A matcher without a
@@ -36,8 +40,8 @@ typedef struct {
 typedef struct {
   char *id;      // e.g. "privileged"
   char *message; // what it does, for the finding
-  hg_matcher *kwargs, *flags;
-  size_t n_kwargs, n_flags;
+  hg_matcher *kwargs, *flags, *compose;
+  size_t n_kwargs, n_flags, n_compose;
 } hg_forbidden;
 
 /** Requirements are kept as bits of a uint64_t (hg_verdict.missing, hg_site.allowed): the policy
@@ -59,6 +63,14 @@ typedef struct {
   size_t n_repeatable_flags;
   char **process_calls; // qualified callees that run an argv list (subprocess.run, os.execv, …)
   size_t n_process_calls;
+  char **programs; // container CLIs a shell command may run (docker, podman, nerdctl)
+  size_t n_programs;
+  char **verbs; // the subcommands that create a container (run, create)
+  size_t n_verbs;
+  char **wrappers; // commands that run the rest of their words as a command (sudo, env, timeout)
+  size_t n_wrappers;
+  char **global_value_flags; // the program's own options before the subcommand that take a value (-H, --context)
+  size_t n_global_value_flags;
   // classes: how the project's classes are read (all optional)
   char **field_decorators; // a class taking its annotated fields as arguments, in order
   size_t n_field_decorators;
@@ -82,6 +94,10 @@ bool hg_matcher_has_name(const hg_matcher *self, const char *name);
 bool hg_policy_is_boolean_flag(const hg_policy *self, const char *flag);
 bool hg_policy_is_subcommand(const hg_policy *self, const char *word);
 bool hg_policy_is_repeatable_flag(const hg_policy *self, const char *flag);
+bool hg_policy_is_program(const hg_policy *self, const char *word);
+bool hg_policy_is_verb(const hg_policy *self, const char *word);
+bool hg_policy_is_wrapper(const hg_policy *self, const char *word);
+bool hg_policy_is_global_value_flag(const hg_policy *self, const char *word);
 bool hg_policy_is_process_call(const hg_policy *self, const char *qualified);
 /** Is `name` (len bytes) one of the `n` strings of `list`? */
 bool hg_policy_list_has(char *const *list, size_t n, const char *name, size_t len);

@@ -3,7 +3,17 @@
 #include <stdlib.h>
 #include <string.h>
 
-typedef enum { OP_EQ, OP_NOT_EQ, OP_ANY_OF, OP_CONTAINS, OP_MATCH, OP_NOT_MATCH, OP_RESOLVES_TO, OP_RESOLVES_SUFFIX } op_kind;
+typedef enum {
+  OP_EQ,
+  OP_NOT_EQ,
+  OP_ANY_OF,
+  OP_CONTAINS,
+  OP_MATCH,
+  OP_NOT_MATCH,
+  OP_RESOLVES_TO,
+  OP_RESOLVES_SUFFIX,
+  OP_FILE_CONTAINS,
+} op_kind;
 
 typedef struct {
   op_kind op;
@@ -34,7 +44,7 @@ static const struct {
     {"eq?", OP_EQ, -1},         {"not-eq?", OP_NOT_EQ, -1},   {"any-of?", OP_ANY_OF, 1},
     {"contains?", OP_CONTAINS, 1},
     {"match?", OP_MATCH, 1},    {"not-match?", OP_NOT_MATCH, 1}, {"resolves-to?", OP_RESOLVES_TO, 1},
-    {"resolves-to-suffix?", OP_RESOLVES_SUFFIX, 1},
+    {"resolves-to-suffix?", OP_RESOLVES_SUFFIX, 1}, {"file-contains?", OP_FILE_CONTAINS, 1},
 };
 
 void hg_predicates_free(hg_predicates *self) {
@@ -72,7 +82,23 @@ static int compile_one(hg_predicates *self, const TSQuery *q, uint32_t pattern, 
   while (k < HG_ARRAY_LEN(OPS) && strcmp(OPS[k].name, name) != 0) k++;
   if (k == HG_ARRAY_LEN(OPS))
     return hg_error_set(err, "unknown predicate #%s (known: #eq? #not-eq? #any-of? #contains? #match? "
-                             "#not-match? #resolves-to? #resolves-to-suffix? #set!)", name);
+                             "#not-match? #resolves-to? #resolves-to-suffix? #file-contains? #set!)", name);
+  if (OPS[k].op == OP_FILE_CONTAINS) {
+    // No capture: the file holds one of the strings (a site whose code may come from elsewhere in
+    // the file, such as a command kept in a variable, still needs its words somewhere in it).
+    predicate p = {.op = OP_FILE_CONTAINS, .capture = UINT32_MAX, .other_capture = -1, .required = true};
+    if (n < 2) return hg_error_set(err, "#file-contains? needs a string");
+    p.args = hg_xcalloc(n - 1, sizeof(char *));
+    for (uint32_t i = 1; i < n; i++) {
+      if (s[i].type != TSQueryPredicateStepTypeString) {
+        hg_strv_free(p.args, p.n_args);
+        return hg_error_set(err, "#file-contains?: argument %u must be a string", i);
+      }
+      p.args[p.n_args++] = hg_xstrdup(ts_query_string_value_for_id(q, s[i].value_id, &len));
+    }
+    HG_VEC_PUSH(&self->preds, p);
+    return 0;
+  }
   if (n < 3 || s[1].type != TSQueryPredicateStepTypeCapture)
     return hg_error_set(err, "#%s needs a capture and an argument", name);
   TSQuantifier quantifier = ts_query_capture_quantifier_for_id(q, pattern, s[1].value_id);
@@ -165,7 +191,7 @@ void hg_predicates_literals(const hg_predicates *self,
   for (size_t i = 0; self && i < self->preds.len; i++) {
     const predicate *p = &self->preds.items[i];
     if (p->op != OP_EQ && p->op != OP_ANY_OF && p->op != OP_CONTAINS && p->op != OP_RESOLVES_TO &&
-        p->op != OP_RESOLVES_SUFFIX)
+        p->op != OP_RESOLVES_SUFFIX && p->op != OP_FILE_CONTAINS)
       continue;
     // A capture that a match may lack constrains nothing then: its literal need not be in the file.
     if (!p->required) continue;
@@ -176,7 +202,7 @@ void hg_predicates_literals(const hg_predicates *self,
       if (!*lit) continue;
       // A whole capture equal to the literal is a whole token in the file (an identifier, or a
       // string's entire content); a #contains? literal may sit inside a word.
-      fn(ctx, (unsigned)i, lit, p->op != OP_CONTAINS);
+      fn(ctx, (unsigned)i, lit, p->op != OP_CONTAINS && p->op != OP_FILE_CONTAINS);
     }
   }
 }
@@ -197,6 +223,12 @@ static bool text_eq(const char *src, TSNode n, const char *s) {
 
 static bool eval_one(const predicate *p, const TSQueryMatch *m, hg_predctx *ctx) {
   TSNode node;
+  if (p->op == OP_FILE_CONTAINS) {
+    size_t len = ctx->len ? ctx->len : strlen(ctx->src);
+    for (size_t i = 0; i < p->n_args; i++)
+      if (memmem(ctx->src, len, p->args[i], strlen(p->args[i]))) return true;
+    return false;
+  }
   // A capture absent from the match (optional or quantified away) does not constrain it.
   if (!capture_node(m, p->capture, &node)) return true;
   const char *src = ctx->src;
@@ -258,6 +290,7 @@ static bool eval_one(const predicate *p, const TSQueryMatch *m, hg_predctx *ctx)
     }
     return false;
   }
+  case OP_FILE_CONTAINS: break;  // decided above
   }
   return false;
 }

@@ -1,7 +1,8 @@
 /* Query predicates, which the tree-sitter C library leaves to its caller: #eq?, #not-eq?,
  * #any-of?, #contains? (the capture's text contains one of the strings), #match? and #not-match?
  * (pcre2), #resolves-to? (a dotted name, after following the file's imports, is one of the given
- * qualified names) and the #set! directive. Any other
+ * qualified names), #file-contains? (no capture: the file holds one of the strings) and the #set!
+ * directive. Any other
  * predicate is a load error. Compiled once per pattern; evaluated per match on a worker. */
 #ifndef HG_PREDICATE_H
 #define HG_PREDICATE_H
@@ -30,6 +31,7 @@ void hg_predicates_literals(const hg_predicates *self,
 
 typedef struct {
   const char *src;  // the file's bytes
+  size_t len;       // their number (0: up to the terminator)
   pcre2_match_data *md;
   const hg_imports *imports;
   const hg_resolver *resolver;  // when set, #resolves-to? also follows local aliases

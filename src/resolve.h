@@ -82,5 +82,8 @@ hg_value hg_resolve_argv(const hg_resolver *self, TSNode list);
  *  formatted with `%` or str.format, or an f-string); an expression that calls a builder becomes a
  *  BUILDER word, others stay holes inside their word. */
 hg_value hg_resolve_shell(const hg_resolver *self, TSNode command);
+/** The text of a command string (a literal, an f-string, a concatenation, a %- or .format()-ted
+ *  string, a name bound to one), HG_HOLE standing for each part that cannot be followed. */
+void hg_resolve_shell_text(const hg_resolver *self, TSNode command, hg_buf *out);
 
 #endif

@@ -10,7 +10,9 @@
 #include <unistd.h>
 
 #include "prefilter.h"
+#include "yamldoc.h"
 #include "rules_embedded.h"
+#include "surface.h"
 
 typedef struct {
   char *path;  // as shown in errors: "rules/python/sdk-run.scm" or DIR/python/sdk-run.scm
@@ -20,15 +22,24 @@ typedef struct {
   uint32_t offset;  // where it starts in the combined query source
 } rule_file;
 
-struct hg_ruleset {
-  TSQuery *query;
+// One surface's rules: rules/<surface>/*.scm and rules/<surface>/facts/*.scm as one query.
+typedef struct {
+  const hg_surface *surface;
+  hg_yaml_rule *yaml;  // a surface without a grammar: its rules/<surface>/*.yml
+  size_t n_yaml;
+  char *yaml_prefilter;  // ... and their literals as the alternation --list-rules shows ("": off)
+  TSQuery *query;  // NULL: the rules have nothing for this surface
   hg_pattern *patterns;
   uint32_t n_patterns;
   hg_captures captures;
-  hg_policy *policy;
-  char **kinds;
-  size_t n_kinds;
   hg_prefilter *prefilter;
+} surface_rules;
+
+struct hg_ruleset {
+  surface_rules s[HG_SURFACE_COUNT];
+  hg_policy *policy;
+  char **kinds;  // of every surface, sorted, each once
+  size_t n_kinds;
 };
 
 static int file_cmp(const void *a, const void *b) {
@@ -50,15 +61,19 @@ static void add_file(file_vec *files, const char *shown, const char *name, const
 static int read_dir(file_vec *files, const char *dir, const char *sub, hg_error *err) {
   char *path = hg_xasprintf("%s/%s", dir, sub);
   DIR *d = opendir(path);
+  if (!d && errno == ENOENT) {  // a surface without rules (or without facts) is not checked
+    free(path);
+    return 0;
+  }
   if (!d) {
-    hg_error_set(err, "%s: cannot open rules directory", path);
+    hg_error_set(err, "%s: cannot open rules directory: %s", path, strerror(errno));
     free(path);
     return -1;
   }
   struct dirent *e;
   int rc = 0;
   while (rc == 0 && (e = readdir(d))) {
-    if (!ends_with(e->d_name, ".scm")) continue;
+    if (!ends_with(e->d_name, ".scm") && !ends_with(e->d_name, ".yml")) continue;
     char *full = hg_xasprintf("%s/%s", path, e->d_name), *name = hg_xasprintf("%s/%s", sub, e->d_name);
     char *data;
     size_t len;
@@ -72,6 +87,32 @@ static int read_dir(file_vec *files, const char *dir, const char *sub, hg_error 
   }
   closedir(d);
   free(path);
+  return rc;
+}
+
+// Every folder of a rules directory is a surface's: one that is not would be silently unread.
+static int check_folders(const char *dir, hg_error *err) {
+  DIR *d = opendir(dir);
+  if (!d) return 0;  // reading its policy.yml says why
+  struct dirent *e;
+  int rc = 0;
+  while (rc == 0 && (e = readdir(d))) {
+    if (e->d_name[0] == '.') continue;
+    char *path = hg_xasprintf("%s/%s", dir, e->d_name);
+    DIR *sub = opendir(path);
+    if (sub) {
+      closedir(sub);
+      if (hg_surface_by_id(e->d_name) < 0) {
+        hg_buf known = {0};
+        for (int k = 0; k < HG_SURFACE_COUNT; k++)
+          hg_buf_printf(&known, "%s%s", k ? ", " : "", hg_surface_get((hg_surface_id)k)->id);
+        rc = hg_error_set(err, "%s: not the folder of a surface (%s)", path, known.data);
+        hg_buf_free(&known);
+      }
+    }
+    free(path);
+  }
+  closedir(d);
   return rc;
 }
 
@@ -104,10 +145,10 @@ static int query_error(hg_error *err, const file_vec *files, uint32_t offset, co
 static const char *const QUERY_ERRORS[] = {
     [TSQueryErrorNone] = "no error",
     [TSQueryErrorSyntax] = "invalid query syntax",
-    [TSQueryErrorNodeType] = "unknown node type for tree-sitter-python",
-    [TSQueryErrorField] = "unknown field name for tree-sitter-python",
+    [TSQueryErrorNodeType] = "unknown node type for %s",
+    [TSQueryErrorField] = "unknown field name for %s",
     [TSQueryErrorCapture] = "unknown capture name in a predicate",
-    [TSQueryErrorStructure] = "impossible pattern structure for tree-sitter-python",
+    [TSQueryErrorStructure] = "impossible pattern structure for %s",
     [TSQueryErrorLanguage] = "grammar language version not supported",
 };
 
@@ -119,8 +160,11 @@ static const struct {
     {"kwargs", HG_READS_KWARGS, "args"},
     {"argv", HG_READS_ARGV, "argv"},
     {"shell", HG_READS_SHELL, "command"},
+    {"command", HG_READS_COMMAND, NULL},
+    {"script", HG_READS_SCRIPT, NULL},
     {"client", HG_READS_CLIENT, NULL},
     {"opaque", HG_READS_OPAQUE, NULL},
+    {"compose", HG_READS_COMPOSE, NULL},
 };
 
 static uint32_t capture_id(const TSQuery *q, const char *name) {
@@ -139,45 +183,47 @@ static char *kind_of(const char *name) {
   return hg_xstrndup(base, strlen(base) - 4);
 }
 
-static int setup_pattern(hg_ruleset *self, const file_vec *files, uint32_t i, hg_error *err) {
-  uint32_t start = ts_query_start_byte_for_pattern(self->query, i);
+static bool is_fact(const char *name) { return strstr(name, "/facts/") != NULL; }
+
+static int setup_pattern(hg_ruleset *self, surface_rules *sr, const file_vec *files, uint32_t i, hg_error *err) {
+  uint32_t start = ts_query_start_byte_for_pattern(sr->query, i);
   const rule_file *f = &files->items[0];
   for (size_t k = 0; k < files->len; k++)
     if (files->items[k].offset <= start) f = &files->items[k];
-  hg_pattern *p = &self->patterns[i];
+  hg_pattern *p = &sr->patterns[i];
   hg_error perr;
-  if (hg_predicates_compile(&p->predicates, self->query, i, &perr) != 0)
+  if (hg_predicates_compile(&p->predicates, sr->query, i, &perr) != 0)
     return query_error(err, files, start, perr.message);
-  const hg_captures *c = &self->captures;
-  if (strncmp(f->name, "python/facts/", 13) == 0) {
+  const hg_captures *c = &sr->captures;
+  if (is_fact(f->name)) {
     const char *fact = hg_predicates_property(p->predicates, "hardguard.fact");
     if (fact && strcmp(fact, "marker") == 0) {
-      if (!pattern_has(self->query, i, c->marker))
+      if (!pattern_has(sr->query, i, c->marker))
         return query_error(err, files, start, "a marker fact captures @marker");
       p->role = HG_PATTERN_MARKER;
       return 0;
     }
     if (!fact || strcmp(fact, "import") != 0)
       return query_error(err, files, start, "a facts pattern needs (#set! hardguard.fact \"import\" or \"marker\")");
-    if (!pattern_has(self->query, i, c->import_module) && !pattern_has(self->query, i, c->import_from))
+    if (!pattern_has(sr->query, i, c->import_module) && !pattern_has(sr->query, i, c->import_from))
       return query_error(err, files, start, "an import fact captures @import.module or @import.from");
     p->role = HG_PATTERN_IMPORT;
     return 0;
   }
   p->role = HG_PATTERN_SITE;
+  char *kind = kind_of(f->name);
   for (size_t k = 0; k < self->n_kinds; k++)
-    if (!strncmp(f->name + 7, self->kinds[k], strlen(self->kinds[k])) &&
-        !strcmp(f->name + 7 + strlen(self->kinds[k]), ".scm"))
-      p->kind = self->kinds[k];
+    if (!strcmp(kind, self->kinds[k])) p->kind = self->kinds[k];
+  free(kind);
   const char *reads = hg_predicates_property(p->predicates, "hardguard.reads");
   size_t r = 0;
   while (reads && r < HG_ARRAY_LEN(READS) && strcmp(READS[r].name, reads) != 0) r++;
   if (!reads || r == HG_ARRAY_LEN(READS))
     return query_error(err, files, start,
-                       "a site pattern needs (#set! hardguard.reads \"kwargs|argv|shell|client|opaque\")");
+                       "a site pattern needs (#set! hardguard.reads \"kwargs|argv|shell|command|script|client|opaque\")");
   p->reads = READS[r].reads;
-  if (!pattern_has(self->query, i, c->site)) return query_error(err, files, start, "a site pattern captures @site");
-  if (READS[r].needs && !pattern_has(self->query, i, capture_id(self->query, READS[r].needs))) {
+  if (!pattern_has(sr->query, i, c->site)) return query_error(err, files, start, "a site pattern captures @site");
+  if (READS[r].needs && !pattern_has(sr->query, i, capture_id(sr->query, READS[r].needs))) {
     char msg[128];
     snprintf(msg, sizeof(msg), "a \"%s\" pattern captures @%s", reads, READS[r].needs);
     return query_error(err, files, start, msg);
@@ -188,12 +234,12 @@ static int setup_pattern(hg_ruleset *self, const file_vec *files, uint32_t i, hg
 // ---- prefilter ------------------------------------------------------------------------------------
 
 // The prefilter is built from the site patterns' predicates (prefilter.c says how).
-static void build_prefilter(hg_ruleset *self) {
-  const hg_predicates **site = hg_xcalloc(self->n_patterns, sizeof(*site));
+static void build_prefilter(surface_rules *sr) {
+  const hg_predicates **site = hg_xcalloc(sr->n_patterns ? sr->n_patterns : 1, sizeof(*site));
   size_t n = 0;
-  for (uint32_t i = 0; i < self->n_patterns; i++)
-    if (self->patterns[i].role == HG_PATTERN_SITE) site[n++] = self->patterns[i].predicates;
-  self->prefilter = hg_prefilter_new(site, n);
+  for (uint32_t i = 0; i < sr->n_patterns; i++)
+    if (sr->patterns[i].role == HG_PATTERN_SITE) site[n++] = sr->patterns[i].predicates;
+  sr->prefilter = hg_prefilter_new(site, n);
   free(site);
 }
 
@@ -223,7 +269,7 @@ size_t hg_query_stacked_quantifier(const char *text, size_t len) {
   return len;
 }
 
-int hg_query_probe(const char *text, uint32_t len, unsigned seconds, hg_error *err) {
+int hg_query_probe(const TSLanguage *language, const char *text, uint32_t len, unsigned seconds, hg_error *err) {
   // The child says it survived with one byte on a pipe: its exit status alone could be a tool's
   // (valgrind's error exit code in a forked child), not the compilation's.
   int fds[2];
@@ -245,7 +291,7 @@ int hg_query_probe(const char *text, uint32_t len, unsigned seconds, hg_error *e
     alarm(seconds);
     uint32_t eoff;
     TSQueryError etype;
-    TSQuery *q = ts_query_new(tree_sitter_python(), text, len, &eoff, &etype);
+    TSQuery *q = ts_query_new(language, text, len, &eoff, &etype);
     (void)q;
     ssize_t w = write(fds[1], "k", 1);
     _exit(w == 1 ? 0 : 1);
@@ -273,72 +319,53 @@ int hg_query_probe(const char *text, uint32_t len, unsigned seconds, hg_error *e
 // A rules directory the user gave is tried in a child first, the whole and then file by file to
 // name the one at fault: libtree-sitter 0.20.7 aborts, crashes or loops on some malformed
 // queries, and a guard must answer with an error, not die. The built-in rules are tested.
-static int probe_files(const file_vec *files, const char *src, size_t len, hg_error *err) {
+static int probe_files(const TSLanguage *lang, const file_vec *files, const char *src, size_t len, hg_error *err) {
   hg_error why;
-  if (hg_query_probe(src, (uint32_t)len, QUERY_PROBE_SECONDS, &why) == 0) return 0;
+  if (hg_query_probe(lang, src, (uint32_t)len, QUERY_PROBE_SECONDS, &why) == 0) return 0;
   for (size_t i = 0; i < files->len; i++) {
     const rule_file *f = &files->items[i];
-    if (!strcmp(f->name, "policy.yml")) continue;
     hg_error one;
-    if (hg_query_probe(f->data, (uint32_t)f->len, QUERY_PROBE_SECONDS, &one) != 0)
+    if (hg_query_probe(lang, f->data, (uint32_t)f->len, QUERY_PROBE_SECONDS, &one) != 0)
       return hg_error_set(err, "%s: %s", f->path, one.message);
   }
   return hg_error_set(err, "rules: %s", why.message);
 }
 
-static int build(hg_ruleset *self, file_vec *files, bool trusted, hg_error *err) {
-  const rule_file *policy = NULL;
+static int kind_cmp(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
+
+// Compiles one surface's files (shallow copies of the loaded ones, in name order) into sr.
+static int build_surface(hg_ruleset *self, surface_rules *sr, file_vec *files, bool trusted, hg_error *err) {
+  const TSLanguage *lang = sr->surface->language();
   hg_buf src = {0};
   for (size_t i = 0; i < files->len; i++) {
     rule_file *f = &files->items[i];
-    if (strcmp(f->name, "policy.yml") == 0) {
-      policy = f;
-      continue;
-    }
     f->offset = (uint32_t)src.len;
     hg_buf_add(&src, f->data, f->len);
     hg_buf_putc(&src, '\n');
-    if (strncmp(f->name, "python/facts/", 13) != 0) {
-      self->kinds = hg_xrealloc(self->kinds, (self->n_kinds + 1) * sizeof(char *));
-      self->kinds[self->n_kinds++] = kind_of(f->name);
-    }
-  }
-  if (!policy) {
-    hg_buf_free(&src);
-    return hg_error_set(err, "rules: no policy.yml");
-  }
-  if (!self->n_kinds) {
-    hg_buf_free(&src);
-    return hg_error_set(err, "rules: no site patterns (python/*.scm)");
-  }
-  if (hg_policy_load(&self->policy, policy->path, policy->data, policy->len, err) != 0) {
-    hg_buf_free(&src);
-    return -1;
   }
   for (size_t i = 0; i < files->len; i++) {
     const rule_file *f = &files->items[i];
-    size_t at = strcmp(f->name, "policy.yml") ? hg_query_stacked_quantifier(f->data, f->len) : f->len;
+    size_t at = hg_query_stacked_quantifier(f->data, f->len);
     if (at < f->len) {
       hg_buf_free(&src);
       return query_error(err, files, f->offset + (uint32_t)at,
                          "a quantifier right after another (write one of ?, *, +)");
     }
   }
-  if (!trusted && probe_files(files, src.data, src.len, err) != 0) {
+  if (!trusted && probe_files(lang, files, src.data, src.len, err) != 0) {
     hg_buf_free(&src);
     return -1;
   }
   uint32_t eoff;
   TSQueryError etype;
-  self->query = ts_query_new(tree_sitter_python(), src.data, (uint32_t)src.len, &eoff, &etype);
+  sr->query = ts_query_new(lang, src.data, (uint32_t)src.len, &eoff, &etype);
   hg_buf_free(&src);
-  if (!self->query) {
+  if (!sr->query) {
     // A pattern left open runs on into the next file, so tree-sitter's offset may land there:
     // compile the files one by one to name the one at fault.
     for (size_t i = 0; i < files->len; i++) {
       const rule_file *f = &files->items[i];
-      if (!strcmp(f->name, "policy.yml")) continue;
-      TSQuery *one = ts_query_new(tree_sitter_python(), f->data, (uint32_t)f->len, &eoff, &etype);
+      TSQuery *one = ts_query_new(lang, f->data, (uint32_t)f->len, &eoff, &etype);
       if (one) {
         ts_query_delete(one);
         continue;
@@ -346,20 +373,143 @@ static int build(hg_ruleset *self, file_vec *files, bool trusted, hg_error *err)
       eoff += f->offset;
       break;
     }
-    return query_error(err, files, eoff, etype < HG_ARRAY_LEN(QUERY_ERRORS) ? QUERY_ERRORS[etype] : "invalid query");
+    char what[160];
+    snprintf(what, sizeof(what), etype < HG_ARRAY_LEN(QUERY_ERRORS) ? QUERY_ERRORS[etype] : "invalid query",
+             sr->surface->grammar);
+    return query_error(err, files, eoff, what);
   }
-  const TSQuery *q = self->query;
-  self->captures = (hg_captures){
+  const TSQuery *q = sr->query;
+  sr->captures = (hg_captures){
       capture_id(q, "site"),          capture_id(q, "args"),         capture_id(q, "argv"),
       capture_id(q, "command"),       capture_id(q, "import.module"), capture_id(q, "import.alias"),
       capture_id(q, "import.from"),   capture_id(q, "import.name"),  capture_id(q, "marker"),
   };
-  self->n_patterns = ts_query_pattern_count(q);
-  self->patterns = hg_xcalloc(self->n_patterns, sizeof(hg_pattern));
-  for (uint32_t i = 0; i < self->n_patterns; i++)
-    if (setup_pattern(self, files, i, err) != 0) return -1;
-  build_prefilter(self);
+  sr->n_patterns = ts_query_pattern_count(q);
+  sr->patterns = hg_xcalloc(sr->n_patterns ? sr->n_patterns : 1, sizeof(hg_pattern));
+  for (uint32_t i = 0; i < sr->n_patterns; i++)
+    if (setup_pattern(self, sr, files, i, err) != 0) return -1;
+  build_prefilter(sr);
   return 0;
+}
+
+// ---- YAML surfaces ----------------------------------------------------------------------------------
+
+static int load_yaml_rule(hg_yaml *y, const rule_file *f, hg_yaml_rule *r, hg_error *err) {
+  static const char *const keys[] = {"reads", "select", "literals", NULL};
+  static const char *const select_keys[] = {"files", "path", NULL};
+  yaml_node_t *root = hg_yaml_root(y);
+  if (hg_yaml_mapping(y, root, keys, "rule", err) != 0) return -1;
+  r->kind = kind_of(f->name);
+  yaml_node_t *reads = hg_yaml_get(y, root, "reads"), *select = hg_yaml_get(y, root, "select"),
+              *literals = hg_yaml_get(y, root, "literals");
+  const char *rd;
+  if (!reads || hg_yaml_scalar(y, reads, "reads", &rd, err) != 0)
+    return reads ? -1 : hg_yaml_error(y, root, err, "rule: needs 'reads' (script or compose)");
+  if (strcmp(rd, "script") && strcmp(rd, "compose"))
+    return hg_yaml_error(y, reads, err, "reads: expected script or compose, found '%s'", rd);
+  r->reads = hg_xstrdup(rd);
+  if (!select || select->type != YAML_SEQUENCE_NODE)
+    return hg_yaml_error(y, select ? select : root, err, "rule: 'select' must be a list of {files, path}");
+  size_t n = (size_t)(select->data.sequence.items.top - select->data.sequence.items.start);
+  r->select = hg_xcalloc(n ? n : 1, sizeof(hg_yaml_select));
+  for (size_t i = 0; i < n; i++) {
+    yaml_node_t *item = hg_yaml_node(y, select->data.sequence.items.start[i]);
+    hg_yaml_select *sel = &r->select[i];
+    r->n_select = i + 1;
+    if (hg_yaml_mapping(y, item, select_keys, "select", err) != 0) return -1;
+    yaml_node_t *files = hg_yaml_get(y, item, "files"), *path = hg_yaml_get(y, item, "path");
+    if (!path) return hg_yaml_error(y, item, err, "select: needs 'path'");
+    if (hg_yaml_strings(y, path, "select.path", &sel->paths, &sel->n_paths, err) != 0) return -1;
+    if (files && hg_yaml_strings(y, files, "select.files", &sel->files, &sel->n_files, err) != 0) return -1;
+  }
+  if (literals && hg_yaml_strings(y, literals, "literals", &r->literals, &r->n_literals, err) != 0) return -1;
+  return 0;
+}
+
+static void yaml_rule_free(hg_yaml_rule *r) {
+  for (size_t i = 0; i < r->n_select; i++) {
+    hg_strv_free(r->select[i].files, r->select[i].n_files);
+    hg_strv_free(r->select[i].paths, r->select[i].n_paths);
+  }
+  free(r->select);
+  hg_strv_free(r->literals, r->n_literals);
+  free(r->kind);
+  free(r->reads);
+}
+
+static int build_yaml_surface(surface_rules *sr, file_vec *files, hg_error *err) {
+  sr->yaml = hg_xcalloc(files->len, sizeof(hg_yaml_rule));
+  for (size_t i = 0; i < files->len; i++) {
+    const rule_file *f = &files->items[i];
+    hg_yaml y;
+    int rc = hg_yaml_load(&y, f->path, f->data, f->len, err);
+    sr->n_yaml = i + 1;
+    if (rc == 0) rc = load_yaml_rule(&y, f, &sr->yaml[i], err);
+    hg_yaml_free(&y);
+    if (rc != 0) return -1;
+  }
+  hg_buf b = {0};
+  bool off = false;
+  for (size_t i = 0; i < sr->n_yaml; i++) {
+    off = off || !sr->yaml[i].n_literals;
+    for (size_t k = 0; k < sr->yaml[i].n_literals; k++)
+      hg_buf_printf(&b, "%s\\Q%s\\E", b.len ? "|" : "", sr->yaml[i].literals[k]);
+  }
+  sr->yaml_prefilter = off ? hg_xstrdup("") : hg_buf_detach(&b);
+  if (off) hg_buf_free(&b);
+  return 0;
+}
+
+static int build(hg_ruleset *self, file_vec *files, bool trusted, hg_error *err) {
+  const rule_file *policy = NULL;
+  file_vec per[HG_SURFACE_COUNT] = {0};
+  int rc = 0;
+  for (size_t i = 0; i < files->len && rc == 0; i++) {
+    rule_file *f = &files->items[i];
+    if (strcmp(f->name, "policy.yml") == 0) {
+      policy = f;
+      continue;
+    }
+    const char *slash = strchr(f->name, '/');
+    char *dir = hg_xstrndup(f->name, slash ? (size_t)(slash - f->name) : 0);
+    int s = hg_surface_by_id(dir);
+    free(dir);
+    if (s < 0) {
+      rc = hg_error_set(err, "%s: not in the folder of a surface (rules/<surface>/, surface one of python, shell)",
+                        f->path);
+      break;
+    }
+    bool yml = ends_with(f->name, ".yml");
+    if (yml != (hg_surface_get((hg_surface_id)s)->language == NULL)) {
+      rc = hg_error_set(err, "%s: the %s surface's rules are %s files", f->path, hg_surface_get((hg_surface_id)s)->id,
+                        yml ? ".scm (tree-sitter queries)" : ".yml");
+      break;
+    }
+    HG_VEC_PUSH(&per[s], *f);  // a shallow copy: the strings stay owned by `files`
+    if (!is_fact(f->name)) {
+      char *kind = kind_of(f->name);
+      bool dup = false;
+      for (size_t k = 0; k < self->n_kinds && !dup; k++) dup = !strcmp(self->kinds[k], kind);
+      if (dup) {
+        free(kind);
+      } else {
+        self->kinds = hg_xrealloc(self->kinds, (self->n_kinds + 1) * sizeof(char *));
+        self->kinds[self->n_kinds++] = kind;
+      }
+    }
+  }
+  if (rc == 0 && !policy) rc = hg_error_set(err, "rules: no policy.yml");
+  if (rc == 0 && !self->n_kinds) rc = hg_error_set(err, "rules: no site patterns (<surface>/*.scm)");
+  if (rc == 0) rc = hg_policy_load(&self->policy, policy->path, policy->data, policy->len, err);
+  if (rc == 0) qsort(self->kinds, self->n_kinds, sizeof(char *), kind_cmp);
+  for (int s = 0; s < HG_SURFACE_COUNT; s++) {
+    self->s[s].surface = hg_surface_get((hg_surface_id)s);
+    if (rc == 0 && per[s].len)
+      rc = self->s[s].surface->language ? build_surface(self, &self->s[s], &per[s], trusted, err)
+                                        : build_yaml_surface(&self->s[s], &per[s], err);
+    free(per[s].items);
+  }
+  return rc;
 }
 
 int hg_ruleset_load(hg_ruleset **out, const char *dir, hg_error *err) {
@@ -370,13 +520,19 @@ int hg_ruleset_load(hg_ruleset **out, const char *dir, hg_error *err) {
     char *policy = hg_xasprintf("%s/policy.yml", dir);
     char *data;
     size_t len;
-    rc = hg_read_file(&data, &len, policy, err);
+    rc = check_folders(dir, err);
+    if (rc == 0) rc = hg_read_file(&data, &len, policy, err);
     if (rc == 0) {
       add_file(&files, policy, "policy.yml", data, len);
       free(data);
-      rc = read_dir(&files, dir, "python", err);
     }
-    if (rc == 0) rc = read_dir(&files, dir, "python/facts", err);
+    for (int sf = 0; rc == 0 && sf < HG_SURFACE_COUNT; sf++) {
+      const char *id = hg_surface_get((hg_surface_id)sf)->id;
+      char *facts = hg_xasprintf("%s/facts", id);
+      rc = read_dir(&files, dir, id, err);
+      if (rc == 0) rc = read_dir(&files, dir, facts, err);
+      free(facts);
+    }
     free(policy);
   } else {
     for (const hg_embedded_file *f = hg_embedded_rules; f->path; f++) {
@@ -401,18 +557,32 @@ int hg_ruleset_load(hg_ruleset **out, const char *dir, hg_error *err) {
 
 void hg_ruleset_free(hg_ruleset *self) {
   if (!self) return;
-  for (uint32_t i = 0; i < self->n_patterns; i++) hg_predicates_free(self->patterns[i].predicates);
-  free(self->patterns);
-  if (self->query) ts_query_delete(self->query);
+  for (int s = 0; s < HG_SURFACE_COUNT; s++) {
+    surface_rules *sr = &self->s[s];
+    for (uint32_t i = 0; i < sr->n_patterns; i++) hg_predicates_free(sr->patterns[i].predicates);
+    free(sr->patterns);
+    if (sr->query) ts_query_delete(sr->query);
+    hg_prefilter_free(sr->prefilter);
+    for (size_t i = 0; i < sr->n_yaml; i++) yaml_rule_free(&sr->yaml[i]);
+    free(sr->yaml);
+    free(sr->yaml_prefilter);
+  }
   hg_policy_free(self->policy);
   hg_strv_free(self->kinds, self->n_kinds);
-  hg_prefilter_free(self->prefilter);
   free(self);
 }
 
-const TSQuery *hg_ruleset_query(const hg_ruleset *self) { return self->query; }
-const hg_pattern *hg_ruleset_pattern(const hg_ruleset *self, uint32_t i) { return &self->patterns[i]; }
-const hg_captures *hg_ruleset_captures(const hg_ruleset *self) { return &self->captures; }
+bool hg_ruleset_has(const hg_ruleset *self, hg_surface_id s) { return self->s[s].query || self->s[s].n_yaml; }
+
+const hg_yaml_rule *hg_ruleset_yaml_rules(const hg_ruleset *self, hg_surface_id s, size_t *n) {
+  *n = self->s[s].n_yaml;
+  return self->s[s].yaml;
+}
+const TSQuery *hg_ruleset_query(const hg_ruleset *self, hg_surface_id s) { return self->s[s].query; }
+const hg_pattern *hg_ruleset_pattern(const hg_ruleset *self, hg_surface_id s, uint32_t i) {
+  return &self->s[s].patterns[i];
+}
+const hg_captures *hg_ruleset_captures(const hg_ruleset *self, hg_surface_id s) { return &self->s[s].captures; }
 const hg_policy *hg_ruleset_policy(const hg_ruleset *self) { return self->policy; }
 
 size_t hg_ruleset_kinds(const hg_ruleset *self, const char *const **out) {
@@ -420,10 +590,27 @@ size_t hg_ruleset_kinds(const hg_ruleset *self, const char *const **out) {
   return self->n_kinds;
 }
 
-const pcre2_code *hg_ruleset_prefilter(const hg_ruleset *self) { return hg_prefilter_code(self->prefilter); }
-const char *hg_ruleset_prefilter_source(const hg_ruleset *self) { return hg_prefilter_source(self->prefilter); }
+const pcre2_code *hg_ruleset_prefilter(const hg_ruleset *self, hg_surface_id s) {
+  return self->s[s].prefilter ? hg_prefilter_code(self->s[s].prefilter) : NULL;
+}
+const char *hg_ruleset_prefilter_source(const hg_ruleset *self, hg_surface_id s) {
+  if (self->s[s].yaml_prefilter) return self->s[s].yaml_prefilter;
+  return self->s[s].prefilter ? hg_prefilter_source(self->s[s].prefilter) : "";
+}
 
-bool hg_ruleset_may_contain_site(const hg_ruleset *self, const char *data, size_t len, pcre2_match_data *md) {
+bool hg_ruleset_may_contain_site(const hg_ruleset *self, hg_surface_id s, const char *data, size_t len,
+                                 pcre2_match_data *md) {
   (void)md;  // the prefilter matches without pcre2
-  return hg_prefilter_match(self->prefilter, data, len);
+  const surface_rules *sr = &self->s[s];
+  if (sr->n_yaml) {
+    // A YAML surface: a file holding none of a rule's literals has none of its sites.
+    for (size_t i = 0; i < sr->n_yaml; i++) {
+      if (!sr->yaml[i].n_literals) return true;
+      for (size_t k = 0; k < sr->yaml[i].n_literals; k++)
+        if (memmem(data, len, sr->yaml[i].literals[k], strlen(sr->yaml[i].literals[k]))) return true;
+    }
+    return false;
+  }
+  if (!sr->query) return false;  // no rules read this surface
+  return hg_prefilter_match(sr->prefilter, data, len);
 }

@@ -34,7 +34,8 @@ typedef struct {
   job *job;
   hg_checker *checker;
   hg_reader *reader;
-  HG_VEC(hg_source) deferred;  // big files kept for when the big lock is free; owned copies
+  HG_VEC(hg_source) deferred;  // big files kept for when the big lock is free; owned copies ...
+  HG_VEC(unsigned char) deferred_surface;  // ... and their surfaces
   hg_findings findings;
   hg_file_errors errors;
   hg_scan_stats stats;
@@ -50,14 +51,15 @@ static void worker_init(worker *w, job *j) {
 static void worker_fini(worker *w) {
   assert(w->deferred.len == 0);
   free(w->deferred.items);
+  free(w->deferred_surface.items);
   hg_checker_free(w->checker);
   hg_reader_free(w->reader);
 }
 
-static void check(worker *w, hg_source *src) {
+static void check(worker *w, hg_surface_id surface, hg_source *src) {
   const hg_scan_options *o = w->job->opts;
   size_t before = w->findings.len;
-  hg_check_source(w->checker, o->rules, o->config, o->index, src, &w->findings, &w->errors);
+  hg_check_source(w->checker, surface, o->rules, o->config, o->index, src, &w->findings, &w->errors);
   for (size_t i = before; i < w->findings.len; i++) {
     w->stats.sites++;
     if (hg_finding_fails(&w->findings.items[i])) w->stats.failing++;
@@ -65,8 +67,8 @@ static void check(worker *w, hg_source *src) {
 }
 
 // Checks a big file with the big lock held (taken by the caller), then returns its tree's memory.
-static void check_big(worker *w, hg_source *src) {
-  check(w, src);
+static void check_big(worker *w, hg_surface_id surface, hg_source *src) {
+  check(w, surface, src);
 #ifdef __GLIBC__
   malloc_trim(0);
 #endif
@@ -82,32 +84,48 @@ static void check_deferred(worker *w, bool wait) {
     else if (pthread_mutex_trylock(&w->job->big) != 0)
       return;
     hg_source src = w->deferred.items[--w->deferred.len];
-    check_big(w, &src);
+    hg_surface_id surface = w->deferred_surface.items[--w->deferred_surface.len];
+    check_big(w, surface, &src);
     hg_source_free(&src);
   }
 }
 
+// Which surface reads the file: its name or path, else its `#!` line; -1 when none does (a README
+// or a YAML file named on the command line: the walk takes only files a surface reads).
+static int surface_of(const hg_source *src) {
+  int s = hg_surface_by_name(src->path);
+  return s >= 0 ? s : hg_surface_by_shebang(src->data, src->len);
+}
+
 static void scan_source(worker *w, hg_source *src) {
+  int s = surface_of(src);
+  if (s < 0 || w->job->opts->config->surface_off[s])
+    return;  // no surface reads it, or `surfaces:` turned its surface off: not a file hardguard reads
+  hg_surface_id surface = (hg_surface_id)s;
   w->stats.files++;
   // A file the prefilter rules out is neither copied nor parsed: its bytes stay in the reader.
   // UTF-16/32 text (a byte-order mark) hides its words from the prefilter, so it goes on to the
   // check, which reports it as not checked instead of letting it pass.
   const unsigned char *d = (const unsigned char *)src->data;
   bool wide = src->len >= 2 && ((d[0] == 0xFF && d[1] == 0xFE) || (d[0] == 0xFE && d[1] == 0xFF));
-  if (!wide && !hg_ruleset_may_contain_site(w->job->opts->rules, src->data, src->len, NULL)) return;
+  if (!wide && !hg_ruleset_may_contain_site(w->job->opts->rules, surface, src->data, src->len, NULL)) return;
   w->stats.parsed++;
   if (src->len < BIG_FILE) {
-    check(w, src);
+    check(w, surface, src);
   } else if (pthread_mutex_trylock(&w->job->big) == 0) {
-    check_big(w, src);
+    check_big(w, surface, src);
   } else {
     hg_source copy;
     hg_source_from_bytes(&copy, src->path, src->data, src->len);
     HG_VEC_PUSH(&w->deferred, copy);
+    HG_VEC_PUSH(&w->deferred_surface, (unsigned char)surface);
   }
 }
 
 static void scan_path(worker *w, const char *path) {
+  int by_name = hg_surface_by_name(path);
+  if (by_name >= 0 && w->job->opts->config->surface_off[by_name])
+    return;  // not even read
   hg_source src;
   hg_error err;
   if (hg_reader_read(w->reader, &src, path, &err) != 0) {

@@ -278,6 +278,12 @@ static void formatted(const hg_resolver *self, TSNode fmt, TSNode args, char sty
   free(fa);
 }
 
+void hg_resolve_shell_text(const hg_resolver *self, TSNode command, hg_buf *out) {
+  hg_value_vec holes = {0};
+  shell_text(self, command, out, &holes, 0);
+  free(holes.items);
+}
+
 hg_value hg_resolve_shell(const hg_resolver *self, TSNode command) {
   hg_buf content = {0};
   hg_value_vec holes = {0}, words = {0};

@@ -16,8 +16,11 @@ typedef enum {
   HG_READS_KWARGS,  // docker-py keywords in @args (an argument_list)
   HG_READS_ARGV,    // an argv list or tuple in @argv
   HG_READS_SHELL,   // a shell command string in @command
+  HG_READS_COMMAND, // a command of a shell script (@site): its words, read by src/shell/
+  HG_READS_SCRIPT,  // shell code embedded in another surface's file (@site): its sites come from the shell rules
   HG_READS_CLIENT,  // a client: no flags, judged by the module's imports
   HG_READS_OPAQUE,  // code run at run time (exec, eval): nothing to read, never verifiable
+  HG_READS_COMPOSE, // a compose service (reported at its key): its mapping, from src/compose/service.h
 } hg_reads;
 
 /** Marks an interpolated part (`{expr}` of an f-string) inside a string value's text. */
@@ -89,9 +92,25 @@ typedef struct {
   bool imports_builder;                   // its module imports a configured builder module
   uint64_t allowable;  // bit i: requirement i is named by an allow[...] marker at the site (it is
                        // relaxed only when the site fails without it and misses it)
-  hg_value flags;  // KWARGS: a DICT; ARGV and SHELL: a LIST of words; CLIENT: unused
+  hg_value flags;  // KWARGS: a DICT; ARGV, SHELL and COMMAND: a LIST of words; CLIENT: unused;
+                   // COMPOSE: a DICT of the service's keys, see below
   const hg_note *notes;  // branches the builders it calls skipped (in the arena)
   size_t n_notes;
 } hg_site;
+
+/* A compose service as `flags` (HG_READS_COMPOSE), from src/compose/service.h:
+ * - a mapping is a DICT with one item per key (`key` set), in the order written, merge keys
+ *   (`<<: *anchor`) applied: the mapping's own keys first, then each merged key not yet present;
+ *   nested mappings stay nested (`deploy` holds `resources` holds `limits`), and the policy's
+ *   dotted compose names (`deploy.resources.limits.memory`) are paths through them;
+ * - a sequence is a LIST;
+ * - a scalar is a STR with its text as written (`true`, `512m`, `0.50`: the policy's regexes read
+ *   the text) after interpolation (`${VAR:-default}` gives the default, `$$` a `$`); a plain
+ *   `null`, `~` or empty scalar is NONE;
+ * - a scalar with an interpolation that has no default (`$VAR`, `${VAR}`, `${VAR:?err}`) is
+ *   UNKNOWN: `text` as written, `origin` naming the variable;
+ * - `line` is where the value stands (for a mapping's item, the line of its key); `via` names
+ *   where an alias or a merge key brought a value from: the top-level key holding the anchor
+ *   (`x-hardening (line 1)`), else "the merge key at line N". */
 
 #endif

@@ -5,7 +5,7 @@
 
 #include "util.h"
 
-typedef struct {
+typedef struct hg_source {
   const char *path;  // as reached from the argument given; owned unless a view
   char *data;        // the bytes after a UTF-8 BOM, NUL-terminated and padded; owned unless a view
   size_t len;

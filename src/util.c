@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <fnmatch.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -135,6 +136,18 @@ char *hg_arena_strndup(hg_arena *self, const char *s, size_t n) {
   char *p = hg_arena_alloc(self, n + 1);
   memcpy(p, s, n);
   p[n] = '\0';
+  return p;
+}
+
+char *hg_arena_printf(hg_arena *self, const char *fmt, ...) {
+  va_list ap, ap2;
+  va_start(ap, fmt);
+  va_copy(ap2, ap);
+  int n = vsnprintf(NULL, 0, fmt, ap);
+  va_end(ap);
+  char *p = hg_arena_alloc(self, (size_t)(n < 0 ? 0 : n) + 1);
+  vsnprintf(p, (size_t)(n < 0 ? 0 : n) + 1, fmt, ap2);
+  va_end(ap2);
   return p;
 }
 

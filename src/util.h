@@ -55,6 +55,8 @@ typedef struct hg_arena hg_arena;
 hg_arena *hg_arena_new(void);
 void *hg_arena_alloc(hg_arena *self, size_t n);
 char *hg_arena_strndup(hg_arena *self, const char *s, size_t n);
+/** printf into the arena. */
+char *hg_arena_printf(hg_arena *self, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void hg_arena_reset(hg_arena *self);
 void hg_arena_free(hg_arena *self);
 

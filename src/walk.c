@@ -1,5 +1,7 @@
 #include "walk.h"
 
+#include "surface.h"
+
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -27,9 +29,18 @@ static char *join(const char *dir, size_t dir_len, const char *name) {
   return path;
 }
 
-static bool is_py(const char *name) {
-  size_t n = strlen(name);
-  return n > 3 && memcmp(name + n - 3, ".py", 3) == 0;
+// Does a surface read the file at `path` (entry `name` of directory `dfd`): by its name or path,
+// or (a name without an extension) by the `#!` line its first bytes hold? Only those
+// extensionless files are opened here.
+static bool surface_reads(int dfd, const char *name, const char *path) {
+  if (hg_surface_by_name(path) >= 0) return true;
+  if (!hg_surface_may_have_shebang(name)) return false;
+  int fd = openat(dfd, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
+  if (fd < 0) return false;
+  char head[256];
+  ssize_t n = read(fd, head, sizeof(head));
+  close(fd);
+  return n > 0 && hg_surface_by_shebang(head, (size_t)n) >= 0;
 }
 
 static bool skip_dir(const char *name) {
@@ -96,9 +107,9 @@ static void walk_dir(const char *root, const hg_config *config, hg_paths *out, h
           free(path);
         else
           HG_VEC_PUSH(&stack, path);
-      } else if (type == DT_REG && is_py(name)) {
+      } else if (type == DT_REG) {
         char *path = join(dir, dir_len, name);
-        if (config->n_exclude && hg_config_excludes(config, path))
+        if (!surface_reads(dfd, name, path) || (config->n_exclude && hg_config_excludes(config, path)))
           free(path);
         else
           HG_VEC_PUSH(out, path);
@@ -126,8 +137,8 @@ void hg_walk(const char *const *args, size_t n, const hg_config *config, hg_path
     if (S_ISDIR(st.st_mode)) {
       walk_dir(args[i], config, out, errors);
     } else if (!hg_config_excludes(config, args[i])) {
-      // A file named on the command line is scanned whatever its extension; reading it reports
-      // anything that is not a regular file.
+      // A file named on the command line is read (which reports anything that is not a regular
+      // file); the scan then skips it when no surface reads it.
       HG_VEC_PUSH(out, hg_xstrdup(args[i]));
     }
   }

@@ -1,5 +1,5 @@
 /* Turns the paths given on the command line into the files to scan: files as given, directories
- * walked for *.py without following symlinks, skipping VCS, cache and virtualenv directories and
+ * walked for the files a surface reads (surface.h: by name, or by a `#!` line) without following symlinks, skipping VCS, cache and virtualenv directories and
  * the config's excludes (a directory is tested before it is entered). One readdir pass per
  * directory and no stat per entry: d_type says what an entry is. Paths that cannot be walked
  * become file errors, never silence. */

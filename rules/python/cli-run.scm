@@ -50,3 +50,39 @@
  (#contains? @command "docker" "podman" "nerdctl")
  (#match? @command "^[(\\s]*[A-Za-z]*[\"']+\\s*(sudo\\s+)?(docker|podman|nerdctl)\\s+(container\\s+)?(run|create)(\\s|[\"']|$)")
  (#set! hardguard.reads "shell"))
+
+;; Shell code that is more than one command line, read as shell (the shell surface's rules find
+;; its docker/podman/nerdctl commands, src/shell/): a command string given to a shell whose first
+;; word is not the program (`make prep && docker run ...`), or kept in a name and followed back
+;; from the call (cmd = "docker run " "--rm x"; os.system(cmd)). Strings starting with the program
+;; are read by the "shell" patterns above.
+((call
+   function: [(identifier) (attribute)] @_callee
+   arguments: (argument_list . (comment)* . (expression) @command
+     (keyword_argument name: (identifier) @_shell value: (true)))) @site
+ (#resolves-to? @_callee
+   "subprocess.run" "subprocess.call" "subprocess.check_call" "subprocess.check_output"
+   "subprocess.Popen")
+ (#eq? @_shell "shell")
+ (#file-contains? "docker" "podman" "nerdctl")
+ (#not-match? @command "^[(\\s]*[A-Za-z]*[\"']+\\s*(sudo\\s+)?(docker|podman|nerdctl)\\s+(container\\s+)?(run|create)(\\s|[\"']|$)")
+ (#set! hardguard.reads "script"))
+((call
+   function: [(identifier) (attribute)] @_callee
+   arguments: (argument_list . (comment)* . (expression) @command)) @site
+ (#resolves-to? @_callee
+   "os.system" "os.popen" "subprocess.getoutput" "subprocess.getstatusoutput"
+   "asyncio.create_subprocess_shell")
+ (#file-contains? "docker" "podman" "nerdctl")
+ (#not-match? @command "^[(\\s]*[A-Za-z]*[\"']+\\s*(sudo\\s+)?(docker|podman|nerdctl)\\s+(container\\s+)?(run|create)(\\s|[\"']|$)")
+ (#set! hardguard.reads "script"))
+
+;; A shell run with -c, its script the next item: ["sh", "-c", "docker run ..."],
+;; ("bash", "-lc", cmd).
+([(list . (string) @_sh . (comment)* . (string) @_c . (comment)* . (expression) @command)
+  (tuple . (string) @_sh . (comment)* . (string) @_c . (comment)* . (expression) @command)] @site
+ (#any-of? @_sh "\"sh\"" "'sh'" "\"bash\"" "'bash'" "\"/bin/sh\"" "'/bin/sh'" "\"/bin/bash\"" "'/bin/bash'"
+   "\"dash\"" "'dash'" "\"zsh\"" "'zsh'")
+ (#match? @_c "^[\"']-[a-z]*c[a-z]*[\"']$")
+ (#file-contains? "docker" "podman" "nerdctl")
+ (#set! hardguard.reads "script"))

@@ -83,7 +83,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   // What a --rules directory gets: compiled in a child first, since libtree-sitter aborts or
   // crashes on some malformed queries (a predicate as an alternative); hardguard reports those.
   hg_error probe_err;
-  if (hg_query_probe((const char *)data, qlen, 5, &probe_err) != 0) {
+  if (hg_query_probe(tree_sitter_python(), (const char *)data, qlen, 5, &probe_err) != 0) {
     free(src);
     return 0;
   }

@@ -93,10 +93,25 @@ pre-commit run hardguard --verbose --files app/runner.py >"$tmp/out" 2>&1 || fai
 grep -v '^hardguard (container hardening)\.*Passed$\|^- hook id: hardguard$\|^- duration: \|^$' "$tmp/out" &&
   fail "the hook printed something for clean files"
 
-step "a commit without Python files skips the hook"
+step "a staged shell script, Makefile and workflow are judged; other YAML is not"
+mkdir -p scripts .github/workflows
+printf '#!/bin/sh\ndocker run --rm alpine true\n' >scripts/smoke.sh
+printf 'smoke:\n\tdocker run --privileged alpine true\n' >Makefile
+printf 'on: push\njobs:\n  a:\n    runs-on: x\n    steps:\n      - run: docker run alpine true\n' >.github/workflows/ci.yml
+printf 'note: docker run --privileged alpine\n' >notes.yml
+git add scripts/smoke.sh Makefile .github/workflows/ci.yml notes.yml
+if git commit -m scripts >"$tmp/out" 2>&1; then fail "unhardened shell, make and CI sites went through"; fi
+grep -q '^scripts/smoke.sh:2:1: error\[unhardened-site\]' "$tmp/out" || fail "the shell script's finding is not shown"
+grep -q '^Makefile:2:2: error\[weakening-option\]' "$tmp/out" || fail "the Makefile's finding is not shown"
+grep -q '^.github/workflows/ci.yml:6:14: error\[unhardened-site\]' "$tmp/out" || fail "the workflow's finding is not shown"
+grep -q 'notes.yml' "$tmp/out" && fail "a YAML file no surface reads was judged"
+git rm -q --cached scripts/smoke.sh Makefile .github/workflows/ci.yml notes.yml
+rm -rf scripts Makefile .github notes.yml
+
+step "a commit without files hardguard reads skips the hook"
 echo "docs" >README.txt
 git add README.txt
-git commit -m docs >"$tmp/out" 2>&1 || fail "a commit without Python files was refused"
+git commit -m docs >"$tmp/out" 2>&1 || fail "a commit without files hardguard reads was refused"
 grep -q 'hardguard (container hardening)\.*(no files to check)Skipped' "$tmp/out" || fail "the hook was not skipped"
 
 step "the files' own .hardguard.yml applies when the hook runs from the repository root"

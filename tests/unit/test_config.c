@@ -174,7 +174,16 @@ typedef struct {
 static void test_config__rejections_name_file_line_col(void **state) {
   tmp *t = *state;
   static const reject_case cases[] = {
-      {"unknown top-level key", "builders: []\nexcludes: [x]\n", "2:1: config: unknown key 'excludes' (expected one of: builders, exclude)"},
+      {"unknown top-level key", "builders: []\nexcludes: [x]\n", "2:1: config: unknown key 'excludes' (expected one of: builders, exclude, surfaces, allow)"},
+      {"unknown surface", "surfaces: {ruby: false}\n", "1:12: surfaces: unknown surface 'ruby' (known: python, shell, make, ci, compose)"},
+      {"surface not a boolean", "surfaces: {shell: off}\n", "1:19: surfaces: shell: expected true or false, found 'off'"},
+      {"surfaces a list", "surfaces: [shell]\n", "1:11: surfaces: expected a mapping of surface: true|false"},
+      {"allow without reason", "allow:\n  - {paths: [a], requirements: [read-only]}\n",
+       "2:5: allow: each entry needs paths, requirements and a reason"},
+      {"allow with an empty reason", "allow:\n  - {paths: [a], requirements: [read-only], reason: ' '}\n",
+       "2:53: allow: the reason is empty: say why these paths need the exception"},
+      {"allow unknown key", "allow:\n  - {paths: [a], requirements: [x], reason: r, why: w}\n",
+       "2:48: allow: unknown key 'why' (expected one of: paths, requirements, reason)"},
       {"unknown builder key", "builders:\n  - module: a\n    callables: f\n    kind: x\n",
        "4:5: builder: unknown key 'kind' (expected one of: module, callables, trust)"},
       {"callables empty", "builders:\n  - module: a\n    callables: []\n", "3:16: builder.callables: empty list"},

@@ -764,6 +764,50 @@ static void test_evaluate__allowable_relaxes_only_what_is_missing(void **state) 
   hg_verdict_clear(&v);
 }
 
+// ---- compose services (hand-built; tests/unit/test_compose.c reads them from YAML) -------------
+
+#define C_STR(k, t, l)                                                                                                 \
+  { .key = (k), .kind = HG_VAL_STR, .text = (t), .line = (l) }
+
+static void test_evaluate__compose_service(void **state) {
+  env *e = *state;
+  hg_value nnp[] = {{.kind = HG_VAL_STR, .text = "no-new-privileges:true", .line = 3}};
+  hg_value all[] = {{.kind = HG_VAL_STR, .text = "all", .line = 4}};
+  hg_value limits[] = {C_STR("memory", "512m", 9), C_STR("cpus", "0.5", 10)};
+  hg_value resources[] = {{.key = "limits", .kind = HG_VAL_DICT, .line = 8, .items = limits, .n_items = 2}};
+  hg_value deploy[] = {{.key = "resources", .kind = HG_VAL_DICT, .line = 7, .items = resources, .n_items = 1}};
+  hg_value items[] = {
+      {.key = "security_opt", .kind = HG_VAL_LIST, .line = 2, .items = nnp, .n_items = 1},
+      {.key = "cap_drop", .kind = HG_VAL_LIST, .line = 4, .items = all, .n_items = 1},
+      C_STR("network_mode", "none", 5),
+      C_STR("read_only", "true", 6),
+      {.key = "deploy", .kind = HG_VAL_DICT, .line = 6, .items = deploy, .n_items = 1},
+      C_STR("pids_limit", "64", 11),
+      C_STR("privileged", "true", 12),
+  };
+  hg_site site = {.kind = "compose-service", .reads = HG_READS_COMPOSE, .line = 1, .col = 3,
+                  .flags = {.kind = HG_VAL_DICT, .items = items, .n_items = 6}};
+  hg_verdict v;
+  hg_evaluate(&v, e->policy, e->no_builders, &site, e->md);
+  check_verdict("hardened service", &v, PASS_FLAGS);
+  assert_string_equal(v.message, "compose service passes every hardening requirement literally");
+  // What reached it, as YAML under the policy's (dotted) names.
+  assert_string_equal(v.effective[4].value, "deploy.resources.limits.memory: 512m");
+  assert_int_equal(v.effective[4].line, 9);
+  assert_string_equal(v.effective[0].value, "security_opt: [\"no-new-privileges:true\"]");
+  hg_verdict_clear(&v);
+
+  // Without pids_limit, and privileged: YAML in the message and in both fixes.
+  items[5] = items[6];
+  hg_evaluate(&v, e->policy, e->no_builders, &site, e->md);
+  check_verdict("privileged service", &v, HG_RULE_WEAKENING_OPTION, HG_VIA_NONE, PIDS);
+  assert_string_equal(v.message, "compose service undoes hardening: `privileged: true` (line 12) runs the container "
+                                 "privileged, with every capability and every host device; also unhardened-site: "
+                                 "compose service without the full flag set; missing: pids-limit");
+  assert_string_equal(v.fix, "remove `privileged: true`; add `pids_limit: 64`");
+  hg_verdict_clear(&v);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_evaluate__policy_order),
@@ -785,6 +829,7 @@ int main(void) {
       cmocka_unit_test(test_evaluate__shell_reads_like_argv),
       cmocka_unit_test(test_evaluate__fix_hints),
       cmocka_unit_test(test_evaluate__client_sites),
+      cmocka_unit_test(test_evaluate__compose_service),
   };
   return cmocka_run_group_tests_name("evaluate", tests, setup_env, teardown_env);
 }

@@ -435,17 +435,21 @@ static void test_extract__builtin_kinds(void **state) {
   env *e = *state;
   const char *const *kinds;
   size_t n = hg_ruleset_kinds(e->rules, &kinds);
-  static const char *const want[] = {"cli-run", "client", "dynamic-code", "sdk-create", "sdk-lowlevel", "sdk-run"};
-  assert_int_equal(n, 6);
-  for (size_t i = 0; i < 6; i++) assert_string_equal(kinds[i], want[i]);
+  static const char *const want[] = {"cli-run",      "client",       "compose-service", "dynamic-code",
+                                     "sdk-create",   "sdk-lowlevel", "sdk-run"};
+  assert_int_equal(n, 7);
+  for (size_t i = 0; i < 7; i++) assert_string_equal(kinds[i], want[i]);
   assert_int_equal(hg_ruleset_policy(e->rules)->n_req, 7);
-  assert_non_null(hg_ruleset_query(e->rules));
+  assert_non_null(hg_ruleset_query(e->rules, HG_SURFACE_PYTHON));
+  // The shell surface has its own query, with the same kind (cli-run) listed once.
+  assert_non_null(hg_ruleset_query(e->rules, HG_SURFACE_SHELL));
+  assert_true(hg_ruleset_has(e->rules, HG_SURFACE_SHELL));
 }
 
 static void test_extract__prefilter(void **state) {
   env *e = *state;
-  assert_non_null(hg_ruleset_prefilter(e->rules));
-  assert_string_not_equal(hg_ruleset_prefilter_source(e->rules), "");
+  assert_non_null(hg_ruleset_prefilter(e->rules, HG_SURFACE_PYTHON));
+  assert_string_not_equal(hg_ruleset_prefilter_source(e->rules, HG_SURFACE_PYTHON), "");
   static const struct {
     const char *text;
     bool may;
@@ -467,16 +471,16 @@ static void test_extract__prefilter(void **state) {
       {"os.system('/usr/bin/docker run x')", true},
   };
   for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-    bool got = hg_ruleset_may_contain_site(e->rules, cases[i].text, strlen(cases[i].text), e->md);
+    bool got = hg_ruleset_may_contain_site(e->rules, HG_SURFACE_PYTHON, cases[i].text, strlen(cases[i].text), e->md);
     if (got != cases[i].may)
       print_error("may_contain_site(\"%s\") = %d (prefilter %s)\n", cases[i].text, got,
-                  hg_ruleset_prefilter_source(e->rules));
+                  hg_ruleset_prefilter_source(e->rules, HG_SURFACE_PYTHON));
     assert_int_equal(got, cases[i].may);
   }
   // Only `len` bytes are searched.
   const char *text = "print('hello') # containers";
-  assert_false(hg_ruleset_may_contain_site(e->rules, text, 14, e->md));
-  assert_true(hg_ruleset_may_contain_site(e->rules, text, strlen(text), e->md));
+  assert_false(hg_ruleset_may_contain_site(e->rules, HG_SURFACE_PYTHON, text, 14, e->md));
+  assert_true(hg_ruleset_may_contain_site(e->rules, HG_SURFACE_PYTHON, text, strlen(text), e->md));
 }
 
 // ---- rule directories that fail to load -----------------------------------------------------------
@@ -559,8 +563,8 @@ static void test_extract__rules_dir_loads(void **state) {
   assert_string_equal(kinds[0], "mine");
   // The prefilter is built from the new pattern's literal.
   pcre2_match_data *md = pcre2_match_data_create(4, NULL);
-  assert_true(hg_ruleset_may_contain_site(rs, "spawn()", 7, md));
-  assert_false(hg_ruleset_may_contain_site(rs, "docker.from_env()", 17, md));
+  assert_true(hg_ruleset_may_contain_site(rs, HG_SURFACE_PYTHON, "spawn()", 7, md));
+  assert_false(hg_ruleset_may_contain_site(rs, HG_SURFACE_PYTHON, "docker.from_env()", 17, md));
   pcre2_match_data_free(md);
   hg_ruleset_free(rs);
 }
@@ -613,7 +617,24 @@ static void test_extract__rules_dir_missing_pieces(void **state) {
   hg_ruleset *rs = NULL;
   hg_error err = {{0}};
   assert_int_equal(hg_ruleset_load(&rs, r->dir, &err), -1);
-  assert_string_equal(err.message, "rules: no site patterns (python/*.scm)");
+  assert_string_equal(err.message, "rules: no site patterns (<surface>/*.scm)");
+
+  // A rule file outside the folder of a known surface is refused, not ignored.
+  write_rule(r, "policy.yml", "require: {x: {kwarg: {name: x}, flag: {name: --x}, fix: {kwarg: x, flag: --x}}}\n"
+                              "cli: {subcommands: [], boolean_flags: []}\n");
+  char *odd = hg_xasprintf("%s/ruby", r->dir);
+  assert_int_equal(mkdir(odd, 0755), 0);
+  free(odd);
+  write_rule(r, "ruby/x.scm", "((call) @site (#set! hardguard.reads \"client\"))\n");
+  hg_ruleset_free(rs);
+  rs = NULL;
+  assert_int_equal(hg_ruleset_load(&rs, r->dir, &err), -1);
+  assert_non_null(strstr(err.message, "/ruby: not the folder of a surface (python, shell, make, ci, compose)"));
+  char *odd_file = hg_xasprintf("%s/ruby/x.scm", r->dir), *odd_dir = hg_xasprintf("%s/ruby", r->dir);
+  assert_int_equal(unlink(odd_file), 0);
+  assert_int_equal(rmdir(odd_dir), 0);
+  free(odd_file);
+  free(odd_dir);
 
   // A broken policy is reported at its line and column.
   write_rule(r, "python/ok.scm", "((call) @site (#set! hardguard.reads \"client\"))\n");

@@ -147,6 +147,132 @@ static void test_policy__presence_matcher_accepts_any_value(void **state) {
   assert_true(hg_matcher_value_ok(&mem->kwargs[0], "", rp->md));
 }
 
+// ---- compose spellings -------------------------------------------------------------------------
+
+static const hg_forbidden *forbidden(const hg_policy *p, const char *id) {
+  for (size_t i = 0; i < p->n_forbid; i++)
+    if (strcmp(p->forbid[i].id, id) == 0) return &p->forbid[i];
+  fail_msg("no forbidden option '%s'", id);
+  return NULL;
+}
+
+// The compose matcher of requirement or forbidden option `id` that names `key`.
+static const hg_matcher *compose_matcher(const hg_policy *p, const char *id, const char *key) {
+  const hg_matcher *ms = NULL;
+  size_t n = 0;
+  for (size_t i = 0; i < p->n_req; i++)
+    if (strcmp(p->req[i].id, id) == 0) ms = p->req[i].compose, n = p->req[i].n_compose;
+  for (size_t i = 0; i < p->n_forbid; i++)
+    if (strcmp(p->forbid[i].id, id) == 0) ms = p->forbid[i].compose, n = p->forbid[i].n_compose;
+  for (size_t i = 0; i < n; i++)
+    if (hg_matcher_has_name(&ms[i], key)) return &ms[i];
+  fail_msg("'%s' has no compose spelling '%s'", id, key);
+  return NULL;
+}
+
+static void test_policy__real_policy_compose_spellings(void **state) {
+  real_policy *rp = *state;
+  const hg_policy *p = rp->policy;
+  // Every requirement and every forbidden option is spelled for compose, with a YAML fix.
+  for (size_t i = 0; i < p->n_req; i++) {
+    assert_true(p->req[i].n_compose > 0);
+    assert_non_null(p->req[i].fix_compose);
+  }
+  for (size_t i = 0; i < p->n_forbid; i++) assert_true(p->forbid[i].n_compose > 0);
+  static const struct {
+    const char *id, *fix;
+  } fixes[] = {
+      {"no-new-privileges", "security_opt: [\"no-new-privileges:true\"]"},
+      {"cap-drop-all", "cap_drop: [ALL]"},
+      {"network-none", "network_mode: none"},
+      {"read-only", "read_only: true"},
+      {"memory-limit", "mem_limit: 512m"},
+      {"cpu-limit", "cpus: 1"},
+      {"pids-limit", "pids_limit: 64"},
+  };
+  for (size_t i = 0; i < sizeof(fixes) / sizeof(fixes[0]); i++)
+    assert_string_equal(requirement(p, fixes[i].id)->fix_compose, fixes[i].fix);
+  // Limits have a top-level key and a deploy.resources.limits one; CPU also cpu_quota.
+  assert_non_null(compose_matcher(p, "memory-limit", "mem_limit"));
+  assert_non_null(compose_matcher(p, "memory-limit", "deploy.resources.limits.memory"));
+  assert_non_null(compose_matcher(p, "cpu-limit", "cpus"));
+  assert_non_null(compose_matcher(p, "cpu-limit", "deploy.resources.limits.cpus"));
+  assert_non_null(compose_matcher(p, "cpu-limit", "cpu_quota"));
+  assert_non_null(compose_matcher(p, "pids-limit", "deploy.resources.limits.pids"));
+  assert_int_equal(forbidden(p, "docker-socket")->n_compose, 2);
+  assert_non_null(compose_matcher(p, "docker-socket", "use_api_socket"));
+  assert_null(compose_matcher(p, "cap-add", "cap_add")->value);  // set at all is enough
+}
+
+static void test_policy__compose_requirement_values(void **state) {
+  real_policy *rp = *state;
+  const hg_policy *p = rp->policy;
+  static const value_case nnp[] = {
+      {"no-new-privileges", true},        {"no-new-privileges:true", true},   {"no-new-privileges=true", true},
+      {"no-new-privileges=True", true},   {"no-new-privileges:1", true},      {"no-new-privileges:false", false},
+      {"no-new-privileges=false", false}, {"no-new-privileges=0", false},     {"no-new-privileges:", false},
+      {"no-new-privileges:yes", false},   {"label:disable", false},
+  };
+  check_values(compose_matcher(p, "no-new-privileges", "security_opt"), rp->md, nnp, sizeof(nnp) / sizeof(nnp[0]));
+  static const value_case cap[] = {{"ALL", true}, {"all", true}, {"All", true}, {"CAP_ALL", false}, {"NET_RAW", false}};
+  check_values(compose_matcher(p, "cap-drop-all", "cap_drop"), rp->md, cap, sizeof(cap) / sizeof(cap[0]));
+  static const value_case ro[] = {{"true", true}, {"True", true}, {"TRUE", true}, {"false", false}, {"", false}};
+  check_values(compose_matcher(p, "read-only", "read_only"), rp->md, ro, sizeof(ro) / sizeof(ro[0]));
+  // Values that mean "no limit" never satisfy a limit.
+  static const value_case mem[] = {
+      {"512m", true}, {"1g", true},   {"1.5GB", true}, {"50M", true},  {"1024", true},  {"0.5g", true},
+      {"512 MiB", true}, {"0", false}, {"0m", false},   {"0.0g", false}, {"-1", false},  {"-512m", false},
+      {"", false},     {"lots", false}, {"512x", false},
+  };
+  check_values(compose_matcher(p, "memory-limit", "mem_limit"), rp->md, mem, sizeof(mem) / sizeof(mem[0]));
+  static const value_case cpus[] = {
+      {"1", true},      {"0.50", true}, {".5", true},   {"2.0", true},  {"0.000", false},
+      {"0", false},     {"-1", false},  {"-0.5", false}, {"", false},   {"one", false},
+  };
+  check_values(compose_matcher(p, "cpu-limit", "deploy.resources.limits.cpus"), rp->md, cpus,
+               sizeof(cpus) / sizeof(cpus[0]));
+  static const value_case whole[] = {
+      {"64", true}, {"50000", true}, {"+1", true}, {"0", false}, {"00", false}, {"-1", false}, {"1.5", false},
+  };
+  check_values(compose_matcher(p, "pids-limit", "pids_limit"), rp->md, whole, sizeof(whole) / sizeof(whole[0]));
+  check_values(compose_matcher(p, "cpu-limit", "cpu_quota"), rp->md, whole, sizeof(whole) / sizeof(whole[0]));
+}
+
+static void test_policy__compose_forbidden_values(void **state) {
+  real_policy *rp = *state;
+  const hg_policy *p = rp->policy;
+  static const value_case vol[] = {
+      {"/var/run/docker.sock:/var/run/docker.sock", true},
+      {"/run/docker.sock:/s:ro", true},
+      {"/var/run/docker.sock", true},  // a long-syntax source
+      {"/var/run:/var/run", true},
+      {"/run/user/1000/docker.sock:/s", true},
+      {"//var/run/docker.sock:/s", true},
+      {"/:/host", true},
+      {"/:/host:ro", true},
+      {"/", true},
+      {"./data:/data", false},
+      {"/srv/data:/data", false},
+      {"/var/run/docker.sock.bak:/b", false},
+      {"/var/lib/docker:/d", false},
+      {"data:/var/run/docker.sock", false},  // a named volume at the socket's path in the container
+  };
+  check_values(compose_matcher(p, "docker-socket", "volumes"), rp->md, vol, sizeof(vol) / sizeof(vol[0]));
+  static const value_case sec[] = {
+      {"seccomp:unconfined", true},     {"seccomp=unconfined", true},     {"apparmor:unconfined", true},
+      {"label:disable", true},          {"label=disable", true},          {"disable", true},
+      {"systempaths=unconfined", true}, {"seccomp=/p.json", false},       {"no-new-privileges:true", false},
+      {"label:user:USER", false},
+  };
+  check_values(compose_matcher(p, "unconfined", "security_opt"), rp->md, sec, sizeof(sec) / sizeof(sec[0]));
+  static const value_case net[] = {{"host", true},      {"container:db", true}, {"service:vpn", true},
+                                   {"none", false},     {"bridge", false},      {"hostile", false}};
+  check_values(compose_matcher(p, "host-network", "network_mode"), rp->md, net, sizeof(net) / sizeof(net[0]));
+  static const value_case yes[] = {{"true", true}, {"True", true}, {"yes", true}, {"false", false}, {"no", false}};
+  check_values(compose_matcher(p, "privileged", "privileged"), rp->md, yes, sizeof(yes) / sizeof(yes[0]));
+  check_values(compose_matcher(p, "docker-socket", "use_api_socket"), rp->md, yes, sizeof(yes) / sizeof(yes[0]));
+}
+
 static void test_policy__boolean_flags_and_subcommands(void **state) {
   real_policy *rp = *state;
   const hg_policy *p = rp->policy;
@@ -233,6 +359,10 @@ static void test_policy__minimal_policy_loads(void **state) {
   assert_string_equal(p->req[0].summary, "s");
   assert_string_equal(p->req[0].fix_kwarg, "k=1");
   assert_string_equal(p->req[0].fix_flag, "--f 1");
+  // Compose spellings are optional (a user policy may have none).
+  assert_int_equal(p->req[0].n_compose, 0);
+  assert_null(p->req[0].compose);
+  assert_null(p->req[0].fix_compose);
   assert_int_equal(p->n_subcommands, 1);
   assert_int_equal(p->n_boolean_flags, 1);
   assert_true(hg_policy_is_boolean_flag(p, "--rm"));
@@ -353,6 +483,47 @@ static void test_policy__classes(void **state) {
   hg_policy_free(q);
 }
 
+static void test_policy__compose_spellings_load(void **state) {
+  (void)state;
+  // A requirement with a compose spelling and its fix; a forbidden option spelled for compose only.
+  const char *yaml = L1 L2 L3 L4 L5 "    compose: [{ name: [a, x.y.z], value: '^1$' }, { name: b }]\n"
+                     "    fix: { kwarg: 'k=1', flag: '--f 1', compose: 'a: 1' }\n"
+                     "forbid:\n  bad: { message: m, compose: { name: c, value: '^on$' } }\n" CLI;
+  hg_policy *p = NULL;
+  hg_error err = {{0}};
+  int rc = hg_policy_load(&p, "t.yml", yaml, strlen(yaml), &err);
+  if (rc != 0) print_error("%s\n", err.message);
+  assert_int_equal(rc, 0);
+  assert_int_equal(p->req[0].n_compose, 2);
+  assert_true(hg_matcher_has_name(&p->req[0].compose[0], "x.y.z"));
+  assert_string_equal(p->req[0].compose[0].value_src, "^1$");
+  assert_null(p->req[0].compose[1].value);
+  assert_string_equal(p->req[0].fix_compose, "a: 1");
+  assert_int_equal(p->n_forbid, 1);
+  assert_int_equal(p->forbid[0].n_kwargs + p->forbid[0].n_flags, 0);
+  assert_int_equal(p->forbid[0].n_compose, 1);
+  hg_policy_free(p);
+}
+
+static void test_policy__rejects_bad_compose_spellings(void **state) {
+  (void)state;
+  static const reject_case cases[] = {
+      {"compose without fix.compose", L1 L2 L3 L4 L5 "    compose: { name: a }\n" L6 CLI,
+       "t.yml:7:10: requirement 'r1': 'compose' and 'fix.compose' go together", NULL},
+      {"fix.compose without compose", L1 L2 L3 L4 L5 "    fix: { kwarg: 'k=1', flag: '--f 1', compose: 'a: 1' }\n" CLI,
+       "t.yml:6:50: requirement 'r1': 'compose' and 'fix.compose' go together", NULL},
+      {"compose regex", L1 L2 L3 L4 L5 "    compose: { name: a, value: '(' }\n"
+       "    fix: { kwarg: 'k=1', flag: '--f 1', compose: 'a: 1' }\n" CLI,
+       "t.yml:6:32: requirement 'r1': ", "invalid regex"},
+      {"compose is a scalar", L1 L2 L3 L4 L5 "    compose: mem_limit\n"
+       "    fix: { kwarg: 'k=1', flag: '--f 1', compose: 'a: 1' }\n" CLI,
+       "t.yml:6:14: requirement 'r1': expected a mapping {name, value} or a list of them", NULL},
+      {"forbidden option without any spelling", L1 L2 L3 L4 L5 L6 "forbid:\n  bad: { message: m }\n" CLI,
+       "t.yml:8:8: forbidden option 'bad': needs 'message' and a 'kwarg', 'flag' or 'compose'", NULL},
+  };
+  run_rejects(cases, sizeof(cases) / sizeof(cases[0]));
+}
+
 static void test_policy__at_most_64_requirements(void **state) {
   (void)state;
   for (int n = 64; n <= 65; n++) {
@@ -394,6 +565,13 @@ int main(void) {
       cmocka_unit_test_setup_teardown(test_policy__no_new_privileges_regex, setup_real_policy, teardown_real_policy),
       cmocka_unit_test_setup_teardown(test_policy__presence_matcher_accepts_any_value, setup_real_policy,
                                       teardown_real_policy),
+      cmocka_unit_test_setup_teardown(test_policy__real_policy_compose_spellings, setup_real_policy,
+                                      teardown_real_policy),
+      cmocka_unit_test_setup_teardown(test_policy__compose_requirement_values, setup_real_policy,
+                                      teardown_real_policy),
+      cmocka_unit_test_setup_teardown(test_policy__compose_forbidden_values, setup_real_policy, teardown_real_policy),
+      cmocka_unit_test(test_policy__compose_spellings_load),
+      cmocka_unit_test(test_policy__rejects_bad_compose_spellings),
       cmocka_unit_test_setup_teardown(test_policy__boolean_flags_and_subcommands, setup_real_policy,
                                       teardown_real_policy),
       cmocka_unit_test(test_policy__minimal_policy_loads),

@@ -187,7 +187,7 @@ static const char *const LITERAL_BITS[] = {
 // made of literals, their pieces and the characters around word boundaries, on every prefix.
 static void test_prefilter__agrees_with_the_alternation(void **state) {
   env *e = *state;
-  const pcre2_code *code = hg_ruleset_prefilter(e->rules);
+  const pcre2_code *code = hg_ruleset_prefilter(e->rules, HG_SURFACE_PYTHON);
   assert_non_null(code);
   rng_state = UINT64_C(0x9E3779B97F4A7C15);
   char text[256];
@@ -202,7 +202,7 @@ static void test_prefilter__agrees_with_the_alternation(void **state) {
       len += n;
     }
     for (size_t cut = 0; cut <= len; cut += 1 + cut / 4) {
-      bool got = hg_ruleset_may_contain_site(e->rules, text, cut, NULL);
+      bool got = hg_ruleset_may_contain_site(e->rules, HG_SURFACE_PYTHON, text, cut, NULL);
       bool want = pcre2_match(code, (PCRE2_SPTR)text, cut, 0, 0, e->md, NULL) >= 0;
       if (got != want) print_error("round %d: \"%.*s\": matcher %d, alternation %d\n", round, (int)cut, text, got, want);
       assert_int_equal(got, want);
@@ -216,13 +216,13 @@ static void test_prefilter__agrees_with_the_alternation(void **state) {
 
 // Runs the full analysis on `text` without the prefilter; when it reports anything, the prefilter
 // must have let the file through.
-static void check_sound(env *e, const char *path, const char *text, size_t len) {
+static void check_sound_as(env *e, hg_surface_id surface, const char *path, const char *text, size_t len) {
   hg_source src;
   hg_source_from_bytes(&src, path, text, len);
   hg_findings findings = {0};
   hg_file_errors errors = {0};
-  hg_check_source(e->checker, e->rules, e->config, NULL, &src, &findings, &errors);
-  bool may = hg_ruleset_may_contain_site(e->rules, src.data, src.len, NULL);
+  hg_check_source(e->checker, surface, e->rules, e->config, NULL, &src, &findings, &errors);
+  bool may = hg_ruleset_may_contain_site(e->rules, surface, src.data, src.len, NULL);
   // Sites, and regions that failed to parse where one may hide, are what the prefilter answers
   // for. A marker comment's own findings (bad-suppression, unused-suppression) are not sites: the
   // prefilter is derived from the site patterns only, so a file holding a marker and no site's
@@ -244,17 +244,29 @@ static void check_sound(env *e, const char *path, const char *text, size_t len) 
   hg_source_free(&src);
 }
 
+// The surface a fixture belongs to: its name, else its #! line (a script the walk reads); Python
+// for the generated files.
+static void check_sound(env *e, const char *path, const char *text, size_t len) {
+  int s = hg_surface_by_name(path);
+  if (s < 0) s = hg_surface_by_shebang(text, len);
+  check_sound_as(e, s < 0 ? HG_SURFACE_PYTHON : (hg_surface_id)s, path, text, len);
+}
+
 static env *walk_env;
 
 static int each_fixture(const char *path, const struct stat *st, int flag, struct FTW *ftw) {
   (void)st;
   (void)ftw;
-  size_t n = strlen(path);
-  if (flag != FTW_F || n < 3 || strcmp(path + n - 3, ".py") != 0) return 0;
+  if (flag != FTW_F) return 0;
   char *data;
   size_t len;
   hg_error err = {{0}};
   if (hg_read_file(&data, &len, path, &err) != 0) fail_msg("%s", err.message);
+  // Every file a surface reads, by its name or its #! line.
+  if (hg_surface_by_name(path) < 0 && (!hg_surface_may_have_shebang(path) || hg_surface_by_shebang(data, len) < 0)) {
+    free(data);
+    return 0;
+  }
   env *e = walk_env;
   check_sound(e, path, data, len);
   // Mutations: every prefix at a few cut points (unclosed calls, lists and strings: regions that

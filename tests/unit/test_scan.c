@@ -39,7 +39,7 @@ static char *write_file(env *e, const char *name, const char *text, size_t len) 
 static void add(env *e, const char *name, const char *text, size_t len) {
   char *path = write_file(e, name, text, len);
   size_t skip = len >= 3 && !memcmp(text, "\xEF\xBB\xBF", 3) ? 3 : 0;
-  e->candidates += hg_ruleset_may_contain_site(e->rules, text + skip, len - skip, NULL);
+  e->candidates += hg_ruleset_may_contain_site(e->rules, HG_SURFACE_PYTHON, text + skip, len - skip, NULL);
   HG_VEC_PUSH(&e->paths, path);
 }
 

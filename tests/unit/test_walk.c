@@ -37,6 +37,16 @@ static void put(const tree *t, const char *rel) {
   free(path);
 }
 
+static void put_text(const tree *t, const char *rel, const char *text) {
+  put(t, rel);
+  char *path = hg_xasprintf("%s/%s", t->root, rel);
+  FILE *f = fopen(path, "w");
+  assert_non_null(f);
+  fputs(text, f);
+  fclose(f);
+  free(path);
+}
+
 static void link_to(const tree *t, const char *target, const char *rel) {
   char *path = hg_xasprintf("%s/%s", t->root, rel);
   assert_int_equal(symlink(target, path), 0);
@@ -120,6 +130,44 @@ static void test_walk__python_files_only(void **state) {
   hg_config_free(c);
 }
 
+// Every surface's files: by extension, by name glob, by path glob, and extensionless scripts by
+// their #! line (a file without one is not read).
+static void test_walk__every_surface(void **state) {
+  (void)state;
+  tree own = {0}, *t = &own;  // a tree of its own: the shared one is walked whole by other tests
+  strcpy(t->root, "/tmp/hg-walk-XXXXXX");
+  assert_non_null(mkdtemp(t->root));
+  char *dir = hg_xasprintf("%s/surfaces", t->root);
+  put_text(t, "surfaces/run.sh", "docker run x\n");
+  put_text(t, "surfaces/lib.bash", "x\n");
+  put_text(t, "surfaces/tools/launch", "#!/usr/bin/env bash\ndocker run x\n");
+  put_text(t, "surfaces/tools/py_tool", "#!/usr/bin/python3.11 -u\nimport docker\n");
+  put_text(t, "surfaces/tools/README", "docker run x\n");
+  put_text(t, "surfaces/tools/perl_tool", "#!/usr/bin/perl\n");
+  put_text(t, "surfaces/Makefile", "a:\n\tdocker run x\n");
+  put_text(t, "surfaces/mk/rules.mk", "x\n");
+  put_text(t, "surfaces/.github/workflows/ci.yml", "on: push\n");
+  put_text(t, "surfaces/.github/other.yml", "on: push\n");
+  put_text(t, "surfaces/deploy/action.yml", "runs: {}\n");
+  put_text(t, "surfaces/.gitlab-ci.yml", "a: {}\n");
+  put_text(t, "surfaces/notes.yml", "a: {}\n");
+  put_text(t, "surfaces/deploy/docker-compose.dev.yml", "services: {}\n");
+  hg_config *c = hg_config_empty(dir);
+  hg_file_errors errors = {0};
+  const char *args[] = {dir};
+  char *prefix = hg_xasprintf("%s/", dir);
+  char *got = walked(args, 1, c, prefix, &errors);
+  assert_string_equal(got, ".github/workflows/ci.yml .gitlab-ci.yml Makefile deploy/action.yml "
+                           "deploy/docker-compose.dev.yml lib.bash "
+                           "mk/rules.mk run.sh tools/launch tools/py_tool");
+  assert_int_equal(errors.len, 0);
+  free(got);
+  free(prefix);
+  free(dir);
+  hg_config_free(c);
+  nftw(t->root, rm_one, 16, FTW_DEPTH | FTW_PHYS);
+}
+
 static void test_walk__excludes_before_descending(void **state) {
   tree *t = *state;
   hg_config *c = hg_config_empty(t->root);
@@ -182,6 +230,7 @@ static void test_walk__many_files(void **state) {
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_walk__python_files_only),
+      cmocka_unit_test(test_walk__every_surface),
       cmocka_unit_test(test_walk__excludes_before_descending),
       cmocka_unit_test(test_walk__paths_as_reached),
       cmocka_unit_test(test_walk__many_files),

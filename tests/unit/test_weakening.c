@@ -54,8 +54,9 @@ static int teardown_env(void **state) {
 static void test_weakening__policy_forbids(void **state) {
   env *e = *state;
   // The cases below cover exactly these entries, in this order (which is the message order).
-  static const char *const ids[] = {"privileged", "cap-add",  "host-network", "host-pid",     "host-ipc",
-                                    "host-userns", "unconfined", "devices",      "docker-socket"};
+  static const char *const ids[] = {"privileged", "cap-add",     "host-network", "host-pid",
+                                    "host-ipc",   "host-userns", "host-uts",     "host-cgroup",
+                                    "unconfined", "devices",     "docker-socket"};
   assert_int_equal(e->policy->n_forbid, sizeof(ids) / sizeof(ids[0]));
   for (size_t i = 0; i < e->policy->n_forbid; i++) assert_string_equal(e->policy->forbid[i].id, ids[i]);
   assert_int_equal(e->policy->n_req, 7);
@@ -231,6 +232,12 @@ static void test_weakening__namespace_keywords(void **state) {
       {"ipc_mode=\"private\"", keyed("ipc_mode", STR("private")), NULL, NULL, 0},
       {"userns_mode=\"host\"", keyed("userns_mode", STR("host")),
        "`userns_mode=\"host\"` (line 4) turns off user-namespace remapping", "remove `userns_mode`", 0},
+      {"uts_mode=\"host\"", keyed("uts_mode", STR("host")),
+       "`uts_mode=\"host\"` (line 4) shares the host's UTS namespace (its hostname and domain name)",
+       "remove `uts_mode`", 0},
+      {"cgroupns=\"host\"", keyed("cgroupns", STR("host")),
+       "`cgroupns=\"host\"` (line 4) shares the host's cgroup namespace", "remove `cgroupns`", 0},
+      {"cgroupns=\"private\"", keyed("cgroupns", STR("private")), NULL, NULL, 0},
   };
   RUN_KW(*state, cases);
 }
@@ -470,6 +477,11 @@ static void test_weakening__argv_privileged_cap_add_namespaces(void **state) {
        "remove `--ipc`", 0},
       {"--userns host", {"--userns", "host", NULL},
        "`\"--userns\", \"host\"` (line 4) turns off user-namespace remapping", "remove `--userns`", 0},
+      {"--uts=host", {"--uts=host", NULL},
+       "`\"--uts=host\"` (line 4) shares the host's UTS namespace (its hostname and domain name)", "remove `--uts`",
+       0},
+      {"--cgroupns host", {"--cgroupns", "host", NULL},
+       "`\"--cgroupns\", \"host\"` (line 4) shares the host's cgroup namespace", "remove `--cgroupns`", 0},
       {"--pid container:x", {"--pid", "container:x", NULL}, NULL, NULL, 0},
   };
   RUN_ARGV(*state, cases);

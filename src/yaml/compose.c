@@ -1,0 +1,76 @@
+// Compose files: each selected service is a site at its key, its value built by
+// src/compose/service.c and judged with the policy's compose spellings.
+#include "compose.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "compose/service.h"
+#include "ydoc.h"
+
+typedef struct {
+  const hg_source *src;
+  hg_arena *arena;
+  const char *kind;
+  size_t budget; // shared by the file's services (hg_compose_budget)
+  hg_site_vec *sites;
+} compose_ctx;
+
+static void service(hg_ydoc *doc, yaml_node_t *key, yaml_node_t *node, void *vctx) {
+  compose_ctx *c = vctx;
+  if (!key)
+    return; // `services` is a mapping of names to services
+  hg_site s = {.path = c->src->path, .kind = c->kind, .reads = HG_READS_COMPOSE};
+  s.start_byte = hg_ydoc_byte(doc, key->start_mark);
+  s.end_byte = hg_ydoc_byte(doc, key->end_mark);
+  if (s.end_byte <= s.start_byte)
+    s.end_byte = s.start_byte + 1;
+  uint32_t row = hg_lines_row(&doc->lines, s.start_byte);
+  hg_pos a = hg_source_pos(c->src, s.start_byte, row),
+         b = hg_source_pos(c->src, s.end_byte, hg_lines_row(&doc->lines, s.end_byte));
+  s.line = a.line;
+  s.col = a.col;
+  s.end_line = b.line;
+  s.end_col = b.col;
+  s.flags = hg_compose_service(c->arena, &doc->doc, node, &c->budget);
+  HG_VEC_PUSH(c->sites, s);
+}
+
+void hg_compose_extract(hg_extractor *self, const hg_ruleset *rules, const hg_config *config, struct hg_index *index,
+                        const hg_source *source, TSTree *tree, hg_arena *arena, hg_sites *out) {
+  (void)self;
+  (void)config;
+  (void)index;
+  (void)tree;
+  hg_site_vec sites = {0};
+  hg_marker_vec markers = {0};
+  hg_ydoc doc;
+  hg_sites failed = {0};
+  if (hg_ydoc_load(&doc, source, arena, &failed)) {
+    size_t n;
+    const hg_yaml_rule *r = hg_ruleset_yaml_rules(rules, HG_SURFACE_COMPOSE, &n);
+    for (size_t i = 0; i < n; i++) {
+      if (strcmp(r[i].reads, "compose"))
+        continue;
+      compose_ctx c = {
+          .src = source, .arena = arena, .kind = r[i].kind, .sites = &sites, .budget = hg_compose_budget(&doc.doc)};
+      for (size_t k = 0; k < r[i].n_select; k++) {
+        const hg_yaml_select *sel = &r[i].select[k];
+        bool ours = sel->n_files == 0;
+        for (size_t f = 0; f < sel->n_files && !ours; f++)
+          ours = hg_surface_path_matches(sel->files[f], source->path);
+        for (size_t p = 0; ours && p < sel->n_paths; p++)
+          hg_ydoc_select(&doc, sel->paths[p], service, &c);
+      }
+    }
+  } else if (hg_ruleset_may_contain_site(rules, HG_SURFACE_COMPOSE, source->data, source->len, NULL)) {
+    hg_site s;
+    hg_ydoc_failed_region(&doc, &failed, &s);
+    HG_VEC_PUSH(&sites, s);
+  }
+  hg_ydoc_markers(&doc, arena, NULL, NULL, 0, &markers);
+  hg_ydoc_free(&doc);
+  hg_extract__finish(out, arena, &sites, &markers);
+  out->syntax_error = failed.syntax_error;
+  out->syntax_at = failed.syntax_at;
+}

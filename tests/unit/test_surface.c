@@ -1,0 +1,97 @@
+// Unit tests for surface.c: which surface reads a file, by its name, its path and its #! line.
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "surface.h"
+
+static void test_surface__by_name(void **state) {
+  (void)state;
+  static const struct {
+    const char *path;
+    int want;
+  } cases[] = {
+      {"a.py", HG_SURFACE_PYTHON},
+      {"pkg/sub/mod.py", HG_SURFACE_PYTHON},
+      {"run.sh", HG_SURFACE_SHELL},
+      {"x/lib.bash", HG_SURFACE_SHELL},
+      {"Makefile", HG_SURFACE_MAKE},
+      {"sub/makefile", HG_SURFACE_MAKE},
+      {"GNUmakefile", HG_SURFACE_MAKE},
+      {"build/rules.mk", HG_SURFACE_MAKE},
+      {".github/workflows/ci.yml", HG_SURFACE_CI},
+      {"repo/.github/workflows/release.yaml", HG_SURFACE_CI},
+      {".gitlab-ci.yml", HG_SURFACE_CI},
+      {"actions/deploy/action.yml", HG_SURFACE_CI},
+      {".github/ci.yml", -1},               // not in workflows/
+      {".github/workflows/sub/ci.yml", -1}, // workflows are not nested
+      {"workflows/ci.yml", -1},
+      {"notes.yml", -1},
+      {"a.pyc", -1},
+      {"py", -1},
+      {".sh", -1}, // a dot file, not a .sh extension
+      {"README", -1},
+  };
+  for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+    int got = hg_surface_by_name(cases[i].path);
+    if (got != cases[i].want)
+      fail_msg("%s: surface %d, want %d", cases[i].path, got, cases[i].want);
+  }
+}
+
+static void test_surface__by_shebang(void **state) {
+  (void)state;
+  static const struct {
+    const char *text;
+    int want;
+  } cases[] = {
+      {"#!/bin/sh\n", HG_SURFACE_SHELL},
+      {"#!/bin/bash -e\necho", HG_SURFACE_SHELL},
+      {"#! /usr/bin/env bash\n", HG_SURFACE_SHELL},
+      {"#!/usr/bin/env -S bash -eu\n", HG_SURFACE_SHELL},
+      {"#!/bin/dash\n", HG_SURFACE_SHELL},
+      {"#!/usr/bin/zsh\n", HG_SURFACE_SHELL},
+      {"#!/usr/bin/python3\n", HG_SURFACE_PYTHON},
+      {"#!/usr/bin/env python3.11\n", HG_SURFACE_PYTHON},
+      {"#!/usr/bin/perl\n", -1},
+      {"#!/usr/bin/env node\n", -1},
+      {"#!/usr/bin/env\n", -1},
+      {"# not a shebang\n", -1},
+      {"#!", -1},
+      {"", -1},
+      {"#!/bin/shx\n", -1},
+  };
+  for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+    int got = hg_surface_by_shebang(cases[i].text, strlen(cases[i].text));
+    if (got != cases[i].want)
+      fail_msg("%s: surface %d, want %d", cases[i].text, got, cases[i].want);
+  }
+  assert_true(hg_surface_may_have_shebang("tools/launch"));
+  assert_true(hg_surface_may_have_shebang(".envrc"));
+  assert_false(hg_surface_may_have_shebang("tools/launch.txt"));
+}
+
+static void test_surface__registry(void **state) {
+  (void)state;
+  // Every surface has an id, a way to read it, and the ids are unique rules folders.
+  for (int s = 0; s < HG_SURFACE_COUNT; s++) {
+    const hg_surface *sf = hg_surface_get((hg_surface_id)s);
+    assert_non_null(sf->id);
+    assert_non_null(sf->extract);
+    assert_int_equal(hg_surface_by_id(sf->id), s);
+  }
+  assert_int_equal(hg_surface_by_id("ruby"), -1);
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_surface__by_name),
+      cmocka_unit_test(test_surface__by_shebang),
+      cmocka_unit_test(test_surface__registry),
+  };
+  return cmocka_run_group_tests_name("surface", tests, NULL, NULL);
+}
