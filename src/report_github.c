@@ -2,7 +2,8 @@
  * for each site that fails the run, so that findings show inline on a pull request without code
  * scanning; `::warning` for files with syntax errors and stale baseline entries. Files are named
  * relative to the repository root, as GitHub expects. Unless --quiet, a plain summary line ends
- * the output (stale entries are left out with --quiet too). */
+ * the output, with the same counts as the text format's (stale entries are left out with --quiet
+ * too). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -43,14 +44,16 @@ static void command(FILE *o, const char *level, const char *path, uint32_t line,
   hg_buf_free(&b);
 }
 
+// The state: how many sites the run gave each status, for the summary.
 static void begin(const hg_report_input *in, void **state) {
   (void)in;
-  *state = hg_xcalloc(1, sizeof(size_t));
+  *state = hg_xcalloc(HG_STATUS_COUNT, sizeof(size_t));
 }
 
 static void finding(const hg_report_input *in, void *state, const hg_finding *f) {
-  if (hg_report_status(in, f) != HG_STATUS_FAIL) return;
-  ++*(size_t *)state;
+  hg_status st = hg_report_status(in, f);
+  ((size_t *)state)[st]++;
+  if (st != HG_STATUS_FAIL) return;
   const char *id = hg_rules[f->rule].id;
   char *title = hg_xasprintf("hardguard %s (%s)", id, f->kind);
   char *message = f->fix ? hg_xasprintf("%s\nfix: %s", f->message, f->fix) : hg_xstrdup(f->message);
@@ -60,7 +63,8 @@ static void finding(const hg_report_input *in, void *state, const hg_finding *f)
 }
 
 static void end(const hg_report_input *in, void *state) {
-  size_t failing = *(size_t *)state;
+  size_t total[HG_STATUS_COUNT];
+  memcpy(total, state, sizeof(total));
   free(state);
   size_t unreadable = 0;
   for (size_t i = 0; i < in->errors->len; i++) {
@@ -88,12 +92,17 @@ static void end(const hg_report_input *in, void *state) {
     }
     free(path);
   }
+  // The text format's summary line, word for word (report_text.c), so a log reads the same.
   if (!in->quiet) {
     const hg_scan_stats *st = in->stats;
-    fprintf(in->out, "hardguard: %zu file%s scanned, %zu site%s found, %zu failing", st->files,
-            st->files == 1 ? "" : "s", st->sites, st->sites == 1 ? "" : "s", failing);
-    if (unreadable) fprintf(in->out, ", %zu path%s could not be read", unreadable, unreadable == 1 ? "" : "s");
-    fputc('\n', in->out);
+    FILE *o = in->out;
+    fprintf(o, "hardguard: %zu file%s scanned, %zu site%s found, %zu failing", st->files, st->files == 1 ? "" : "s",
+            st->sites, st->sites == 1 ? "" : "s", total[HG_STATUS_FAIL]);
+    if (total[HG_STATUS_SUPPRESSED]) fprintf(o, ", %zu suppressed", total[HG_STATUS_SUPPRESSED]);
+    if (in->baselined) fprintf(o, ", %zu accepted by the baseline", total[HG_STATUS_BASELINED]);
+    if (in->n_stale) fprintf(o, ", %zu stale baseline entr%s", in->n_stale, in->n_stale == 1 ? "y" : "ies");
+    if (unreadable) fprintf(o, ", %zu path%s could not be read", unreadable, unreadable == 1 ? "" : "s");
+    fputc('\n', o);
   }
 }
 

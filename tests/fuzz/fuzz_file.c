@@ -1,8 +1,9 @@
 /* libFuzzer harness: the whole per-file pipeline. The bytes are one Python file; it goes through
  * the prefilter, the parse, extraction, resolution (with the project stage: a small project of
- * builder modules written to a temporary directory at start), evaluation and suppressions
+ * builder modules written at start to a temporary directory, or to $HG_FUZZ_PROJECT_DIR), evaluation and suppressions
  * (hg_scan_bytes) with the built-in rules, and every finding is freed. The first byte picks the
  * config: an empty one, or one with builders, so that builder imports and calls are followed too. */
+#include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -65,7 +66,16 @@ static const char CONFIG[] =
 int LLVMFuzzerInitialize(int *argc, char ***argv) {
   (void)argc, (void)argv;
   hg_error err;
-  if (!mkdtemp(dir)) abort();
+  // A random name would reach the fuzzer (through the string comparisons it watches) and change
+  // what a run with a fixed -seed tries: the reproducible runs of tests/fuzz/run.sh name the
+  // directory themselves.
+  const char *fixed = getenv("HG_FUZZ_PROJECT_DIR");
+  if (fixed && *fixed) {
+    if (snprintf(dir, sizeof(dir), "%s", fixed) >= (int)sizeof(dir) || (mkdir(dir, 0755) != 0 && errno != EEXIST))
+      abort();
+  } else if (!mkdtemp(dir)) {
+    abort();
+  }
   put("sandbox/container_hardening.py", BUILDERS);
   put("hardening.py", "from sandbox.container_hardening import hardening_kwargs, hardening_argv\n");
   char config_path[128];

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # The pre-commit hook with the real pre-commit (Debian's package), in throwaway git repositories:
 # the .pre-commit-config.yaml is the README's example, its `repo:` pointed at a local git repository
-# holding this tree's .pre-commit-hooks.yaml and tagged with the example's `rev:`; the freshly built
-# hardguard is first on PATH. A commit adding an unhardened containers.run is refused with the
+# holding this tree's .pre-commit-hooks.yaml and tagged with the example's `rev:` (and, as a copy
+# without tags is, pinned by a commit SHA); the freshly built hardguard is first on PATH. A commit adding an unhardened containers.run is refused with the
 # finding shown; staged content is what counts; excluded and unstaged files are not judged; after
 # the fix the commit goes through and the hook says nothing.
 #
@@ -124,6 +124,19 @@ docker.from_env().containers.create("alpine", **hardening_kwargs())
 PY
 git add svc/worker.py
 git commit -m worker >"$tmp/out" 2>&1 || fail "a site applying the configured builder was refused"
+step "a copy of hardguard without the release tag, pinned by its full commit SHA (README: Which rev:)"
+git -C "$tmp/hook-repo" commit -q --allow-empty -m "after the release"
+sha=$(git -C "$tmp/hook-repo" rev-parse HEAD)
+git -C "$tmp/hook-repo" tag --points-at "$sha" | grep -q . && fail "the commit to pin is tagged"
+sed -i "s|^\( *rev: *\).*|\1$sha|" .pre-commit-config.yaml
+grep -q "rev: $sha\$" .pre-commit-config.yaml || fail "rev: was not replaced by the SHA"
+printf 'import docker\ndocker.from_env().containers.run("alpine")\n' >app/pinned.py
+if pre-commit run hardguard --files app/pinned.py >"$tmp/out" 2>&1; then fail "the SHA-pinned hook passed a bad file"; fi
+grep -q '^app/pinned.py:2:1: error\[unhardened-site\]' "$tmp/out" || fail "the SHA-pinned hook did not show the finding"
+grep -q 'mutable reference' "$tmp/out" && fail "pre-commit takes the SHA for a mutable reference"
+rm app/pinned.py
+git checkout -q .pre-commit-config.yaml
+
 step "the README's repo: local variant refuses the same bad file"
 local_config=$(awk '/tests\/precommit\/test_hook.sh.*local/ {m=1} m && /^```yaml/ {b=1; next} b && /^```/ {exit} b {print}' "$readme")
 [ -n "$local_config" ] || fail "no yaml block after the README's marker for the local hook"
