@@ -215,6 +215,21 @@ static void add_weakening(hg_verdict *out, const hg_judge *j, const hg_site *sit
 static void judge_flags(hg_verdict *out, const hg_judge *j, const hg_policy *policy, const hg_config *config,
                         const hg_site *site);
 
+// "; `pids_limit=-1` (line 4) means no limit to Docker" for each requirement a "no limit" value
+// left unmet.
+static void explain_unlimited(hg_buf *msg, const hg_judge *j, const hg_policy *policy, const hg_site *site,
+                              uint64_t missing) {
+  for (size_t r = 0; r < policy->n_req; r++) {
+    if (!(missing & (UINT64_C(1) << r)) || !hg_judge_unlimited(j, r))
+      continue;
+    const hg_value *v = j->src[r];
+    const char *sep = site->reads == HG_READS_KWARGS ? "=" : site->reads == HG_READS_COMPOSE ? ": " : " ";
+    bool quote = site->reads == HG_READS_KWARGS && v->kind == HG_VAL_STR;
+    hg_buf_printf(msg, "; `%s%s%s%s%s` (line %u) means no limit to Docker", j->src_name[r], sep, quote ? "\"" : "",
+                  v->text, quote ? "\"" : "", v->line);
+  }
+}
+
 // ---- what reached the site ----------------------------------------------------------------------
 
 typedef HG_VEC(hg_effect) effect_vec;
@@ -553,6 +568,7 @@ static void judge_flags(hg_verdict *out, const hg_judge *jp, const hg_policy *po
   if (out->missing) {
     hg_buf_puts(&msg, out->rule == HG_RULE_UNVERIFIABLE_FLAGS ? "; not literally present: " : "; missing: ");
     list_missing(policy, out->missing, &msg);
+    explain_unlimited(&msg, &j, policy, site, out->missing);
   }
   if (j.mismatch) {
     hg_buf_printf(&msg, "; `%s` (line %u) is a %s builder used as %s, which does not count", j.mismatch->text,

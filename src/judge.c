@@ -27,6 +27,9 @@ static bool unset(const hg_value *v) {
 }
 
 static hg_state match_value(const hg_judge *j, const hg_matcher *m, const hg_value *v) {
+  // A literal that means "no limit" to Docker (pids_limit=-1, --memory 0) sets nothing.
+  if (literal(v) && hg_matcher_unlimited(m, v->text, j->md))
+    return HG_UNSAT;
   if (!m->value)
     return unset(v) ? HG_UNSAT : HG_SAT;
   if (literal(v))
@@ -527,6 +530,21 @@ uint64_t hg_judge_yields(const hg_judge *parent, const hg_value *builder, bool f
       sat |= UINT64_C(1) << r;
   hg_judge_free(&j);
   return sat;
+}
+
+bool hg_judge_unlimited(const hg_judge *j, size_t r) {
+  const hg_value *v = j->src[r];
+  const char *name = j->src_name[r];
+  if (j->req[r] != HG_UNSAT || !v || !name || !literal(v))
+    return false;
+  const hg_requirement *req = &j->policy->req[r];
+  const hg_matcher *sets[] = {req->kwargs, req->flags};
+  size_t ns[] = {req->n_kwargs, req->n_flags};
+  for (size_t k = 0; k < 2; k++)
+    for (size_t m = 0; m < ns[k]; m++)
+      if (policy_name(&sets[k][m], name) && hg_matcher_unlimited(&sets[k][m], v->text, j->md))
+        return true;
+  return false;
 }
 
 void hg_judge_init(hg_judge *j, const hg_policy *policy, pcre2_match_data *md) {

@@ -48,6 +48,8 @@ void hg_judge_read_kwargs(hg_judge *j, const hg_value *dict);
 void hg_judge_read_compose(hg_judge *j, const hg_value *service);
 /** Reads an ARGV or SHELL site's words, from the program to the image. */
 void hg_judge_read_argv(hg_judge *j, const hg_value *list);
+/** Is requirement r unmet because its occurrence has a value that means "no limit" to Docker? */
+bool hg_judge_unlimited(const hg_judge *j, size_t r);
 /** What a builder yields by itself (its items[0]), as requirement bits; `flags`: read as CLI words. */
 uint64_t hg_judge_yields(const hg_judge *parent, const hg_value *builder, bool flags);
 

@@ -8,32 +8,42 @@
 static void matcher_clear(hg_matcher *m) {
   hg_strv_free(m->names, m->n_names);
   pcre2_code_free(m->value);
+  pcre2_code_free(m->unlimited);
   free(m->value_src);
 }
 
+static int compile_regex(hg_yaml *y, yaml_node_t *node, const char *what, pcre2_code **out, char **src_out,
+                         hg_error *err) {
+  const char *src;
+  if (hg_yaml_scalar(y, node, what, &src, err) != 0)
+    return -1;
+  int code;
+  PCRE2_SIZE off;
+  *out = pcre2_compile((PCRE2_SPTR)src, PCRE2_ZERO_TERMINATED, PCRE2_UTF, &code, &off, NULL);
+  if (!*out) {
+    PCRE2_UCHAR msg[256];
+    pcre2_get_error_message(code, msg, sizeof(msg));
+    return hg_yaml_error(y, node, err, "%s: invalid regex at offset %zu: %s", what, (size_t)off, msg);
+  }
+  if (src_out)
+    *src_out = hg_xstrdup(src);
+  return 0;
+}
+
 static int load_matcher(hg_yaml *y, yaml_node_t *node, const char *what, hg_matcher *m, hg_error *err) {
-  static const char *const keys[] = {"name", "value", NULL};
+  static const char *const keys[] = {"name", "value", "unlimited", NULL};
   if (hg_yaml_mapping(y, node, keys, what, err) != 0)
     return -1;
-  yaml_node_t *name = hg_yaml_get(y, node, "name"), *value = hg_yaml_get(y, node, "value");
+  yaml_node_t *name = hg_yaml_get(y, node, "name"), *value = hg_yaml_get(y, node, "value"),
+              *unlimited = hg_yaml_get(y, node, "unlimited");
   if (!name)
     return hg_yaml_error(y, node, err, "%s: missing 'name'", what);
   if (hg_yaml_strings(y, name, what, &m->names, &m->n_names, err) != 0)
     return -1;
-  if (value) {
-    const char *src;
-    if (hg_yaml_scalar(y, value, what, &src, err) != 0)
-      return -1;
-    int code;
-    PCRE2_SIZE off;
-    m->value = pcre2_compile((PCRE2_SPTR)src, PCRE2_ZERO_TERMINATED, PCRE2_UTF, &code, &off, NULL);
-    if (!m->value) {
-      PCRE2_UCHAR msg[256];
-      pcre2_get_error_message(code, msg, sizeof(msg));
-      return hg_yaml_error(y, value, err, "%s: invalid regex at offset %zu: %s", what, (size_t)off, msg);
-    }
-    m->value_src = hg_xstrdup(src);
-  }
+  if (value && compile_regex(y, value, what, &m->value, &m->value_src, err) != 0)
+    return -1;
+  if (unlimited && compile_regex(y, unlimited, what, &m->unlimited, NULL, err) != 0)
+    return -1;
   return 0;
 }
 
@@ -290,6 +300,10 @@ void hg_policy_free(hg_policy *self) {
   hg_strv_free(self->property_decorators, self->n_property_decorators);
   free(self->path);
   free(self);
+}
+
+bool hg_matcher_unlimited(const hg_matcher *self, const char *text, pcre2_match_data *md) {
+  return self->unlimited && pcre2_match(self->unlimited, (PCRE2_SPTR)text, strlen(text), 0, 0, md, NULL) >= 0;
 }
 
 bool hg_matcher_value_ok(const hg_matcher *self, const char *text, pcre2_match_data *md) {

@@ -19,6 +19,7 @@ typedef struct {
   size_t n_names;
   pcre2_code *value; // NULL: presence is enough
   char *value_src;
+  pcre2_code *unlimited; // literal values that mean "no limit" to Docker (0, -1): they do not count; NULL: none
 } hg_matcher;
 
 typedef struct {
@@ -87,6 +88,8 @@ int hg_policy_load(hg_policy **out, const char *path, const char *bytes, size_t 
 void hg_policy_free(hg_policy *self);
 
 /** Does `text` match the matcher's value regex? `md` is the caller's (per-thread) match data. */
+/** Does a literal value mean "no limit" (the matcher's `unlimited:` regex)? */
+bool hg_matcher_unlimited(const hg_matcher *self, const char *text, pcre2_match_data *md);
 bool hg_matcher_value_ok(const hg_matcher *self, const char *text, pcre2_match_data *md);
 /** The requirement with this id, or NULL. */
 const hg_requirement *hg_policy_requirement(const hg_policy *self, const char *id, size_t *index);

@@ -70,7 +70,7 @@ static void test_policy__real_policy_requirement_details(void **state) {
   assert_true(hg_matcher_has_name(&cap->kwargs[0], "cap_drop"));
   assert_false(hg_matcher_has_name(&cap->kwargs[0], "cap_add"));
   assert_true(hg_matcher_has_name(&cap->flags[0], "--cap-drop"));
-  assert_string_equal(cap->kwargs[0].value_src, "^ALL$");
+  assert_string_equal(cap->kwargs[0].value_src, "^(?i:all)$");
   assert_string_equal(cap->fix_kwarg, "cap_drop=[\"ALL\"]");
   assert_string_equal(cap->fix_flag, "--cap-drop ALL");
   assert_non_null(cap->summary);
@@ -114,9 +114,10 @@ static void check_values(const hg_matcher *m, pcre2_match_data *md, const value_
 static void test_policy__cap_drop_regex(void **state) {
   real_policy *rp = *state;
   const hg_requirement *cap = requirement(rp->policy, "cap-drop-all");
-  // '^ALL$' is case-sensitive and anchored.
+  // ALL in any case (the daemon upper-cases capability names), anchored.
   static const value_case cases[] = {
-      {"ALL", true}, {"all", false}, {"All", false}, {"NET_RAW", false}, {"ALL ", false}, {"xALL", false}, {"", false},
+      {"ALL", true}, {"all", true}, {"All", true}, {"NET_RAW", false}, {"ALL ", false}, {"xALL", false}, {"", false},
+      {"CAP_ALL", false},
   };
   check_values(&cap->kwargs[0], rp->md, cases, sizeof(cases) / sizeof(cases[0]));
   check_values(&cap->flags[0], rp->md, cases, sizeof(cases) / sizeof(cases[0]));
@@ -131,7 +132,15 @@ static void test_policy__no_new_privileges_regex(void **state) {
       {"no-new-privileges=true", true},
       {"no-new-privileges:false", false},
       {"no-new-privileges=false", false},
-      {"no-new-privileges:True", false},
+      {"no-new-privileges=0", false},
+      {"no-new-privileges=f", false},
+      {"no-new-privileges=FALSE", false},
+      // the true spellings of Go's strconv.ParseBool
+      {"no-new-privileges:True", true},
+      {"no-new-privileges=1", true},
+      {"no-new-privileges=t", true},
+      {"no-new-privileges=TRUE", true},
+      {"no-new-privileges=yes", false},
       {"no-new-privileges:", false},
       {"seccomp=unconfined", false},
       {"label=disable no-new-privileges", false},
@@ -145,6 +154,32 @@ static void test_policy__presence_matcher_accepts_any_value(void **state) {
   const hg_requirement *mem = requirement(rp->policy, "memory-limit");
   assert_true(hg_matcher_value_ok(&mem->kwargs[0], "512m", rp->md));
   assert_true(hg_matcher_value_ok(&mem->kwargs[0], "", rp->md));
+}
+
+// Literal values that mean "no limit" to Docker, per limit and spelling.
+static void test_policy__unlimited_values(void **state) {
+  real_policy *rp = *state;
+  static const struct {
+    const char *req;
+    bool flag;
+    const char *text;
+    bool unlimited;
+  } cases[] = {
+      {"memory-limit", false, "0", true},     {"memory-limit", false, "0m", true},  {"memory-limit", false, "-1", true},
+      {"memory-limit", false, "0.0g", true},  {"memory-limit", false, "512m", false}, {"memory-limit", false, "10", false},
+      {"memory-limit", true, "0", true},      {"memory-limit", true, "0b", true},   {"memory-limit", true, "1g", false},
+      {"cpu-limit", false, "0", true},        {"cpu-limit", false, "-1", true},     {"cpu-limit", false, "0_000", true},
+      {"cpu-limit", false, "1_000_000_000", false}, {"cpu-limit", true, "0.000", true}, {"cpu-limit", true, "0.5", false},
+      {"pids-limit", false, "0", true},       {"pids-limit", false, "-1", true},    {"pids-limit", false, "-100", true},
+      {"pids-limit", false, "64", false},     {"pids-limit", true, "-1", true},     {"pids-limit", true, "100", false},
+  };
+  for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+    const hg_requirement *r = requirement(rp->policy, cases[i].req);
+    const hg_matcher *m = cases[i].flag ? &r->flags[0] : &r->kwargs[0];
+    if (hg_matcher_unlimited(m, cases[i].text, rp->md) != cases[i].unlimited)
+      fail_msg("%s %s %s: unlimited %d, want %d", cases[i].req, cases[i].flag ? "flag" : "kwarg", cases[i].text,
+               !cases[i].unlimited, cases[i].unlimited);
+  }
 }
 
 // ---- compose spellings -------------------------------------------------------------------------
@@ -565,6 +600,7 @@ int main(void) {
       cmocka_unit_test_setup_teardown(test_policy__no_new_privileges_regex, setup_real_policy, teardown_real_policy),
       cmocka_unit_test_setup_teardown(test_policy__presence_matcher_accepts_any_value, setup_real_policy,
                                       teardown_real_policy),
+      cmocka_unit_test_setup_teardown(test_policy__unlimited_values, setup_real_policy, teardown_real_policy),
       cmocka_unit_test_setup_teardown(test_policy__real_policy_compose_spellings, setup_real_policy,
                                       teardown_real_policy),
       cmocka_unit_test_setup_teardown(test_policy__compose_requirement_values, setup_real_policy,
