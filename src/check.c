@@ -9,7 +9,7 @@
 
 struct hg_checker {
   TSParser *parser;
-  int language;  // the surface whose grammar the parser has, -1 before the first file
+  int language; // the surface whose grammar the parser has, -1 before the first file
   hg_extractor *extractor;
   hg_arena *arena;
 };
@@ -40,13 +40,26 @@ static char *line_text(const hg_source *src, uint32_t offset) {
   return hg_xstrndup(line, len);
 }
 
-// Judges one site, applying the named exceptions written at it: allow[...] relaxes requirements
-// before the verdict, ignore[...] suppresses the finding after it.
 // The requirements `allow:` in the config relaxes for the file being checked.
 typedef struct {
   uint64_t bits;
   const char *reasons[HG_POLICY_MAX_REQ];
 } path_allowance;
+
+// Appends " (allowed <where>: <requirements> -- <why>)" to the verdict's message.
+static void note_allowed(hg_verdict *v, const hg_policy *policy, uint64_t bits, const char *where, const char *why) {
+  hg_buf msg = {0};
+  hg_buf_printf(&msg, "%s (allowed %s:", v->message, where);
+  for (size_t r = 0; r < policy->n_req; r++)
+    if (bits & (UINT64_C(1) << r))
+      hg_buf_printf(&msg, " %s", policy->req[r].id);
+  hg_buf_printf(&msg, " -- %s)", why);
+  free(v->message);
+  v->message = hg_buf_detach(&msg);
+}
+
+// Judges one site, applying the named exceptions written at it or for its path: allow[...] and
+// `allow:` relax requirements before the verdict, ignore[...] suppresses the finding after it.
 
 static void judge_site(hg_checker *self, const hg_policy *policy, const hg_config *config, const hg_source *src,
                        const hg_site *site, hg_markers *markers, const path_allowance *pa, hg_findings *findings) {
@@ -61,32 +74,16 @@ static void judge_site(hg_checker *self, const hg_policy *policy, const hg_confi
   uint64_t relaxed = v.relaxed ? hg_markers_allow(markers, s.line, v.relaxed, &allowed_why) : 0;
   uint64_t by_config = v.relaxed & ~relaxed & pa->bits;
   if (by_config) {
-    hg_buf msg = {0};
-    hg_buf_printf(&msg, "%s (allowed for this path by %s:", v.message, config->path ? config->path : ".hardguard.yml");
-    const char *why = NULL;
-    for (size_t r = 0; r < policy->n_req; r++)
-      if (by_config & (UINT64_C(1) << r)) {
-        hg_buf_printf(&msg, " %s", policy->req[r].id);
-        if (!why)
-          why = pa->reasons[r];
-      }
-    hg_buf_printf(&msg, " -- %s)", why);
-    free(v.message);
-    v.message = hg_buf_detach(&msg);
+    const char *why = pa->reasons[__builtin_ctzll(by_config)]; // of the first requirement relaxed
+    char *where = hg_xasprintf("for this path by %s", config->path ? config->path : ".hardguard.yml");
+    note_allowed(&v, policy, by_config, where, why);
+    free(where);
     if (!relaxed)
       allowed_why = why;
-    relaxed |= by_config;
   }
-  if (relaxed & ~by_config) {
-    hg_buf msg = {0};
-    hg_buf_printf(&msg, "%s (allowed at the site:", v.message);
-    for (size_t r = 0; r < policy->n_req; r++)
-      if (relaxed & ~by_config & (UINT64_C(1) << r))
-        hg_buf_printf(&msg, " %s", policy->req[r].id);
-    hg_buf_printf(&msg, " -- %s)", allowed_why);
-    free(v.message);
-    v.message = hg_buf_detach(&msg);
-  }
+  if (relaxed)
+    note_allowed(&v, policy, relaxed, "at the site", allowed_why);
+  relaxed |= by_config;
   hg_finding f = {
       .path = hg_xstrdup(src->path),
       .line = s.line,

@@ -67,7 +67,7 @@ typedef struct {
   TSQueryCapture *captures;
 } saved_match;
 
-static bool find(const TSQueryCapture *c, uint16_t n, uint32_t id, TSNode *out) {
+bool hg_extract__capture(const TSQueryCapture *c, uint16_t n, uint32_t id, TSNode *out) {
   for (uint16_t i = 0; id != UINT32_MAX && i < n; i++)
     if (c[i].index == id) {
       *out = c[i].node;
@@ -83,12 +83,12 @@ static const char *node_text(hg_arena *a, const char *src, TSNode n) {
 static void record_import(hg_imports *imports, const hg_captures *c, const TSQueryCapture *caps, uint16_t n,
                           const char *src, hg_arena *a) {
   TSNode module, alias, from, name;
-  bool has_alias = find(caps, n, c->import_alias, &alias);
+  bool has_alias = hg_extract__capture(caps, n, c->import_alias, &alias);
   const char *alias_text = has_alias ? node_text(a, src, alias) : NULL;
-  if (find(caps, n, c->import_from, &from) && find(caps, n, c->import_name, &name)) {
+  if (hg_extract__capture(caps, n, c->import_from, &from) && hg_extract__capture(caps, n, c->import_name, &name)) {
     // `from . import x`: the module text is the dots alone.
     hg_imports_add_from(imports, node_text(a, src, from), node_text(a, src, name), alias_text);
-  } else if (find(caps, n, c->import_module, &module)) {
+  } else if (hg_extract__capture(caps, n, c->import_module, &module)) {
     hg_imports_add_import(imports, node_text(a, src, module), alias_text);
   }
 }
@@ -221,12 +221,15 @@ static void python_script(hg_extractor *self, const hg_ruleset *rules, const hg_
   }
   hg_buf text = {0};
   hg_resolve_shell_text(r, command, &text);
-  hg_value v = {.kind = HG_VAL_STR, .text = hg_arena_strndup(arena, text.data ? text.data : "", text.len)};
-  hg_buf_free(&text);
-  if (!hg_ruleset_may_contain_site(rules, HG_SURFACE_SHELL, v.text, strlen(v.text), NULL))
+  const char *t = text.data ? text.data : "";
+  size_t n = text.len;
+  if (!hg_ruleset_may_contain_site(rules, HG_SURFACE_SHELL, t, n, NULL)) {
+    hg_buf_free(&text);
     return;
+  }
   static const char *const HOLE_NAMES[] = {"python_expression"};
   static const hg_sh_env HOLES = {HOLE_NAMES, NULL, 1, "a part of the Python string hardguard cannot follow"};
+  // A plain literal maps byte for byte; anything else (parts joined, a name followed) to the expression.
   TSNode content = {0};
   if (hg_node_is(command, "string"))
     for (uint32_t i = 0; i < ts_node_named_child_count(command); i++) {
@@ -234,20 +237,21 @@ static void python_script(hg_extractor *self, const hg_ruleset *rules, const hg_
       if (hg_node_is(c, "string_content"))
         content = ts_node_is_null(content) ? c : (TSNode){0};
     }
+  bool exact = !ts_node_is_null(content) && ts_node_end_byte(content) - ts_node_start_byte(content) == n &&
+               !memcmp(source->data + ts_node_start_byte(content), t, n);
   uint32_t at = ts_node_start_byte(command);
-  bool exact = !ts_node_is_null(content) && ts_node_end_byte(content) - ts_node_start_byte(content) == strlen(v.text) &&
-               !memcmp(source->data + ts_node_start_byte(content), v.text, strlen(v.text));
   hg_embed_builder b = {0};
   if (exact) {
-    hg_embed_put(&b, v.text, strlen(v.text), ts_node_start_byte(content), true);
+    hg_embed_put(&b, t, n, ts_node_start_byte(content), true);
   } else {
-    for (const char *p = v.text; *p; p++) {
-      if (*p == HG_HOLE)
+    for (size_t i = 0; i < n; i++) {
+      if (t[i] == HG_HOLE)
         hg_embed_put(&b, "${python_expression}", 20, at, false);
       else
-        hg_embed_put(&b, p, 1, at, false);
+        hg_embed_put(&b, t + i, 1, at, false);
     }
   }
+  hg_buf_free(&text);
   hg_embed e = hg_embed_finish(&b, arena, ts_node_end_byte(command));
   if (!lines->start)
     hg_lines_init(lines, source, arena);
@@ -278,7 +282,7 @@ void hg_extract(hg_extractor *self, const hg_ruleset *rules, const hg_config *co
     }
     if (p->role == HG_PATTERN_MARKER) {
       TSNode comment;
-      if (hg_predicates_eval(p->predicates, &m, &pctx) && find(m.captures, m.capture_count, c->marker, &comment))
+      if (hg_predicates_eval(p->predicates, &m, &pctx) && hg_extract__capture(m.captures, m.capture_count, c->marker, &comment))
         hg_extract__marker(&markers, arena, source, comment);
       continue;
     }
@@ -317,13 +321,13 @@ void hg_extract(hg_extractor *self, const hg_ruleset *rules, const hg_config *co
     if (!hg_predicates_eval(p->predicates, &qm, &pctx))
       continue;
     TSNode site_node, flags;
-    if (!find(sm->captures, sm->n, c->site, &site_node))
+    if (!hg_extract__capture(sm->captures, sm->n, c->site, &site_node))
       continue;
     hg_site s = {.path = source->path, .kind = p->kind, .reads = p->reads, .imports_builder = imports_builder};
     hg_extract__position(&s, source, site_node);
     if (p->reads == HG_READS_SCRIPT) {
       // Not a site itself (and not taking the place of one): the shell code's commands are.
-      if (find(sm->captures, sm->n, c->command, &flags))
+      if (hg_extract__capture(sm->captures, sm->n, c->command, &flags))
         python_script(self, rules, &r, source, flags, arena, &lines, &sites, &markers);
       continue;
     }
@@ -334,15 +338,15 @@ void hg_extract(hg_extractor *self, const hg_ruleset *rules, const hg_config *co
     r.notes = &notes;
     switch (p->reads) {
     case HG_READS_KWARGS:
-      if (find(sm->captures, sm->n, c->args, &flags))
+      if (hg_extract__capture(sm->captures, sm->n, c->args, &flags))
         s.flags = hg_resolve_kwargs(&r, flags);
       break;
     case HG_READS_ARGV:
-      if (find(sm->captures, sm->n, c->argv, &flags))
+      if (hg_extract__capture(sm->captures, sm->n, c->argv, &flags))
         s.flags = hg_resolve_argv(&r, flags);
       break;
     case HG_READS_SHELL:
-      if (find(sm->captures, sm->n, c->command, &flags))
+      if (hg_extract__capture(sm->captures, sm->n, c->command, &flags))
         s.flags = hg_resolve_shell(&r, flags);
       break;
     case HG_READS_SCRIPT:  // read above

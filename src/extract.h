@@ -66,6 +66,8 @@ hg_buf *hg_extractor_scratch(hg_extractor *self);
 typedef HG_VEC(hg_site) hg_site_vec;
 typedef HG_VEC(hg_marker_comment) hg_marker_vec;
 
+/** The node of capture `id` in a match's captures (false when the match lacks it). */
+bool hg_extract__capture(const TSQueryCapture *c, uint16_t n, uint32_t id, TSNode *out);
 /** Sets the site's bytes, lines and columns to those of `node`. */
 void hg_extract__position(hg_site *site, const hg_source *src, TSNode node);
 /** Records a marker comment. */

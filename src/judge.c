@@ -26,6 +26,19 @@ static bool unset(const hg_value *v) {
   return false;
 }
 
+typedef hg_state (*match_fn)(const hg_judge *j, const hg_matcher *m, const hg_value *v);
+
+// Of a list, the best any element reaches (a list counts when one element does).
+static hg_state best_item(const hg_judge *j, const hg_matcher *m, const hg_value *list, match_fn match) {
+  hg_state best = HG_UNSAT;
+  for (size_t i = 0; i < list->n_items; i++) {
+    hg_state s = match(j, m, &list->items[i]);
+    if (s > best)
+      best = s;
+  }
+  return best;
+}
+
 static hg_state match_value(const hg_judge *j, const hg_matcher *m, const hg_value *v) {
   // A literal that means "no limit" to Docker (pids_limit=-1, --memory 0) sets nothing.
   if (literal(v) && hg_matcher_unlimited(m, v->text, j->md))
@@ -34,15 +47,8 @@ static hg_state match_value(const hg_judge *j, const hg_matcher *m, const hg_val
     return unset(v) ? HG_UNSAT : HG_SAT;
   if (literal(v))
     return hg_matcher_value_ok(m, v->text, j->md) ? HG_SAT : HG_UNSAT;
-  if (v->kind == HG_VAL_LIST) {
-    hg_state best = HG_UNSAT;
-    for (size_t i = 0; i < v->n_items; i++) {
-      hg_state s = match_value(j, m, &v->items[i]);
-      if (s > best)
-        best = s;
-    }
-    return best;
-  }
+  if (v->kind == HG_VAL_LIST)
+    return best_item(j, m, v, match_value);
   return HG_UNVERIFIABLE;
 }
 
@@ -433,15 +439,7 @@ static hg_state compose_match(const hg_judge *j, const hg_matcher *m, const hg_v
   switch (v->kind) {
   case HG_VAL_UNKNOWN: return HG_UNVERIFIABLE;
   case HG_VAL_DICT: return HG_UNSAT;
-  case HG_VAL_LIST: {
-    hg_state best = HG_UNSAT;
-    for (size_t i = 0; i < v->n_items; i++) {
-      hg_state s = compose_match(j, m, &v->items[i]);
-      if (s > best)
-        best = s;
-    }
-    return best;
-  }
+  case HG_VAL_LIST: return best_item(j, m, v, compose_match);
   default:
     if (!m->value)
       return unset(v) ? HG_UNSAT : HG_SAT;

@@ -188,7 +188,7 @@ static bool pattern_has(const TSQuery *q, uint32_t pattern, uint32_t capture) {
 }
 
 static char *kind_of(const char *name) {
-  const char *base = strrchr(name, '/') ? strrchr(name, '/') + 1 : name;
+  const char *base = hg_path_base(name);
   return hg_xstrndup(base, strlen(base) - 4);
 }
 

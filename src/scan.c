@@ -90,15 +90,11 @@ static void check_deferred(worker *w, bool wait) {
   }
 }
 
-// Which surface reads the file: its name or path, else its `#!` line; -1 when none does (a README
-// or a YAML file named on the command line: the walk takes only files a surface reads).
-static int surface_of(const hg_source *src) {
-  int s = hg_surface_by_name(src->path);
-  return s >= 0 ? s : hg_surface_by_shebang(src->data, src->len);
-}
-
-static void scan_source(worker *w, hg_source *src) {
-  int s = surface_of(src);
+// Scans a file read whole. `by_name`: the surface its name or path says (hg_surface_by_name), or
+// -1, when its `#!` line decides; -1 then too for a file no surface reads (a README or a YAML file
+// named on the command line: the walk takes only files a surface reads).
+static void scan_source(worker *w, hg_source *src, int by_name) {
+  int s = by_name >= 0 ? by_name : hg_surface_by_shebang(src->data, src->len);
   if (s < 0 || w->job->opts->config->surface_off[s])
     return;  // no surface reads it, or `surfaces:` turned its surface off: not a file hardguard reads
   hg_surface_id surface = (hg_surface_id)s;
@@ -137,7 +133,7 @@ static void scan_path(worker *w, const char *path) {
     HG_VEC_PUSH(&w->errors, e);
     return;
   }
-  scan_source(w, &src);
+  scan_source(w, &src, by_name);
 }
 
 static void *run_worker(void *arg) {
@@ -212,7 +208,7 @@ void hg_scan_bytes(const hg_scan_options *opts, const char *path, const char *by
   worker_init(&w, &j);
   hg_source src;
   hg_source_from_bytes(&src, path, bytes, len);
-  scan_source(&w, &src);
+  scan_source(&w, &src, hg_surface_by_name(path));
   check_deferred(&w, true);
   hg_source_free(&src);
   hg_scan_stats stats = {0};

@@ -21,8 +21,9 @@ static const char *const CI_NAMES[] = {".gitlab-ci.yml", "action.yml", "action.y
 static const char *const CI_PATHS[] = {".github/workflows/*.yml", ".github/workflows/*.yaml", NULL};
 static const char *const MAKE_NAMES[] = {"Makefile", "makefile", "GNUmakefile", "*.mk", NULL};
 static const char *const MAKE_BLOCKS[] = {"makefile", "recipe", NULL};
-static const char *const COMPOSE_NAMES[] = {"compose.yaml", "compose.yml",  "docker-compose*.yaml",
-                                             "docker-compose*.yml", "compose.*.yaml", "compose.*.yml", NULL};
+static const char *const COMPOSE_NAMES[] = {
+    "compose.yaml",  "compose.yml", "docker-compose*.yaml", "docker-compose*.yml", "compose.*.yaml",
+    "compose.*.yml", NULL};
 static const char *const NONE[] = {NULL};
 static const char *const PYTHON_BLOCKS[] = {"module", "block", NULL};
 static const char *const SHELL_BLOCKS[] = {"program", "compound_statement", "do_group", "subshell", NULL};
@@ -88,11 +89,6 @@ int hg_surface_by_id(const char *name) {
   return -1;
 }
 
-static const char *base_name(const char *path) {
-  const char *slash = strrchr(path, '/');
-  return slash ? slash + 1 : path;
-}
-
 static bool listed(const char *const *list, const char *s, size_t n) {
   for (; *list; list++)
     if (strlen(*list) == n && !memcmp(*list, s, n))
@@ -118,7 +114,7 @@ bool hg_surface_path_matches(const char *pattern, const char *path) {
 }
 
 int hg_surface_by_name(const char *path) {
-  const char *base = base_name(path);
+  const char *base = hg_path_base(path);
   const char *dot = strrchr(base, '.');
   for (int s = 0; s < HG_SURFACE_COUNT; s++) {
     for (const char *const *g = SURFACES[s].names; *g; g++)
@@ -134,7 +130,7 @@ int hg_surface_by_name(const char *path) {
 }
 
 bool hg_surface_may_have_shebang(const char *path) {
-  const char *base = base_name(path);
+  const char *base = hg_path_base(path);
   return strchr(base + (base[0] == '.'), '.') == NULL;
 }
 
@@ -144,9 +140,14 @@ int hg_surface_by_shebang(const char *data, size_t len) {
   size_t end = 2;
   while (end < len && end < 256 && data[end] != '\n')
     end++;
-  // `#!/bin/sh -e`, `#! /usr/bin/env bash`, `#!/usr/bin/env -S python3 -u`: the interpreter is the
-  // base name of the first word, or the first word after env (and its options) when that is env.
-  const char *p = data + 2, *stop = data + end;
+  return hg_surface_by_command(data + 2, end - 2);
+}
+
+int hg_surface_by_command(const char *cmd, size_t len) {
+  // `/bin/sh -e`, ` /usr/bin/env bash`, `/usr/bin/env -S python3 -u`, `bash --noprofile {0}`: the
+  // interpreter is the base name of the first word, or the first word after env (and its options)
+  // when that is env.
+  const char *p = cmd, *stop = cmd + len;
   bool after_env = false;
   for (;;) {
     while (p < stop && (*p == ' ' || *p == '\t'))

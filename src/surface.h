@@ -61,6 +61,9 @@ int hg_surface_by_name(const char *path);
 int hg_surface_by_shebang(const char *data, size_t len);
 /** Does glob `pattern`, with k slashes, match the last k+1 components of `path`? */
 bool hg_surface_path_matches(const char *pattern, const char *path);
+/** The surface whose interpreter the command line `cmd` (len bytes, without `#!`) runs: its first
+ *  word, or the one after `env` and env's options; a trailing version (python3.11) is dropped. */
+int hg_surface_by_command(const char *cmd, size_t len);
 /** Could a file of this name be a script known by its `#!` line (no extension)? */
 bool hg_surface_may_have_shebang(const char *path);
 

@@ -335,3 +335,8 @@ bool hg_dotted_name(const char *s, size_t len) {
   }
   return true;
 }
+
+const char *hg_path_base(const char *path) {
+  const char *slash = strrchr(path, '/');
+  return slash ? slash + 1 : path;
+}

@@ -68,6 +68,8 @@ typedef struct {
 /** Fills err and returns -1, so that `return hg_error_set(err, ...)` reads naturally. */
 int hg_error_set(hg_error *err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
+/** The last component of a path (what follows its last '/'), inside `path`. */
+const char *hg_path_base(const char *path);
 /** Reads a whole file into a heap buffer (NUL-terminated); -1 with errno-based message on failure. */
 int hg_read_file(char **out, size_t *out_len, const char *path, hg_error *err);
 

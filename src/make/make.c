@@ -127,27 +127,27 @@ static bool listed(const makefile *m, const char *name) {
   return false;
 }
 
+typedef HG_VEC(TSNode) node_vec;
+
+// The references make expands in `n`, in order (a reference's own arguments are not descended).
+static void references(TSNode n, node_vec *out) {
+  for (uint32_t i = 0; i < ts_node_named_child_count(n); i++) {
+    TSNode c = ts_node_named_child(n, i);
+    if (hg_node_is(c, "variable_reference") || hg_node_is(c, "function_call") || hg_node_is(c, "shell_function"))
+      HG_VEC_PUSH(out, c);
+    else
+      references(c, out);
+  }
+}
+
 // A recipe line as the shell gets it, each byte mapped to the Makefile.
 static hg_embed recipe(makefile *m, TSNode line) {
   const char *d = m->src->data;
   uint32_t a = ts_node_start_byte(line), b = ts_node_end_byte(line);
   while (a < b && (d[a] == '@' || d[a] == '-' || d[a] == '+' || d[a] == ' ' || d[a] == '\t'))
     a++;
-  // The references make expands, in order.
-  HG_VEC(TSNode) refs = {0};
-  TSTreeCursor cur = ts_tree_cursor_new(line);
-  for (bool more = ts_tree_cursor_goto_first_child(&cur); more;) {
-    TSNode n = ts_tree_cursor_current_node(&cur);
-    if (hg_node_is(n, "variable_reference") || hg_node_is(n, "function_call") || hg_node_is(n, "shell_function")) {
-      HG_VEC_PUSH(&refs, n);
-    } else if (ts_tree_cursor_goto_first_child(&cur)) {
-      continue;
-    }
-    while (!(more = ts_tree_cursor_goto_next_sibling(&cur)) && ts_tree_cursor_goto_parent(&cur) &&
-           !ts_node_eq(ts_tree_cursor_current_node(&cur), line)) {
-    }
-  }
-  ts_tree_cursor_delete(&cur);
+  node_vec refs = {0};
+  references(line, &refs);
   hg_embed_builder e = {0};
   size_t r = 0;
   for (uint32_t i = a; i < b;) {
@@ -204,15 +204,6 @@ static hg_embed recipe(makefile *m, TSNode line) {
   return hg_embed_finish(&e, m->arena, b);
 }
 
-static bool find(const TSQueryCapture *c, uint16_t n, uint32_t id, TSNode *out) {
-  for (uint16_t i = 0; id != UINT32_MAX && i < n; i++)
-    if (c[i].index == id) {
-      *out = c[i].node;
-      return true;
-    }
-  return false;
-}
-
 void hg_make_extract(hg_extractor *self, const hg_ruleset *rules, const hg_config *config, struct hg_index *index,
                      const hg_source *source, TSTree *tree, hg_arena *arena, hg_sites *out) {
   (void)config;
@@ -229,7 +220,7 @@ void hg_make_extract(hg_extractor *self, const hg_ruleset *rules, const hg_confi
   hg_site_vec sites = {0};
   hg_marker_vec markers = {0};
   // Recipe lines first (the cursor is needed again to read each one's shell).
-  HG_VEC(TSNode) scripts = {0};
+  node_vec scripts = {0};
   TSQueryCursor *cursor = hg_extractor_cursor(self);
   ts_query_cursor_exec(cursor, hg_ruleset_query(rules, HG_SURFACE_MAKE), root);
   TSQueryMatch qm;
@@ -238,10 +229,10 @@ void hg_make_extract(hg_extractor *self, const hg_ruleset *rules, const hg_confi
     TSNode node;
     if (!hg_predicates_eval(p->predicates, &qm, &pctx))
       continue;
-    if (p->role == HG_PATTERN_MARKER && find(qm.captures, qm.capture_count, c->marker, &node))
+    if (p->role == HG_PATTERN_MARKER && hg_extract__capture(qm.captures, qm.capture_count, c->marker, &node))
       hg_extract__marker(&markers, arena, source, node);
     else if (p->role == HG_PATTERN_SITE && p->reads == HG_READS_SCRIPT &&
-             find(qm.captures, qm.capture_count, c->site, &node))
+             hg_extract__capture(qm.captures, qm.capture_count, c->site, &node))
       HG_VEC_PUSH(&scripts, node);
   }
   for (size_t i = 0; i < scripts.len; i++) {

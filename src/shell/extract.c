@@ -9,11 +9,6 @@
 #include "sh.h"
 #include "shell.h"
 
-static const char *base_name(const char *s) {
-  const char *slash = strrchr(s, '/');
-  return slash ? slash + 1 : s;
-}
-
 static bool is_str(const hg_value *v) { return v->kind == HG_VAL_STR && !strchr(v->text, HG_HOLE); }
 
 // The words of the command: its name and arguments, in order. Prefix assignments (`FOO=1 cmd`)
@@ -39,16 +34,16 @@ static bool read_command(hg_sh *sh, const hg_policy *policy, TSNode command, hg_
   size_t n = words.len, i = 0;
   hg_value *w = words.items;
   // Wrappers, with whatever options and operands they take, up to the program.
-  while (i < n && is_str(&w[i]) && !hg_policy_is_program(policy, base_name(w[i].text))) {
-    if (!hg_policy_is_wrapper(policy, base_name(w[i].text)))
+  while (i < n && is_str(&w[i]) && !hg_policy_is_program(policy, hg_path_base(w[i].text))) {
+    if (!hg_policy_is_wrapper(policy, hg_path_base(w[i].text)))
       break;
-    for (i++; i < n && is_str(&w[i]) && !hg_policy_is_program(policy, base_name(w[i].text)) &&
-              !hg_policy_is_wrapper(policy, base_name(w[i].text));
+    for (i++; i < n && is_str(&w[i]) && !hg_policy_is_program(policy, hg_path_base(w[i].text)) &&
+              !hg_policy_is_wrapper(policy, hg_path_base(w[i].text));
          i++) {
     }
   }
   bool site = false;
-  if (i < n && is_str(&w[i]) && hg_policy_is_program(policy, base_name(w[i].text))) {
+  if (i < n && is_str(&w[i]) && hg_policy_is_program(policy, hg_path_base(w[i].text))) {
     size_t prog = i++;
     // The program's own options: `docker --context ci run`, `podman --remote run`.
     while (i < n && is_str(&w[i]) && w[i].text[0] == '-' && strcmp(w[i].text, "--"))
@@ -70,15 +65,6 @@ static bool read_command(hg_sh *sh, const hg_policy *policy, TSNode command, hg_
   }
   free(words.items);
   return site;
-}
-
-static bool find(const TSQueryCapture *c, uint16_t n, uint32_t id, TSNode *out) {
-  for (uint16_t i = 0; id != UINT32_MAX && i < n; i++)
-    if (c[i].index == id) {
-      *out = c[i].node;
-      return true;
-    }
-  return false;
 }
 
 void hg_shell_sites(hg_extractor *self, const hg_ruleset *rules, const hg_source *source, TSNode root,
@@ -103,11 +89,11 @@ void hg_shell_sites(hg_extractor *self, const hg_ruleset *rules, const hg_source
       continue;
     TSNode node;
     if (p->role == HG_PATTERN_MARKER) {
-      if (find(m.captures, m.capture_count, c->marker, &node))
+      if (hg_extract__capture(m.captures, m.capture_count, c->marker, &node))
         hg_extract__marker(markers, arena, source, node);
       continue;
     }
-    if (p->role != HG_PATTERN_SITE || !find(m.captures, m.capture_count, c->site, &node))
+    if (p->role != HG_PATTERN_SITE || !hg_extract__capture(m.captures, m.capture_count, c->site, &node))
       continue;
     if (p->reads == HG_READS_SCRIPT) { // read once the query is done: the cursor is needed again
       HG_VEC_PUSH(&scripts, node);

@@ -85,21 +85,9 @@ static const char *step_shell(hg_ydoc *doc, yaml_node_t *const *above, size_t n)
   return NULL;
 }
 
-// Is it a POSIX shell (`bash`, `sh -e {0}`, `/usr/bin/bash --noprofile {0}`)?
+// Is it one of the shell surface's interpreters (`bash`, `sh -e {0}`, `/usr/bin/bash --noprofile {0}`)?
 static bool posix_shell(const char *shell) {
-  if (!shell)
-    return true;
-  size_t n = strcspn(shell, " \t");
-  const char *base = shell;
-  for (size_t i = 0; i < n; i++)
-    if (shell[i] == '/')
-      base = shell + i + 1;
-  size_t m = (size_t)(shell + n - base);
-  static const char *const posix[] = {"bash", "sh", "dash", "zsh", "ksh"};
-  for (size_t i = 0; i < sizeof(posix) / sizeof(posix[0]); i++)
-    if (strlen(posix[i]) == m && !memcmp(base, posix[i], m))
-      return true;
-  return false;
+  return !shell || hg_surface_by_command(shell, strlen(shell)) == HG_SURFACE_SHELL;
 }
 
 // GitHub Actions fills in `${{ expression }}` before the shell runs: each becomes a variable the
