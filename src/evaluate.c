@@ -17,7 +17,7 @@ static const struct {
   const char *apply_end;
   bool yaml;           // compose keys: values and fixes written as YAML (`cap_drop: [ALL]`)
 } MODES[] = {
-    [HG_READS_KWARGS] = {"container created through docker-py", false, false, true, "**", "()", false},
+    [HG_READS_KWARGS] = {"container created with keywords", false, false, true, "**", "()", false},
     [HG_READS_ARGV] = {"container command line", true, true, true, "*", "()", false},
     [HG_READS_SHELL] = {"container shell command", false, true, true, "{shlex.join(", "())}", false},
     [HG_READS_COMMAND] = {"container command", false, true, false, "", "", false},
@@ -25,7 +25,26 @@ static const struct {
     [HG_READS_CLIENT] = {"Docker client", false, false, true, "", "()", false},
     [HG_READS_OPAQUE] = {"code run at run time", false, false, true, "", "()", false},
     [HG_READS_COMPOSE] = {"compose service", false, false, false, "", "", true},
+    [HG_READS_BODY] = {"container created through the Engine API", false, false, true, "**", "()", false},
 };
+
+// How a message names a site: its dialect's subject, else its reading mode's.
+static const char *subject_of(const hg_policy *p, const hg_site *site, size_t dialect) {
+  const char *s = p->dialects[dialect].subject;
+  return s ? s : MODES[site->reads].subject;
+}
+
+// A mapping name as Python indexes it: HostConfig.CapDrop -> ["HostConfig"]["CapDrop"].
+static void put_path(hg_buf *b, const char *name) {
+  for (const char *p = name;;) {
+    const char *dot = strchr(p, '.');
+    size_t n = dot ? (size_t)(dot - p) : strlen(p);
+    hg_buf_printf(b, "[\"%.*s\"]", (int)n, p);
+    if (!dot)
+      return;
+    p = dot + 1;
+  }
+}
 
 // An expression as the user wrote it: a string with interpolations is shown as f"...{…}...".
 static void put_expr(hg_buf *b, const hg_value *v, bool with_key) {
@@ -75,7 +94,7 @@ static void list_missing(const hg_policy *p, uint64_t missing, hg_buf *b) {
     }
 }
 
-static char *fix_hint(const hg_policy *p, const hg_config *c, hg_reads reads, uint64_t missing) {
+static char *fix_hint(const hg_policy *p, const hg_config *c, hg_reads reads, size_t dialect, uint64_t missing) {
   hg_buf b = {0};
   size_t n_builders = MODES[reads].builder ? c->n_builders : 0;
   if (n_builders == 1 && c->builders[0].n_callables == 1) {
@@ -105,18 +124,16 @@ static char *fix_hint(const hg_policy *p, const hg_config *c, hg_reads reads, ui
     hg_buf_puts(&b, first ? "" : ", ");
     first = false;
     const hg_requirement *req = &p->req[r];
-    if (MODES[reads].yaml) {
-      if (req->fix_compose)
-        hg_buf_printf(&b, "`%s`", req->fix_compose);
-      else
-        hg_buf_printf(&b, "%s (the policy has no compose spelling for it)", req->id);
-    } else if (!MODES[reads].flags) {
-      hg_buf_puts(&b, req->fix_kwarg);
+    const char *fix = req->spell[dialect].n ? req->spell[dialect].fix : NULL;
+    if (!fix) {
+      hg_buf_printf(&b, "%s (the policy has no %s spelling for it)", req->id, p->dialects[dialect].id);
+    } else if (MODES[reads].yaml) {
+      hg_buf_printf(&b, "`%s`", fix);
     } else if (!MODES[reads].argv_style) {
-      hg_buf_puts(&b, req->fix_flag);
+      hg_buf_puts(&b, fix);
     } else {
       hg_argv_words w = {0};
-      hg_argv_split(&w, req->fix_flag);
+      hg_argv_split(&w, fix);
       for (size_t k = 0; k < w.len; k++)
         hg_buf_printf(&b, "%s\"%s\"", k ? ", " : "", w.items[k]);
       hg_argv_words_free(&w);
@@ -153,7 +170,7 @@ static void put_where(hg_buf *b, const hg_site *site, const hg_value *v);
 static void add_weakening(hg_verdict *out, const hg_judge *j, const hg_site *site) {
   hg_reads reads = site->reads;
   hg_buf msg = {0}, fix = {0};
-  hg_buf_printf(&msg, "%s undoes hardening:", MODES[reads].subject);
+  hg_buf_printf(&msg, "%s undoes hardening:", subject_of(j->policy, site, j->dialect));
   hg_buf_puts(&fix, "remove ");
   bool first = true;
   for (size_t f = 0; f < j->policy->n_forbid; f++) {
@@ -186,11 +203,15 @@ static void add_weakening(hg_verdict *out, const hg_judge *j, const hg_site *sit
     if (reads == HG_READS_KWARGS) {
       hg_buf_printf(&msg, "%s=", j->forbid_name[f]);
       hg_buf_printf(&fix, "%s", j->forbid_name[f]);
+    } else if (reads == HG_READS_BODY) {
+      put_path(&msg, j->forbid_name[f]);
+      put_path(&fix, j->forbid_name[f]);
+      hg_buf_puts(&msg, "=");
     } else {
       hg_buf_puts(&fix, j->forbid_name[f]);
     }
-    put_word(&msg, v, reads);
-    if (j->forbid_value[f]) {
+    put_word(&msg, reads == HG_READS_BODY && j->forbid_value[f] ? j->forbid_value[f] : v, reads);
+    if (j->forbid_value[f] && reads != HG_READS_BODY) {
       hg_buf_puts(&msg, reads == HG_READS_COMMAND ? " " : ", ");
       put_word(&msg, j->forbid_value[f], reads);
     }
@@ -223,10 +244,31 @@ static void explain_unlimited(hg_buf *msg, const hg_judge *j, const hg_policy *p
     if (!(missing & (UINT64_C(1) << r)) || !hg_judge_unlimited(j, r))
       continue;
     const hg_value *v = j->src[r];
-    const char *sep = site->reads == HG_READS_KWARGS ? "=" : site->reads == HG_READS_COMPOSE ? ": " : " ";
-    bool quote = site->reads == HG_READS_KWARGS && v->kind == HG_VAL_STR;
-    hg_buf_printf(msg, "; `%s%s%s%s%s` (line %u) means no limit to Docker", j->src_name[r], sep, quote ? "\"" : "",
-                  v->text, quote ? "\"" : "", v->line);
+    const char *sep = site->reads == HG_READS_KWARGS || site->reads == HG_READS_BODY ? "="
+                      : site->reads == HG_READS_COMPOSE                               ? ": "
+                                                                                      : " ";
+    bool quote = (site->reads == HG_READS_KWARGS || site->reads == HG_READS_BODY) && v->kind == HG_VAL_STR;
+    hg_buf_puts(msg, "; `");
+    if (site->reads == HG_READS_BODY)
+      put_path(msg, j->src_name[r]);
+    else
+      hg_buf_puts(msg, j->src_name[r]);
+    hg_buf_printf(msg, "%s%s%s%s` (line %u) means no limit to Docker", sep, quote ? "\"" : "", v->text,
+                  quote ? "\"" : "", v->line);
+  }
+}
+
+// "; `security_opt` (line 5): podman-py passes ..." for each option the site sets that its SDK
+// reads otherwise than the policy's other dialects do.
+static void explain_traps(hg_buf *msg, const hg_judge *j, const hg_site *site) {
+  const hg_dialect *d = &j->policy->dialects[j->dialect];
+  for (size_t t = 0; t < d->n_traps; t++) {
+    const hg_value *v = j->trap_hit[t];
+    if (!v)
+      continue;
+    hg_buf_printf(msg, "; `%s` (", d->traps[t].name);
+    put_where(msg, site, v);
+    hg_buf_printf(msg, "): %s", d->traps[t].text);
   }
 }
 
@@ -241,6 +283,10 @@ static char *written(const hg_site *site, const char *name, const hg_value *v) {
     hg_compose_put_entry(&b, name ? name : "", v);
   } else if (site->reads == HG_READS_KWARGS) {
     hg_buf_printf(&b, "%s=", name ? name : "");
+    put_expr(&b, v, false);
+  } else if (site->reads == HG_READS_BODY) {
+    put_path(&b, name ? name : "");
+    hg_buf_puts(&b, "=");
     put_expr(&b, v, false);
   } else if (v->text[0] == '-' || !name) {
     hg_buf_puts(&b, v->text); // the option word itself: --read-only, --network=none
@@ -399,12 +445,15 @@ void hg_evaluate(hg_verdict *out, const hg_policy *policy, const hg_config *conf
     judge_client(out, config, site);
     return;
   }
+  int dialect = hg_policy_site_dialect(policy, site->reads, (int)site->dialect - 1);
+  if (dialect < 0)
+    abort(); // the rules were checked against the policy when loaded (ruleset.c)
   hg_judge j;
-  hg_judge_init(&j, policy, md);
+  hg_judge_init(&j, policy, dialect, md);
   if (site->reads == HG_READS_KWARGS)
     hg_judge_read_kwargs(&j, &site->flags);
-  else if (site->reads == HG_READS_COMPOSE)
-    hg_judge_read_compose(&j, &site->flags);
+  else if (site->reads == HG_READS_COMPOSE || site->reads == HG_READS_BODY)
+    hg_judge_read_mapping(&j, &site->flags);
   else
     hg_judge_read_argv(&j, &site->flags);
   verdict_of(out, &j, policy, config, site);
@@ -438,7 +487,7 @@ static void put_where(hg_buf *b, const hg_site *site, const hg_value *v) {
 
 // For each missing requirement a branch of the builder mentions (by keyword or flag name) but
 // did not take: "; cap-drop-all is added only when `self.cap_drop_all` is true, and it is False (x.py:12)"
-static void explain_skipped(hg_buf *msg, const hg_policy *p, const hg_site *site, uint64_t missing) {
+static void explain_skipped(hg_buf *msg, const hg_policy *p, size_t dialect, const hg_site *site, uint64_t missing) {
   for (size_t r = 0; r < p->n_req; r++) {
     if (!(missing & (UINT64_C(1) << r)))
       continue;
@@ -446,12 +495,10 @@ static void explain_skipped(hg_buf *msg, const hg_policy *p, const hg_site *site
     for (size_t k = 0; k < site->n_notes; k++) {
       const hg_note *n = &site->notes[k];
       bool mentions = false;
-      for (size_t m = 0; m < req->n_kwargs && !mentions; m++)
-        for (size_t x = 0; x < req->kwargs[m].n_names && !mentions; x++)
-          mentions = strstr(n->branch, req->kwargs[m].names[x]);
-      for (size_t m = 0; m < req->n_flags && !mentions; m++)
-        for (size_t x = 0; x < req->flags[m].n_names && !mentions; x++)
-          mentions = strstr(n->branch, req->flags[m].names[x]);
+      const hg_spelling *sp = &req->spell[dialect];
+      for (size_t m = 0; m < sp->n && !mentions; m++)
+        for (size_t x = 0; x < sp->m[m].n_names && !mentions; x++)
+          mentions = strstr(n->branch, sp->m[m].names[x]);
       if (!mentions)
         continue;
       hg_buf_printf(msg, "; %s is added only when `%s` is true (%s:%u), and it is %s", req->id, n->condition, n->path,
@@ -472,7 +519,7 @@ static void judge_flags(hg_verdict *out, const hg_judge *jp, const hg_policy *po
       unverifiable = j.unverifiable[r];
   }
   hg_buf msg = {0}, mods = {0};
-  const char *subject = MODES[site->reads].subject;
+  const char *subject = subject_of(policy, site, j.dialect);
   if (j.builder) {
     out->via = HG_VIA_BUILDER;
     if (!j.builder_safe) {
@@ -512,9 +559,10 @@ static void judge_flags(hg_verdict *out, const hg_judge *jp, const hg_policy *po
         hg_buf_puts(&msg, "none of the requirements");
       hg_buf_puts(&msg, "; missing: ");
       list_missing(policy, out->missing, &msg);
-      explain_skipped(&msg, policy, site, out->missing);
+      explain_skipped(&msg, policy, j.dialect, site, out->missing);
+      explain_traps(&msg, &j, site);
       out->message = hg_buf_detach(&msg);
-      out->fix = fix_hint(policy, config, site->reads, out->missing);
+      out->fix = fix_hint(policy, config, site->reads, j.dialect, out->missing);
       return;
     }
     out->via = HG_VIA_NONE;
@@ -522,7 +570,7 @@ static void judge_flags(hg_verdict *out, const hg_judge *jp, const hg_policy *po
   if (!out->missing && !unverifiable) {
     out->via = HG_VIA_FLAGS;
     // Where the flags came from, when not from the site itself: constants and helpers.
-    hg_buf_puts(&msg, MODES[site->reads].subject);
+    hg_buf_puts(&msg, subject);
     hg_buf_puts(&msg, " passes every hardening requirement");
     bool any = false;
     for (size_t r = 0; r < policy->n_req; r++) {
@@ -569,6 +617,7 @@ static void judge_flags(hg_verdict *out, const hg_judge *jp, const hg_policy *po
     hg_buf_puts(&msg, out->rule == HG_RULE_UNVERIFIABLE_FLAGS ? "; not literally present: " : "; missing: ");
     list_missing(policy, out->missing, &msg);
     explain_unlimited(&msg, &j, policy, site, out->missing);
+    explain_traps(&msg, &j, site);
   }
   if (j.mismatch) {
     hg_buf_printf(&msg, "; `%s` (line %u) is a %s builder used as %s, which does not count", j.mismatch->text,
@@ -576,7 +625,7 @@ static void judge_flags(hg_verdict *out, const hg_judge *jp, const hg_policy *po
                   MODES[site->reads].flags ? "command-line flags" : "keywords");
   }
   out->message = hg_buf_detach(&msg);
-  out->fix = fix_hint(policy, config, site->reads, out->missing);
+  out->fix = fix_hint(policy, config, site->reads, j.dialect, out->missing);
   hg_buf_free(&mods);
 }
 

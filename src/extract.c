@@ -323,7 +323,11 @@ void hg_extract(hg_extractor *self, const hg_ruleset *rules, const hg_config *co
     TSNode site_node, flags;
     if (!hg_extract__capture(sm->captures, sm->n, c->site, &site_node))
       continue;
-    hg_site s = {.path = source->path, .kind = p->kind, .reads = p->reads, .imports_builder = imports_builder};
+    hg_site s = {.path = source->path,
+                 .kind = p->kind,
+                 .reads = p->reads,
+                 .dialect = p->dialect,
+                 .imports_builder = imports_builder};
     hg_extract__position(&s, source, site_node);
     if (p->reads == HG_READS_SCRIPT) {
       // Not a site itself (and not taking the place of one): the shell code's commands are.
@@ -348,6 +352,10 @@ void hg_extract(hg_extractor *self, const hg_ruleset *rules, const hg_config *co
     case HG_READS_SHELL:
       if (hg_extract__capture(sm->captures, sm->n, c->command, &flags))
         s.flags = hg_resolve_shell(&r, flags);
+      break;
+    case HG_READS_BODY:
+      if (hg_extract__capture(sm->captures, sm->n, c->body, &flags))
+        s.flags = hg_resolve_value(&r, flags);
       break;
     case HG_READS_SCRIPT:  // read above
     case HG_READS_COMMAND: // a shell surface's reading, never a Python pattern's

@@ -2,6 +2,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 static bool literal(const hg_value *v) {
   switch (v->kind) {
@@ -109,14 +110,14 @@ static bool forbid_value(const hg_judge *j, const hg_matcher *m, const hg_value 
   return hg_matcher_value_ok(m, v->text, j->md); // a literal, or the source of an expression
 }
 
-// Records every forbidden option that keyword or flag `name` = `v` sets; `flags` picks the CLI
-// spellings. `where` is named in the message.
+// Records every forbidden option that keyword or flag `name` = `v` sets, in the judge's dialect.
+// `where` is named in the message.
 static void check_forbidden(hg_judge *j, const char *name, const hg_value *v, const hg_value *where,
-                            const hg_value *value_item, bool flags) {
+                            const hg_value *value_item) {
   for (size_t f = 0; f < j->policy->n_forbid; f++) {
-    const hg_forbidden *fb = &j->policy->forbid[f];
-    const hg_matcher *ms = flags ? fb->flags : fb->kwargs;
-    size_t n = flags ? fb->n_flags : fb->n_kwargs;
+    const hg_spelling *sp = &j->policy->forbid[f].spell[j->dialect];
+    const hg_matcher *ms = sp->m;
+    size_t n = sp->n;
     for (size_t m = 0; m < n && !j->forbid_hit[f]; m++)
       if (hg_matcher_has_name(&ms[m], name) && forbid_value(j, &ms[m], v)) {
         j->forbid_hit[f] = where;
@@ -128,11 +129,12 @@ static void check_forbidden(hg_judge *j, const char *name, const hg_value *v, co
 
 // Does keyword `key` = `v` weaken a requirement (name one and not satisfy it)?
 static bool weakens_requirement(const hg_judge *j, const char *key, const hg_value *v) {
-  for (size_t r = 0; r < j->policy->n_req; r++)
-    for (size_t m = 0; m < j->policy->req[r].n_kwargs; m++)
-      if (hg_matcher_has_name(&j->policy->req[r].kwargs[m], key) &&
-          match_value(j, &j->policy->req[r].kwargs[m], v) != HG_SAT)
+  for (size_t r = 0; r < j->policy->n_req; r++) {
+    const hg_spelling *sp = &j->policy->req[r].spell[j->dialect];
+    for (size_t m = 0; m < sp->n; m++)
+      if (hg_matcher_has_name(&sp->m[m], key) && match_value(j, &sp->m[m], v) != HG_SAT)
         return true;
+  }
   return false;
 }
 
@@ -155,11 +157,16 @@ static const hg_value *kwargs_overrider(const hg_judge *j, const hg_value *dict,
 
 static void apply_keyword(hg_judge *j, const char *key, const hg_value *v) {
   for (size_t r = 0; r < j->policy->n_req; r++) {
-    const hg_requirement *req = &j->policy->req[r];
-    for (size_t m = 0; m < req->n_kwargs; m++)
-      if (hg_matcher_has_name(&req->kwargs[m], key))
-        record(j, r, match_value(j, &req->kwargs[m], v), v, policy_name(&req->kwargs[m], key), false);
+    const hg_spelling *sp = &j->policy->req[r].spell[j->dialect];
+    for (size_t m = 0; m < sp->n; m++)
+      if (hg_matcher_has_name(&sp->m[m], key))
+        record(j, r, match_value(j, &sp->m[m], v), v, policy_name(&sp->m[m], key), false);
   }
+  // A keyword the dialect's SDK reads otherwise than its docker-py namesake.
+  const hg_dialect *d = &j->policy->dialects[j->dialect];
+  for (size_t t = 0; t < d->n_traps; t++)
+    if (!j->trap_hit[t] && !strcmp(d->traps[t].name, key))
+      j->trap_hit[t] = v;
 }
 
 static uint64_t key_hash(const char *s) {
@@ -234,7 +241,7 @@ void hg_judge_read_kwargs(hg_judge *j, const hg_value *dict) {
     // A key merged again later (`{**{"read_only": True}, "read_only": False}`) takes its last value.
     if (!over[i]) {
       apply_keyword(j, v->key, v);
-      check_forbidden(j, v->key, v, v, NULL, false);
+      check_forbidden(j, v->key, v, v, NULL);
     }
   }
   free(over);
@@ -248,13 +255,13 @@ static void apply_flag(hg_judge *j, const char *name, const hg_value *v, const h
                        const hg_value *value_item) {
   const hg_value *where = value_item ? value_item : word;
   bool repeatable = hg_policy_is_repeatable_flag(j->policy, name);
-  check_forbidden(j, name, v, word, value_item, true);
+  check_forbidden(j, name, v, word, value_item);
   for (size_t r = 0; r < j->policy->n_req; r++) {
-    const hg_requirement *req = &j->policy->req[r];
-    for (size_t m = 0; m < req->n_flags; m++)
-      if (hg_matcher_has_name(&req->flags[m], name)) {
-        hg_state s = v ? match_value(j, &req->flags[m], v) : HG_UNSAT;
-        record(j, r, s, where, policy_name(&req->flags[m], name), !repeatable);
+    const hg_spelling *sp = &j->policy->req[r].spell[j->dialect];
+    for (size_t m = 0; m < sp->n; m++)
+      if (hg_matcher_has_name(&sp->m[m], name)) {
+        hg_state s = v ? match_value(j, &sp->m[m], v) : HG_UNSAT;
+        record(j, r, s, where, policy_name(&sp->m[m], name), !repeatable);
         if (j->builder && !j->in_builder && !repeatable && s != HG_SAT) {
           j->builder_safe = false;
           if (!j->overrider)
@@ -402,63 +409,79 @@ void hg_judge_read_argv(hg_judge *j, const hg_value *list) {
   free(from.items);
 }
 
-// ---- compose services ---------------------------------------------------------------------------
+// ---- mappings (compose services, Engine API bodies) ---------------------------------------------
 
-// The key a long-syntax list entry (`volumes: [{type: bind, source: /x, target: /y}]`, `devices:
-// [{source: /dev/x, ...}]`) names the host side with: compose's own spelling, shared by every
-// such entry, so it is not repeated in each policy matcher.
-#define COMPOSE_SOURCE_KEY "source"
+// The key a long-syntax list entry (compose's `volumes: [{type: bind, source: /x, target: /y}]`,
+// the Engine API's `Mounts: [{"Source": ...}]`) names the host side with: shared by every such
+// entry, so it is not repeated in each policy matcher.
+#define SOURCE_KEY "source"
 
-// The item keyed `key` (len bytes) of a DICT, or NULL.
-static const hg_value *dict_get(const hg_value *dict, const char *key, size_t len) {
-  if (dict->kind != HG_VAL_DICT)
-    return NULL;
-  for (size_t i = 0; i < dict->n_items; i++) {
-    const char *k = dict->items[i].key;
-    if (k && strlen(k) == len && !memcmp(k, key, len))
-      return &dict->items[i];
-  }
-  return NULL;
+static bool key_is(const hg_judge *j, const char *k, const char *name, size_t len) {
+  if (!k || strlen(k) != len)
+    return false;
+  return j->fold_case ? !strncasecmp(k, name, len) : !memcmp(k, name, len);
 }
 
-// The value at a policy's dotted compose name (`deploy.resources.limits.memory`), or NULL.
-static const hg_value *compose_lookup(const hg_value *service, const char *name) {
-  const hg_value *at = service;
+// The item keyed `name` (len bytes) of a DICT: the last one, as Python and Go's encoding/json keep
+// it, looking into the mappings builders yield where they are spread; NULL when none. A spread
+// hardguard cannot follow could hold anything: it becomes the carrier (the site is unverifiable).
+static const hg_value *dict_get(hg_judge *j, const hg_value *dict, const char *name, size_t len) {
+  if (dict->kind == HG_VAL_BUILDER && dict->n_items == 1)
+    dict = &dict->items[0]; // a builder's call in place of the mapping: what it yields
+  if (dict->kind != HG_VAL_DICT)
+    return NULL;
+  const hg_value *found = NULL;
+  for (size_t i = 0; i < dict->n_items; i++) {
+    const hg_value *v = &dict->items[i];
+    if (v->key) {
+      if (key_is(j, v->key, name, len))
+        found = v;
+    } else if (v->kind == HG_VAL_BUILDER && v->n_items == 1 && v->items[0].kind == HG_VAL_DICT) {
+      const hg_value *in = dict_get(j, &v->items[0], name, len);
+      if (in)
+        found = in;
+    } else if (!j->carrier) {
+      j->carrier = v;
+    }
+  }
+  return found;
+}
+
+// The value at a policy's dotted mapping name (`deploy.resources.limits.memory`,
+// `HostConfig.CapDrop`), or NULL.
+static const hg_value *mapping_lookup(hg_judge *j, const hg_value *mapping, const char *name) {
+  const hg_value *at = mapping;
   for (const char *p = name;;) {
     const char *dot = strchr(p, '.');
-    at = dict_get(at, p, dot ? (size_t)(dot - p) : strlen(p));
+    at = dict_get(j, at, p, dot ? (size_t)(dot - p) : strlen(p));
     if (!at || !dot)
       return at;
     p = dot + 1;
   }
 }
 
-// How `v` stands against requirement matcher `m`: a scalar by its text, a list by its best
-// element; a mapping where a scalar belongs never satisfies; an interpolation is unverifiable.
-static hg_state compose_match(const hg_judge *j, const hg_matcher *m, const hg_value *v) {
+// How `v` stands against requirement matcher `m`: a mapping where a scalar belongs never
+// satisfies; an interpolation is unverifiable when the matcher reads the value.
+static hg_state mapping_match(const hg_judge *j, const hg_matcher *m, const hg_value *v) {
   switch (v->kind) {
-  case HG_VAL_UNKNOWN: return HG_UNVERIFIABLE;
   case HG_VAL_DICT: return HG_UNSAT;
-  case HG_VAL_LIST: return best_item(j, m, v, compose_match);
-  default:
-    if (!m->value)
-      return unset(v) ? HG_UNSAT : HG_SAT;
-    return literal(v) && hg_matcher_value_ok(m, v->text, j->md) ? HG_SAT : HG_UNSAT;
+  case HG_VAL_LIST: return best_item(j, m, v, mapping_match);
+  default: return match_value(j, m, v);
   }
 }
 
 // The part of `v` that sets forbidden option matcher `m` (an element of a list, or `v` itself),
 // or NULL. An interpolated value the regex does not hit may still hold anything: the first one
 // goes to *unknown.
-static const hg_value *compose_forbidden(const hg_judge *j, const hg_matcher *m, const hg_value *v,
+static const hg_value *mapping_forbidden(hg_judge *j, const hg_matcher *m, const hg_value *v,
                                          const hg_value **unknown) {
   if (!m->value)
     return unset(v) ? NULL : v;
   if (v->kind == HG_VAL_LIST) {
     for (size_t i = 0; i < v->n_items; i++) {
       const hg_value *e = &v->items[i];
-      const hg_value *judged = e->kind == HG_VAL_DICT ? dict_get(e, COMPOSE_SOURCE_KEY, strlen(COMPOSE_SOURCE_KEY)) : e;
-      if (judged && compose_forbidden(j, m, judged, unknown))
+      const hg_value *judged = e->kind == HG_VAL_DICT ? dict_get(j, e, SOURCE_KEY, strlen(SOURCE_KEY)) : e;
+      if (judged && mapping_forbidden(j, m, judged, unknown))
         return e;
     }
     return NULL;
@@ -466,7 +489,7 @@ static const hg_value *compose_forbidden(const hg_judge *j, const hg_matcher *m,
   if (v->kind == HG_VAL_DICT) {
     for (size_t i = 0; i < v->n_items; i++)
       if ((v->items[i].key && hg_matcher_value_ok(m, v->items[i].key, j->md)) ||
-          compose_forbidden(j, m, &v->items[i], unknown))
+          mapping_forbidden(j, m, &v->items[i], unknown))
         return v;
     return NULL;
   }
@@ -477,25 +500,28 @@ static const hg_value *compose_forbidden(const hg_judge *j, const hg_matcher *m,
   return NULL;
 }
 
-void hg_judge_read_compose(hg_judge *j, const hg_value *service) {
+void hg_judge_read_mapping(hg_judge *j, const hg_value *mapping) {
   const hg_policy *p = j->policy;
-  if (service->kind == HG_VAL_UNKNOWN && !j->carrier)
-    j->carrier = service; // a service whose merge keys could not be followed
-  for (size_t r = 0; r < p->n_req; r++)
-    for (size_t m = 0; m < p->req[r].n_compose; m++) {
-      const hg_matcher *mt = &p->req[r].compose[m];
+  if (mapping->kind != HG_VAL_DICT && !(mapping->kind == HG_VAL_BUILDER && mapping->n_items == 1) && !j->carrier)
+    j->carrier = mapping; // a service whose merge keys, or a body, that could not be followed
+  for (size_t r = 0; r < p->n_req; r++) {
+    const hg_spelling *sp = &p->req[r].spell[j->dialect];
+    for (size_t m = 0; m < sp->n; m++) {
+      const hg_matcher *mt = &sp->m[m];
       for (size_t k = 0; k < mt->n_names; k++) {
-        const hg_value *v = compose_lookup(service, mt->names[k]);
+        const hg_value *v = mapping_lookup(j, mapping, mt->names[k]);
         if (v)
-          record(j, r, compose_match(j, mt, v), v, mt->names[k], false);
+          record(j, r, mapping_match(j, mt, v), v, mt->names[k], false);
       }
     }
-  for (size_t f = 0; f < p->n_forbid; f++)
-    for (size_t m = 0; m < p->forbid[f].n_compose && !j->forbid_hit[f]; m++) {
-      const hg_matcher *mt = &p->forbid[f].compose[m];
+  }
+  for (size_t f = 0; f < p->n_forbid; f++) {
+    const hg_spelling *sp = &p->forbid[f].spell[j->dialect];
+    for (size_t m = 0; m < sp->n && !j->forbid_hit[f]; m++) {
+      const hg_matcher *mt = &sp->m[m];
       for (size_t k = 0; k < mt->n_names && !j->forbid_hit[f]; k++) {
-        const hg_value *v = compose_lookup(service, mt->names[k]), *unknown = NULL;
-        const hg_value *hit = v ? compose_forbidden(j, mt, v, &unknown) : NULL;
+        const hg_value *v = mapping_lookup(j, mapping, mt->names[k]), *unknown = NULL;
+        const hg_value *hit = v ? mapping_forbidden(j, mt, v, &unknown) : NULL;
         if (hit) {
           j->forbid_hit[f] = v;
           j->forbid_name[f] = mt->names[k];
@@ -505,12 +531,13 @@ void hg_judge_read_compose(hg_judge *j, const hg_value *service) {
         }
       }
     }
+  }
 }
 
 // What a builder yields by itself, as requirement bits.
 uint64_t hg_judge_yields(const hg_judge *parent, const hg_value *builder, bool flags) {
   hg_judge j;
-  hg_judge_init(&j, parent->policy, parent->md);
+  hg_judge_init(&j, parent->policy, parent->dialect, parent->md);
   const hg_value *y = builder->n_items == 1 ? &builder->items[0] : NULL;
   if (y && !flags && y->kind == HG_VAL_DICT) {
     hg_judge_read_kwargs(&j, y);
@@ -535,19 +562,20 @@ bool hg_judge_unlimited(const hg_judge *j, size_t r) {
   const char *name = j->src_name[r];
   if (j->req[r] != HG_UNSAT || !v || !name || !literal(v))
     return false;
-  const hg_requirement *req = &j->policy->req[r];
-  const hg_matcher *sets[] = {req->kwargs, req->flags};
-  size_t ns[] = {req->n_kwargs, req->n_flags};
-  for (size_t k = 0; k < 2; k++)
-    for (size_t m = 0; m < ns[k]; m++)
-      if (policy_name(&sets[k][m], name) && hg_matcher_unlimited(&sets[k][m], v->text, j->md))
-        return true;
+  const hg_spelling *sp = &j->policy->req[r].spell[j->dialect];
+  for (size_t m = 0; m < sp->n; m++)
+    if (policy_name(&sp->m[m], name) && hg_matcher_unlimited(&sp->m[m], v->text, j->md))
+      return true;
   return false;
 }
 
-void hg_judge_init(hg_judge *j, const hg_policy *policy, pcre2_match_data *md) {
+void hg_judge_init(hg_judge *j, const hg_policy *policy, int dialect, pcre2_match_data *md) {
   size_t nf = policy->n_forbid ? policy->n_forbid : 1;
+  const hg_dialect *d = &policy->dialects[dialect];
   *j = (hg_judge){.policy = policy,
+                  .dialect = (size_t)dialect,
+                  .fold_case = d->fold_case,
+                  .trap_hit = hg_xcalloc(d->n_traps ? d->n_traps : 1, sizeof(hg_value *)),
                   .md = md,
                   .forbid_hit = hg_xcalloc(nf, sizeof(hg_value *)),
                   .forbid_name = hg_xcalloc(nf, sizeof(char *)),
@@ -556,6 +584,7 @@ void hg_judge_init(hg_judge *j, const hg_policy *policy, pcre2_match_data *md) {
 
 void hg_judge_free(hg_judge *j) {
   free(j->words);
+  free(j->trap_hit);
   free(j->forbid_hit);
   free(j->forbid_name);
   free(j->forbid_value);

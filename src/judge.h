@@ -14,6 +14,8 @@ typedef enum { HG_UNSAT, HG_UNVERIFIABLE, HG_SAT } hg_state;
 /** Everything the reading found; pointers point into the site's values (or `words`). */
 typedef struct {
   const hg_policy *policy;
+  size_t dialect;  // the policy's dialect whose spellings are read
+  bool fold_case;  // ... whose mapping names match in any case
   pcre2_match_data *md;
   hg_state req[HG_POLICY_MAX_REQ];
   const hg_value *unverifiable[HG_POLICY_MAX_REQ]; // the value that left requirement i unverifiable
@@ -34,18 +36,21 @@ typedef struct {
   const hg_value **forbid_hit;   // the value that sets forbidden option i
   const char **forbid_name;      // ... under this keyword or flag
   const hg_value **forbid_value; // ... and, for a CLI option, the separate value word
+  const hg_value **trap_hit;     // per trap of the dialect: the keyword that sets it
 } hg_judge;
 
-/** A judge for `policy`; free with hg_judge_free. `md` is the calling thread's pcre2 match data. */
-void hg_judge_init(hg_judge *j, const hg_policy *policy, pcre2_match_data *md);
+/** A judge for `policy`'s dialect `dialect` (an index, see hg_policy_site_dialect); free with
+ *  hg_judge_free. `md` is the calling thread's pcre2 match data. */
+void hg_judge_init(hg_judge *j, const hg_policy *policy, int dialect, pcre2_match_data *md);
 void hg_judge_free(hg_judge *j);
 /** Reads a KWARGS site's dict of keywords. */
 void hg_judge_read_kwargs(hg_judge *j, const hg_value *dict);
-/** Reads a COMPOSE site's service mapping (see site.h) with the policy's compose spellings: a
- *  dotted name is a path through nested mappings; of a list, any element counts; a mapping in a
- *  list (long-syntax volumes and devices) is judged by its `source`. A requirement without compose
- *  spellings stays unsatisfied. */
-void hg_judge_read_compose(hg_judge *j, const hg_value *service);
+/** Reads a COMPOSE site's service mapping (see site.h), or a BODY site's mapping, with the
+ *  dialect's spellings: a dotted name is a path through nested mappings (the last key of a name
+ *  counts, looking into the mappings builders yield; in any case with `fold_case`); of a list, any
+ *  element counts; a mapping in a list (long-syntax volumes, the Engine API's Mounts) is judged by
+ *  its `source`. A requirement the dialect has no spelling for stays unsatisfied. */
+void hg_judge_read_mapping(hg_judge *j, const hg_value *mapping);
 /** Reads an ARGV or SHELL site's words, from the program to the image. */
 void hg_judge_read_argv(hg_judge *j, const hg_value *list);
 /** Is requirement r unmet because its occurrence has a value that means "no limit" to Docker? */

@@ -47,7 +47,7 @@ static int load_matcher(hg_yaml *y, yaml_node_t *node, const char *what, hg_matc
   return 0;
 }
 
-// `kwarg:` / `flag:` is one matcher mapping or a list of them.
+// A dialect's spelling is one matcher mapping or a list of them.
 static int load_matchers(hg_yaml *y, yaml_node_t *node, const char *what, hg_matcher **out, size_t *n, hg_error *err) {
   if (node->type == YAML_MAPPING_NODE) {
     *out = hg_xcalloc(1, sizeof(hg_matcher));
@@ -65,74 +65,252 @@ static int load_matchers(hg_yaml *y, yaml_node_t *node, const char *what, hg_mat
   return 0;
 }
 
-static int load_requirement(hg_yaml *y, yaml_node_t *key, yaml_node_t *node, hg_requirement *r, hg_error *err) {
-  static const char *const keys[] = {"summary", "kwarg", "flag", "fix", "compose", NULL};
-  static const char *const fix_keys[] = {"kwarg", "flag", "compose", NULL};
-  r->id = hg_xstrdup((const char *)key->data.scalar.value);
+// ---- dialects -----------------------------------------------------------------------------------
+
+static const char *const READS_NAMES[] = {
+    [HG_READS_KWARGS] = "kwargs",   [HG_READS_ARGV] = "argv",     [HG_READS_SHELL] = "shell",
+    [HG_READS_COMMAND] = "command", [HG_READS_SCRIPT] = "script", [HG_READS_CLIENT] = "client",
+    [HG_READS_OPAQUE] = "opaque",   [HG_READS_COMPOSE] = "compose", [HG_READS_BODY] = "body",
+};
+
+const char *hg_reads_name(int reads) {
+  return reads >= 0 && (size_t)reads < HG_ARRAY_LEN(READS_NAMES) ? READS_NAMES[reads] : NULL;
+}
+
+int hg_reads_by_name(const char *name) {
+  for (size_t i = 0; i < HG_ARRAY_LEN(READS_NAMES); i++)
+    if (READS_NAMES[i] && !strcmp(READS_NAMES[i], name))
+      return (int)i;
+  return -1;
+}
+
+// The shape of judging a reading mode's options; -1 for modes that have no options.
+static int shape_of(int reads) {
+  switch (reads) {
+  case HG_READS_KWARGS: return HG_SHAPE_KEYWORDS;
+  case HG_READS_ARGV:
+  case HG_READS_SHELL:
+  case HG_READS_COMMAND:
+  case HG_READS_SCRIPT: return HG_SHAPE_FLAGS;
+  case HG_READS_COMPOSE:
+  case HG_READS_BODY: return HG_SHAPE_MAPPING;
+  default: return -1;
+  }
+}
+
+int hg_policy_dialect(const hg_policy *self, const char *id) {
+  for (size_t i = 0; i < self->n_dialects; i++)
+    if (!strcmp(self->dialects[i].id, id))
+      return (int)i;
+  return -1;
+}
+
+int hg_policy_site_dialect(const hg_policy *self, int reads, int dialect) {
+  if (dialect >= 0 && (size_t)dialect < self->n_dialects)
+    return dialect;
+  for (size_t i = 0; i < self->n_dialects; i++)
+    if (self->dialects[i].reads & (UINT32_C(1) << reads))
+      return (int)i;
+  return -1;
+}
+
+static int load_dialect(hg_yaml *y, hg_policy *p, yaml_node_t *key, yaml_node_t *node, hg_dialect *d, hg_error *err) {
+  static const char *const keys[] = {"reads", "subject", "like", "fold_case", "traps", NULL};
+  d->id = hg_xstrdup((const char *)key->data.scalar.value);
+  d->like = -1;
   char what[160];
-  snprintf(what, sizeof(what), "requirement '%s'", r->id);
+  snprintf(what, sizeof(what), "dialect '%s'", d->id);
   if (hg_yaml_mapping(y, node, keys, what, err) != 0)
     return -1;
+  yaml_node_t *reads = hg_yaml_get(y, node, "reads"), *subject = hg_yaml_get(y, node, "subject"),
+              *like = hg_yaml_get(y, node, "like"), *fold = hg_yaml_get(y, node, "fold_case"),
+              *traps = hg_yaml_get(y, node, "traps");
+  if (!reads)
+    return hg_yaml_error(y, node, err, "%s: needs 'reads' (the reading modes it spells)", what);
+  char **modes = NULL;
+  size_t n_modes = 0;
+  if (hg_yaml_strings(y, reads, what, &modes, &n_modes, err) != 0)
+    return -1;
+  int shape = -1, rc = 0;
+  for (size_t i = 0; i < n_modes && rc == 0; i++) {
+    int m = hg_reads_by_name(modes[i]);
+    int s = m >= 0 ? shape_of(m) : -1;
+    if (s < 0)
+      rc = hg_yaml_error(y, reads, err, "%s: reads: '%s' is not a reading mode with options (kwargs, argv, shell, "
+                         "command, script, compose, body)", what, modes[i]);
+    else if (shape >= 0 && s != shape)
+      rc = hg_yaml_error(y, reads, err, "%s: reads: '%s' is judged unlike '%s'", what, modes[i], modes[0]);
+    else
+      d->reads |= UINT32_C(1) << m, shape = s;
+  }
+  hg_strv_free(modes, n_modes);
+  if (rc != 0)
+    return -1;
+  if (!n_modes)
+    return hg_yaml_error(y, reads, err, "%s: reads: at least one reading mode", what);
+  d->shape = (hg_shape)shape;
   const char *s;
-  yaml_node_t *summary = hg_yaml_get(y, node, "summary"), *kwarg = hg_yaml_get(y, node, "kwarg"),
-              *flag = hg_yaml_get(y, node, "flag"), *fix = hg_yaml_get(y, node, "fix"),
-              *compose = hg_yaml_get(y, node, "compose");
-  if (!summary || !kwarg || !flag || !fix)
-    return hg_yaml_error(y, node, err, "%s: needs 'summary', 'kwarg', 'flag' and 'fix'", what);
-  if (hg_yaml_scalar(y, summary, what, &s, err) != 0)
-    return -1;
-  r->summary = hg_xstrdup(s);
-  if (load_matchers(y, kwarg, what, &r->kwargs, &r->n_kwargs, err) != 0)
-    return -1;
-  if (load_matchers(y, flag, what, &r->flags, &r->n_flags, err) != 0)
-    return -1;
-  if (compose && load_matchers(y, compose, what, &r->compose, &r->n_compose, err) != 0)
-    return -1;
-  if (hg_yaml_mapping(y, fix, fix_keys, what, err) != 0)
-    return -1;
-  yaml_node_t *fk = hg_yaml_get(y, fix, "kwarg"), *ff = hg_yaml_get(y, fix, "flag"),
-              *fc = hg_yaml_get(y, fix, "compose");
-  if (!fk || !ff)
-    return hg_yaml_error(y, fix, err, "%s: 'fix' needs 'kwarg' and 'flag'", what);
-  // A compose spelling without its fix text would leave a compose finding without a hint, and a
-  // fix text without a spelling would suggest what can never satisfy the requirement.
-  if (!compose != !fc)
-    return hg_yaml_error(y, compose ? fix : fc, err, "%s: 'compose' and 'fix.compose' go together", what);
-  if (hg_yaml_scalar(y, fk, what, &s, err) != 0)
-    return -1;
-  r->fix_kwarg = hg_xstrdup(s);
-  if (hg_yaml_scalar(y, ff, what, &s, err) != 0)
-    return -1;
-  r->fix_flag = hg_xstrdup(s);
-  if (fc) {
-    if (hg_yaml_scalar(y, fc, what, &s, err) != 0)
+  if (subject) {
+    if (hg_yaml_scalar(y, subject, what, &s, err) != 0)
       return -1;
-    r->fix_compose = hg_xstrdup(s);
+    d->subject = hg_xstrdup(s);
+  }
+  if (like) {
+    if (hg_yaml_scalar(y, like, what, &s, err) != 0)
+      return -1;
+    d->like = hg_policy_dialect(p, s);
+    if (d->like < 0)
+      return hg_yaml_error(y, like, err, "%s: like: '%s' is not a dialect declared before it", what, s);
+    if (p->dialects[d->like].shape != d->shape)
+      return hg_yaml_error(y, like, err, "%s: like: '%s' is judged unlike it", what, s);
+  }
+  if (fold) {
+    if (hg_yaml_scalar(y, fold, what, &s, err) != 0)
+      return -1;
+    if (strcmp(s, "true") != 0 && strcmp(s, "false") != 0)
+      return hg_yaml_error(y, fold, err, "%s: fold_case: expected true or false, found '%s'", what, s);
+    d->fold_case = !strcmp(s, "true");
+  }
+  if (traps) {
+    if (traps->type != YAML_MAPPING_NODE)
+      return hg_yaml_error(y, traps, err, "%s: traps: expected a mapping of option name to what it does", what);
+    size_t n = (size_t)(traps->data.mapping.pairs.top - traps->data.mapping.pairs.start);
+    d->traps = hg_xcalloc(n ? n : 1, sizeof(hg_trap));
+    for (size_t i = 0; i < n; i++) {
+      yaml_node_pair_t *pair = &traps->data.mapping.pairs.start[i];
+      const char *k, *v;
+      if (hg_yaml_scalar(y, hg_yaml_node(y, pair->key), what, &k, err) != 0 ||
+          hg_yaml_scalar(y, hg_yaml_node(y, pair->value), what, &v, err) != 0)
+        return -1;
+      d->traps[i] = (hg_trap){hg_xstrdup(k), hg_xstrdup(v)};
+      d->n_traps = i + 1;
+    }
   }
   return 0;
 }
 
-static int load_forbidden(hg_yaml *y, yaml_node_t *key, yaml_node_t *node, hg_forbidden *f, hg_error *err) {
-  static const char *const keys[] = {"message", "kwarg", "flag", "compose", NULL};
+static int load_dialects(hg_yaml *y, hg_policy *p, yaml_node_t *node, hg_error *err) {
+  if (!node || node->type != YAML_MAPPING_NODE || node->data.mapping.pairs.top == node->data.mapping.pairs.start)
+    return hg_yaml_error(y, node ? node : hg_yaml_root(y), err,
+                         "policy: 'dialects' must be a non-empty mapping (how each SDK, the command line and compose "
+                         "spell the options)");
+  size_t n = (size_t)(node->data.mapping.pairs.top - node->data.mapping.pairs.start);
+  if (n > HG_POLICY_MAX_DIALECTS)
+    return hg_yaml_error(y, node, err, "policy: at most %d dialects", HG_POLICY_MAX_DIALECTS);
+  p->dialects = hg_xcalloc(n, sizeof(hg_dialect));
+  for (size_t i = 0; i < n; i++) {
+    yaml_node_pair_t *pair = &node->data.mapping.pairs.start[i];
+    yaml_node_t *key = hg_yaml_node(y, pair->key);
+    if (key->type != YAML_SCALAR_NODE)
+      return hg_yaml_error(y, key, err, "policy: dialect ids are strings");
+    if (hg_policy_dialect(p, (const char *)key->data.scalar.value) >= 0)
+      return hg_yaml_error(y, key, err, "policy: dialect '%s' declared twice", key->data.scalar.value);
+    p->n_dialects = i + 1;
+    if (load_dialect(y, p, key, hg_yaml_node(y, pair->value), &p->dialects[i], err) != 0)
+      return -1;
+  }
+  return 0;
+}
+
+// ---- requirements and forbidden options ---------------------------------------------------------
+
+// Each key of a requirement or forbidden option other than `fixed` (summary, fix, message) is a
+// dialect's spelling: one matcher mapping or a list of them (an empty list: none).
+static int load_spellings(hg_yaml *y, const hg_policy *p, yaml_node_t *node, const char *const *fixed,
+                          const char *what, hg_spelling *spell, hg_error *err) {
+  if (node->type != YAML_MAPPING_NODE)
+    return hg_yaml_mapping(y, node, NULL, what, err); // says what was found instead
+  for (yaml_node_pair_t *pair = node->data.mapping.pairs.start; pair < node->data.mapping.pairs.top; pair++) {
+    yaml_node_t *key = hg_yaml_node(y, pair->key);
+    const char *k = key->type == YAML_SCALAR_NODE ? (const char *)key->data.scalar.value : "";
+    bool known = false;
+    for (const char *const *f = fixed; *f && !known; f++)
+      known = !strcmp(*f, k);
+    if (known)
+      continue;
+    int d = hg_policy_dialect(p, k);
+    if (d < 0)
+      return hg_yaml_error(y, key, err, "%s: unknown key '%s' (not a dialect of the policy's 'dialects')", what, k);
+    spell[d].given = true;
+    if (load_matchers(y, hg_yaml_node(y, pair->value), what, &spell[d].m, &spell[d].n, err) != 0)
+      return -1;
+  }
+  return 0;
+}
+
+// Dialects `like` another take its spelling wherever they give none (in declaration order, so a
+// chain of likes resolves).
+static void borrow(const hg_policy *p, hg_spelling *spell) {
+  for (size_t d = 0; d < p->n_dialects; d++) {
+    int from = p->dialects[d].like;
+    if (spell[d].given || from < 0 || !spell[from].n)
+      continue;
+    spell[d] = spell[from];
+    spell[d].given = false;
+    spell[d].borrowed = true;
+  }
+}
+
+static int load_requirement(hg_yaml *y, const hg_policy *p, yaml_node_t *key, yaml_node_t *node, hg_requirement *r,
+                            hg_error *err) {
+  static const char *const fixed[] = {"summary", "fix", NULL};
+  r->id = hg_xstrdup((const char *)key->data.scalar.value);
+  r->spell = hg_xcalloc(p->n_dialects, sizeof(hg_spelling));
+  char what[160];
+  snprintf(what, sizeof(what), "requirement '%s'", r->id);
+  if (load_spellings(y, p, node, fixed, what, r->spell, err) != 0)
+    return -1;
+  const char *s;
+  yaml_node_t *summary = hg_yaml_get(y, node, "summary"), *fix = hg_yaml_get(y, node, "fix");
+  if (!summary || !fix)
+    return hg_yaml_error(y, node, err, "%s: needs 'summary' and 'fix'", what);
+  if (hg_yaml_scalar(y, summary, what, &s, err) != 0)
+    return -1;
+  r->summary = hg_xstrdup(s);
+  if (fix->type != YAML_MAPPING_NODE)
+    return hg_yaml_error(y, fix, err, "%s: 'fix' is a mapping of dialect to how it is written", what);
+  for (yaml_node_pair_t *pair = fix->data.mapping.pairs.start; pair < fix->data.mapping.pairs.top; pair++) {
+    yaml_node_t *k = hg_yaml_node(y, pair->key);
+    const char *name = k->type == YAML_SCALAR_NODE ? (const char *)k->data.scalar.value : "";
+    int d = hg_policy_dialect(p, name);
+    if (d < 0)
+      return hg_yaml_error(y, k, err, "%s: fix: unknown key '%s' (not a dialect of the policy's 'dialects')", what,
+                           name);
+    // A spelling without its fix text would leave a finding without a hint, and a fix text
+    // without a spelling would suggest what can never satisfy the requirement.
+    if (!r->spell[d].given)
+      return hg_yaml_error(y, k, err, "%s: fix.%s without a '%s' spelling", what, name, name);
+    if (hg_yaml_scalar(y, hg_yaml_node(y, pair->value), what, &s, err) != 0)
+      return -1;
+    r->spell[d].fix = hg_xstrdup(s);
+  }
+  for (size_t d = 0; d < p->n_dialects; d++)
+    if (r->spell[d].given && r->spell[d].n && !r->spell[d].fix)
+      return hg_yaml_error(y, fix, err, "%s: '%s' needs 'fix.%s'", what, p->dialects[d].id, p->dialects[d].id);
+  borrow(p, r->spell);
+  return 0;
+}
+
+static int load_forbidden(hg_yaml *y, const hg_policy *p, yaml_node_t *key, yaml_node_t *node, hg_forbidden *f,
+                          hg_error *err) {
+  static const char *const fixed[] = {"message", NULL};
   f->id = hg_xstrdup((const char *)key->data.scalar.value);
+  f->spell = hg_xcalloc(p->n_dialects, sizeof(hg_spelling));
   char what[160];
   snprintf(what, sizeof(what), "forbidden option '%s'", f->id);
-  if (hg_yaml_mapping(y, node, keys, what, err) != 0)
+  if (load_spellings(y, p, node, fixed, what, f->spell, err) != 0)
     return -1;
-  yaml_node_t *message = hg_yaml_get(y, node, "message"), *kwarg = hg_yaml_get(y, node, "kwarg"),
-              *flag = hg_yaml_get(y, node, "flag"), *compose = hg_yaml_get(y, node, "compose");
-  if (!message || (!kwarg && !flag && !compose))
-    return hg_yaml_error(y, node, err, "%s: needs 'message' and a 'kwarg', 'flag' or 'compose'", what);
+  yaml_node_t *message = hg_yaml_get(y, node, "message");
+  bool any = false;
+  for (size_t d = 0; d < p->n_dialects; d++)
+    any |= f->spell[d].n > 0;
+  if (!message || !any)
+    return hg_yaml_error(y, node, err, "%s: needs 'message' and a dialect's spelling", what);
   const char *s;
   if (hg_yaml_scalar(y, message, what, &s, err) != 0)
     return -1;
   f->message = hg_xstrdup(s);
-  if (kwarg && load_matchers(y, kwarg, what, &f->kwargs, &f->n_kwargs, err) != 0)
-    return -1;
-  if (flag && load_matchers(y, flag, what, &f->flags, &f->n_flags, err) != 0)
-    return -1;
-  if (compose && load_matchers(y, compose, what, &f->compose, &f->n_compose, err) != 0)
-    return -1;
+  borrow(p, f->spell);
   return 0;
 }
 
@@ -156,7 +334,7 @@ static int load_lists(hg_yaml *y, yaml_node_t *parent, const char *where, string
 }
 
 static int load(hg_policy *p, hg_yaml *y, hg_error *err) {
-  static const char *const top[] = {"require", "forbid", "cli", "classes", NULL};
+  static const char *const top[] = {"dialects", "require", "forbid", "cli", "classes", NULL};
   static const char *const class_keys[] = {"field_decorators", "field_bases", "field_calls", "property_decorators",
                                            NULL};
   static const char *const cli_keys[] = {"subcommands",  "boolean_flags", "repeatable_flags", "process_calls",
@@ -164,6 +342,8 @@ static int load(hg_policy *p, hg_yaml *y, hg_error *err) {
                                          NULL};
   yaml_node_t *root = hg_yaml_root(y);
   if (hg_yaml_mapping(y, root, top, "policy", err) != 0)
+    return -1;
+  if (load_dialects(y, p, hg_yaml_get(y, root, "dialects"), err) != 0)
     return -1;
   yaml_node_t *req = hg_yaml_get(y, root, "require"), *cli = hg_yaml_get(y, root, "cli");
   if (!req || req->type != YAML_MAPPING_NODE || req->data.mapping.pairs.top == req->data.mapping.pairs.start)
@@ -178,7 +358,7 @@ static int load(hg_policy *p, hg_yaml *y, hg_error *err) {
     p->n_req = i + 1;
     if (key->type != YAML_SCALAR_NODE)
       return hg_yaml_error(y, key, err, "policy: requirement ids are strings");
-    if (load_requirement(y, key, hg_yaml_node(y, pair->value), &p->req[i], err) != 0)
+    if (load_requirement(y, p, key, hg_yaml_node(y, pair->value), &p->req[i], err) != 0)
       return -1;
   }
   yaml_node_t *forbid = hg_yaml_get(y, root, "forbid");
@@ -193,7 +373,7 @@ static int load(hg_policy *p, hg_yaml *y, hg_error *err) {
       p->n_forbid = i + 1;
       if (key->type != YAML_SCALAR_NODE)
         return hg_yaml_error(y, key, err, "policy: forbidden option ids are strings");
-      if (load_forbidden(y, key, hg_yaml_node(y, pair->value), &p->forbid[i], err) != 0)
+      if (load_forbidden(y, p, key, hg_yaml_node(y, pair->value), &p->forbid[i], err) != 0)
         return -1;
     }
   }
@@ -250,40 +430,31 @@ int hg_policy_load(hg_policy **out, const char *path, const char *bytes, size_t 
   return 0;
 }
 
+static void spellings_free(const hg_policy *p, hg_spelling *spell) {
+  for (size_t d = 0; spell && d < p->n_dialects; d++) {
+    if (spell[d].borrowed)
+      continue;
+    for (size_t j = 0; j < spell[d].n; j++)
+      matcher_clear(&spell[d].m[j]);
+    free(spell[d].m);
+    free(spell[d].fix);
+  }
+  free(spell);
+}
+
 void hg_policy_free(hg_policy *self) {
   if (!self)
     return;
   for (size_t i = 0; i < self->n_req; i++) {
-    hg_requirement *r = &self->req[i];
-    free(r->id);
-    free(r->summary);
-    for (size_t j = 0; j < r->n_kwargs; j++)
-      matcher_clear(&r->kwargs[j]);
-    for (size_t j = 0; j < r->n_flags; j++)
-      matcher_clear(&r->flags[j]);
-    for (size_t j = 0; j < r->n_compose; j++)
-      matcher_clear(&r->compose[j]);
-    free(r->kwargs);
-    free(r->flags);
-    free(r->compose);
-    free(r->fix_kwarg);
-    free(r->fix_flag);
-    free(r->fix_compose);
+    free(self->req[i].id);
+    free(self->req[i].summary);
+    spellings_free(self, self->req[i].spell);
   }
   free(self->req);
   for (size_t i = 0; i < self->n_forbid; i++) {
-    hg_forbidden *f = &self->forbid[i];
-    free(f->id);
-    free(f->message);
-    for (size_t j = 0; j < f->n_kwargs; j++)
-      matcher_clear(&f->kwargs[j]);
-    for (size_t j = 0; j < f->n_flags; j++)
-      matcher_clear(&f->flags[j]);
-    for (size_t j = 0; j < f->n_compose; j++)
-      matcher_clear(&f->compose[j]);
-    free(f->kwargs);
-    free(f->flags);
-    free(f->compose);
+    free(self->forbid[i].id);
+    free(self->forbid[i].message);
+    spellings_free(self, self->forbid[i].spell);
   }
   free(self->forbid);
   hg_strv_free(self->boolean_flags, self->n_boolean_flags);
@@ -298,6 +469,17 @@ void hg_policy_free(hg_policy *self) {
   hg_strv_free(self->field_bases, self->n_field_bases);
   hg_strv_free(self->field_calls, self->n_field_calls);
   hg_strv_free(self->property_decorators, self->n_property_decorators);
+  for (size_t i = 0; i < self->n_dialects; i++) {
+    hg_dialect *d = &self->dialects[i];
+    free(d->id);
+    free(d->subject);
+    for (size_t k = 0; k < d->n_traps; k++) {
+      free(d->traps[k].name);
+      free(d->traps[k].text);
+    }
+    free(d->traps);
+  }
+  free(self->dialects);
   free(self->path);
   free(self);
 }

@@ -7,6 +7,7 @@
 #define PCRE2_CODE_UNIT_WIDTH 8
 #include <pcre2.h>
 
+#include "site.h"
 #include "util.h"
 
 /** One spelling of a requirement: a keyword, flag or compose key name (several spellings allowed)
@@ -22,16 +23,50 @@ typedef struct {
   pcre2_code *unlimited; // literal values that mean "no limit" to Docker (0, -1): they do not count; NULL: none
 } hg_matcher;
 
+/** How a dialect's options are judged, from the reading modes it serves (site.h). */
+typedef enum {
+  HG_SHAPE_KEYWORDS, // Python keywords (kwargs)
+  HG_SHAPE_FLAGS,    // command-line words (argv, shell, command, script)
+  HG_SHAPE_MAPPING,  // a mapping whose names are dotted paths (compose, body)
+} hg_shape;
+
+/** Something an SDK accepts under a name the policy judges elsewhere, read another way than its
+ *  docker-py namesake (podman-py's `security_opt` goes to SELinux): named in a failing site's
+ *  message when the site sets it. */
+typedef struct {
+  char *name;
+  char *text;
+} hg_trap;
+
+/** A dialect: how one SDK, the command line or compose spells the options, declared under
+ *  `dialects:` in the policy. Requirements and forbidden options give one spelling per dialect
+ *  (a key named after it); a dialect `like` another takes that one's spelling (and fix) wherever
+ *  it gives none of its own. */
+typedef struct {
+  char *id;         // "docker-py", "cli", "podman-py", ...
+  char *subject;    // how a message names its sites ("container created through podman-py"); NULL: by reading mode
+  uint32_t reads;   // bit per hg_reads it serves; the first dialect serving a mode is that mode's default
+  hg_shape shape;
+  bool fold_case;   // mapping names match in any case (Go's encoding/json, which the Engine API decodes with)
+  int like;         // the dialect it borrows spellings from, or -1
+  hg_trap *traps;
+  size_t n_traps;
+} hg_dialect;
+
+/** One dialect's spelling of a requirement or forbidden option: matchers (none: a site of the
+ *  dialect can never satisfy the requirement / set the option) and the fix text. */
+typedef struct {
+  hg_matcher *m;
+  size_t n;
+  char *fix;     // how to write it, e.g. cap_drop=["ALL"]; NULL for forbidden options
+  bool given;    // written in the policy (else borrowed from the `like` dialect, or none)
+  bool borrowed; // m and fix belong to another dialect's spelling
+} hg_spelling;
+
 typedef struct {
   char *id;      // kebab-case requirement id, e.g. "cap-drop-all"
   char *summary; // one line: what it guarantees
-  hg_matcher *kwargs, *flags;
-  size_t n_kwargs, n_flags;
-  hg_matcher *compose; // compose service keys; none (a user policy without them): a compose
-  size_t n_compose;    // service can never satisfy the requirement
-  char *fix_kwarg;     // how to write it as a keyword, e.g. cap_drop=["ALL"]
-  char *fix_flag;      // how to write it as CLI flags, e.g. --cap-drop ALL
-  char *fix_compose;   // how to write it in a compose service, e.g. cap_drop: [ALL]; NULL without `compose`
+  hg_spelling *spell; // one per dialect, indexed like hg_policy.dialects
 } hg_requirement;
 
 /** An option that undoes hardening: forbidden at every site, builder or not. A matcher without a
@@ -41,17 +76,20 @@ typedef struct {
 typedef struct {
   char *id;      // e.g. "privileged"
   char *message; // what it does, for the finding
-  hg_matcher *kwargs, *flags, *compose;
-  size_t n_kwargs, n_flags, n_compose;
+  hg_spelling *spell; // one per dialect
 } hg_forbidden;
 
 /** Requirements are kept as bits of a uint64_t (hg_verdict.missing, hg_site.allowed): the policy
  *  refuses more. Forbidden options have no such limit. */
 #define HG_POLICY_MAX_REQ 64
+/** A site keeps its dialect in a byte (site.h). */
+#define HG_POLICY_MAX_DIALECTS 64
 
 /** Read-only after hg_policy_load. */
 typedef struct {
   char *path;
+  hg_dialect *dialects;
+  size_t n_dialects;
   hg_requirement *req;
   size_t n_req;
   hg_forbidden *forbid;
@@ -92,6 +130,15 @@ void hg_policy_free(hg_policy *self);
 bool hg_matcher_unlimited(const hg_matcher *self, const char *text, pcre2_match_data *md);
 bool hg_matcher_value_ok(const hg_matcher *self, const char *text, pcre2_match_data *md);
 /** The requirement with this id, or NULL. */
+/** The name of reading mode `reads` ("kwargs", "argv", ...), and the mode of a name (-1: none). */
+const char *hg_reads_name(int reads);
+int hg_reads_by_name(const char *name);
+/** The dialect with this id (-1: none). */
+int hg_policy_dialect(const hg_policy *self, const char *id);
+/** The dialect a site of reading mode `reads` is judged in: `dialect` when >= 0, else the mode's
+ *  default (the first dialect serving it), or -1 when no dialect serves it. */
+int hg_policy_site_dialect(const hg_policy *self, int reads, int dialect);
+
 const hg_requirement *hg_policy_requirement(const hg_policy *self, const char *id, size_t *index);
 bool hg_matcher_has_name(const hg_matcher *self, const char *name);
 bool hg_policy_is_boolean_flag(const hg_policy *self, const char *flag);

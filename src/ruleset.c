@@ -174,7 +174,27 @@ static const struct {
     {"client", HG_READS_CLIENT, NULL},
     {"opaque", HG_READS_OPAQUE, NULL},
     {"compose", HG_READS_COMPOSE, NULL},
+    {"body", HG_READS_BODY, "body"},
 };
+
+// The dialect a site of reading mode `reads` is judged in: `name` (from hardguard.dialect), which
+// must serve the mode, or the mode's default. 0 with *out = 1 + its index (0: the default), or -1
+// with a message in msg. Modes without options (client, opaque, script) need none.
+static int site_dialect(const hg_policy *p, hg_reads reads, const char *name, uint8_t *out, char *msg, size_t cap) {
+  *out = 0;
+  if (name) {
+    int d = hg_policy_dialect(p, name);
+    if (d < 0) return snprintf(msg, cap, "unknown dialect \"%s\" (not under 'dialects' in the policy)", name), -1;
+    if (!(p->dialects[d].reads & (UINT32_C(1) << reads)))
+      return snprintf(msg, cap, "dialect \"%s\" does not read \"%s\"", name, hg_reads_name((int)reads)), -1;
+    *out = (uint8_t)(d + 1);
+    return 0;
+  }
+  bool options = reads != HG_READS_CLIENT && reads != HG_READS_OPAQUE && reads != HG_READS_SCRIPT;
+  if (options && hg_policy_site_dialect(p, (int)reads, -1) < 0)
+    return snprintf(msg, cap, "the policy has no dialect that reads \"%s\"", hg_reads_name((int)reads)), -1;
+  return 0;
+}
 
 static uint32_t capture_id(const TSQuery *q, const char *name) {
   uint32_t n = ts_query_capture_count(q), len;
@@ -229,11 +249,15 @@ static int setup_pattern(hg_ruleset *self, surface_rules *sr, const file_vec *fi
   while (reads && r < HG_ARRAY_LEN(READS) && strcmp(READS[r].name, reads) != 0) r++;
   if (!reads || r == HG_ARRAY_LEN(READS))
     return query_error(err, files, start,
-                       "a site pattern needs (#set! hardguard.reads \"kwargs|argv|shell|command|script|client|opaque\")");
+                       "a site pattern needs (#set! hardguard.reads "
+                       "\"kwargs|argv|shell|command|script|client|opaque|body\")");
   p->reads = READS[r].reads;
+  char msg[192];
+  if (site_dialect(self->policy, p->reads, hg_predicates_property(p->predicates, "hardguard.dialect"), &p->dialect, msg,
+                   sizeof(msg)) != 0)
+    return query_error(err, files, start, msg);
   if (!pattern_has(sr->query, i, c->site)) return query_error(err, files, start, "a site pattern captures @site");
   if (READS[r].needs && !pattern_has(sr->query, i, capture_id(sr->query, READS[r].needs))) {
-    char msg[128];
     snprintf(msg, sizeof(msg), "a \"%s\" pattern captures @%s", reads, READS[r].needs);
     return query_error(err, files, start, msg);
   }
@@ -392,6 +416,7 @@ static int build_surface(hg_ruleset *self, surface_rules *sr, file_vec *files, b
       capture_id(q, "site"),          capture_id(q, "args"),         capture_id(q, "argv"),
       capture_id(q, "command"),       capture_id(q, "import.module"), capture_id(q, "import.alias"),
       capture_id(q, "import.from"),   capture_id(q, "import.name"),  capture_id(q, "marker"),
+      capture_id(q, "body"),
   };
   sr->n_patterns = ts_query_pattern_count(q);
   sr->patterns = hg_xcalloc(sr->n_patterns ? sr->n_patterns : 1, sizeof(hg_pattern));
@@ -446,7 +471,7 @@ static void yaml_rule_free(hg_yaml_rule *r) {
   free(r->reads);
 }
 
-static int build_yaml_surface(surface_rules *sr, file_vec *files, hg_error *err) {
+static int build_yaml_surface(const hg_ruleset *self, surface_rules *sr, file_vec *files, hg_error *err) {
   sr->yaml = hg_xcalloc(files->len, sizeof(hg_yaml_rule));
   for (size_t i = 0; i < files->len; i++) {
     const rule_file *f = &files->items[i];
@@ -454,6 +479,11 @@ static int build_yaml_surface(surface_rules *sr, file_vec *files, hg_error *err)
     int rc = hg_yaml_load(&y, f->path, f->data, f->len, err);
     sr->n_yaml = i + 1;
     if (rc == 0) rc = load_yaml_rule(&y, f, &sr->yaml[i], err);
+    uint8_t dialect;
+    char msg[192];
+    int mode = rc == 0 ? hg_reads_by_name(sr->yaml[i].reads) : -1;
+    if (rc == 0 && mode >= 0 && site_dialect(self->policy, (hg_reads)mode, NULL, &dialect, msg, sizeof(msg)) != 0)
+      rc = hg_error_set(err, "%s: %s", f->path, msg);
     hg_yaml_free(&y);
     if (rc != 0) return -1;
   }
@@ -526,7 +556,7 @@ static int build(hg_ruleset *self, file_vec *files, bool trusted, hg_error *err)
     }
     if (rc == 0 && per[s].len)
       rc = sr->surface->language ? build_surface(self, sr, &per[s], trusted, err)
-                                 : build_yaml_surface(sr, &per[s], err);
+                                 : build_yaml_surface(self, sr, &per[s], err);
     atomic_store(&sr->ready, true);
     free(per[s].items);
   }

@@ -20,6 +20,7 @@ typedef struct {
   hg_pattern_role role;
   const char *kind;  // SITE: the kind id
   hg_reads reads;    // SITE: from (#set! hardguard.reads "...")
+  uint8_t dialect;   // SITE: 1 + the policy's dialect from (#set! hardguard.dialect "..."); 0: the mode's default
   hg_predicates *predicates;
 } hg_pattern;
 
@@ -45,6 +46,7 @@ typedef struct {
   uint32_t site, args, argv, command;
   uint32_t import_module, import_alias, import_from, import_name;
   uint32_t marker;  // a `# hardguard: ...` comment
+  uint32_t body;    // BODY sites: the mapping (the Engine API's create body)
 } hg_captures;
 
 const TSLanguage *tree_sitter_python(void);

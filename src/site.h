@@ -21,6 +21,7 @@ typedef enum {
   HG_READS_CLIENT,  // a client: no flags, judged by the module's imports
   HG_READS_OPAQUE,  // code run at run time (exec, eval): nothing to read, never verifiable
   HG_READS_COMPOSE, // a compose service (reported at its key): its mapping, from src/compose/service.h
+  HG_READS_BODY,    // a mapping in @body: the Engine API's create body (aiodocker's config, a request's json=)
 } hg_reads;
 
 /** Marks an interpolated part (`{expr}` of an f-string) inside a string value's text. */
@@ -85,6 +86,7 @@ typedef struct {
   const char *path;  // the file; owned by the caller
   const char *kind;  // the site kind id (rule file stem); owned by the ruleset
   hg_reads reads;
+  uint8_t dialect;   // 1 + the index of the policy's dialect it is judged in; 0: its reading mode's default
   uint32_t start_byte, end_byte;
   uint32_t line, col, end_line, end_col;  // 1-based; columns in characters
   bool has_error;                         // the site's own text holds a syntax error

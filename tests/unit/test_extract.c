@@ -621,7 +621,8 @@ static void test_extract__rules_dir_missing_pieces(void **state) {
 
   // A rule file outside the folder of a known surface is refused, not ignored.
   write_rule(r, "policy.yml", "require: {x: {kwarg: {name: x}, flag: {name: --x}, fix: {kwarg: x, flag: --x}}}\n"
-                              "cli: {subcommands: [], boolean_flags: []}\n");
+                              "cli: {subcommands: [], boolean_flags: []}\n"
+                              "dialects: { kwarg: { reads: kwargs }, flag: { reads: [argv, shell, command, script] }, compose: { reads: compose } }\n");
   char *odd = hg_xasprintf("%s/ruby", r->dir);
   assert_int_equal(mkdir(odd, 0755), 0);
   free(odd);
@@ -638,7 +639,7 @@ static void test_extract__rules_dir_missing_pieces(void **state) {
 
   // A broken policy is reported at its line and column.
   write_rule(r, "python/ok.scm", "((call) @site (#set! hardguard.reads \"client\"))\n");
-  write_rule(r, "policy.yml", "require: {}\ncli: {subcommands: [], boolean_flags: []}\n");
+  write_rule(r, "policy.yml", "require: {}\ncli: {subcommands: [], boolean_flags: []}\ndialects: { kwarg: { reads: kwargs }, flag: { reads: [argv, shell, command, script] }, compose: { reads: compose } }\n");
   expect_load_error(r, "policy.yml:1:10: policy: 'require' must be a non-empty mapping");
 
   // No policy.yml.

@@ -25,11 +25,14 @@ typedef struct {
   pcre2_match_data *md;
 } real_policy;
 
+static const hg_policy *cur; // the policy the spelling macros read: the real one, or a test's own
+
 static int setup_real_policy(void **state) {
   hg_policy *policy = hg_test_policy();
   if (!policy) return -1;
   real_policy *rp = calloc(1, sizeof(*rp));
   rp->policy = policy;
+  cur = policy;
   rp->md = pcre2_match_data_create(16, NULL);
   *state = rp;
   return 0;
@@ -43,6 +46,19 @@ static int teardown_real_policy(void **state) {
   free(rp);
   return 0;
 }
+
+// The spelling of dialect `dialect` among `spell` (a requirement's or forbidden option's).
+static const hg_spelling *spelling(const hg_spelling *spell, const char *dialect) {
+  int d = hg_policy_dialect(cur, dialect);
+  if (d < 0) fail_msg("no dialect '%s'", dialect);
+  return &spell[d];
+}
+#define KWARGS(r) spelling((r)->spell, "docker-py")
+#define FLAGS(r) spelling((r)->spell, "cli")
+#define COMPOSE(r) spelling((r)->spell, "compose")
+// ... of a test's own policy, whose dialects are named after their spellings (kwarg, flag)
+#define KWARGS_OF(r) spelling((r)->spell, "kwarg")
+#define FLAGS_OF(r) spelling((r)->spell, "flag")
 
 static const hg_requirement *requirement(const hg_policy *p, const char *id) {
   for (size_t i = 0; i < p->n_req; i++)
@@ -65,35 +81,35 @@ static void test_policy__real_policy_has_seven_requirements_in_order(void **stat
 static void test_policy__real_policy_requirement_details(void **state) {
   real_policy *rp = *state;
   const hg_requirement *cap = requirement(rp->policy, "cap-drop-all");
-  assert_int_equal(cap->n_kwargs, 1);
-  assert_int_equal(cap->n_flags, 1);
-  assert_true(hg_matcher_has_name(&cap->kwargs[0], "cap_drop"));
-  assert_false(hg_matcher_has_name(&cap->kwargs[0], "cap_add"));
-  assert_true(hg_matcher_has_name(&cap->flags[0], "--cap-drop"));
-  assert_string_equal(cap->kwargs[0].value_src, "^(?i:all)$");
-  assert_string_equal(cap->fix_kwarg, "cap_drop=[\"ALL\"]");
-  assert_string_equal(cap->fix_flag, "--cap-drop ALL");
+  assert_int_equal(KWARGS(cap)->n, 1);
+  assert_int_equal(FLAGS(cap)->n, 1);
+  assert_true(hg_matcher_has_name(&KWARGS(cap)->m[0], "cap_drop"));
+  assert_false(hg_matcher_has_name(&KWARGS(cap)->m[0], "cap_add"));
+  assert_true(hg_matcher_has_name(&FLAGS(cap)->m[0], "--cap-drop"));
+  assert_string_equal(KWARGS(cap)->m[0].value_src, "^(?i:all)$");
+  assert_string_equal(KWARGS(cap)->fix, "cap_drop=[\"ALL\"]");
+  assert_string_equal(FLAGS(cap)->fix, "--cap-drop ALL");
   assert_non_null(cap->summary);
 
   // Two keyword spellings, one flag matcher with two names.
   const hg_requirement *net = requirement(rp->policy, "network-none");
-  assert_int_equal(net->n_kwargs, 2);
-  assert_true(hg_matcher_has_name(&net->kwargs[0], "network_mode"));
-  assert_true(hg_matcher_has_name(&net->kwargs[1], "network_disabled"));
-  assert_int_equal(net->n_flags, 1);
-  assert_int_equal(net->flags[0].n_names, 2);
-  assert_true(hg_matcher_has_name(&net->flags[0], "--network"));
-  assert_true(hg_matcher_has_name(&net->flags[0], "--net"));
+  assert_int_equal(KWARGS(net)->n, 2);
+  assert_true(hg_matcher_has_name(&KWARGS(net)->m[0], "network_mode"));
+  assert_true(hg_matcher_has_name(&KWARGS(net)->m[1], "network_disabled"));
+  assert_int_equal(FLAGS(net)->n, 1);
+  assert_int_equal(FLAGS(net)->m[0].n_names, 2);
+  assert_true(hg_matcher_has_name(&FLAGS(net)->m[0], "--network"));
+  assert_true(hg_matcher_has_name(&FLAGS(net)->m[0], "--net"));
 
   // Presence-only requirements have no value regex.
   const hg_requirement *mem = requirement(rp->policy, "memory-limit");
-  assert_null(mem->kwargs[0].value);
-  assert_null(mem->kwargs[0].value_src);
-  assert_true(hg_matcher_has_name(&mem->flags[0], "-m"));
+  assert_null(KWARGS(mem)->m[0].value);
+  assert_null(KWARGS(mem)->m[0].value_src);
+  assert_true(hg_matcher_has_name(&FLAGS(mem)->m[0], "-m"));
   const hg_requirement *cpu = requirement(rp->policy, "cpu-limit");
-  assert_int_equal(cpu->kwargs[0].n_names, 3);
-  assert_true(hg_matcher_has_name(&cpu->kwargs[0], "nano_cpus"));
-  assert_true(hg_matcher_has_name(&cpu->kwargs[0], "cpus"));
+  assert_int_equal(KWARGS(cpu)->m[0].n_names, 3);
+  assert_true(hg_matcher_has_name(&KWARGS(cpu)->m[0], "nano_cpus"));
+  assert_true(hg_matcher_has_name(&KWARGS(cpu)->m[0], "cpus"));
 }
 
 typedef struct {
@@ -119,8 +135,8 @@ static void test_policy__cap_drop_regex(void **state) {
       {"ALL", true}, {"all", true}, {"All", true}, {"NET_RAW", false}, {"ALL ", false}, {"xALL", false}, {"", false},
       {"CAP_ALL", false},
   };
-  check_values(&cap->kwargs[0], rp->md, cases, sizeof(cases) / sizeof(cases[0]));
-  check_values(&cap->flags[0], rp->md, cases, sizeof(cases) / sizeof(cases[0]));
+  check_values(&KWARGS(cap)->m[0], rp->md, cases, sizeof(cases) / sizeof(cases[0]));
+  check_values(&FLAGS(cap)->m[0], rp->md, cases, sizeof(cases) / sizeof(cases[0]));
 }
 
 static void test_policy__no_new_privileges_regex(void **state) {
@@ -145,15 +161,15 @@ static void test_policy__no_new_privileges_regex(void **state) {
       {"seccomp=unconfined", false},
       {"label=disable no-new-privileges", false},
   };
-  check_values(&nnp->kwargs[0], rp->md, cases, sizeof(cases) / sizeof(cases[0]));
-  check_values(&nnp->flags[0], rp->md, cases, sizeof(cases) / sizeof(cases[0]));
+  check_values(&KWARGS(nnp)->m[0], rp->md, cases, sizeof(cases) / sizeof(cases[0]));
+  check_values(&FLAGS(nnp)->m[0], rp->md, cases, sizeof(cases) / sizeof(cases[0]));
 }
 
 static void test_policy__presence_matcher_accepts_any_value(void **state) {
   real_policy *rp = *state;
   const hg_requirement *mem = requirement(rp->policy, "memory-limit");
-  assert_true(hg_matcher_value_ok(&mem->kwargs[0], "512m", rp->md));
-  assert_true(hg_matcher_value_ok(&mem->kwargs[0], "", rp->md));
+  assert_true(hg_matcher_value_ok(&KWARGS(mem)->m[0], "512m", rp->md));
+  assert_true(hg_matcher_value_ok(&KWARGS(mem)->m[0], "", rp->md));
 }
 
 // Literal values that mean "no limit" to Docker, per limit and spelling.
@@ -175,7 +191,7 @@ static void test_policy__unlimited_values(void **state) {
   };
   for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
     const hg_requirement *r = requirement(rp->policy, cases[i].req);
-    const hg_matcher *m = cases[i].flag ? &r->flags[0] : &r->kwargs[0];
+    const hg_matcher *m = cases[i].flag ? &FLAGS(r)->m[0] : &KWARGS(r)->m[0];
     if (hg_matcher_unlimited(m, cases[i].text, rp->md) != cases[i].unlimited)
       fail_msg("%s %s %s: unlimited %d, want %d", cases[i].req, cases[i].flag ? "flag" : "kwarg", cases[i].text,
                !cases[i].unlimited, cases[i].unlimited);
@@ -196,9 +212,9 @@ static const hg_matcher *compose_matcher(const hg_policy *p, const char *id, con
   const hg_matcher *ms = NULL;
   size_t n = 0;
   for (size_t i = 0; i < p->n_req; i++)
-    if (strcmp(p->req[i].id, id) == 0) ms = p->req[i].compose, n = p->req[i].n_compose;
+    if (strcmp(p->req[i].id, id) == 0) ms = COMPOSE(&p->req[i])->m, n = COMPOSE(&p->req[i])->n;
   for (size_t i = 0; i < p->n_forbid; i++)
-    if (strcmp(p->forbid[i].id, id) == 0) ms = p->forbid[i].compose, n = p->forbid[i].n_compose;
+    if (strcmp(p->forbid[i].id, id) == 0) ms = COMPOSE(&p->forbid[i])->m, n = COMPOSE(&p->forbid[i])->n;
   for (size_t i = 0; i < n; i++)
     if (hg_matcher_has_name(&ms[i], key)) return &ms[i];
   fail_msg("'%s' has no compose spelling '%s'", id, key);
@@ -210,10 +226,10 @@ static void test_policy__real_policy_compose_spellings(void **state) {
   const hg_policy *p = rp->policy;
   // Every requirement and every forbidden option is spelled for compose, with a YAML fix.
   for (size_t i = 0; i < p->n_req; i++) {
-    assert_true(p->req[i].n_compose > 0);
-    assert_non_null(p->req[i].fix_compose);
+    assert_true(COMPOSE(&p->req[i])->n > 0);
+    assert_non_null(COMPOSE(&p->req[i])->fix);
   }
-  for (size_t i = 0; i < p->n_forbid; i++) assert_true(p->forbid[i].n_compose > 0);
+  for (size_t i = 0; i < p->n_forbid; i++) assert_true(COMPOSE(&p->forbid[i])->n > 0);
   static const struct {
     const char *id, *fix;
   } fixes[] = {
@@ -226,7 +242,7 @@ static void test_policy__real_policy_compose_spellings(void **state) {
       {"pids-limit", "pids_limit: 64"},
   };
   for (size_t i = 0; i < sizeof(fixes) / sizeof(fixes[0]); i++)
-    assert_string_equal(requirement(p, fixes[i].id)->fix_compose, fixes[i].fix);
+    assert_string_equal(COMPOSE(requirement(p, fixes[i].id))->fix, fixes[i].fix);
   // Limits have a top-level key and a deploy.resources.limits one; CPU also cpu_quota.
   assert_non_null(compose_matcher(p, "memory-limit", "mem_limit"));
   assert_non_null(compose_matcher(p, "memory-limit", "deploy.resources.limits.memory"));
@@ -234,7 +250,7 @@ static void test_policy__real_policy_compose_spellings(void **state) {
   assert_non_null(compose_matcher(p, "cpu-limit", "deploy.resources.limits.cpus"));
   assert_non_null(compose_matcher(p, "cpu-limit", "cpu_quota"));
   assert_non_null(compose_matcher(p, "pids-limit", "deploy.resources.limits.pids"));
-  assert_int_equal(forbidden(p, "docker-socket")->n_compose, 2);
+  assert_int_equal(COMPOSE(forbidden(p, "docker-socket"))->n, 2);
   assert_non_null(compose_matcher(p, "docker-socket", "use_api_socket"));
   assert_null(compose_matcher(p, "cap-add", "cap_add")->value);  // set at all is enough
 }
@@ -340,16 +356,19 @@ static void test_policy__boolean_flags_and_subcommands(void **state) {
 //   4     kwarg: { name: k }
 //   5     flag: { name: --f }
 //   6     fix: { kwarg: 'k=1', flag: '--f 1' }
-//   7 cli:
-//   8   subcommands: [run]
-//   9   boolean_flags: [--rm]
+//   7 dialects: { kwarg: ..., flag: ..., compose: ... }  (the dialects are named after their spellings)
+//   8 cli:
+//   9   subcommands: [run]
+//  10   boolean_flags: [--rm]
 #define L1 "require:\n"
 #define L2 "  r1:\n"
 #define L3 "    summary: s\n"
 #define L4 "    kwarg: { name: k }\n"
 #define L5 "    flag: { name: --f }\n"
 #define L6 "    fix: { kwarg: 'k=1', flag: '--f 1' }\n"
-#define CLI "cli:\n  subcommands: [run]\n  boolean_flags: [--rm]\n"
+#define DIALECTS                                                                                                       \
+  "dialects: { kwarg: { reads: kwargs }, flag: { reads: [argv, shell, command, script] }, compose: { reads: compose } }\n"
+#define CLI DIALECTS "cli:\n  subcommands: [run]\n  boolean_flags: [--rm]\n"
 
 typedef struct {
   const char *name;
@@ -392,12 +411,13 @@ static void test_policy__minimal_policy_loads(void **state) {
   assert_int_equal(p->n_req, 1);
   assert_string_equal(p->req[0].id, "r1");
   assert_string_equal(p->req[0].summary, "s");
-  assert_string_equal(p->req[0].fix_kwarg, "k=1");
-  assert_string_equal(p->req[0].fix_flag, "--f 1");
-  // Compose spellings are optional (a user policy may have none).
-  assert_int_equal(p->req[0].n_compose, 0);
-  assert_null(p->req[0].compose);
-  assert_null(p->req[0].fix_compose);
+  cur = p;
+  assert_string_equal(KWARGS_OF(&p->req[0])->fix, "k=1");
+  assert_string_equal(FLAGS_OF(&p->req[0])->fix, "--f 1");
+  // A dialect's spellings are optional (then its sites can never satisfy the requirement).
+  assert_int_equal(COMPOSE(&p->req[0])->n, 0);
+  assert_null(COMPOSE(&p->req[0])->m);
+  assert_null(COMPOSE(&p->req[0])->fix);
   assert_int_equal(p->n_subcommands, 1);
   assert_int_equal(p->n_boolean_flags, 1);
   assert_true(hg_policy_is_boolean_flag(p, "--rm"));
@@ -408,14 +428,14 @@ static void test_policy__rejects_unknown_keys(void **state) {
   (void)state;
   static const reject_case cases[] = {
       {"unknown top-level key", L1 L2 L3 L4 L5 L6 CLI "colour: red\n",
-       "t.yml:10:1: policy: unknown key 'colour'", "(expected one of: require, forbid, cli, classes)"},
+       "t.yml:11:1: policy: unknown key 'colour'", "(expected one of: dialects, require, forbid, cli, classes)"},
       {"unknown key in a requirement", L1 L2 L3 "    severity: high\n" L4 L5 L6 CLI,
-       "t.yml:4:5: requirement 'r1': unknown key 'severity'", "expected one of: summary, kwarg, flag, fix"},
+       "t.yml:4:5: requirement 'r1': unknown key 'severity'", "(not a dialect of the policy's 'dialects')"},
       {"unknown key in a matcher", L1 L2 L3 "    kwarg: { name: k, regex: x }\n" L5 L6 CLI,
        "t.yml:4:23: requirement 'r1': unknown key 'regex'", "expected one of: name, value"},
       {"unknown key in fix", L1 L2 L3 L4 L5 "    fix: { kwarg: a, flag: b, shell: c }\n" CLI,
-       "t.yml:6:31: requirement 'r1': unknown key 'shell'", NULL},
-      {"unknown key in cli", L1 L2 L3 L4 L5 L6 CLI "  aliases: [x]\n", "t.yml:10:3: cli: unknown key 'aliases'",
+       "t.yml:6:31: requirement 'r1': fix: unknown key 'shell'", NULL},
+      {"unknown key in cli", L1 L2 L3 L4 L5 L6 CLI "  aliases: [x]\n", "t.yml:11:3: cli: unknown key 'aliases'",
        NULL},
   };
   run_rejects(cases, sizeof(cases) / sizeof(cases[0]));
@@ -442,9 +462,11 @@ static void test_policy__rejects_missing_or_empty_require(void **state) {
       {"require empty mapping", "require: {}\n" CLI, "t.yml:1:10: policy: 'require' must be a non-empty mapping", NULL},
       {"require null", "require:\n" CLI, "t.yml:1:9: policy: 'require' must be a non-empty mapping", NULL},
       {"require a list", "require: [a, b]\n" CLI, "t.yml:1:10: policy: 'require' must be a non-empty mapping", NULL},
-      {"cli missing", L1 L2 L3 L4 L5 L6, "t.yml:1:1: policy: missing 'cli'", NULL},
-      {"cli without boolean_flags", L1 L2 L3 L4 L5 L6 "cli:\n  subcommands: [run]\n",
-       "t.yml:8:3: cli: needs 'subcommands' and 'boolean_flags'", NULL},
+      {"cli missing", L1 L2 L3 L4 L5 L6 DIALECTS, "t.yml:1:1: policy: missing 'cli'", NULL},
+      {"cli without boolean_flags", L1 L2 L3 L4 L5 L6 DIALECTS "cli:\n  subcommands: [run]\n",
+       "t.yml:9:3: cli: needs 'subcommands' and 'boolean_flags'", NULL},
+      {"dialects missing", L1 L2 L3 L4 L5 L6 "cli:\n  subcommands: [run]\n  boolean_flags: [--rm]\n",
+       "t.yml:1:1: policy: 'dialects' must be a non-empty mapping", NULL},
   };
   run_rejects(cases, sizeof(cases) / sizeof(cases[0]));
 }
@@ -456,9 +478,9 @@ static void test_policy__rejects_incomplete_requirements(void **state) {
       {"kwarg without name", L1 L2 L3 "    kwarg: { value: x }\n" L5 L6 CLI,
        "t.yml:4:12: requirement 'r1': missing 'name'", NULL},
       {"flag without name", L1 L2 L3 L4 "    flag: {}\n" L6 CLI, "t.yml:5:11: requirement 'r1': missing 'name'", NULL},
-      {"no fix", L1 L2 L3 L4 L5 CLI, "t.yml:3:5: requirement 'r1': needs 'summary', 'kwarg', 'flag' and 'fix'", NULL},
+      {"no fix", L1 L2 L3 L4 L5 CLI, "t.yml:3:5: requirement 'r1': needs 'summary' and 'fix'", NULL},
       {"fix without flag", L1 L2 L3 L4 L5 "    fix: { kwarg: a }\n" CLI,
-       "t.yml:6:10: requirement 'r1': 'fix' needs 'kwarg' and 'flag'", NULL},
+       "t.yml:6:10: requirement 'r1': 'flag' needs 'fix.flag'", NULL},
   };
   run_rejects(cases, sizeof(cases) / sizeof(cases[0]));
 }
@@ -468,7 +490,7 @@ static void test_policy__rejects_wrong_types(void **state) {
   static const reject_case cases[] = {
       {"root is a list", "- a\n- b\n", "t.yml:1:1: policy: expected a mapping, found a list", NULL},
       {"fix is a list", L1 L2 L3 L4 L5 "    fix: [a, b]\n" CLI,
-       "t.yml:6:10: requirement 'r1': expected a mapping, found a list", NULL},
+       "t.yml:6:10: requirement 'r1': 'fix' is a mapping of dialect to how it is written", NULL},
       {"requirement is a list", L1 "  r1: [summary, kwarg]\n" CLI,
        "t.yml:2:7: requirement 'r1': expected a mapping, found a list", NULL},
       {"kwarg is a scalar", L1 L2 L3 "    kwarg: mem_limit\n" L5 L6 CLI,
@@ -477,8 +499,8 @@ static void test_policy__rejects_wrong_types(void **state) {
        "t.yml:3:14: requirement 'r1': expected a string, found a list", NULL},
       {"name is a mapping", L1 L2 L3 "    kwarg: { name: { a: b } }\n" L5 L6 CLI,
        "t.yml:4:20: requirement 'r1': expected a string or a list of strings, found a mapping", NULL},
-      {"boolean_flags holds a list", L1 L2 L3 L4 L5 L6 "cli:\n  subcommands: [run]\n  boolean_flags: [--rm, [-d]]\n",
-       "t.yml:9:25: cli.boolean_flags: expected a string, found a list", NULL},
+      {"boolean_flags holds a list", L1 L2 L3 L4 L5 L6 DIALECTS "cli:\n  subcommands: [run]\n  boolean_flags: [--rm, [-d]]\n",
+       "t.yml:10:25: cli.boolean_flags: expected a string, found a list", NULL},
   };
   run_rejects(cases, sizeof(cases) / sizeof(cases[0]));
 }
@@ -529,14 +551,15 @@ static void test_policy__compose_spellings_load(void **state) {
   int rc = hg_policy_load(&p, "t.yml", yaml, strlen(yaml), &err);
   if (rc != 0) print_error("%s\n", err.message);
   assert_int_equal(rc, 0);
-  assert_int_equal(p->req[0].n_compose, 2);
-  assert_true(hg_matcher_has_name(&p->req[0].compose[0], "x.y.z"));
-  assert_string_equal(p->req[0].compose[0].value_src, "^1$");
-  assert_null(p->req[0].compose[1].value);
-  assert_string_equal(p->req[0].fix_compose, "a: 1");
+  cur = p;
+  assert_int_equal(COMPOSE(&p->req[0])->n, 2);
+  assert_true(hg_matcher_has_name(&COMPOSE(&p->req[0])->m[0], "x.y.z"));
+  assert_string_equal(COMPOSE(&p->req[0])->m[0].value_src, "^1$");
+  assert_null(COMPOSE(&p->req[0])->m[1].value);
+  assert_string_equal(COMPOSE(&p->req[0])->fix, "a: 1");
   assert_int_equal(p->n_forbid, 1);
-  assert_int_equal(p->forbid[0].n_kwargs + p->forbid[0].n_flags, 0);
-  assert_int_equal(p->forbid[0].n_compose, 1);
+  assert_int_equal(KWARGS_OF(&p->forbid[0])->n + FLAGS_OF(&p->forbid[0])->n, 0);
+  assert_int_equal(COMPOSE(&p->forbid[0])->n, 1);
   hg_policy_free(p);
 }
 
@@ -544,9 +567,9 @@ static void test_policy__rejects_bad_compose_spellings(void **state) {
   (void)state;
   static const reject_case cases[] = {
       {"compose without fix.compose", L1 L2 L3 L4 L5 "    compose: { name: a }\n" L6 CLI,
-       "t.yml:7:10: requirement 'r1': 'compose' and 'fix.compose' go together", NULL},
+       "t.yml:7:10: requirement 'r1': 'compose' needs 'fix.compose'", NULL},
       {"fix.compose without compose", L1 L2 L3 L4 L5 "    fix: { kwarg: 'k=1', flag: '--f 1', compose: 'a: 1' }\n" CLI,
-       "t.yml:6:50: requirement 'r1': 'compose' and 'fix.compose' go together", NULL},
+       "t.yml:6:41: requirement 'r1': fix.compose without a 'compose' spelling", NULL},
       {"compose regex", L1 L2 L3 L4 L5 "    compose: { name: a, value: '(' }\n"
        "    fix: { kwarg: 'k=1', flag: '--f 1', compose: 'a: 1' }\n" CLI,
        "t.yml:6:32: requirement 'r1': ", "invalid regex"},
@@ -554,7 +577,7 @@ static void test_policy__rejects_bad_compose_spellings(void **state) {
        "    fix: { kwarg: 'k=1', flag: '--f 1', compose: 'a: 1' }\n" CLI,
        "t.yml:6:14: requirement 'r1': expected a mapping {name, value} or a list of them", NULL},
       {"forbidden option without any spelling", L1 L2 L3 L4 L5 L6 "forbid:\n  bad: { message: m }\n" CLI,
-       "t.yml:8:8: forbidden option 'bad': needs 'message' and a 'kwarg', 'flag' or 'compose'", NULL},
+       "t.yml:8:8: forbidden option 'bad': needs 'message' and a dialect's spelling", NULL},
   };
   run_rejects(cases, sizeof(cases) / sizeof(cases[0]));
 }

@@ -631,7 +631,8 @@ static void test_weakening__more_than_64_forbidden_options(void **state) {
   for (int i = 0; i < 70; i++)
     hg_buf_printf(&y, "  opt-%d:\n    message: sets option %d\n    kwarg: { name: opt_%d }\n    flag: { name: --opt-%d }\n",
                   i, i, i, i);
-  hg_buf_puts(&y, "cli: { subcommands: [run], process_calls: [], repeatable_flags: [], boolean_flags: [--read-only] }\n");
+  hg_buf_puts(&y, "cli: { subcommands: [run], process_calls: [], repeatable_flags: [], boolean_flags: [--read-only] }\n"
+                  "dialects: { kwarg: { reads: kwargs }, flag: { reads: [argv, shell, command, script] }, compose: { reads: compose } }\n");
   hg_policy *p = NULL;
   hg_error err;
   int rc = hg_policy_load(&p, "many.yml", y.data, y.len, &err);
