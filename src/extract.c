@@ -63,9 +63,17 @@ hg_buf *hg_extractor_scratch(hg_extractor *self) { return &self->scratch; }
 
 typedef struct {
   uint32_t pattern;
+  uint32_t seq; // the order the cursor gave it
   uint16_t n;
   TSQueryCapture *captures;
 } saved_match;
+
+static int saved_cmp(const void *a, const void *b) {
+  const saved_match *x = a, *y = b;
+  if (x->pattern != y->pattern)
+    return x->pattern < y->pattern ? -1 : 1;
+  return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
 
 bool hg_extract__capture(const TSQueryCapture *c, uint16_t n, uint32_t id, TSNode *out) {
   for (uint16_t i = 0; id != UINT32_MAX && i < n; i++)
@@ -286,10 +294,16 @@ void hg_extract(hg_extractor *self, const hg_ruleset *rules, const hg_config *co
         hg_extract__marker(&markers, arena, source, comment);
       continue;
     }
-    saved_match s = {m.pattern_index, m.capture_count, hg_arena_alloc(arena, m.capture_count * sizeof(TSQueryCapture))};
+    saved_match s = {m.pattern_index, (uint32_t)saved.len, m.capture_count,
+                     hg_arena_alloc(arena, m.capture_count * sizeof(TSQueryCapture))};
     memcpy(s.captures, m.captures, m.capture_count * sizeof(TSQueryCapture));
     HG_VEC_PUSH(&saved, s);
   }
+
+  // Several patterns of one kind may match the same call: the first in the rule files is taken (an
+  // SDK's own pattern before docker-py's catch-all), so matches are read in pattern order.
+  if (saved.len > 1)
+    qsort(saved.items, saved.len, sizeof(saved_match), saved_cmp);
 
   // Pass 2: predicates (with imports and local aliases), then the site and its flags.
   hg_module self_module = {.path = source->path,

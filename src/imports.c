@@ -100,6 +100,16 @@ void hg_imports_add_from(hg_imports *self, const char *module, const char *name,
   bind(self, alias ? alias : name, q);
 }
 
+bool hg_imports_has_module(const hg_imports *self, const char *module) {
+  size_t n = strlen(module);
+  for (size_t i = 0; self && i < self->modules.len; i++) {
+    const char *m = self->modules.items[i];
+    if (!strncmp(m, module, n) && (m[n] == '\0' || m[n] == '.'))
+      return true;
+  }
+  return false;
+}
+
 const char *hg_imports_lookup(const hg_imports *self, const char *name, size_t len) {
   // The last binding wins, as in Python's top-to-bottom execution of a module.
   for (size_t i = self->bindings.len; i-- > 0;) {

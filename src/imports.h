@@ -32,6 +32,10 @@ const char *hg_package_of(hg_arena *arena, const char *root, const char *path);
  *  one is a dotted suffix of the other (src-layout prefixes, scripts run from their directory). */
 bool hg_module_matches(const char *imported, size_t len, const char *configured);
 
+/** Does the file import `module` or a module inside it (`import podman.domain`, `from podman
+ *  import PodmanClient`), in any form? */
+bool hg_imports_has_module(const hg_imports *self, const char *module);
+
 /** The qualified name a name of the file was imported as, or NULL. */
 const char *hg_imports_lookup(const hg_imports *self, const char *name, size_t len);
 

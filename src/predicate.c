@@ -13,6 +13,8 @@ typedef enum {
   OP_RESOLVES_TO,
   OP_RESOLVES_SUFFIX,
   OP_FILE_CONTAINS,
+  OP_IMPORTS,
+  OP_NOT_IMPORTS,
 } op_kind;
 
 typedef struct {
@@ -45,6 +47,7 @@ static const struct {
     {"contains?", OP_CONTAINS, 1},
     {"match?", OP_MATCH, 1},    {"not-match?", OP_NOT_MATCH, 1}, {"resolves-to?", OP_RESOLVES_TO, 1},
     {"resolves-to-suffix?", OP_RESOLVES_SUFFIX, 1}, {"file-contains?", OP_FILE_CONTAINS, 1},
+    {"imports?", OP_IMPORTS, 1}, {"not-imports?", OP_NOT_IMPORTS, 1},
 };
 
 void hg_predicates_free(hg_predicates *self) {
@@ -82,19 +85,25 @@ static int compile_one(hg_predicates *self, const TSQuery *q, uint32_t pattern, 
   while (k < HG_ARRAY_LEN(OPS) && strcmp(OPS[k].name, name) != 0) k++;
   if (k == HG_ARRAY_LEN(OPS))
     return hg_error_set(err, "unknown predicate #%s (known: #eq? #not-eq? #any-of? #contains? #match? "
-                             "#not-match? #resolves-to? #resolves-to-suffix? #file-contains? #set!)", name);
-  if (OPS[k].op == OP_FILE_CONTAINS) {
+                             "#not-match? #resolves-to? #resolves-to-suffix? #file-contains? #imports? #not-imports? #set!)",
+                        name);
+  if (OPS[k].op == OP_FILE_CONTAINS || OPS[k].op == OP_IMPORTS || OPS[k].op == OP_NOT_IMPORTS) {
     // No capture: the file holds one of the strings (a site whose code may come from elsewhere in
-    // the file, such as a command kept in a variable, still needs its words somewhere in it).
-    predicate p = {.op = OP_FILE_CONTAINS, .capture = UINT32_MAX, .other_capture = -1, .required = true};
-    if (n < 2) return hg_error_set(err, "#file-contains? needs a string");
+    // the file, such as a command kept in a variable, still needs its words somewhere in it), or
+    // imports (or does not import) one of the modules, in any form.
+    predicate p = {.op = OPS[k].op, .capture = UINT32_MAX, .other_capture = -1, .required = true};
+    if (n < 2) return hg_error_set(err, "#%s needs a string", name);
     p.args = hg_xcalloc(n - 1, sizeof(char *));
     for (uint32_t i = 1; i < n; i++) {
       if (s[i].type != TSQueryPredicateStepTypeString) {
         hg_strv_free(p.args, p.n_args);
-        return hg_error_set(err, "#file-contains?: argument %u must be a string", i);
+        return hg_error_set(err, "#%s: argument %u must be a string", name, i);
       }
       p.args[p.n_args++] = hg_xstrdup(ts_query_string_value_for_id(q, s[i].value_id, &len));
+    }
+    if (p.op == OP_IMPORTS) {  // for the prefilter: the module's first component
+      p.words = hg_xcalloc(p.n_args, sizeof(char *));
+      for (size_t j = 0; j < p.n_args; j++) p.words[j] = hg_xstrndup(p.args[j], strcspn(p.args[j], "."));
     }
     HG_VEC_PUSH(&self->preds, p);
     return 0;
@@ -191,7 +200,7 @@ void hg_predicates_literals(const hg_predicates *self,
   for (size_t i = 0; self && i < self->preds.len; i++) {
     const predicate *p = &self->preds.items[i];
     if (p->op != OP_EQ && p->op != OP_ANY_OF && p->op != OP_CONTAINS && p->op != OP_RESOLVES_TO &&
-        p->op != OP_RESOLVES_SUFFIX && p->op != OP_FILE_CONTAINS)
+        p->op != OP_RESOLVES_SUFFIX && p->op != OP_FILE_CONTAINS && p->op != OP_IMPORTS)
       continue;
     // A capture that a match may lack constrains nothing then: its literal need not be in the file.
     if (!p->required) continue;
@@ -199,6 +208,7 @@ void hg_predicates_literals(const hg_predicates *self,
       const char *lit = p->args[j];
       if (p->op == OP_RESOLVES_TO && strrchr(lit, '.')) lit = strrchr(lit, '.') + 1;
       if (p->op == OP_RESOLVES_SUFFIX) lit = p->words[j];
+      if (p->op == OP_IMPORTS) lit = p->words[j];  // the module's first component, written in any import of it
       if (!*lit) continue;
       // A whole capture equal to the literal is a whole token in the file (an identifier, or a
       // string's entire content); a #contains? literal may sit inside a word.
@@ -228,6 +238,12 @@ static bool eval_one(const predicate *p, const TSQueryMatch *m, hg_predctx *ctx)
     for (size_t i = 0; i < p->n_args; i++)
       if (memmem(ctx->src, len, p->args[i], strlen(p->args[i]))) return true;
     return false;
+  }
+  if (p->op == OP_IMPORTS || p->op == OP_NOT_IMPORTS) {
+    bool any = false;
+    for (size_t i = 0; i < p->n_args && !any; i++)
+      any = hg_imports_has_module(ctx->imports, p->args[i]);
+    return p->op == OP_IMPORTS ? any : !any;
   }
   // A capture absent from the match (optional or quantified away) does not constrain it.
   if (!capture_node(m, p->capture, &node)) return true;
@@ -290,7 +306,9 @@ static bool eval_one(const predicate *p, const TSQueryMatch *m, hg_predctx *ctx)
     }
     return false;
   }
-  case OP_FILE_CONTAINS: break;  // decided above
+  case OP_FILE_CONTAINS:
+  case OP_IMPORTS:
+  case OP_NOT_IMPORTS: break;  // decided above
   }
   return false;
 }

@@ -8,3 +8,12 @@
    "docker.APIClient" "docker.api.APIClient" "docker.api.client.APIClient"
    "DockerClient.from_env")
  (#set! hardguard.reads "client"))
+
+;; The other SDKs' clients: podman-py, aiodocker, python-on-whales.
+((call function: [(identifier) (attribute)] @_callee) @site
+ (#resolves-to? @_callee
+   "podman.PodmanClient" "podman.client.PodmanClient" "podman.from_env"
+   "podman.PodmanClient.from_env" "podman.client.PodmanClient.from_env"
+   "aiodocker.Docker" "aiodocker.docker.Docker"
+   "python_on_whales.DockerClient" "python_on_whales.docker_client.DockerClient")
+ (#set! hardguard.reads "client"))
