@@ -266,6 +266,49 @@ static void python_script(hg_extractor *self, const hg_ruleset *rules, const hg_
   hg_shell_embedded(self, rules, source, lines, &e, &HOLES, arena, sites, markers);
 }
 
+// The argument value a BODY site reads, unwrapped when it is a call the pattern names
+// (`hardguard.body-unwrap "json.dumps"`: its first argument is the body).
+static hg_value body_argument(const hg_resolver *r, const hg_pattern *p, TSNode value) {
+  if (p->body_unwrap && hg_node_is(value, "call")) {
+    hg_buf q = {0};
+    bool named = hg_resolve_qualify(r, hg_node_child(value, HG_FIELD_FUNCTION), &q) &&
+                 hg_policy_list_has(p->body_unwrap, p->n_body_unwrap, q.data, q.len);
+    hg_buf_free(&q);
+    TSNode first = hg_node_arg(hg_node_child(value, HG_FIELD_ARGUMENTS), 0);
+    if (named && !ts_node_is_null(first))
+      return hg_resolve_value(r, first);
+  }
+  return hg_resolve_value(r, value);
+}
+
+// The mapping a BODY site reads: @body itself, or, when it is a call's arguments, the argument the
+// pattern names (a keyword of `hardguard.body-keyword`, else the positional at
+// `hardguard.body-position`): aiodocker's `run(config)` / `run(config=...)`, a request's `json=`
+// or `data=json.dumps(...)`. An argument list without it (`run(**kw)`) stands for the body and
+// cannot be followed.
+static hg_value body_value(const hg_resolver *r, const hg_pattern *p, TSNode body) {
+  if (!hg_node_is(body, "argument_list"))
+    return hg_resolve_value(r, body);
+  uint32_t position = 0;
+  for (uint32_t i = 0, n = ts_node_named_child_count(body); i < n; i++) {
+    TSNode a = ts_node_named_child(body, i);
+    if (hg_node_is(a, "comment"))
+      continue;
+    if (hg_node_is(a, "keyword_argument")) {
+      TSNode name = hg_node_field(a, "name");
+      if (hg_policy_list_has(p->body_keywords, p->n_body_keywords, r->src + ts_node_start_byte(name),
+                             ts_node_end_byte(name) - ts_node_start_byte(name)))
+        return body_argument(r, p, hg_node_field(a, "value"));
+      continue;
+    }
+    if (hg_node_is(a, "list_splat") || hg_node_is(a, "dictionary_splat"))
+      break; // the body may be among what it spreads
+    if (position++ == p->body_position)
+      return body_argument(r, p, a);
+  }
+  return hg_resolve_unknown(r, body, "arguments without the body (the config) hardguard can read");
+}
+
 void hg_extract(hg_extractor *self, const hg_ruleset *rules, const hg_config *config, hg_index *index,
                 const hg_source *source, TSTree *tree, hg_arena *arena, hg_sites *out) {
   const hg_captures *c = hg_ruleset_captures(rules, HG_SURFACE_PYTHON);
@@ -369,7 +412,7 @@ void hg_extract(hg_extractor *self, const hg_ruleset *rules, const hg_config *co
       break;
     case HG_READS_BODY:
       if (hg_extract__capture(sm->captures, sm->n, c->body, &flags))
-        s.flags = hg_resolve_value(&r, flags);
+        s.flags = body_value(&r, p, flags);
       break;
     case HG_READS_SCRIPT:  // read above
     case HG_READS_COMMAND: // a shell surface's reading, never a Python pattern's

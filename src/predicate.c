@@ -15,6 +15,8 @@ typedef enum {
   OP_FILE_CONTAINS,
   OP_IMPORTS,
   OP_NOT_IMPORTS,
+  OP_SDK,
+  OP_VALUE_CONTAINS,
 } op_kind;
 
 typedef struct {
@@ -47,7 +49,8 @@ static const struct {
     {"contains?", OP_CONTAINS, 1},
     {"match?", OP_MATCH, 1},    {"not-match?", OP_NOT_MATCH, 1}, {"resolves-to?", OP_RESOLVES_TO, 1},
     {"resolves-to-suffix?", OP_RESOLVES_SUFFIX, 1}, {"file-contains?", OP_FILE_CONTAINS, 1},
-    {"imports?", OP_IMPORTS, 1}, {"not-imports?", OP_NOT_IMPORTS, 1},
+    {"imports?", OP_IMPORTS, 1}, {"not-imports?", OP_NOT_IMPORTS, 1}, {"sdk?", OP_SDK, 1},
+    {"value-contains?", OP_VALUE_CONTAINS, 1},
 };
 
 void hg_predicates_free(hg_predicates *self) {
@@ -85,7 +88,8 @@ static int compile_one(hg_predicates *self, const TSQuery *q, uint32_t pattern, 
   while (k < HG_ARRAY_LEN(OPS) && strcmp(OPS[k].name, name) != 0) k++;
   if (k == HG_ARRAY_LEN(OPS))
     return hg_error_set(err, "unknown predicate #%s (known: #eq? #not-eq? #any-of? #contains? #match? "
-                             "#not-match? #resolves-to? #resolves-to-suffix? #file-contains? #imports? #not-imports? #set!)",
+                             "#not-match? #resolves-to? #resolves-to-suffix? #file-contains? #imports? #not-imports? #sdk? "
+                             "#value-contains? #set!)",
                         name);
   if (OPS[k].op == OP_FILE_CONTAINS || OPS[k].op == OP_IMPORTS || OPS[k].op == OP_NOT_IMPORTS) {
     // No capture: the file holds one of the strings (a site whose code may come from elsewhere in
@@ -200,7 +204,8 @@ void hg_predicates_literals(const hg_predicates *self,
   for (size_t i = 0; self && i < self->preds.len; i++) {
     const predicate *p = &self->preds.items[i];
     if (p->op != OP_EQ && p->op != OP_ANY_OF && p->op != OP_CONTAINS && p->op != OP_RESOLVES_TO &&
-        p->op != OP_RESOLVES_SUFFIX && p->op != OP_FILE_CONTAINS && p->op != OP_IMPORTS)
+        p->op != OP_RESOLVES_SUFFIX && p->op != OP_FILE_CONTAINS && p->op != OP_IMPORTS &&
+        p->op != OP_VALUE_CONTAINS)
       continue;
     // A capture that a match may lack constrains nothing then: its literal need not be in the file.
     if (!p->required) continue;
@@ -212,7 +217,7 @@ void hg_predicates_literals(const hg_predicates *self,
       if (!*lit) continue;
       // A whole capture equal to the literal is a whole token in the file (an identifier, or a
       // string's entire content); a #contains? literal may sit inside a word.
-      fn(ctx, (unsigned)i, lit, p->op != OP_CONTAINS && p->op != OP_FILE_CONTAINS);
+      fn(ctx, (unsigned)i, lit, p->op != OP_CONTAINS && p->op != OP_FILE_CONTAINS && p->op != OP_VALUE_CONTAINS);
     }
   }
 }
@@ -305,6 +310,37 @@ static bool eval_one(const predicate *p, const TSQueryMatch *m, hg_predctx *ctx)
         return true;
     }
     return false;
+  }
+  case OP_VALUE_CONTAINS: {
+    // The value the expression holds (a name followed to its string, an f-string's literal
+    // parts), or its text when it cannot be followed, contains one of the strings.
+    const char *text = NULL;
+    if (ctx->resolver) {
+      hg_value v = hg_resolve_value(ctx->resolver, node);
+      if (v.kind == HG_VAL_STR) text = v.text;
+    }
+    size_t tn = text ? strlen(text) : b - a;
+    if (!text) text = src + a;
+    for (size_t i = 0; i < p->n_args; i++)
+      if (memmem(text, tn, p->args[i], strlen(p->args[i]))) return true;
+    return false;
+  }
+  case OP_SDK: {
+    // The first module is the call's SDK: its qualified name is inside it (and the file imports it:
+    // a parameter named `docker` is no module); or it is inside none of the modules listed, and
+    // the file imports the first and none of the others.
+    ctx->scratch->len = 0;
+    bool ok = ctx->resolver ? hg_resolve_qualify(ctx->resolver, node, ctx->scratch)
+                            : hg_imports_qualify(ctx->imports, node, src, ctx->scratch);
+    for (size_t i = 0; ok && i < p->n_args; i++) {
+      size_t an = strlen(p->args[i]);
+      if (!strncmp(ctx->scratch->data, p->args[i], an) && ctx->scratch->data[an] == '.' &&
+          hg_imports_has_module(ctx->imports, p->args[i]))
+        return i == 0;
+    }
+    for (size_t i = 1; i < p->n_args; i++)
+      if (hg_imports_has_module(ctx->imports, p->args[i])) return false;
+    return hg_imports_has_module(ctx->imports, p->args[0]);
   }
   case OP_FILE_CONTAINS:
   case OP_IMPORTS:

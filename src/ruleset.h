@@ -21,6 +21,15 @@ typedef struct {
   const char *kind;  // SITE: the kind id
   hg_reads reads;    // SITE: from (#set! hardguard.reads "...")
   uint8_t dialect;   // SITE: 1 + the policy's dialect from (#set! hardguard.dialect "..."); 0: the mode's default
+  // BODY sites whose @body is a call's arguments: the argument holding the body, by keyword
+  // (#set! hardguard.body-keyword "config" [or several, space-separated]), else by position
+  // (#set! hardguard.body-position "1"; UINT32_MAX: none); a call to one of body_unwrap (#set!
+  // hardguard.body-unwrap "json.dumps") in its place holds the body as its first argument
+  char **body_keywords;
+  size_t n_body_keywords;
+  uint32_t body_position;
+  char **body_unwrap;
+  size_t n_body_unwrap;
   hg_predicates *predicates;
 } hg_pattern;
 

@@ -4,172 +4,42 @@
 
 ;; podman-py: the same names on a podman client, judged in podman-py's dialect (its keywords are
 ;; docker-py's, but `security_opt` are SELinux labels, no_new_privileges=True is its own and
-;; nano_cpus is dropped): a receiver that follows to podman.PodmanClient() / podman.from_env(), or
-;; any receiver in a module that imports podman and neither docker nor aiodocker. These come first:
-;; of several patterns matching one call, the first is taken.
-((call
-   function: (attribute
-     object: (attribute object: (_) @_client attribute: (identifier) @_containers)
-     attribute: (identifier) @_verb)
-   arguments: (argument_list) @args) @site
- (#eq? @_containers "containers")
- (#eq? @_verb "create")
- (#resolves-to? @_client "podman.PodmanClient()" "podman.client.PodmanClient()" "podman.from_env()"
-   "podman.PodmanClient.from_env()" "podman.client.PodmanClient.from_env()")
- (#set! hardguard.reads "kwargs")
- (#set! hardguard.dialect "podman-py"))
-((call
-   function: (attribute
-     object: (attribute attribute: (identifier) @_containers)
-     attribute: (identifier) @_verb)
-   arguments: (argument_list) @args) @site
- (#eq? @_containers "containers")
- (#eq? @_verb "create")
- (#imports? "podman")
- (#not-imports? "docker" "aiodocker")
+;; nano_cpus is dropped). #sdk? says whose call it is: the callee follows to podman
+;; (podman.PodmanClient(...), podman.from_env()), or to no SDK at all in a module that imports
+;; podman and neither docker nor aiodocker. (Flat shapes with predicates: each structural level of
+;; a pattern costs libtree-sitter 0.20.7 start-up time.)
+((call function: (attribute) @_callee arguments: (argument_list) @args) @site
+ (#resolves-to-suffix? @_callee "containers.create")
+ (#sdk? @_callee "podman" "docker" "aiodocker")
  (#set! hardguard.reads "kwargs")
  (#set! hardguard.dialect "podman-py"))
 
-;; aiodocker: containers.create(config, name=...), the config being the Engine API's create body, judged in the
-;; aiodocker dialect (HostConfig.CapDrop, HostConfig.ReadonlyRootfs ...; names in any case, as the
-;; daemon decodes them): on an aiodocker.Docker() client, or on any receiver in a module that
-;; imports aiodocker and not docker. The config is the first positional argument or `config=`;
-;; without either, the whole argument list stands for it (and cannot be verified).
-((call
-   function: (attribute
-     object: (attribute object: (_) @_client attribute: (identifier) @_containers)
-     attribute: (identifier) @_verb)
-   arguments: (argument_list . [(dictionary) (identifier) (attribute) (call) (subscript)] @body)) @site
- (#eq? @_containers "containers")
- (#any-of? @_verb "create")
- (#resolves-to? @_client "aiodocker.Docker()" "aiodocker.docker.Docker()")
+;; aiodocker: containers.create(config, name=...), the config being the Engine API's create
+;; body, judged in the aiodocker dialect (HostConfig.CapDrop, HostConfig.ReadonlyRootfs ...; names
+;; in any case, as the daemon decodes them): the callee follows to aiodocker (aiodocker.Docker()),
+;; or to no SDK in a module that imports aiodocker and neither docker nor podman. The body is
+;; `config=`, else the first positional argument; without either the arguments stand for it (and
+;; cannot be verified).
+((call function: (attribute) @_callee arguments: (argument_list) @body) @site
+ (#resolves-to-suffix? @_callee "containers.create")
+ (#sdk? @_callee "aiodocker" "docker" "podman")
  (#set! hardguard.reads "body")
- (#set! hardguard.dialect "aiodocker"))
-((call
-   function: (attribute
-     object: (attribute object: (_) @_client attribute: (identifier) @_containers)
-     attribute: (identifier) @_verb)
-   arguments: (argument_list (keyword_argument name: (identifier) @_config value: (_) @body))) @site
- (#eq? @_containers "containers")
- (#any-of? @_verb "create")
- (#eq? @_config "config")
- (#resolves-to? @_client "aiodocker.Docker()" "aiodocker.docker.Docker()")
- (#set! hardguard.reads "body")
- (#set! hardguard.dialect "aiodocker"))
-((call
-   function: (attribute
-     object: (attribute object: (_) @_client attribute: (identifier) @_containers)
-     attribute: (identifier) @_verb)
-   arguments: (argument_list) @body) @site
- (#eq? @_containers "containers")
- (#any-of? @_verb "create")
- (#resolves-to? @_client "aiodocker.Docker()" "aiodocker.docker.Docker()")
- (#set! hardguard.reads "body")
- (#set! hardguard.dialect "aiodocker"))
-((call
-   function: (attribute
-     object: (attribute attribute: (identifier) @_containers)
-     attribute: (identifier) @_verb)
-   arguments: (argument_list . [(dictionary) (identifier) (attribute) (call) (subscript)] @body)) @site
- (#eq? @_containers "containers")
- (#any-of? @_verb "create")
- (#imports? "aiodocker")
- (#not-imports? "docker")
- (#set! hardguard.reads "body")
- (#set! hardguard.dialect "aiodocker"))
-((call
-   function: (attribute
-     object: (attribute attribute: (identifier) @_containers)
-     attribute: (identifier) @_verb)
-   arguments: (argument_list (keyword_argument name: (identifier) @_config value: (_) @body))) @site
- (#eq? @_containers "containers")
- (#any-of? @_verb "create")
- (#eq? @_config "config")
- (#imports? "aiodocker")
- (#not-imports? "docker")
- (#set! hardguard.reads "body")
- (#set! hardguard.dialect "aiodocker"))
-((call
-   function: (attribute
-     object: (attribute attribute: (identifier) @_containers)
-     attribute: (identifier) @_verb)
-   arguments: (argument_list) @body) @site
- (#eq? @_containers "containers")
- (#any-of? @_verb "create")
- (#imports? "aiodocker")
- (#not-imports? "docker")
- (#set! hardguard.reads "body")
+ (#set! hardguard.body-keyword "config")
+ (#set! hardguard.body-position "0")
  (#set! hardguard.dialect "aiodocker"))
 
-;; aiodocker: containers.create_or_replace(name, config), the config being the Engine API's create body, judged in the
-;; aiodocker dialect (HostConfig.CapDrop, HostConfig.ReadonlyRootfs ...; names in any case, as the
-;; daemon decodes them): on an aiodocker.Docker() client, or on any receiver in a module that
-;; imports aiodocker and not docker. The config is the second positional argument or `config=`;
-;; without either, the whole argument list stands for it (and cannot be verified).
-((call
-   function: (attribute
-     object: (attribute object: (_) @_client attribute: (identifier) @_containers)
-     attribute: (identifier) @_verb)
-   arguments: (argument_list . (_) . [(dictionary) (identifier) (attribute) (call) (subscript)] @body)) @site
- (#eq? @_containers "containers")
- (#any-of? @_verb "create_or_replace")
- (#resolves-to? @_client "aiodocker.Docker()" "aiodocker.docker.Docker()")
+;; aiodocker: containers.create_or_replace(name, config), the config being the Engine API's create
+;; body, judged in the aiodocker dialect (HostConfig.CapDrop, HostConfig.ReadonlyRootfs ...; names
+;; in any case, as the daemon decodes them): the callee follows to aiodocker (aiodocker.Docker()),
+;; or to no SDK in a module that imports aiodocker and neither docker nor podman. The body is
+;; `config=`, else the second positional argument; without either the arguments stand for it (and
+;; cannot be verified).
+((call function: (attribute) @_callee arguments: (argument_list) @body) @site
+ (#resolves-to-suffix? @_callee "containers.create_or_replace")
+ (#sdk? @_callee "aiodocker" "docker" "podman")
  (#set! hardguard.reads "body")
- (#set! hardguard.dialect "aiodocker"))
-((call
-   function: (attribute
-     object: (attribute object: (_) @_client attribute: (identifier) @_containers)
-     attribute: (identifier) @_verb)
-   arguments: (argument_list (keyword_argument name: (identifier) @_config value: (_) @body))) @site
- (#eq? @_containers "containers")
- (#any-of? @_verb "create_or_replace")
- (#eq? @_config "config")
- (#resolves-to? @_client "aiodocker.Docker()" "aiodocker.docker.Docker()")
- (#set! hardguard.reads "body")
- (#set! hardguard.dialect "aiodocker"))
-((call
-   function: (attribute
-     object: (attribute object: (_) @_client attribute: (identifier) @_containers)
-     attribute: (identifier) @_verb)
-   arguments: (argument_list) @body) @site
- (#eq? @_containers "containers")
- (#any-of? @_verb "create_or_replace")
- (#resolves-to? @_client "aiodocker.Docker()" "aiodocker.docker.Docker()")
- (#set! hardguard.reads "body")
- (#set! hardguard.dialect "aiodocker"))
-((call
-   function: (attribute
-     object: (attribute attribute: (identifier) @_containers)
-     attribute: (identifier) @_verb)
-   arguments: (argument_list . (_) . [(dictionary) (identifier) (attribute) (call) (subscript)] @body)) @site
- (#eq? @_containers "containers")
- (#any-of? @_verb "create_or_replace")
- (#imports? "aiodocker")
- (#not-imports? "docker")
- (#set! hardguard.reads "body")
- (#set! hardguard.dialect "aiodocker"))
-((call
-   function: (attribute
-     object: (attribute attribute: (identifier) @_containers)
-     attribute: (identifier) @_verb)
-   arguments: (argument_list (keyword_argument name: (identifier) @_config value: (_) @body))) @site
- (#eq? @_containers "containers")
- (#any-of? @_verb "create_or_replace")
- (#eq? @_config "config")
- (#imports? "aiodocker")
- (#not-imports? "docker")
- (#set! hardguard.reads "body")
- (#set! hardguard.dialect "aiodocker"))
-((call
-   function: (attribute
-     object: (attribute attribute: (identifier) @_containers)
-     attribute: (identifier) @_verb)
-   arguments: (argument_list) @body) @site
- (#eq? @_containers "containers")
- (#any-of? @_verb "create_or_replace")
- (#imports? "aiodocker")
- (#not-imports? "docker")
- (#set! hardguard.reads "body")
+ (#set! hardguard.body-keyword "config")
+ (#set! hardguard.body-position "1")
  (#set! hardguard.dialect "aiodocker"))
 
 ;; python-on-whales: docker.create(...) / docker.container.create(...) on its module-level client
@@ -190,19 +60,13 @@
 ;; started, judged in the testcontainers dialect (docker-py's spellings). `.with_kwargs(...)`
 ;; chained on it replaces those keywords (it does not merge): the chain is the site, judged by
 ;; what with_kwargs is given (it comes first, and stands at the same place as the constructor).
-((call
-   function: (attribute
-     object: (call function: [(identifier) (attribute)] @_callee)
-     attribute: (identifier) @_with)
-   arguments: (argument_list) @args) @site
- (#eq? @_with "with_kwargs")
- (#resolves-to? @_callee "testcontainers.core.container.DockerContainer" "testcontainers.core.generic.DockerContainer")
+((call function: (attribute) @_callee arguments: (argument_list) @args) @site
+ (#resolves-to? @_callee "testcontainers.core.container.DockerContainer().with_kwargs"
+   "testcontainers.core.generic.DockerContainer().with_kwargs")
  (#imports? "testcontainers")
  (#set! hardguard.reads "kwargs")
  (#set! hardguard.dialect "testcontainers"))
-((call
-   function: [(identifier) (attribute)] @_callee
-   arguments: (argument_list) @args) @site
+((call function: [(identifier) (attribute)] @_callee arguments: (argument_list) @args) @site
  (#resolves-to? @_callee "testcontainers.core.container.DockerContainer" "testcontainers.core.generic.DockerContainer")
  (#imports? "testcontainers")
  (#set! hardguard.reads "kwargs")

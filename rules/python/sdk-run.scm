@@ -5,101 +5,28 @@
 
 ;; podman-py: the same names on a podman client, judged in podman-py's dialect (its keywords are
 ;; docker-py's, but `security_opt` are SELinux labels, no_new_privileges=True is its own and
-;; nano_cpus is dropped): a receiver that follows to podman.PodmanClient() / podman.from_env(), or
-;; any receiver in a module that imports podman and neither docker nor aiodocker. These come first:
-;; of several patterns matching one call, the first is taken.
-((call
-   function: (attribute
-     object: (attribute object: (_) @_client attribute: (identifier) @_containers)
-     attribute: (identifier) @_verb)
-   arguments: (argument_list) @args) @site
- (#eq? @_containers "containers")
- (#eq? @_verb "run")
- (#resolves-to? @_client "podman.PodmanClient()" "podman.client.PodmanClient()" "podman.from_env()"
-   "podman.PodmanClient.from_env()" "podman.client.PodmanClient.from_env()")
- (#set! hardguard.reads "kwargs")
- (#set! hardguard.dialect "podman-py"))
-((call
-   function: (attribute
-     object: (attribute attribute: (identifier) @_containers)
-     attribute: (identifier) @_verb)
-   arguments: (argument_list) @args) @site
- (#eq? @_containers "containers")
- (#eq? @_verb "run")
- (#imports? "podman")
- (#not-imports? "docker" "aiodocker")
+;; nano_cpus is dropped). #sdk? says whose call it is: the callee follows to podman
+;; (podman.PodmanClient(...), podman.from_env()), or to no SDK at all in a module that imports
+;; podman and neither docker nor aiodocker. (Flat shapes with predicates: each structural level of
+;; a pattern costs libtree-sitter 0.20.7 start-up time.)
+((call function: (attribute) @_callee arguments: (argument_list) @args) @site
+ (#resolves-to-suffix? @_callee "containers.run")
+ (#sdk? @_callee "podman" "docker" "aiodocker")
  (#set! hardguard.reads "kwargs")
  (#set! hardguard.dialect "podman-py"))
 
-;; aiodocker: containers.run(config, name=...), the config being the Engine API's create body, judged in the
-;; aiodocker dialect (HostConfig.CapDrop, HostConfig.ReadonlyRootfs ...; names in any case, as the
-;; daemon decodes them): on an aiodocker.Docker() client, or on any receiver in a module that
-;; imports aiodocker and not docker. The config is the first positional argument or `config=`;
-;; without either, the whole argument list stands for it (and cannot be verified).
-((call
-   function: (attribute
-     object: (attribute object: (_) @_client attribute: (identifier) @_containers)
-     attribute: (identifier) @_verb)
-   arguments: (argument_list . [(dictionary) (identifier) (attribute) (call) (subscript)] @body)) @site
- (#eq? @_containers "containers")
- (#any-of? @_verb "run")
- (#resolves-to? @_client "aiodocker.Docker()" "aiodocker.docker.Docker()")
+;; aiodocker: containers.run(config, name=...), the config being the Engine API's create
+;; body, judged in the aiodocker dialect (HostConfig.CapDrop, HostConfig.ReadonlyRootfs ...; names
+;; in any case, as the daemon decodes them): the callee follows to aiodocker (aiodocker.Docker()),
+;; or to no SDK in a module that imports aiodocker and neither docker nor podman. The body is
+;; `config=`, else the first positional argument; without either the arguments stand for it (and
+;; cannot be verified).
+((call function: (attribute) @_callee arguments: (argument_list) @body) @site
+ (#resolves-to-suffix? @_callee "containers.run")
+ (#sdk? @_callee "aiodocker" "docker" "podman")
  (#set! hardguard.reads "body")
- (#set! hardguard.dialect "aiodocker"))
-((call
-   function: (attribute
-     object: (attribute object: (_) @_client attribute: (identifier) @_containers)
-     attribute: (identifier) @_verb)
-   arguments: (argument_list (keyword_argument name: (identifier) @_config value: (_) @body))) @site
- (#eq? @_containers "containers")
- (#any-of? @_verb "run")
- (#eq? @_config "config")
- (#resolves-to? @_client "aiodocker.Docker()" "aiodocker.docker.Docker()")
- (#set! hardguard.reads "body")
- (#set! hardguard.dialect "aiodocker"))
-((call
-   function: (attribute
-     object: (attribute object: (_) @_client attribute: (identifier) @_containers)
-     attribute: (identifier) @_verb)
-   arguments: (argument_list) @body) @site
- (#eq? @_containers "containers")
- (#any-of? @_verb "run")
- (#resolves-to? @_client "aiodocker.Docker()" "aiodocker.docker.Docker()")
- (#set! hardguard.reads "body")
- (#set! hardguard.dialect "aiodocker"))
-((call
-   function: (attribute
-     object: (attribute attribute: (identifier) @_containers)
-     attribute: (identifier) @_verb)
-   arguments: (argument_list . [(dictionary) (identifier) (attribute) (call) (subscript)] @body)) @site
- (#eq? @_containers "containers")
- (#any-of? @_verb "run")
- (#imports? "aiodocker")
- (#not-imports? "docker")
- (#set! hardguard.reads "body")
- (#set! hardguard.dialect "aiodocker"))
-((call
-   function: (attribute
-     object: (attribute attribute: (identifier) @_containers)
-     attribute: (identifier) @_verb)
-   arguments: (argument_list (keyword_argument name: (identifier) @_config value: (_) @body))) @site
- (#eq? @_containers "containers")
- (#any-of? @_verb "run")
- (#eq? @_config "config")
- (#imports? "aiodocker")
- (#not-imports? "docker")
- (#set! hardguard.reads "body")
- (#set! hardguard.dialect "aiodocker"))
-((call
-   function: (attribute
-     object: (attribute attribute: (identifier) @_containers)
-     attribute: (identifier) @_verb)
-   arguments: (argument_list) @body) @site
- (#eq? @_containers "containers")
- (#any-of? @_verb "run")
- (#imports? "aiodocker")
- (#not-imports? "docker")
- (#set! hardguard.reads "body")
+ (#set! hardguard.body-keyword "config")
+ (#set! hardguard.body-position "0")
  (#set! hardguard.dialect "aiodocker"))
 
 ;; python-on-whales: docker.run(...) / docker.container.run(...) on its module-level client
