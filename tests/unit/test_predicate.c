@@ -165,6 +165,48 @@ static void test_predicate__resolves_to_follows_imports(void **state) {
   RUN(f, cases, im);
 }
 
+// #imports? / #not-imports?: the file imports one of the modules or a module inside it, in any form;
+// #sdk?: the first module is the call's: its callee qualifies into it (through an import), or into
+// none of the modules listed in a file importing the first alone.
+static void test_predicate__imports_and_sdk(void **state) {
+  fixture *f = *state;
+  hg_imports *pod = hg_imports_new(f->arena, "");
+  hg_imports_add_from(pod, "podman.domain", "containers", NULL);
+  static const eval_case pod_cases[] = {
+      {"imports? a submodule", "((call function: (identifier) @x) (#imports? \"podman\"))", "f()\n", 1, "f"},
+      {"imports? no prefix match", "((call function: (identifier) @x) (#imports? \"pod\"))", "f()\n", 0, ""},
+      {"imports? any of several", "((call function: (identifier) @x) (#imports? \"docker\" \"podman.domain\"))",
+       "f()\n", 1, "f"},
+      {"not-imports?", "((call function: (identifier) @x) (#not-imports? \"docker\" \"aiodocker\"))", "f()\n", 1, "f"},
+      {"not-imports? of one imported", "((call function: (identifier) @x) (#not-imports? \"docker\" \"podman\"))",
+       "f()\n", 0, ""},
+      // a receiver that follows nowhere, in a module importing podman alone
+      {"sdk? by the module's imports", "((call function: (attribute) @x) (#sdk? @x \"podman\" \"docker\"))",
+       "c.containers.run()\n", 1, "c.containers.run"},
+      {"sdk? another's first", "((call function: (attribute) @x) (#sdk? @x \"docker\" \"podman\"))",
+       "c.containers.run()\n", 0, ""},
+  };
+  RUN(f, pod_cases, pod);
+  hg_imports *both = hg_imports_new(f->arena, "");
+  hg_imports_add_import(both, "docker", NULL);
+  hg_imports_add_import(both, "podman", "pm");
+  static const eval_case both_cases[] = {
+      // the callee qualifies into podman (pm is podman) or docker; an unqualified one belongs to neither
+      {"sdk? by the callee", "((call function: (attribute) @x) (#sdk? @x \"podman\" \"docker\"))",
+       "pm.containers.run()\ndocker.containers.run()\nc.containers.run()\n", 1, "pm.containers.run"},
+      {"sdk? docker's", "((call function: (attribute) @x) (#sdk? @x \"docker\" \"podman\"))",
+       "pm.containers.run()\ndocker.containers.run()\n", 1, "docker.containers.run"},
+  };
+  RUN(f, both_cases, both);
+  // #value-contains? without a resolver reads the expression's text.
+  static const eval_case text_cases[] = {
+      {"value-contains? on text", "((call arguments: (argument_list . (_) @x)) (#value-contains? @x \"/create\"))",
+       "post('/containers/create')\npost(url)\npost(f'{b}/containers/create')\n", 2,
+       "'/containers/create'|f'{b}/containers/create'"},
+  };
+  RUN(f, text_cases, NULL);
+}
+
 static hg_predicates *compile_one(const char *query, TSQuery **q_out, hg_error *err, int *rc) {
   TSQuery *q = new_query(query);
   hg_predicates *p = (hg_predicates *)(uintptr_t)1;
@@ -264,6 +306,23 @@ static void test_predicate__literals_for_the_prefilter(void **state) {
   hg_predicates_free(p);
   ts_query_delete(q);
 
+  // #imports? gives the module's first component (whole); #not-imports? and #sdk? give none;
+  // #value-contains? gives its strings, inside words.
+  p = compile_one("((call function: (_) @f arguments: (argument_list . (_) @u)) (#imports? \"python_on_whales.x\")"
+                  " (#not-imports? \"docker\") (#sdk? @f \"podman\" \"docker\") (#value-contains? @u \"a/b\"))",
+                  &q, &err, &rc);
+  if (rc != 0) print_error("%s\n", err.message);
+  assert_int_equal(rc, 0);
+  l.n = 0;
+  hg_predicates_literals(p, collect, &l);
+  assert_int_equal(l.n, 2);
+  assert_string_equal(l.items[0].text, "python_on_whales");
+  assert_true(l.items[0].whole);
+  assert_string_equal(l.items[1].text, "a/b");
+  assert_false(l.items[1].whole);
+  hg_predicates_free(p);
+  ts_query_delete(q);
+
   l.n = 0;
   hg_predicates_literals(NULL, collect, &l);
   assert_int_equal(l.n, 0);
@@ -286,6 +345,9 @@ static void test_predicate__compile_errors(void **state) {
       {"((call) @x (#set! key))", "#set! takes a key and a value"},
       {"((call) @x (#set! key \"v\" \"w\"))", "#set! takes a key and a value"},
       {"((call) @x (#resolves-to? @x))", "#resolves-to? needs a capture and an argument"},
+      {"((call) @x (#imports?))", "#imports? needs a string"},
+      {"((call) @x (#not-imports? @x))", "#not-imports?: argument 1 must be a string"},
+      {"((call) @x (#sdk? @x))", "#sdk? needs a capture and an argument"},
   };
   for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
     TSQuery *q;
@@ -304,6 +366,7 @@ static void test_predicate__compile_errors(void **state) {
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test_setup_teardown(test_predicate__text_predicates, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_predicate__imports_and_sdk, setup, teardown),
       cmocka_unit_test_setup_teardown(test_predicate__resolves_to_follows_imports, setup, teardown),
       cmocka_unit_test(test_predicate__properties),
       cmocka_unit_test(test_predicate__literals_for_the_prefilter),
