@@ -326,17 +326,26 @@ static bool eval_one(const predicate *p, const TSQueryMatch *m, hg_predctx *ctx)
     return false;
   }
   case OP_SDK: {
-    // The first module is the call's SDK: its qualified name is inside it (and the file imports it:
-    // a parameter named `docker` is no module); or it is inside none of the modules listed, and
-    // the file imports the first and none of the others.
+    // The first module is the call's SDK: its qualified name starts in it (or in another listed
+    // one: then it is not). A name into another imported module without a call on the way
+    // (`subprocess.run`) is that module's. Anything else (a parameter or local, `docker` in an
+    // aiodocker module; a project's factory, `make_client().containers.run`) is the SDK's when the
+    // file imports it and none of the others.
     ctx->scratch->len = 0;
     bool ok = ctx->resolver ? hg_resolve_qualify(ctx->resolver, node, ctx->scratch)
                             : hg_imports_qualify(ctx->imports, node, src, ctx->scratch);
+    const char *q = ok ? ctx->scratch->data : "";
     for (size_t i = 0; ok && i < p->n_args; i++) {
       size_t an = strlen(p->args[i]);
-      if (!strncmp(ctx->scratch->data, p->args[i], an) && ctx->scratch->data[an] == '.' &&
-          hg_imports_has_module(ctx->imports, p->args[i]))
+      if (!strncmp(q, p->args[i], an) && (q[an] == '.' || q[an] == '(') && hg_imports_has_module(ctx->imports, p->args[i]))
         return i == 0;
+    }
+    size_t head = strcspn(q, ".(");
+    char first[128];
+    if (ok && !strstr(q, "()") && head < sizeof(first)) {
+      memcpy(first, q, head);
+      first[head] = '\0';
+      if (hg_imports_has_module(ctx->imports, first)) return false;
     }
     for (size_t i = 1; i < p->n_args; i++)
       if (hg_imports_has_module(ctx->imports, p->args[i])) return false;

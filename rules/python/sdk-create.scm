@@ -43,6 +43,15 @@
  (#set! hardguard.dialect "aiodocker"))
 
 ;; python-on-whales: docker.create(...) / docker.container.create(...) on its module-level client
+;; ... and on a receiver that follows nowhere (a pytest fixture's DockerClient, a parameter) in a
+;; module that imports python_on_whales and no other SDK: `<name>.create(...)`, `<name>.container.create(...)`.
+((call function: (attribute) @_callee arguments: (argument_list) @args) @site
+ (#match? @_callee "^[^.\\s()\\[\\]]+\\s*[.]\\s*(container\\s*[.]\\s*)?create$")
+ (#sdk? @_callee "python_on_whales" "docker" "podman" "aiodocker")
+ (#imports? "python_on_whales")
+ (#set! hardguard.reads "kwargs")
+ (#set! hardguard.dialect "python-on-whales"))
+
 ;; (`from python_on_whales import docker`) or a DockerClient(...) (also podman's, through
 ;; client_call=["podman"]), judged in its dialect (security_options, networks=["none"], memory,
 ;; cpus): its keywords become a docker create command line.

@@ -172,6 +172,8 @@ static void test_predicate__imports_and_sdk(void **state) {
   fixture *f = *state;
   hg_imports *pod = hg_imports_new(f->arena, "");
   hg_imports_add_from(pod, "podman.domain", "containers", NULL);
+  hg_imports_add_import(pod, "subprocess", NULL);
+  hg_imports_add_from(pod, ".clients", "make_client", NULL);
   static const eval_case pod_cases[] = {
       {"imports? a submodule", "((call function: (identifier) @x) (#imports? \"podman\"))", "f()\n", 1, "f"},
       {"imports? no prefix match", "((call function: (identifier) @x) (#imports? \"pod\"))", "f()\n", 0, ""},
