@@ -63,17 +63,9 @@ hg_buf *hg_extractor_scratch(hg_extractor *self) { return &self->scratch; }
 
 typedef struct {
   uint32_t pattern;
-  uint32_t seq; // the order the cursor gave it
   uint16_t n;
   TSQueryCapture *captures;
 } saved_match;
-
-static int saved_cmp(const void *a, const void *b) {
-  const saved_match *x = a, *y = b;
-  if (x->pattern != y->pattern)
-    return x->pattern < y->pattern ? -1 : 1;
-  return x->seq < y->seq ? -1 : x->seq > y->seq;
-}
 
 bool hg_extract__capture(const TSQueryCapture *c, uint16_t n, uint32_t id, TSNode *out) {
   for (uint16_t i = 0; id != UINT32_MAX && i < n; i++)
@@ -115,31 +107,45 @@ void hg_extract__position(hg_site *site, const hg_source *src, TSNode node) {
 // libtree-sitter 0.20 has no ts_node_is_error: ERROR nodes are named "ERROR".
 static bool is_error(TSNode n) { return strcmp(ts_node_type(n), "ERROR") == 0; }
 
-// The sites already taken, by (start byte, kind): several patterns may match one site.
+// The sites already taken, by (start byte, kind): several patterns may match one call, and the
+// first of them in the rule files is taken (an SDK's own pattern before docker-py's catch-all).
 typedef struct {
   struct {
     const char *kind; // NULL: empty
     uint32_t start;
+    uint32_t pattern; // the pattern that took it ...
+    size_t site;      // ... and where its site stands in the vector (SIZE_MAX: none, a script)
   } * slot;
   size_t cap;
 } seen_set;
 
-static bool seen_before(seen_set *set, hg_arena *arena, const hg_site *s, size_t n_matches) {
+// Where the site taken at (start, kind) stands in the sites vector (SIZE_MAX while it has none);
+// *by is the pattern that took it, UINT32_MAX when none had (then `pattern` takes it now).
+static size_t *seen_slot(seen_set *set, hg_arena *arena, const hg_site *s, size_t n_matches, uint32_t pattern,
+                         uint32_t *by) {
   if (!set->cap) {
     set->cap = 64;
     while (set->cap < n_matches * 2)
       set->cap *= 2;
     set->slot = hg_arena_alloc(arena, set->cap * sizeof(*set->slot));
+    memset(set->slot, 0, set->cap * sizeof(*set->slot));
   }
   uint64_t h = ((uint64_t)s->start_byte * 0x9E3779B97F4A7C15u) ^ (uint64_t)(uintptr_t)s->kind;
   for (size_t at = (size_t)(h >> 17) & (set->cap - 1);; at = (at + 1) & (set->cap - 1)) {
     if (!set->slot[at].kind) {
       set->slot[at].kind = s->kind;
       set->slot[at].start = s->start_byte;
-      return false;
+      set->slot[at].pattern = pattern;
+      set->slot[at].site = SIZE_MAX;
+      *by = UINT32_MAX;
+      return &set->slot[at].site;
     }
-    if (set->slot[at].start == s->start_byte && set->slot[at].kind == s->kind)
-      return true;
+    if (set->slot[at].start == s->start_byte && set->slot[at].kind == s->kind) {
+      *by = set->slot[at].pattern;
+      if (pattern < set->slot[at].pattern)
+        set->slot[at].pattern = pattern;
+      return &set->slot[at].site;
+    }
   }
 }
 
@@ -337,16 +343,14 @@ void hg_extract(hg_extractor *self, const hg_ruleset *rules, const hg_config *co
         hg_extract__marker(&markers, arena, source, comment);
       continue;
     }
-    saved_match s = {m.pattern_index, (uint32_t)saved.len, m.capture_count,
-                     hg_arena_alloc(arena, m.capture_count * sizeof(TSQueryCapture))};
+    // Predicates on the match's text alone drop most matches of the flat patterns here, before
+    // their captures are kept.
+    if (!hg_predicates_eval_text(p->predicates, &m, &pctx))
+      continue;
+    saved_match s = {m.pattern_index, m.capture_count, hg_arena_alloc(arena, m.capture_count * sizeof(TSQueryCapture))};
     memcpy(s.captures, m.captures, m.capture_count * sizeof(TSQueryCapture));
     HG_VEC_PUSH(&saved, s);
   }
-
-  // Several patterns of one kind may match the same call: the first in the rule files is taken (an
-  // SDK's own pattern before docker-py's catch-all), so matches are read in pattern order.
-  if (saved.len > 1)
-    qsort(saved.items, saved.len, sizeof(saved_match), saved_cmp);
 
   // Pass 2: predicates (with imports and local aliases), then the site and its flags.
   hg_module self_module = {.path = source->path,
@@ -392,7 +396,11 @@ void hg_extract(hg_extractor *self, const hg_ruleset *rules, const hg_config *co
         python_script(self, rules, &r, source, flags, arena, &lines, &sites, &markers);
       continue;
     }
-    if (seen_before(&seen, arena, &s, saved.len))
+    // Matches come in the cursor's order, not the patterns': a later pattern's site gives way to an
+    // earlier pattern's for the same call.
+    uint32_t by;
+    size_t *slot = seen_slot(&seen, arena, &s, saved.len, sm->pattern, &by);
+    if (by != UINT32_MAX && by <= sm->pattern)
       continue;
     s.has_error = ts_node_has_error(site_node);
     hg_notes notes = {0};
@@ -428,7 +436,12 @@ void hg_extract(hg_extractor *self, const hg_ruleset *rules, const hg_config *co
       s.n_notes = notes.len;
     }
     free(notes.items);
-    HG_VEC_PUSH(&sites, s);
+    if (*slot != SIZE_MAX) {
+      sites.items[*slot] = s;
+    } else {
+      *slot = sites.len;
+      HG_VEC_PUSH(&sites, s);
+    }
   }
   free(saved.items);
   if (ts_node_has_error(root))

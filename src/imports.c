@@ -13,12 +13,57 @@ typedef struct {
   const char *qualified; // what it stands for
 } binding;
 
+// An open-addressing table of strings (len bytes each) to a value, in the arena.
+typedef struct {
+  const char **key;
+  size_t *klen;
+  size_t *val;
+  size_t cap; // a power of two, or 0
+} name_table;
+
 struct hg_imports {
   hg_arena *arena;
   const char *package;
   HG_VEC(binding) bindings;
   HG_VEC(const char *) modules; // every module path imported, and every "from M import n" as M.n
+  // Built when first looked up, again after imports were added (lookups run once all are known):
+  name_table by_name;    // name -> 1 + the index of its last binding
+  size_t names_indexed;  // bindings.len when by_name was built
+  name_table prefixes;   // every module path and each of its dotted prefixes (a, a.b, a.b.c)
+  size_t modules_indexed;
 };
+
+static uint64_t name_hash(const char *s, size_t n) {
+  uint64_t h = 1469598103934665603u; // FNV-1a
+  for (size_t i = 0; i < n; i++)
+    h = (h ^ (unsigned char)s[i]) * 1099511628211u;
+  return h;
+}
+
+static void table_init(name_table *t, hg_arena *a, size_t n) {
+  t->cap = 16;
+  while (t->cap < 2 * n)
+    t->cap *= 2;
+  t->key = hg_arena_alloc(a, t->cap * sizeof(char *));
+  t->klen = hg_arena_alloc(a, t->cap * sizeof(size_t));
+  t->val = hg_arena_alloc(a, t->cap * sizeof(size_t));
+  memset(t->key, 0, t->cap * sizeof(char *));
+}
+
+// The slot of `s`: where it is, or the empty one where it would go.
+static size_t table_slot(const name_table *t, const char *s, size_t n) {
+  size_t at = (size_t)name_hash(s, n) & (t->cap - 1);
+  while (t->key[at] && !(t->klen[at] == n && !memcmp(t->key[at], s, n)))
+    at = (at + 1) & (t->cap - 1);
+  return at;
+}
+
+static void table_put(name_table *t, const char *s, size_t n, size_t v) {
+  size_t at = table_slot(t, s, n);
+  t->key[at] = s;
+  t->klen[at] = n;
+  t->val[at] = v;
+}
 
 hg_imports *hg_imports_new(hg_arena *arena, const char *package) {
   hg_imports *self = hg_arena_alloc(arena, sizeof(hg_imports));
@@ -101,23 +146,41 @@ void hg_imports_add_from(hg_imports *self, const char *module, const char *name,
 }
 
 bool hg_imports_has_module(const hg_imports *self, const char *module) {
-  size_t n = strlen(module);
-  for (size_t i = 0; self && i < self->modules.len; i++) {
-    const char *m = self->modules.items[i];
-    if (!strncmp(m, module, n) && (m[n] == '\0' || m[n] == '.'))
-      return true;
+  if (!self || !self->modules.len)
+    return false;
+  hg_imports *m = (hg_imports *)self; // the index is a cache, as in hg_imports_lookup
+  if (m->modules_indexed != m->modules.len || !m->prefixes.cap) {
+    size_t n = 0;
+    for (size_t i = 0; i < m->modules.len; i++)
+      for (const char *p = m->modules.items[i]; p; p = strchr(p, '.'), p = p ? p + 1 : NULL)
+        n++;
+    table_init(&m->prefixes, m->arena, n);
+    for (size_t i = 0; i < m->modules.len; i++) {
+      const char *path = m->modules.items[i];
+      for (const char *dot = strchr(path, '.');; dot = strchr(dot + 1, '.')) {
+        table_put(&m->prefixes, path, dot ? (size_t)(dot - path) : strlen(path), 1);
+        if (!dot)
+          break;
+      }
+    }
+    m->modules_indexed = m->modules.len;
   }
-  return false;
+  return m->prefixes.key[table_slot(&m->prefixes, module, strlen(module))] != NULL;
 }
 
 const char *hg_imports_lookup(const hg_imports *self, const char *name, size_t len) {
-  // The last binding wins, as in Python's top-to-bottom execution of a module.
-  for (size_t i = self->bindings.len; i-- > 0;) {
-    const binding *b = &self->bindings.items[i];
-    if (strlen(b->name) == len && memcmp(b->name, name, len) == 0)
-      return b->qualified;
+  if (!self->bindings.len)
+    return NULL;
+  hg_imports *m = (hg_imports *)self; // the index is a cache; a file's imports are one worker's
+  if (m->names_indexed != m->bindings.len || !m->by_name.cap) {
+    table_init(&m->by_name, m->arena, m->bindings.len);
+    // The last binding wins, as in Python's top-to-bottom execution of a module.
+    for (size_t i = 0; i < m->bindings.len; i++)
+      table_put(&m->by_name, m->bindings.items[i].name, strlen(m->bindings.items[i].name), i + 1);
+    m->names_indexed = m->bindings.len;
   }
-  return NULL;
+  size_t at = table_slot(&m->by_name, name, len);
+  return m->by_name.key[at] ? m->bindings.items[m->by_name.val[at] - 1].qualified : NULL;
 }
 
 static bool dotted(TSNode node, const char *src, hg_buf *out, const hg_imports *imports, int depth) {

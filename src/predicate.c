@@ -239,10 +239,14 @@ static bool text_eq(const char *src, TSNode n, const char *s) {
 static bool eval_one(const predicate *p, const TSQueryMatch *m, hg_predctx *ctx) {
   TSNode node;
   if (p->op == OP_FILE_CONTAINS) {
+    for (unsigned i = 0; i < ctx->n_file_memo; i++)
+      if (ctx->file_memo[i].key == p) return ctx->file_memo[i].value;
     size_t len = ctx->len ? ctx->len : strlen(ctx->src);
-    for (size_t i = 0; i < p->n_args; i++)
-      if (memmem(ctx->src, len, p->args[i], strlen(p->args[i]))) return true;
-    return false;
+    bool found = false;
+    for (size_t i = 0; i < p->n_args && !found; i++) found = memmem(ctx->src, len, p->args[i], strlen(p->args[i]));
+    if (ctx->n_file_memo < HG_ARRAY_LEN(ctx->file_memo))
+      ctx->file_memo[ctx->n_file_memo].key = p, ctx->file_memo[ctx->n_file_memo++].value = found;
+    return found;
   }
   if (p->op == OP_IMPORTS || p->op == OP_NOT_IMPORTS) {
     bool any = false;
@@ -356,6 +360,18 @@ static bool eval_one(const predicate *p, const TSQueryMatch *m, hg_predctx *ctx)
   case OP_NOT_IMPORTS: break;  // decided above
   }
   return false;
+}
+
+// Predicates read from the match's text alone (not the file's imports or aliases).
+static bool text_only(op_kind op) {
+  return op == OP_EQ || op == OP_NOT_EQ || op == OP_ANY_OF || op == OP_CONTAINS || op == OP_MATCH ||
+         op == OP_NOT_MATCH || op == OP_FILE_CONTAINS;
+}
+
+bool hg_predicates_eval_text(const hg_predicates *self, const TSQueryMatch *match, hg_predctx *ctx) {
+  for (size_t i = 0; self && i < self->preds.len; i++)
+    if (text_only(self->preds.items[i].op) && !eval_one(&self->preds.items[i], match, ctx)) return false;
+  return true;
 }
 
 bool hg_predicates_eval(const hg_predicates *self, const TSQueryMatch *match, hg_predctx *ctx) {

@@ -36,9 +36,20 @@ typedef struct {
   const hg_imports *imports;
   const hg_resolver *resolver;  // when set, #resolves-to? also follows local aliases
   hg_buf *scratch;
+  // What the file-wide predicates (#file-contains?) said, by predicate: the same for every match
+  // of the file, so the file is searched once per predicate. Zeroed with the context.
+  struct {
+    const void *key;
+    bool value;
+  } file_memo[16];
+  unsigned n_file_memo;
 } hg_predctx;
 
 /** Do all predicates hold for this match? A NULL self always holds. */
 bool hg_predicates_eval(const hg_predicates *self, const TSQueryMatch *match, hg_predctx *ctx);
+/** Do those that read the match's text alone (#eq?, #not-eq?, #any-of?, #contains?, #match?,
+ *  #not-match?, #file-contains?) hold? They need no imports, so a match can be dropped as soon as
+ *  the cursor yields it. */
+bool hg_predicates_eval_text(const hg_predicates *self, const TSQueryMatch *match, hg_predctx *ctx);
 
 #endif
