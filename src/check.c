@@ -61,6 +61,14 @@ static void note_allowed(hg_verdict *v, const hg_policy *policy, uint64_t bits, 
 // Judges one site, applying the named exceptions written at it or for its path: allow[...] and
 // `allow:` relax requirements before the verdict, ignore[...] suppresses the finding after it.
 
+// The id of the dialect a site's options were judged in; NULL for sites without options.
+static const char *site_dialect(const hg_policy *p, const hg_site *s) {
+  if (s->reads == HG_READS_CLIENT || s->reads == HG_READS_OPAQUE || s->reads == HG_READS_SCRIPT || s->region)
+    return NULL;
+  int d = hg_policy_site_dialect(p, (int)s->reads, (int)s->dialect - 1);
+  return d >= 0 ? p->dialects[d].id : NULL;
+}
+
 static void judge_site(hg_checker *self, const hg_policy *policy, const hg_config *config, const hg_source *src,
                        const hg_site *site, hg_markers *markers, const path_allowance *pa, hg_findings *findings) {
   pcre2_match_data *md = hg_extractor_match_data(self->extractor);
@@ -91,6 +99,7 @@ static void judge_site(hg_checker *self, const hg_policy *policy, const hg_confi
       .end_line = s.end_line,
       .end_col = s.end_col,
       .kind = s.kind,
+      .dialect = site_dialect(policy, &s),
       .rule = v.rule,
       .also = v.also,
       .via = v.via,

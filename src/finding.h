@@ -73,6 +73,7 @@ typedef struct {
   char *path;
   uint32_t line, col, end_line, end_col;  // 1-based, columns in characters
   const char *kind;                       // site kind; owned by the ruleset
+  const char *dialect;                    // the dialect its options are judged in (policy-owned); NULL: none
   hg_rule_id rule;                        // HG_RULE_NONE: the site passes
   uint32_t also;                          // bit r: rule r fails at this site too
   hg_via via;

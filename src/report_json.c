@@ -83,6 +83,7 @@ static void finding(const hg_report_input *in, void *state, const hg_finding *f)
                            "end_column", (json_int_t)f->end_col, "kind", jstr(f->kind), "verdict",
                            verdict, "via", hg_via_names[f->via], "rules", rules,
                            "missing", missing, "message", jstr(f->message ? f->message : ""));
+  json_object_set_new(site, "dialect", f->dialect ? json_string(f->dialect) : json_null());
   json_object_set_new(site, "fix", f->fix ? jstr(f->fix) : json_null());
   json_object_set_new(site, "effective", effective(f));
   if (f->suppression != HG_SUPPRESSION_NONE) {
