@@ -448,8 +448,16 @@ static const hg_value *dict_get(hg_judge *j, const hg_value *dict, const char *n
 }
 
 // The value at a policy's dotted mapping name (`deploy.resources.limits.memory`,
-// `HostConfig.CapDrop`), or NULL.
+// `HostConfig.CapDrop`), or NULL. A dialect whose sites hold the mapping found `at` a name
+// (`HostConfig`) reads the names below it there, and has none of the others.
 static const hg_value *mapping_lookup(hg_judge *j, const hg_value *mapping, const char *name) {
+  const char *within = j->policy->dialects[j->dialect].at;
+  if (within) {
+    size_t n = strlen(within);
+    if (strncmp(name, within, n) != 0 || name[n] != '.')
+      return NULL;
+    name += n + 1;
+  }
   const hg_value *at = mapping;
   for (const char *p = name;;) {
     const char *dot = strchr(p, '.');

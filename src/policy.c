@@ -115,7 +115,7 @@ int hg_policy_site_dialect(const hg_policy *self, int reads, int dialect) {
 }
 
 static int load_dialect(hg_yaml *y, hg_policy *p, yaml_node_t *key, yaml_node_t *node, hg_dialect *d, hg_error *err) {
-  static const char *const keys[] = {"reads", "subject", "like", "fold_case", "traps", NULL};
+  static const char *const keys[] = {"reads", "subject", "like", "fold_case", "traps", "at", NULL};
   d->id = hg_xstrdup((const char *)key->data.scalar.value);
   d->like = -1;
   char what[160];
@@ -124,7 +124,7 @@ static int load_dialect(hg_yaml *y, hg_policy *p, yaml_node_t *key, yaml_node_t 
     return -1;
   yaml_node_t *reads = hg_yaml_get(y, node, "reads"), *subject = hg_yaml_get(y, node, "subject"),
               *like = hg_yaml_get(y, node, "like"), *fold = hg_yaml_get(y, node, "fold_case"),
-              *traps = hg_yaml_get(y, node, "traps");
+              *traps = hg_yaml_get(y, node, "traps"), *at = hg_yaml_get(y, node, "at");
   if (!reads)
     return hg_yaml_error(y, node, err, "%s: needs 'reads' (the reading modes it spells)", what);
   char **modes = NULL;
@@ -163,6 +163,13 @@ static int load_dialect(hg_yaml *y, hg_policy *p, yaml_node_t *key, yaml_node_t 
       return hg_yaml_error(y, like, err, "%s: like: '%s' is not a dialect declared before it", what, s);
     if (p->dialects[d->like].shape != d->shape)
       return hg_yaml_error(y, like, err, "%s: like: '%s' is judged unlike it", what, s);
+  }
+  if (at) {
+    if (hg_yaml_scalar(y, at, what, &s, err) != 0)
+      return -1;
+    if (d->shape != HG_SHAPE_MAPPING || !*s)
+      return hg_yaml_error(y, at, err, "%s: at: a dotted name, for a dialect that reads a mapping", what);
+    d->at = hg_xstrdup(s);
   }
   if (fold) {
     if (hg_yaml_scalar(y, fold, what, &s, err) != 0)
@@ -473,6 +480,7 @@ void hg_policy_free(hg_policy *self) {
     hg_dialect *d = &self->dialects[i];
     free(d->id);
     free(d->subject);
+    free(d->at);
     for (size_t k = 0; k < d->n_traps; k++) {
       free(d->traps[k].name);
       free(d->traps[k].text);

@@ -48,6 +48,8 @@ typedef struct {
   uint32_t reads;   // bit per hg_reads it serves; the first dialect serving a mode is that mode's default
   hg_shape shape;
   bool fold_case;   // mapping names match in any case (Go's encoding/json, which the Engine API decodes with)
+  char *at;         // a mapping dialect's sites hold the mapping at this dotted name of its spellings
+                    // (docker-py's host_config= dict is the body's HostConfig); NULL: the whole
   int like;         // the dialect it borrows spellings from, or -1
   hg_trap *traps;
   size_t n_traps;

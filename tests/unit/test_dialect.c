@@ -62,8 +62,9 @@ static const hg_spelling *spelling(const hg_policy *p, const char *req, const ch
 
 static void test_dialect__real_policy_dialects(void **state) {
   const hg_policy *p = policy(state);
-  static const char *const ids[] = {"docker-py",        "cli",        "compose",  "testcontainers", "podman-py",
-                                    "python-on-whales", "engine-api", "aiodocker"};
+  static const char *const ids[] = {"docker-py",        "cli",        "compose",   "testcontainers",
+                                    "podman-py",        "python-on-whales", "engine-api", "aiodocker",
+                                    "docker-py-host-config"};
   assert_int_equal(p->n_dialects, sizeof(ids) / sizeof(ids[0]));
   for (size_t i = 0; i < p->n_dialects; i++) assert_string_equal(p->dialects[i].id, ids[i]);
   // The first dialect serving a reading mode is its default.
@@ -143,6 +144,7 @@ static void test_dialect__rejected_declarations(void **state) {
   check_rejected(REQ "dialects: { a: { reads: kwargs, traps: [x] } }\n", "traps: expected a mapping");
   check_rejected(REQ "dialects: { a: { reads: kwargs }, a: { reads: argv } }\n", "dialect 'a' declared twice");
   check_rejected(REQ "dialects: {}\n", "'dialects' must be a non-empty mapping");
+  check_rejected(REQ "dialects: { a: { reads: kwargs, at: HostConfig } }\n", "at: a dotted name, for a dialect that reads a mapping");
   check_rejected("require:\n  r1: { summary: s, b: { name: k }, fix: { b: x } }\ncli: { subcommands: [run], "
                  "boolean_flags: [] }\ndialects: { a: { reads: kwargs } }\n",
                  "unknown key 'b' (not a dialect of the policy's 'dialects')");
