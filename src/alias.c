@@ -66,8 +66,11 @@ struct hg_name_memo *hg_name_memo_new(hg_arena *arena) {
   return hg_arena_alloc(arena, sizeof(struct hg_name_memo));
 }
 
+// A byte of a Python identifier: ASCII letters, digits and `_`, and any byte of a non-ASCII
+// UTF-8 sequence (PEP 3131 identifiers such as `läufer`; the parser decides what is one).
 static bool word_char(char c) {
-  return c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
+  return c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+         (unsigned char)c >= 0x80;
 }
 
 static uint32_t name_hash(const char *name, size_t len) {

@@ -633,6 +633,18 @@ static void test_follow__callee_aliases(void **state) {
        "    launch = functools.partial(client.containers.run, privileged=True)\n"
        "    launch(image, **HARD)\n",
        "sdk-run", 5, 5, HG_RULE_WEAKENING_OPTION, 0, HG_VIA_FLAGS, "", "`privileged=True` (line 4)"},
+      // Names are matched byte for byte, whatever their letters (PEP 3131): an alias named in
+      // another script is found as an ASCII one is.
+      {"l\xc3\xa4ufer = client.containers; l\xc3\xa4ufer.run(...)",
+       HARD_PY "def f(client, image):\n"
+               "    l\xc3\xa4ufer = client.containers\n"
+               "    l\xc3\xa4ufer.run(image, **HARD)\n",
+       "sdk-run", 4, 5, PASS_FLAGS, NULL},
+      {"\xe5\xae\x9f\xe8\xa1\x8c = getattr(client.containers, \"create\"); \xe5\xae\x9f\xe8\xa1\x8c(...)",
+       "def f(client, image):\n"
+       "    \xe5\xae\x9f\xe8\xa1\x8c = getattr(client.containers, \"create\")\n"
+       "    \xe5\xae\x9f\xe8\xa1\x8c(image)\n",
+       "sdk-create", 3, 5, UNHARDENED(ALL_MISSING), NULL},
       {"an alias at module level",
        HARD_PY "run = client.containers.run\n"
                "def f(image):\n"
