@@ -145,6 +145,33 @@ static void test_extract__client_sites(void **state) {
       // from_env of another library is not a Docker client.
       {"unrelated from_env", "from environ import from_env\nfrom_env()\n", 0, {{0}}},
       {"shadowed alias", "import docker as d\nimport other as d\nd.from_env()\n", 0, {{0}}},
+      // A module imported by a call and bound to a name is an import (rules/python/facts/imports.scm).
+      {"pytest.importorskip",
+       "import pytest\ndocker = pytest.importorskip(\"docker\")\nc = docker.from_env()\n",
+       1,
+       {CLIENT_FAIL(3, 5)}},
+      {"from pytest import importorskip",
+       "from pytest import importorskip\ndef test_x():\n    docker = importorskip('docker', minversion='6')\n"
+       "    return docker.DockerClient()\n",
+       1,
+       {CLIENT_FAIL(4, 12)}},
+      {"importlib.import_module",
+       "import importlib\nd = importlib.import_module(\"docker\")\nd.APIClient()\n",
+       1,
+       {CLIENT_FAIL(3, 1)}},
+      {"import_module of a submodule",
+       "from importlib import import_module\nc = import_module('docker.client')\n"
+       "c.from_env()\n",
+       1,
+       {CLIENT_FAIL(3, 1)}},
+      {"__import__", "d = __import__(\"docker\")\nd.from_env()\n", 1, {CLIENT_FAIL(2, 1)}},
+      // __import__("a.b") returns the package a; another callee with a module's name is no import.
+      {"__import__ of a dotted name", "d = __import__(\"docker.api\")\nd.from_env()\n", 0, {{0}}},
+      {"importorskip of another module",
+       "import pytest\ndocker = pytest.importorskip(\"podman\")\ndocker.from_env()\n",
+       0,
+       {{0}}},
+      {"another callee", "import mylib\ndocker = mylib.load(\"docker\")\ndocker.from_env()\n", 0, {{0}}},
   };
   RUN_SCAN(e, e->plain, cases);
 }
