@@ -170,6 +170,16 @@ bool hg_imports_builder_module(const hg_imports *self, const hg_config *config) 
   return false;
 }
 
+bool hg_imports_module(const hg_imports *self, const char *module) {
+  size_t n = strlen(module);
+  for (size_t i = 0; i < self->modules.len; i++) {
+    const char *m = self->modules.items[i];
+    if (!strncmp(m, module, n) && (m[n] == '\0' || m[n] == '.'))
+      return true;
+  }
+  return false;
+}
+
 static const char *dotted_dir(hg_arena *arena, const char *rel) {
   while (rel[0] == '.' && rel[1] == '/')
     rel += 2;

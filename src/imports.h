@@ -22,6 +22,10 @@ void hg_imports_add_from(hg_imports *self, const char *module, const char *name,
 /** The qualified name a dotted expression stands for (its head replaced by what the head was
  *  imported as), into `out`. False when the node is not an identifier or a chain of them. */
 bool hg_imports_qualify(const hg_imports *self, TSNode node, const char *src, hg_buf *out);
+/** Does the file import `module` or a submodule of it (`module.x...`), in any form: `import m`,
+ *  `import m.x as y`, `from m import n`, `from m.x import n`, a relative import resolved to it, a
+ *  module imported by a call (the import facts)? */
+bool hg_imports_module(const hg_imports *self, const char *module);
 /** Does the file import anything from one of the configured builder modules? */
 bool hg_imports_builder_module(const hg_imports *self, const hg_config *config);
 

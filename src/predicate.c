@@ -3,6 +3,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "project/summary.h"
+
 typedef enum {
   OP_EQ,
   OP_NOT_EQ,
@@ -13,6 +15,10 @@ typedef enum {
   OP_RESOLVES_TO,
   OP_RESOLVES_SUFFIX,
   OP_FILE_CONTAINS,
+  OP_IMPORTS,
+  OP_NOT_IMPORTS,
+  OP_DEFINED,
+  OP_NOT_DEFINED,
 } op_kind;
 
 typedef struct {
@@ -41,10 +47,19 @@ static const struct {
   op_kind op;
   int min_args;  // string arguments after the capture (-1: exactly one capture or string)
 } OPS[] = {
-    {"eq?", OP_EQ, -1},         {"not-eq?", OP_NOT_EQ, -1},   {"any-of?", OP_ANY_OF, 1},
+    {"eq?", OP_EQ, -1},
+    {"not-eq?", OP_NOT_EQ, -1},
+    {"any-of?", OP_ANY_OF, 1},
     {"contains?", OP_CONTAINS, 1},
-    {"match?", OP_MATCH, 1},    {"not-match?", OP_NOT_MATCH, 1}, {"resolves-to?", OP_RESOLVES_TO, 1},
-    {"resolves-to-suffix?", OP_RESOLVES_SUFFIX, 1}, {"file-contains?", OP_FILE_CONTAINS, 1},
+    {"match?", OP_MATCH, 1},
+    {"not-match?", OP_NOT_MATCH, 1},
+    {"resolves-to?", OP_RESOLVES_TO, 1},
+    {"resolves-to-suffix?", OP_RESOLVES_SUFFIX, 1},
+    {"file-contains?", OP_FILE_CONTAINS, 1},
+    {"imports?", OP_IMPORTS, 1},
+    {"not-imports?", OP_NOT_IMPORTS, 1},
+    {"defined-in-project?", OP_DEFINED, 0},
+    {"not-defined-in-project?", OP_NOT_DEFINED, 0},
 };
 
 void hg_predicates_free(hg_predicates *self) {
@@ -81,21 +96,38 @@ static int compile_one(hg_predicates *self, const TSQuery *q, uint32_t pattern, 
   size_t k = 0;
   while (k < HG_ARRAY_LEN(OPS) && strcmp(OPS[k].name, name) != 0) k++;
   if (k == HG_ARRAY_LEN(OPS))
-    return hg_error_set(err, "unknown predicate #%s (known: #eq? #not-eq? #any-of? #contains? #match? "
-                             "#not-match? #resolves-to? #resolves-to-suffix? #file-contains? #set!)", name);
-  if (OPS[k].op == OP_FILE_CONTAINS) {
+    return hg_error_set(err,
+                        "unknown predicate #%s (known: #eq? #not-eq? #any-of? #contains? #match? "
+                        "#not-match? #resolves-to? #resolves-to-suffix? #file-contains? #imports? "
+                        "#not-imports? #defined-in-project? #not-defined-in-project? #set!)",
+                        name);
+  if (OPS[k].op == OP_FILE_CONTAINS || OPS[k].op == OP_IMPORTS || OPS[k].op == OP_NOT_IMPORTS) {
     // No capture: the file holds one of the strings (a site whose code may come from elsewhere in
-    // the file, such as a command kept in a variable, still needs its words somewhere in it).
-    predicate p = {.op = OP_FILE_CONTAINS, .capture = UINT32_MAX, .other_capture = -1, .required = true};
-    if (n < 2) return hg_error_set(err, "#file-contains? needs a string");
+    // the file, such as a command kept in a variable, still needs its words somewhere in it), or
+    // imports one of the modules.
+    predicate p = {.op = OPS[k].op, .capture = UINT32_MAX, .other_capture = -1, .required = true};
+    if (n < 2)
+      return hg_error_set(err, "#%s needs a string", name);
     p.args = hg_xcalloc(n - 1, sizeof(char *));
     for (uint32_t i = 1; i < n; i++) {
       if (s[i].type != TSQueryPredicateStepTypeString) {
         hg_strv_free(p.args, p.n_args);
-        return hg_error_set(err, "#file-contains?: argument %u must be a string", i);
+        return hg_error_set(err, "#%s: argument %u must be a string", name, i);
       }
       p.args[p.n_args++] = hg_xstrdup(ts_query_string_value_for_id(q, s[i].value_id, &len));
     }
+    HG_VEC_PUSH(&self->preds, p);
+    return 0;
+  }
+  if (OPS[k].min_args == 0) {
+    // A capture alone: #defined-in-project? @callee
+    if (n != 2 || s[1].type != TSQueryPredicateStepTypeCapture)
+      return hg_error_set(err, "#%s takes one capture", name);
+    TSQuantifier quantifier = ts_query_capture_quantifier_for_id(q, pattern, s[1].value_id);
+    predicate p = {.op = OPS[k].op,
+                   .capture = s[1].value_id,
+                   .other_capture = -1,
+                   .required = quantifier == TSQuantifierOne || quantifier == TSQuantifierOneOrMore};
     HG_VEC_PUSH(&self->preds, p);
     return 0;
   }
@@ -223,6 +255,12 @@ static bool text_eq(const char *src, TSNode n, const char *s) {
 
 static bool eval_one(const predicate *p, const TSQueryMatch *m, hg_predctx *ctx) {
   TSNode node;
+  if (p->op == OP_IMPORTS || p->op == OP_NOT_IMPORTS) {
+    bool any = false;
+    for (size_t i = 0; ctx->imports && i < p->n_args && !any; i++)
+      any = hg_imports_module(ctx->imports, p->args[i]);
+    return p->op == OP_IMPORTS ? any : !any;
+  }
   if (p->op == OP_FILE_CONTAINS) {
     size_t len = ctx->len ? ctx->len : strlen(ctx->src);
     for (size_t i = 0; i < p->n_args; i++)
@@ -290,7 +328,15 @@ static bool eval_one(const predicate *p, const TSQueryMatch *m, hg_predctx *ctx)
     }
     return false;
   }
-  case OP_FILE_CONTAINS: break;  // decided above
+  case OP_DEFINED:
+  case OP_NOT_DEFINED: {
+    // Without the resolver (an import fact) nothing is known to be defined.
+    bool defined = ctx->resolver && hg_summary_defined(ctx->resolver, node);
+    return p->op == OP_DEFINED ? defined : !defined;
+  }
+  case OP_FILE_CONTAINS:
+  case OP_IMPORTS:
+  case OP_NOT_IMPORTS: break; // decided above
   }
   return false;
 }
