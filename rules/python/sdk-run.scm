@@ -18,3 +18,88 @@
    arguments: (argument_list) @args) @site
  (#resolves-to-suffix? @_callee "containers.run")
  (#set! hardguard.reads "kwargs"))
+
+;; A callable passed by reference (see README "Sites"): the call that runs it is the site, judged by
+;; the keywords it passes on. asyncio.to_thread(client.containers.run, image, **kw),
+;; executor.submit(...), starlette's run_in_threadpool(...) pass on their other arguments;
+;; anyio's and trio's run_sync(...) pass on positional ones only (their own keywords are no
+;; docker-py options).
+((call
+   function: [(identifier) (attribute)] @_forward
+   arguments: (argument_list . [(identifier) (attribute)] @_callee) @args) @site
+ (#resolves-to-suffix? @_forward
+   "asyncio.to_thread" "submit" "to_thread.run_sync" "from_thread.run_sync" "run_in_threadpool")
+ (#resolves-to-suffix? @_callee "containers.run")
+ (#set! hardguard.reads "kwargs"))
+
+;; loop.run_in_executor(executor, client.containers.run, image): positional arguments only. (#match?
+;; rather than #eq?, so that the prefilter keys this pattern on `containers` as the others.)
+((call
+   function: (attribute attribute: (identifier) @_forward)
+   arguments: (argument_list . (_) . [(identifier) (attribute)] @_callee) @args) @site
+ (#match? @_forward "^run_in_executor$")
+ (#resolves-to-suffix? @_callee "containers.run")
+ (#set! hardguard.reads "kwargs"))
+
+;; functools.partial(client.containers.run, ...) handed to another call (run_in_executor, submit,
+;; a callback list) or a keyword (Thread(target=...)): the partial is the site, with its own
+;; keywords. A partial that is called, or kept in a name, is judged where it is called or passed.
+((argument_list
+   (call
+     function: [(identifier) (attribute)] @_partial
+     arguments: (argument_list . [(identifier) (attribute)] @_callee) @args) @site)
+ (#resolves-to? @_partial "functools.partial" "partial")
+ (#resolves-to-suffix? @_callee "containers.run")
+ (#set! hardguard.reads "kwargs"))
+((keyword_argument
+   value: (call
+     function: [(identifier) (attribute)] @_partial
+     arguments: (argument_list . [(identifier) (attribute)] @_callee) @args) @site)
+ (#resolves-to? @_partial "functools.partial" "partial")
+ (#resolves-to-suffix? @_callee "containers.run")
+ (#set! hardguard.reads "kwargs"))
+
+;; threading.Thread(target=client.containers.run, args=(image,), kwargs={...}) and
+;; multiprocessing.Process: the keywords are the kwargs= mapping (@args is that keyword argument),
+;; written right after target= (or one argument later), or right before it; without kwargs= none
+;; reach. (Two keyword arguments anywhere in the list, unanchored, make libtree-sitter 0.20.7 try
+;; every pair: a call with 400 keywords then takes seconds.)
+((call
+   function: [(identifier) (attribute)] @_thread
+   arguments: (argument_list
+     (keyword_argument name: (identifier) @_target value: [(identifier) (attribute)] @_callee)
+     . (keyword_argument name: (identifier) @_kwargs) @args)) @site
+ (#eq? @_target "target")
+ (#eq? @_kwargs "kwargs")
+ (#resolves-to? @_thread "threading.Thread" "multiprocessing.Process")
+ (#resolves-to-suffix? @_callee "containers.run")
+ (#set! hardguard.reads "kwargs"))
+((call
+   function: [(identifier) (attribute)] @_thread
+   arguments: (argument_list
+     (keyword_argument name: (identifier) @_target value: [(identifier) (attribute)] @_callee)
+     . (_) . (keyword_argument name: (identifier) @_kwargs) @args)) @site
+ (#eq? @_target "target")
+ (#eq? @_kwargs "kwargs")
+ (#resolves-to? @_thread "threading.Thread" "multiprocessing.Process")
+ (#resolves-to-suffix? @_callee "containers.run")
+ (#set! hardguard.reads "kwargs"))
+((call
+   function: [(identifier) (attribute)] @_thread
+   arguments: (argument_list
+     (keyword_argument name: (identifier) @_kwargs) @args
+     . (keyword_argument name: (identifier) @_target value: [(identifier) (attribute)] @_callee))) @site
+ (#eq? @_target "target")
+ (#eq? @_kwargs "kwargs")
+ (#resolves-to? @_thread "threading.Thread" "multiprocessing.Process")
+ (#resolves-to-suffix? @_callee "containers.run")
+ (#set! hardguard.reads "kwargs"))
+((call
+   function: [(identifier) (attribute)] @_thread
+   arguments: (argument_list
+     (keyword_argument name: (identifier) @_target value: [(identifier) (attribute)] @_callee)) @args) @site
+ (#eq? @_target "target")
+ (#not-match? @args "\\bkwargs\\s*=")
+ (#resolves-to? @_thread "threading.Thread" "multiprocessing.Process")
+ (#resolves-to-suffix? @_callee "containers.run")
+ (#set! hardguard.reads "kwargs"))
