@@ -53,17 +53,7 @@
    function: [(identifier) (attribute)] @_thread
    arguments: (argument_list
      (keyword_argument name: (identifier) @_target value: [(identifier) (attribute)] @_callee)
-     . (keyword_argument name: (identifier) @_kwargs) @args)) @site
- (#eq? @_target "target")
- (#eq? @_kwargs "kwargs")
- (#resolves-to? @_thread "threading.Thread" "multiprocessing.Process")
- (#resolves-to-suffix? @_callee "containers.create")
- (#set! hardguard.reads "kwargs"))
-((call
-   function: [(identifier) (attribute)] @_thread
-   arguments: (argument_list
-     (keyword_argument name: (identifier) @_target value: [(identifier) (attribute)] @_callee)
-     . (_) . (keyword_argument name: (identifier) @_kwargs) @args)) @site
+     . (_)? . (keyword_argument name: (identifier) @_kwargs) @args)) @site
  (#eq? @_target "target")
  (#eq? @_kwargs "kwargs")
  (#resolves-to? @_thread "threading.Thread" "multiprocessing.Process")
