@@ -15,20 +15,13 @@
  (#resolves-to-suffix? @_callee "containers.create")
  (#set! hardguard.reads "kwargs"))
 
-;; A callable passed by reference, read as in sdk-run.scm: to_thread, submit, run_sync, run_in_threadpool.
+;; A callable passed by reference, read as in sdk-run.scm: to_thread, submit, run_sync,
+;; run_in_threadpool, run_in_executor.
 ((call
    function: [(identifier) (attribute)] @_forward
-   arguments: (argument_list . [(identifier) (attribute)] @_callee) @args) @site
+   arguments: (argument_list [(identifier) (attribute)] @_callee) @args) @site
  (#resolves-to-suffix? @_forward
-   "asyncio.to_thread" "submit" "to_thread.run_sync" "from_thread.run_sync" "run_in_threadpool")
- (#resolves-to-suffix? @_callee "containers.create")
- (#set! hardguard.reads "kwargs"))
-
-;; loop.run_in_executor(executor, client.containers.create, image): positional arguments only.
-((call
-   function: (attribute attribute: (identifier) @_forward)
-   arguments: (argument_list . (_) . [(identifier) (attribute)] @_callee) @args) @site
- (#match? @_forward "^run_in_executor$")
+   "asyncio.to_thread" "submit" "to_thread.run_sync" "from_thread.run_sync" "run_in_threadpool" "run_in_executor")
  (#resolves-to-suffix? @_callee "containers.create")
  (#set! hardguard.reads "kwargs"))
 
@@ -54,16 +47,6 @@
    arguments: (argument_list
      (keyword_argument name: (identifier) @_target value: [(identifier) (attribute)] @_callee)
      . (_)? . (keyword_argument name: (identifier) @_kwargs) @args)) @site
- (#eq? @_target "target")
- (#eq? @_kwargs "kwargs")
- (#resolves-to? @_thread "threading.Thread" "multiprocessing.Process")
- (#resolves-to-suffix? @_callee "containers.create")
- (#set! hardguard.reads "kwargs"))
-((call
-   function: [(identifier) (attribute)] @_thread
-   arguments: (argument_list
-     (keyword_argument name: (identifier) @_kwargs) @args
-     . (keyword_argument name: (identifier) @_target value: [(identifier) (attribute)] @_callee))) @site
  (#eq? @_target "target")
  (#eq? @_kwargs "kwargs")
  (#resolves-to? @_thread "threading.Thread" "multiprocessing.Process")

@@ -22,22 +22,14 @@
 ;; A callable passed by reference (see README "Sites"): the call that runs it is the site, judged by
 ;; the keywords it passes on. asyncio.to_thread(client.containers.run, image, **kw),
 ;; executor.submit(...), starlette's run_in_threadpool(...) pass on their other arguments;
-;; anyio's and trio's run_sync(...) pass on positional ones only (their own keywords are no
-;; docker-py options).
+;; anyio's and trio's run_sync(...) and loop.run_in_executor(None, client.containers.run, image)
+;; positional ones only (run_in_executor takes no keywords; run_sync's own are no docker-py options).
+;; The callable is any argument that resolves to it (anchoring it first costs start-up time).
 ((call
    function: [(identifier) (attribute)] @_forward
-   arguments: (argument_list . [(identifier) (attribute)] @_callee) @args) @site
+   arguments: (argument_list [(identifier) (attribute)] @_callee) @args) @site
  (#resolves-to-suffix? @_forward
-   "asyncio.to_thread" "submit" "to_thread.run_sync" "from_thread.run_sync" "run_in_threadpool")
- (#resolves-to-suffix? @_callee "containers.run")
- (#set! hardguard.reads "kwargs"))
-
-;; loop.run_in_executor(executor, client.containers.run, image): positional arguments only. (#match?
-;; rather than #eq?, so that the prefilter keys this pattern on `containers` as the others.)
-((call
-   function: (attribute attribute: (identifier) @_forward)
-   arguments: (argument_list . (_) . [(identifier) (attribute)] @_callee) @args) @site
- (#match? @_forward "^run_in_executor$")
+   "asyncio.to_thread" "submit" "to_thread.run_sync" "from_thread.run_sync" "run_in_threadpool" "run_in_executor")
  (#resolves-to-suffix? @_callee "containers.run")
  (#set! hardguard.reads "kwargs"))
 
@@ -61,24 +53,14 @@
 
 ;; threading.Thread(target=client.containers.run, args=(image,), kwargs={...}) and
 ;; multiprocessing.Process: the keywords are the kwargs= mapping (@args is that keyword argument),
-;; written right after target= (or one argument later), or right before it; without kwargs= none
-;; reach. (Two keyword arguments anywhere in the list, unanchored, make libtree-sitter 0.20.7 try
-;; every pair: a call with 400 keywords then takes seconds.)
+;; written right after target= or one argument later; without kwargs= none reach. (Two keyword
+;; arguments anywhere in the list, unanchored, make libtree-sitter 0.20.7 try every pair: a call
+;; with 400 keywords then takes seconds; each anchored order costs ~2 ms at start-up.)
 ((call
    function: [(identifier) (attribute)] @_thread
    arguments: (argument_list
      (keyword_argument name: (identifier) @_target value: [(identifier) (attribute)] @_callee)
      . (_)? . (keyword_argument name: (identifier) @_kwargs) @args)) @site
- (#eq? @_target "target")
- (#eq? @_kwargs "kwargs")
- (#resolves-to? @_thread "threading.Thread" "multiprocessing.Process")
- (#resolves-to-suffix? @_callee "containers.run")
- (#set! hardguard.reads "kwargs"))
-((call
-   function: [(identifier) (attribute)] @_thread
-   arguments: (argument_list
-     (keyword_argument name: (identifier) @_kwargs) @args
-     . (keyword_argument name: (identifier) @_target value: [(identifier) (attribute)] @_callee))) @site
  (#eq? @_target "target")
  (#eq? @_kwargs "kwargs")
  (#resolves-to? @_thread "threading.Thread" "multiprocessing.Process")
