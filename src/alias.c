@@ -66,8 +66,11 @@ struct hg_name_memo *hg_name_memo_new(hg_arena *arena) {
   return hg_arena_alloc(arena, sizeof(struct hg_name_memo));
 }
 
+// A byte of a Python identifier: ASCII letters, digits and `_`, and any byte of a non-ASCII
+// UTF-8 sequence (PEP 3131 identifiers such as `läufer`; the parser decides what is one).
 static bool word_char(char c) {
-  return c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
+  return c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+         (unsigned char)c >= 0x80;
 }
 
 static uint32_t name_hash(const char *name, size_t len) {
@@ -210,16 +213,29 @@ static bool string_arg(const hg_resolver *self, TSNode n, hg_buf *out) {
   return true;
 }
 
+// Is the assignment's value `call` the import the facts recorded for the name (imported as `module`):
+// `docker = pytest.importorskip("docker")` binds the module, not the call's result.
+static bool imported_by(const hg_resolver *self, TSNode call, const char *module) {
+  if (!hg_node_is(call, "call"))
+    return false;
+  TSNode args = hg_node_child(call, HG_FIELD_ARGUMENTS);
+  hg_buf name = {0};
+  bool same = !ts_node_is_null(args) && hg_node_arg_count(args) >= 1 && string_arg(self, hg_node_arg(args, 0), &name) &&
+              !strcmp(name.data, module);
+  hg_buf_free(&name);
+  return same;
+}
+
 static bool qualify(const hg_resolver *self, TSNode n, hg_buf *out, int depth) {
   if (depth > HG_RESOLVE_MAX_DEPTH || ts_node_is_null(n))
     return false;
   if (hg_node_is(n, "identifier")) {
     uint32_t a = ts_node_start_byte(n), b = ts_node_end_byte(n);
     TSNode alias = hg_resolve__alias_of(self, n);
-    if (!ts_node_is_null(alias) &&
+    const char *q = hg_imports_lookup(self->imports, self->src + a, b - a);
+    if (!ts_node_is_null(alias) && !(q && imported_by(self, alias, q)) &&
         (hg_node_is(alias, "identifier") || hg_node_is(alias, "attribute") || hg_node_is(alias, "call")))
       return qualify(self, alias, out, depth + 1);
-    const char *q = hg_imports_lookup(self->imports, self->src + a, b - a);
     if (q)
       hg_buf_puts(out, q);
     else

@@ -469,14 +469,32 @@ void hg_extract__marker(hg_marker_vec *markers, hg_arena *arena, const hg_source
   HG_VEC_PUSH(markers, ((hg_marker_comment){start, pos.line, pos.col, node_text(arena, source->data, comment)}));
 }
 
+// An import fact's predicates (`x = importlib.import_module("m")` is one only for that callee),
+// evaluated as in the file being checked: with the imports recorded so far.
+static bool import_holds(const hg_pattern *p, const TSQueryMatch *m, const char *src, hg_imports *imports,
+                         pcre2_match_data **md, hg_buf *scratch) {
+  if (!p->predicates)
+    return true;
+  if (!*md && !(*md = pcre2_match_data_create(32, NULL)))
+    abort();
+  hg_predctx ctx = {.src = src, .md = *md, .imports = imports, .scratch = scratch};
+  return hg_predicates_eval(p->predicates, m, &ctx);
+}
+
 void hg_extract_imports(const hg_ruleset *rules, const char *src, TSTree *tree, hg_imports *imports, hg_arena *arena) {
   const hg_captures *c = hg_ruleset_captures(rules, HG_SURFACE_PYTHON);
   TSQueryCursor *cursor = ts_query_cursor_new();
   ts_query_cursor_exec(cursor, hg_ruleset_query(rules, HG_SURFACE_PYTHON), ts_tree_root_node(tree));
   TSQueryMatch m;
-  while (ts_query_cursor_next_match(cursor, &m))
-    if (hg_ruleset_pattern(rules, HG_SURFACE_PYTHON, m.pattern_index)->role == HG_PATTERN_IMPORT)
+  pcre2_match_data *md = NULL;
+  hg_buf scratch = {0};
+  while (ts_query_cursor_next_match(cursor, &m)) {
+    const hg_pattern *p = hg_ruleset_pattern(rules, HG_SURFACE_PYTHON, m.pattern_index);
+    if (p->role == HG_PATTERN_IMPORT && import_holds(p, &m, src, imports, &md, &scratch))
       record_import(imports, c, m.captures, m.capture_count, src, arena);
+  }
+  pcre2_match_data_free(md);
+  hg_buf_free(&scratch);
   ts_query_cursor_delete(cursor);
 }
 

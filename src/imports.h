@@ -32,8 +32,9 @@ const char *hg_package_of(hg_arena *arena, const char *root, const char *path);
  *  one is a dotted suffix of the other (src-layout prefixes, scripts run from their directory). */
 bool hg_module_matches(const char *imported, size_t len, const char *configured);
 
-/** Does the file import `module` or a module inside it (`import podman.domain`, `from podman
- *  import PodmanClient`), in any form? */
+/** Does the file import `module` or a submodule of it (`module.x...`), in any form: `import m`,
+ *  `import m.x as y`, `from m import n`, `from m.x import n`, a relative import resolved to it, a
+ *  module imported by a call (the import facts)? */
 bool hg_imports_has_module(const hg_imports *self, const char *module);
 
 /** The qualified name a name of the file was imported as, or NULL. */

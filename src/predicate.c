@@ -3,6 +3,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "project/summary.h"
+
 typedef enum {
   OP_EQ,
   OP_NOT_EQ,
@@ -17,6 +19,8 @@ typedef enum {
   OP_NOT_IMPORTS,
   OP_SDK,
   OP_VALUE_CONTAINS,
+  OP_DEFINED,
+  OP_NOT_DEFINED,
 } op_kind;
 
 typedef struct {
@@ -45,12 +49,21 @@ static const struct {
   op_kind op;
   int min_args;  // string arguments after the capture (-1: exactly one capture or string)
 } OPS[] = {
-    {"eq?", OP_EQ, -1},         {"not-eq?", OP_NOT_EQ, -1},   {"any-of?", OP_ANY_OF, 1},
+    {"eq?", OP_EQ, -1},
+    {"not-eq?", OP_NOT_EQ, -1},
+    {"any-of?", OP_ANY_OF, 1},
     {"contains?", OP_CONTAINS, 1},
-    {"match?", OP_MATCH, 1},    {"not-match?", OP_NOT_MATCH, 1}, {"resolves-to?", OP_RESOLVES_TO, 1},
-    {"resolves-to-suffix?", OP_RESOLVES_SUFFIX, 1}, {"file-contains?", OP_FILE_CONTAINS, 1},
-    {"imports?", OP_IMPORTS, 1}, {"not-imports?", OP_NOT_IMPORTS, 1}, {"sdk?", OP_SDK, 1},
+    {"match?", OP_MATCH, 1},
+    {"not-match?", OP_NOT_MATCH, 1},
+    {"resolves-to?", OP_RESOLVES_TO, 1},
+    {"resolves-to-suffix?", OP_RESOLVES_SUFFIX, 1},
+    {"file-contains?", OP_FILE_CONTAINS, 1},
+    {"imports?", OP_IMPORTS, 1},
+    {"not-imports?", OP_NOT_IMPORTS, 1},
+    {"sdk?", OP_SDK, 1},
     {"value-contains?", OP_VALUE_CONTAINS, 1},
+    {"defined-in-project?", OP_DEFINED, 0},
+    {"not-defined-in-project?", OP_NOT_DEFINED, 0},
 };
 
 void hg_predicates_free(hg_predicates *self) {
@@ -87,9 +100,10 @@ static int compile_one(hg_predicates *self, const TSQuery *q, uint32_t pattern, 
   size_t k = 0;
   while (k < HG_ARRAY_LEN(OPS) && strcmp(OPS[k].name, name) != 0) k++;
   if (k == HG_ARRAY_LEN(OPS))
-    return hg_error_set(err, "unknown predicate #%s (known: #eq? #not-eq? #any-of? #contains? #match? "
-                             "#not-match? #resolves-to? #resolves-to-suffix? #file-contains? #imports? #not-imports? #sdk? "
-                             "#value-contains? #set!)",
+    return hg_error_set(err,
+                        "unknown predicate #%s (known: #eq? #not-eq? #any-of? #contains? #match? "
+                        "#not-match? #resolves-to? #resolves-to-suffix? #file-contains? #imports? "
+                        "#not-imports? #sdk? #value-contains? #defined-in-project? #not-defined-in-project? #set!)",
                         name);
   if (OPS[k].op == OP_FILE_CONTAINS || OPS[k].op == OP_IMPORTS || OPS[k].op == OP_NOT_IMPORTS) {
     // No capture: the file holds one of the strings (a site whose code may come from elsewhere in
@@ -105,10 +119,18 @@ static int compile_one(hg_predicates *self, const TSQuery *q, uint32_t pattern, 
       }
       p.args[p.n_args++] = hg_xstrdup(ts_query_string_value_for_id(q, s[i].value_id, &len));
     }
-    if (p.op == OP_IMPORTS) {  // for the prefilter: the module's first component
-      p.words = hg_xcalloc(p.n_args, sizeof(char *));
-      for (size_t j = 0; j < p.n_args; j++) p.words[j] = hg_xstrndup(p.args[j], strcspn(p.args[j], "."));
-    }
+    HG_VEC_PUSH(&self->preds, p);
+    return 0;
+  }
+  if (OPS[k].min_args == 0) {
+    // A capture alone: #defined-in-project? @callee
+    if (n != 2 || s[1].type != TSQueryPredicateStepTypeCapture)
+      return hg_error_set(err, "#%s takes one capture", name);
+    TSQuantifier quantifier = ts_query_capture_quantifier_for_id(q, pattern, s[1].value_id);
+    predicate p = {.op = OPS[k].op,
+                   .capture = s[1].value_id,
+                   .other_capture = -1,
+                   .required = quantifier == TSQuantifierOne || quantifier == TSQuantifierOneOrMore};
     HG_VEC_PUSH(&self->preds, p);
     return 0;
   }
@@ -204,8 +226,7 @@ void hg_predicates_literals(const hg_predicates *self,
   for (size_t i = 0; self && i < self->preds.len; i++) {
     const predicate *p = &self->preds.items[i];
     if (p->op != OP_EQ && p->op != OP_ANY_OF && p->op != OP_CONTAINS && p->op != OP_RESOLVES_TO &&
-        p->op != OP_RESOLVES_SUFFIX && p->op != OP_FILE_CONTAINS && p->op != OP_IMPORTS &&
-        p->op != OP_VALUE_CONTAINS)
+        p->op != OP_RESOLVES_SUFFIX && p->op != OP_FILE_CONTAINS && p->op != OP_VALUE_CONTAINS)
       continue;
     // A capture that a match may lack constrains nothing then: its literal need not be in the file.
     if (!p->required) continue;
@@ -213,7 +234,6 @@ void hg_predicates_literals(const hg_predicates *self,
       const char *lit = p->args[j];
       if (p->op == OP_RESOLVES_TO && strrchr(lit, '.')) lit = strrchr(lit, '.') + 1;
       if (p->op == OP_RESOLVES_SUFFIX) lit = p->words[j];
-      if (p->op == OP_IMPORTS) lit = p->words[j];  // the module's first component, written in any import of it
       if (!*lit) continue;
       // A whole capture equal to the literal is a whole token in the file (an identifier, or a
       // string's entire content); a #contains? literal may sit inside a word.
@@ -355,9 +375,15 @@ static bool eval_one(const predicate *p, const TSQueryMatch *m, hg_predctx *ctx)
       if (hg_imports_has_module(ctx->imports, p->args[i])) return false;
     return hg_imports_has_module(ctx->imports, p->args[0]);
   }
+  case OP_DEFINED:
+  case OP_NOT_DEFINED: {
+    // Without the resolver (an import fact) nothing is known to be defined.
+    bool defined = ctx->resolver && hg_summary_defined(ctx->resolver, node);
+    return p->op == OP_DEFINED ? defined : !defined;
+  }
   case OP_FILE_CONTAINS:
   case OP_IMPORTS:
-  case OP_NOT_IMPORTS: break;  // decided above
+  case OP_NOT_IMPORTS: break; // decided above
   }
   return false;
 }

@@ -1,9 +1,11 @@
 /* Query predicates, which the tree-sitter C library leaves to its caller: #eq?, #not-eq?,
  * #any-of?, #contains? (the capture's text contains one of the strings), #match? and #not-match?
  * (pcre2), #resolves-to? (a dotted name, after following the file's imports, is one of the given
- * qualified names), #file-contains? (no capture: the file holds one of the strings) and the #set!
- * directive. Any other
- * predicate is a load error. Compiled once per pattern; evaluated per match on a worker. */
+ * qualified names), #file-contains? (no capture: the file holds one of the strings), #imports? and
+ * #not-imports? (no capture: the file imports one of the modules or a submodule, in any form),
+ * #defined-in-project? and #not-defined-in-project? (the callee's definition is in the project) and
+ * the #set! directive. Any other predicate is a load error. Compiled once per pattern; evaluated
+ * per match on a worker. */
 #ifndef HG_PREDICATE_H
 #define HG_PREDICATE_H
 

@@ -261,9 +261,73 @@ hg_value hg_resolve_value_at(const hg_resolver *self, TSNode node, int depth) { 
 
 hg_value hg_resolve_value(const hg_resolver *self, TSNode node) { return value_at(self, node, 0); }
 
+// A `**expr` of a call's own arguments: the entries of one `**{...}` literal are merged by the dict,
+// where a later key silently replaces an earlier one (a group); across the call's own keywords a
+// repeated key is a TypeError.
+static void push_call_spread(const hg_resolver *self, TSNode expr, value_vec *items, uint32_t *group) {
+  hg_value inner = value_at(self, expr, 1);
+  if (inner.kind == HG_VAL_DICT) {
+    ++*group;
+    for (size_t k = 0; k < inner.n_items; k++) {
+      inner.items[k].group = *group;
+      HG_VEC_PUSH(items, inner.items[k]);
+    }
+  } else {
+    inner.splat = true;
+    HG_VEC_PUSH(items, inner);
+  }
+}
+
+// The functools.partial(...) call `n` stands for (a call, or a name assigned one), or a null node.
+static TSNode partial_of(const hg_resolver *self, TSNode n) {
+  TSNode call = hg_node_is(n, "call") ? n : hg_node_is(n, "identifier") ? hg_resolve__alias_of(self, n) : (TSNode){0};
+  if (!hg_node_is(call, "call"))
+    return (TSNode){0};
+  TSNode fn = ts_node_child_by_field_name(call, "function", 8),
+         args = ts_node_child_by_field_name(call, "arguments", 9);
+  hg_buf q = {0};
+  bool partial = !ts_node_is_null(fn) && !ts_node_is_null(args) && hg_resolve_qualify(self, fn, &q) &&
+                 (!strcmp(q.data, "functools.partial") || !strcmp(q.data, "partial"));
+  hg_buf_free(&q);
+  return partial ? call : (TSNode){0};
+}
+
+// The partial whose bound keywords reach a call: its callee (`launch(image)` after `launch =
+// functools.partial(...)`, or `functools.partial(...)(image)`), else a callable passed by reference
+// as a positional argument (`executor.submit(launch, image)`, `loop.run_in_executor(None, launch)`).
+static TSNode bound_partial(const hg_resolver *self, TSNode args) {
+  TSNode call = ts_node_parent(args), fn = hg_node_child(call, HG_FIELD_FUNCTION);
+  TSNode partial = ts_node_is_null(fn) || hg_node_is(fn, "attribute") ? (TSNode){0} : partial_of(self, fn);
+  if (!ts_node_is_null(partial))
+    return partial;
+  // One pass with a cursor, up to the first keyword (positional arguments come first): a call may
+  // have hundreds of thousands of arguments.
+  TSTreeCursor cur = ts_tree_cursor_new(args);
+  for (bool more = ts_tree_cursor_goto_first_child(&cur); more && ts_node_is_null(partial);
+       more = ts_tree_cursor_goto_next_sibling(&cur)) {
+    TSNode a = ts_tree_cursor_current_node(&cur);
+    if (hg_node_is(a, "keyword_argument") || hg_node_is(a, "dictionary_splat"))
+      break;
+    if (hg_node_is(a, "identifier"))
+      partial = partial_of(self, a);
+  }
+  ts_tree_cursor_delete(&cur);
+  return partial;
+}
+
 hg_value hg_resolve_kwargs(const hg_resolver *self, TSNode args) {
   value_vec items = {0};
   uint32_t group = 0;
+  if (hg_node_is(args, "keyword_argument")) {
+    // `kwargs=mapping` of a call that calls a callable with it (Thread(target=..., kwargs=...)):
+    // the mapping's entries are the keywords, as `**mapping` would spread them.
+    push_call_spread(self, ts_node_child_by_field_name(args, "value", 5), &items, &group);
+    return finish(self,
+                  (hg_value){.kind = HG_VAL_DICT,
+                             .text = hg_resolve__text(self, args),
+                             .line = ts_node_start_point(args).row + 1},
+                  &items);
+  }
   if (!hg_node_is(args, "argument_list")) {
     // The keywords of the call an expression stands for: host_config=api.create_host_config(...)
     // or a name assigned from such a call.
@@ -281,50 +345,24 @@ hg_value hg_resolve_kwargs(const hg_resolver *self, TSNode args) {
     }
     args = inner;
   }
-  // functools.partial(client.containers.run, **defaults), called directly or through a name: its
-  // bound keywords come first.
-  TSNode call = ts_node_parent(args), fn = hg_node_child(call, HG_FIELD_FUNCTION), none = {0};
-  TSNode alias = ts_node_is_null(fn)            ? none
-                 : hg_node_is(fn, "call")       ? fn
-                 : hg_node_is(fn, "identifier") ? hg_resolve__alias_of(self, fn)
-                                                : none;
-  if (!ts_node_is_null(alias) && hg_node_is(alias, "call")) {
-    hg_buf q = {0};
-    TSNode pfn = ts_node_child_by_field_name(alias, "function", 8),
-           pargs = ts_node_child_by_field_name(alias, "arguments", 9);
-    if (!ts_node_is_null(pfn) && !ts_node_is_null(pargs) && hg_resolve_qualify(self, pfn, &q) &&
-        (!strcmp(q.data, "functools.partial") || !strcmp(q.data, "partial"))) {
-      uint32_t n = ts_node_named_child_count(pargs);
-      for (uint32_t i = 0; i < n; i++) { // the bound keywords; the positional callee is skipped
-        TSNode c = ts_node_named_child(pargs, i);
-        if (hg_node_is(c, "dictionary_splat"))
-          push_spread(self, hg_node_arg(c, 0), &items, 1);
-        else if (hg_node_is(c, "keyword_argument"))
-          push_keyword(self, c, &items, 0);
-      }
-    }
-    hg_buf_free(&q);
+  // functools.partial(client.containers.run, **defaults), called directly, through a name or
+  // passed by reference: its bound keywords come first.
+  TSNode partial = bound_partial(self, args);
+  TSNode pargs = ts_node_is_null(partial) ? partial : ts_node_child_by_field_name(partial, "arguments", 9);
+  for (uint32_t i = 0, n = ts_node_is_null(pargs) ? 0 : ts_node_named_child_count(pargs); i < n; i++) {
+    TSNode c = ts_node_named_child(pargs, i); // the bound keywords; the positional callee is skipped
+    if (hg_node_is(c, "dictionary_splat"))
+      push_spread(self, hg_node_arg(c, 0), &items, 1);
+    else if (hg_node_is(c, "keyword_argument"))
+      push_keyword(self, c, &items, 0);
   }
   uint32_t count = ts_node_named_child_count(args);
   for (uint32_t i = 0; i < count; i++) {
     TSNode c = ts_node_named_child(args, i);
-    if (hg_node_is(c, "keyword_argument")) {
+    if (hg_node_is(c, "keyword_argument"))
       push_keyword(self, c, &items, 0);
-    } else if (hg_node_is(c, "dictionary_splat")) {
-      // Entries of one `**{...}` literal are merged by the dict, where a later key silently
-      // replaces an earlier one; across the call's own keywords a repeated key is a TypeError.
-      hg_value inner = value_at(self, hg_node_arg(c, 0), 1);
-      if (inner.kind == HG_VAL_DICT) {
-        group++;
-        for (size_t k = 0; k < inner.n_items; k++) {
-          inner.items[k].group = group;
-          HG_VEC_PUSH(&items, inner.items[k]);
-        }
-      } else {
-        inner.splat = true;
-        HG_VEC_PUSH(&items, inner);
-      }
-    }
+    else if (hg_node_is(c, "dictionary_splat"))
+      push_call_spread(self, hg_node_arg(c, 0), &items, &group);
     // Positional arguments (image, command) and `*args` carry no docker-py keywords.
   }
   return finish(

@@ -329,7 +329,8 @@ bool hg_dotted_name(const char *s, size_t len) {
     bool start = i == 0 || s[i - 1] == '.';
     if (c == '.') {
       if (start || i + 1 == len) return false;
-    } else if (!(c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (!start && c >= '0' && c <= '9'))) {
+    } else if (!(c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (unsigned char)c >= 0x80 ||
+                 (!start && c >= '0' && c <= '9'))) {
       return false;
     }
   }

@@ -73,8 +73,8 @@ const char *hg_path_base(const char *path);
 /** Reads a whole file into a heap buffer (NUL-terminated); -1 with errno-based message on failure. */
 int hg_read_file(char **out, size_t *out_len, const char *path, hg_error *err);
 
-/** Is `s` (len bytes) a dotted name: identifiers (ASCII letters, digits not first, `_`) separated
- *  by single dots? */
+/** Is `s` (len bytes) a dotted name: identifiers (letters, digits not first, `_`; any byte of a
+ *  non-ASCII UTF-8 sequence counts as a letter, as in `länder.flags`) separated by single dots? */
 bool hg_dotted_name(const char *s, size_t len);
 
 /** Glob match of a '/'-separated relative path: `*` and `?` stay inside a segment, `**` spans

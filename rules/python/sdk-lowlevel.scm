@@ -1,13 +1,16 @@
 ;; sdk-lowlevel: docker-py's low-level API creates a container:
 ;; api.create_container(image, host_config=api.create_host_config(...)). The requirements are read
 ;; from the keywords of the host config call (@args is the host_config value: an inline call, or a
-;; name assigned from one, which the reader follows).
+;; name assigned from one, which the reader follows). `create_host_config(...)` alone creates
+;; nothing: it is read where it reaches host_config=. A method the project defines itself (its own
+;; wrapper class's create_container, self.create_container inside it) is not docker-py's.
 ((call
-   function: (attribute attribute: (identifier) @_verb)
+   function: (attribute attribute: (identifier) @_verb) @_callee
    arguments: (argument_list
      (keyword_argument name: (identifier) @_host_config value: (_) @args))) @site
  (#eq? @_verb "create_container")
  (#eq? @_host_config "host_config")
+ (#not-defined-in-project? @_callee)
  (#set! hardguard.reads "kwargs"))
 
 ;; Without a host_config at all, on a receiver known to be docker's low-level client
@@ -20,4 +23,16 @@
  (#resolves-to? @_client
    "docker.APIClient()" "docker.api.APIClient()" "docker.api.client.APIClient()" "docker.client.APIClient()"
    "docker.from_env().api" "docker.DockerClient().api" "docker.client.from_env().api")
+ (#set! hardguard.reads "kwargs"))
+
+;; The same on any receiver in a module that imports docker in any form (the client is made
+;; elsewhere: self.client set up in a base class, context.docker_client, self.client.api), unless
+;; the method is the project's own.
+((call
+   function: (attribute attribute: (identifier) @_verb) @_callee
+   arguments: (argument_list) @args) @site
+ (#eq? @_verb "create_container")
+ (#not-match? @args "host_config\\s*=")
+ (#imports? "docker")
+ (#not-defined-in-project? @_callee)
  (#set! hardguard.reads "kwargs"))

@@ -163,3 +163,37 @@ hg_target hg_defs__qualified(const hg_resolver *r, const char *q, int depth) {
   }
   return none;
 }
+
+hg_target hg_defs__callee(const hg_resolver *r, TSNode fn, int depth, hg_value *recv) {
+  hg_target t = {.kind = HG_DEF_NONE};
+  *recv = (hg_value){0};
+  if (hg_node_is(fn, "identifier")) {
+    uint32_t a = ts_node_start_byte(fn), e = ts_node_end_byte(fn);
+    if (r->module)
+      t = hg_defs__lookup(r, r->module, r->src + a, e - a, 0);
+    return t;
+  }
+  if (!hg_node_is(fn, "attribute"))
+    return t;
+  TSNode obj = hg_node_field(fn, "object"), attr = hg_node_field(fn, "attribute");
+  uint32_t a = ts_node_start_byte(attr), e = ts_node_end_byte(attr);
+  TSNode head = obj;
+  while (hg_node_is(head, "attribute"))
+    head = hg_node_field(head, "object");
+  hg_buf q = {0};
+  if (hg_node_is(head, "identifier") &&
+      hg_imports_lookup(r->imports, r->src + ts_node_start_byte(head),
+                        ts_node_end_byte(head) - ts_node_start_byte(head)) &&
+      hg_imports_qualify(r->imports, fn, r->src, &q)) {
+    t = hg_defs__qualified(r, q.data, 0); // module.function, module.Class.method
+  }
+  hg_buf_free(&q);
+  if (t.kind == HG_DEF_NONE) {
+    *recv = hg_resolve_value_at(r, obj, depth + 1);
+    if (recv->kind == HG_VAL_OBJECT && recv->def) {
+      hg_target c = {.kind = HG_DEF_CLASS, .module = recv->def->module, .node = recv->def->node};
+      t = hg_defs__member(r, c, r->src + a, e - a, 0);
+    }
+  }
+  return t;
+}

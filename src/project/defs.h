@@ -40,6 +40,10 @@ size_t hg_defs__bases(const hg_resolver *r, hg_target cls, hg_target *out, int d
 hg_target hg_defs__member(const hg_resolver *r, hg_target cls, const char *name, size_t len, int depth);
 /** A qualified name: the longest prefix that is a module of the project, and what it holds. */
 hg_target hg_defs__qualified(const hg_resolver *r, const char *q, int depth);
+/** What `fn`, a call's function, names in the project: a function or class of r's module or one
+ *  it imports, `module.function`, `module.Class.method`, or a method of the class of a project
+ *  object (then *recv holds that object; otherwise *recv is zeroed or the receiver's value). */
+hg_target hg_defs__callee(const hg_resolver *r, TSNode fn, int depth, hg_value *recv);
 
 /** Binds the arguments of `args` (the caller's argument_list, or a null node) to the parameters of
  *  function `fn` of module m, `self` (when given) first; unbound ones take their defaults. */

@@ -344,40 +344,16 @@ hg_value hg_summary_call(const hg_resolver *r, TSNode call, int depth) {
     }
     bare = hg_arena_strndup(r->arena, r->src + a, e - a);
   }
-  hg_target t = {.kind = HG_DEF_NONE};
   hg_value recv = {0};
+  hg_target t = hg_defs__callee(r, fn, depth, &recv);
   bool has_recv = false;
   const char *cls = NULL;
   size_t cls_len = 0;
-  if (hg_node_is(fn, "identifier")) {
-    uint32_t a = ts_node_start_byte(fn), e = ts_node_end_byte(fn);
-    if (r->module)
-      t = hg_defs__lookup(r, r->module, r->src + a, e - a, 0);
-  } else if (hg_node_is(fn, "attribute")) {
-    TSNode obj = hg_node_field(fn, "object"), attr = hg_node_field(fn, "attribute");
-    uint32_t a = ts_node_start_byte(attr), e = ts_node_end_byte(attr);
-    TSNode head = obj;
-    while (hg_node_is(head, "attribute"))
-      head = hg_node_field(head, "object");
-    hg_buf q = {0};
-    if (hg_node_is(head, "identifier") &&
-        hg_imports_lookup(r->imports, r->src + ts_node_start_byte(head),
-                          ts_node_end_byte(head) - ts_node_start_byte(head)) &&
-        hg_imports_qualify(r->imports, fn, r->src, &q)) {
-      t = hg_defs__qualified(r, q.data, 0); // module.function, module.Class.method
-    }
-    hg_buf_free(&q);
-    if (t.kind == HG_DEF_NONE) {
-      recv = hg_resolve_value_at(r, obj, depth + 1);
-      if (recv.kind == HG_VAL_OBJECT && recv.def) {
-        hg_target c = {.kind = HG_DEF_CLASS, .module = recv.def->module, .node = recv.def->node};
-        t = hg_defs__member(r, c, r->src + a, e - a, 0);
-        has_recv = t.kind == HG_DEF_FUNCTION;
-        // The class the method is judged as: the receiver's (a subclass inherits the builder).
-        cls = hg_node_text(hg_node_field(recv.def->node, "name"), recv.def->module->src, r->arena);
-        cls_len = strlen(cls);
-      }
-    }
+  if (recv.kind == HG_VAL_OBJECT && recv.def) {
+    has_recv = t.kind == HG_DEF_FUNCTION;
+    // The class the method is judged as: the receiver's (a subclass inherits the builder).
+    cls = hg_node_text(hg_node_field(recv.def->node, "name"), recv.def->module->src, r->arena);
+    cls_len = strlen(cls);
   }
   if (t.kind == HG_DEF_CLASS)
     return hg_object__make(r, t, call, depth);
@@ -436,6 +412,40 @@ hg_value hg_summary_call(const hg_resolver *r, TSNode call, int depth) {
   if (!b)
     return v;
   return builder_value(r, call, &v, def, via);
+}
+
+// ---- definitions of callees -----------------------------------------------------------------------
+
+// The class whose method `fn` (a function_definition) is, or a null node.
+static TSNode class_of_method(TSNode fn) {
+  TSNode p = ts_node_parent(fn);
+  if (hg_node_is(p, "decorated_definition"))
+    p = ts_node_parent(p);
+  p = hg_node_is(p, "block") ? ts_node_parent(p) : (TSNode){0};
+  return hg_node_is(p, "class_definition") ? p : (TSNode){0};
+}
+
+bool hg_summary_defined(const hg_resolver *r, TSNode callee) {
+  hg_value recv;
+  hg_target t = hg_defs__callee(r, callee, 0, &recv);
+  if (t.kind == HG_DEF_FUNCTION || t.kind == HG_DEF_CLASS)
+    return true;
+  // self.method(...) inside a method of a class of this file: the class's own method, or one of a
+  // base class defined in the project.
+  TSNode obj = hg_node_field(callee, "object"), fn;
+  if (!r->module || !hg_node_is(callee, "attribute") || !hg_node_is(obj, "identifier"))
+    return false;
+  hg_scope_of(callee, &fn);
+  TSNode cls = ts_node_is_null(fn) ? fn : class_of_method(fn);
+  TSNode params = ts_node_is_null(cls) ? cls : hg_node_field(fn, "parameters");
+  TSNode first = ts_node_is_null(params) ? params : hg_node_arg(params, 0);
+  if (!hg_node_is(first, "identifier") || !hg_node_text_eq(obj, r->src, r->src + ts_node_start_byte(first),
+                                                           ts_node_end_byte(first) - ts_node_start_byte(first)))
+    return false;
+  TSNode attr = hg_node_field(callee, "attribute");
+  hg_target c = {.kind = HG_DEF_CLASS, .module = r->module, .node = cls};
+  return hg_defs__member(r, c, r->src + ts_node_start_byte(attr), ts_node_end_byte(attr) - ts_node_start_byte(attr), 0)
+             .kind == HG_DEF_FUNCTION;
 }
 
 // ---- names and attributes -----------------------------------------------------------------------

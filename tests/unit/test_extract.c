@@ -17,6 +17,7 @@
 
 #include "helpers.h"
 
+#include "project/index.h"
 #include "scan.h"
 
 #ifndef HG_SOURCE_DIR
@@ -77,9 +78,9 @@ typedef struct {
   want_finding f[4];
 } scan_case;
 
-static void scan(const env *e, const hg_config *config, const char *path, const char *src, hg_findings *out,
-                 hg_file_errors *errors) {
-  hg_scan_options o = {.rules = e->rules, .config = config, .jobs = 1};
+static void scan(const env *e, const hg_config *config, hg_index *index, const char *path, const char *src,
+                 hg_findings *out, hg_file_errors *errors) {
+  hg_scan_options o = {.rules = e->rules, .config = config, .jobs = 1, .index = index};
   *out = (hg_findings){0};
   *errors = (hg_file_errors){0};
   hg_scan_bytes(&o, path, src, strlen(src), out, errors);
@@ -114,12 +115,12 @@ static void check_findings(const char *name, const hg_findings *got, const want_
   }
 }
 
-static void run_scan_cases(const env *e, const hg_config *config, const char *path, const scan_case *cases,
-                           size_t n) {
+static void run_scan_cases(const env *e, const hg_config *config, hg_index *index, const char *path,
+                           const scan_case *cases, size_t n) {
   for (size_t i = 0; i < n; i++) {
     hg_findings f;
     hg_file_errors fe;
-    scan(e, config, path, cases[i].src, &f, &fe);
+    scan(e, config, index, path, cases[i].src, &f, &fe);
     check_findings(cases[i].name, &f, cases[i].f, cases[i].n);
     if (fe.len) print_error("case '%s': unexpected file error: %s\n", cases[i].name, fe.items[0].message);
     assert_int_equal(fe.len, 0);
@@ -128,7 +129,7 @@ static void run_scan_cases(const env *e, const hg_config *config, const char *pa
   }
 }
 
-#define RUN_SCAN(e, cfg, t) run_scan_cases((e), (cfg), "t.py", (t), sizeof(t) / sizeof((t)[0]))
+#define RUN_SCAN(e, cfg, t) run_scan_cases((e), (cfg), NULL, "t.py", (t), sizeof(t) / sizeof((t)[0]))
 #define CLIENT_FAIL(l, c) {(l), (c), "client", HG_RULE_CLIENT_WITHOUT_BUILDER, HG_VIA_NONE, 0}
 #define UNHARDENED(l, c, kind, m) {(l), (c), (kind), HG_RULE_UNHARDENED_SITE, HG_VIA_NONE, (m)}
 
@@ -145,6 +146,34 @@ static void test_extract__client_sites(void **state) {
       // from_env of another library is not a Docker client.
       {"unrelated from_env", "from environ import from_env\nfrom_env()\n", 0, {{0}}},
       {"shadowed alias", "import docker as d\nimport other as d\nd.from_env()\n", 0, {{0}}},
+      // A module imported by a call and bound to a name is an import (rules/python/facts/imports.scm).
+      {"pytest.importorskip",
+       "import pytest\ndocker = pytest.importorskip(\"docker\")\nc = docker.from_env()\n",
+       1,
+       {CLIENT_FAIL(3, 5)}},
+      {"from pytest import importorskip",
+       "from pytest import importorskip\ndef test_x():\n    docker = importorskip('docker', minversion='6')\n"
+       "    return docker.DockerClient()\n",
+       1,
+       {CLIENT_FAIL(4, 12)}},
+      {"importlib.import_module",
+       "import importlib\nd = importlib.import_module(\"docker\")\nd.APIClient()\n",
+       1,
+       {CLIENT_FAIL(3, 1)}},
+      {"import_module of a submodule",
+       "from importlib import import_module\nc = import_module('docker.client')\n"
+       "c.from_env()\n",
+       1,
+       {CLIENT_FAIL(3, 1)}},
+      {"__import__", "d = __import__(\"docker\")\nd.from_env()\n", 1, {CLIENT_FAIL(2, 1)}},
+      // __import__("a.b") returns the package a; another callee with a module's name is no import.
+      {"__import__ of a dotted name", "d = __import__(\"docker.api\")\nd.from_env()\n", 0, {{0}}},
+      // podman-py's client, whatever the name it is bound to
+      {"importorskip of another SDK",
+       "import pytest\ndocker = pytest.importorskip(\"podman\")\ndocker.from_env()\n",
+       1,
+       {CLIENT_FAIL(3, 1)}},
+      {"another callee", "import mylib\ndocker = mylib.load(\"docker\")\ndocker.from_env()\n", 0, {{0}}},
   };
   RUN_SCAN(e, e->plain, cases);
 }
@@ -198,11 +227,62 @@ static void test_extract__container_sites(void **state) {
   RUN_SCAN(e, e->plain, cases);
 }
 
+static void test_extract__lowlevel_receivers(void **state) {
+  env *e = *state;
+  static const scan_case cases[] = {
+      {"any receiver in a module importing docker",
+       "import docker\ndef t(self):\n    self.client.create_container('img', ['true'])\n",
+       1,
+       {UNHARDENED(3, 5, "sdk-lowlevel", 7)}},
+      {"any import form",
+       "from docker.api import APIClient\ncontext.docker_client.create_container(image='x')\n",
+       1,
+       {UNHARDENED(2, 1, "sdk-lowlevel", 7)}},
+      {"docker imported by a call",
+       "import pytest\ndocker = pytest.importorskip('docker')\napi.create_container('x')\n",
+       1,
+       {UNHARDENED(3, 1, "sdk-lowlevel", 7)}},
+      {"a client followed without the import",
+       "api = __import__('docker').APIClient()\napi.create_container('x')\n",
+       2,
+       {CLIENT_FAIL(1, 7), UNHARDENED(2, 1, "sdk-lowlevel", 7)}},
+      {"no docker import", "import azure\nservice.create_container('logs')\n", 0, {{0}}},
+      {"another package named like it", "import dockerfile\nservice.create_container('logs')\n", 0, {{0}}},
+      {"the project's own class",
+       "import docker\nclass Store:\n    def create_container(self, n):\n        return n\n"
+       "s = Store()\ns.create_container('logs')\n",
+       0,
+       {{0}}},
+      {"self inside the project's class",
+       "import docker\nclass Store:\n    def create_container(self, n):\n        return n\n"
+       "    def again(self, n):\n        return self.create_container(n)\n",
+       0,
+       {{0}}},
+      {"self of a class that only inherits docker's",
+       "import docker\nclass Api(docker.APIClient):\n    def make(self, n):\n        return self.create_container(n)\n",
+       1,
+       {UNHARDENED(4, 16, "sdk-lowlevel", 7)}},
+      {"a project function of that name",
+       "import docker\ndef create_container(n):\n    return n\ncreate_container('x')\n",
+       0,
+       {{0}}},
+      {"with host_config on the project's class",
+       "class Store:\n    def create_container(self, n, host_config=None):\n        return n\n"
+       "Store().create_container('logs', host_config={})\n",
+       0,
+       {{0}}},
+  };
+  // With the project stage (an index over no files: the snippet's own classes are followed).
+  hg_index *ix = hg_index_new(e->rules, e->plain, "/nonexistent");
+  run_scan_cases(e, e->plain, ix, "t.py", cases, sizeof(cases) / sizeof(cases[0]));
+  hg_index_free(ix);
+}
+
 static void test_extract__finding_details(void **state) {
   env *e = *state;
   hg_findings f;
   hg_file_errors fe;
-  scan(e, e->plain, "pkg/t.py", "import docker as d\nc = d.from_env()  # here\n", &f, &fe);
+  scan(e, e->plain, NULL, "pkg/t.py", "import docker as d\nc = d.from_env()  # here\n", &f, &fe);
   assert_int_equal(f.len, 1);
   const hg_finding *x = &f.items[0];
   assert_string_equal(x->path, "pkg/t.py");
@@ -217,7 +297,7 @@ static void test_extract__finding_details(void **state) {
   hg_file_errors_free(&fe);
 
   // The missing requirement ids, in policy order.
-  scan(e, e->plain, "t.py", "client.containers.run(img, cap_drop=[\"ALL\"], read_only=True)\n", &f, &fe);
+  scan(e, e->plain, NULL, "t.py", "client.containers.run(img, cap_drop=[\"ALL\"], read_only=True)\n", &f, &fe);
   assert_int_equal(f.len, 1);
   static const char *const missing[] = {"no-new-privileges", "network-none", "memory-limit", "cpu-limit", "pids-limit"};
   assert_int_equal(f.items[0].n_missing, 5);
@@ -264,7 +344,7 @@ static void test_extract__relative_builder_import(void **state) {
        1, {{2, 1, "sdk-run", HG_RULE_NONE, HG_VIA_BUILDER, 0}}},
   };
   // The package comes from the path: backend/sandbox/app.py is in backend.sandbox.
-  run_scan_cases(e, e->relative, "backend/sandbox/app.py", cases, 1);
+  run_scan_cases(e, e->relative, NULL, "backend/sandbox/app.py", cases, 1);
   // From another package, the same relative import names another module.
   static const scan_case elsewhere[] = {
       {"from .container_hardening elsewhere",
@@ -272,7 +352,7 @@ static void test_extract__relative_builder_import(void **state) {
        "client.containers.run(img, **hardening_kwargs())\n",
        1, {{2, 1, "sdk-run", HG_RULE_UNVERIFIABLE_FLAGS, HG_VIA_NONE, 7}}},
   };
-  run_scan_cases(e, e->relative, "backend/api/app.py", elsewhere, 1);
+  run_scan_cases(e, e->relative, NULL, "backend/api/app.py", elsewhere, 1);
 }
 
 static void test_extract__syntax_errors(void **state) {
@@ -280,7 +360,7 @@ static void test_extract__syntax_errors(void **state) {
   hg_findings f;
   hg_file_errors fe;
   // A syntax error elsewhere: the file error, and the valid site is still judged.
-  scan(e, e->plain, "t.py", "def f(:\n    pass\nimport docker\ndocker.from_env()\n", &f, &fe);
+  scan(e, e->plain, NULL, "t.py", "def f(:\n    pass\nimport docker\ndocker.from_env()\n", &f, &fe);
   static const want_finding later[] = {CLIENT_FAIL(4, 1)};
   check_findings("site after a syntax error", &f, later, 1);
   assert_int_equal(fe.len, 1);
@@ -292,7 +372,7 @@ static void test_extract__syntax_errors(void **state) {
   hg_file_errors_free(&fe);
 
   // A syntax error inside the site's own arguments.
-  scan(e, e->plain, "t.py", "client.containers.run(img, cap_drop=[\"ALL\", )\nx = 1\n", &f, &fe);
+  scan(e, e->plain, NULL, "t.py", "client.containers.run(img, cap_drop=[\"ALL\", )\nx = 1\n", &f, &fe);
   static const want_finding own[] = {{1, 1, "sdk-run", HG_RULE_UNPARSABLE_SITE, HG_VIA_NONE, 0}};
   check_findings("syntax error in the site", &f, own, 1);
   assert_int_equal(fe.len, 1);
@@ -300,7 +380,7 @@ static void test_extract__syntax_errors(void **state) {
   hg_file_errors_free(&fe);
 
   // An unclosed call that mentions a site's words is reported rather than skipped.
-  scan(e, e->plain, "t.py", "import docker\nc = docker.from_env(\n", &f, &fe);
+  scan(e, e->plain, NULL, "t.py", "import docker\nc = docker.from_env(\n", &f, &fe);
   assert_int_equal(f.len, 1);
   assert_int_equal(f.items[0].rule, HG_RULE_UNPARSABLE_SITE);
   assert_int_equal(f.items[0].line, 2);
@@ -309,7 +389,7 @@ static void test_extract__syntax_errors(void **state) {
   hg_file_errors_free(&fe);
 
   // A syntax error with no site words anywhere near: only the file error.
-  scan(e, e->plain, "t.py", "import docker\nc = docker.from_env()\ndef g(:\n    pass\n", &f, &fe);
+  scan(e, e->plain, NULL, "t.py", "import docker\nc = docker.from_env()\ndef g(:\n    pass\n", &f, &fe);
   static const want_finding none_hidden[] = {CLIENT_FAIL(2, 5)};
   check_findings("unrelated syntax error", &f, none_hidden, 1);
   assert_int_equal(fe.len, 1);
@@ -326,7 +406,7 @@ static void test_extract__message_has_no_hole_bytes(void **state) {
   // control byte in text output. Expected: the expression as written (f"no-new-privileges{x}").
   hg_findings f;
   hg_file_errors fe;
-  scan(e, e->plain, "t.py", "client.containers.run(i, security_opt=[f\"no-new-privileges{x}\"])\n", &f, &fe);
+  scan(e, e->plain, NULL, "t.py", "client.containers.run(i, security_opt=[f\"no-new-privileges{x}\"])\n", &f, &fe);
   assert_int_equal(f.len, 1);
   assert_int_equal(f.items[0].rule, HG_RULE_UNVERIFIABLE_FLAGS);
   bool has_hole = strchr(f.items[0].message, '\x01') != NULL;
@@ -662,6 +742,7 @@ int main(void) {
       ENV_TEST(test_extract__client_sites),
       ENV_TEST(test_extract__not_a_site),
       ENV_TEST(test_extract__container_sites),
+      ENV_TEST(test_extract__lowlevel_receivers),
       ENV_TEST(test_extract__finding_details),
       ENV_TEST(test_extract__builder_config),
       ENV_TEST(test_extract__relative_builder_import),

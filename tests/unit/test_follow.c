@@ -633,6 +633,18 @@ static void test_follow__callee_aliases(void **state) {
        "    launch = functools.partial(client.containers.run, privileged=True)\n"
        "    launch(image, **HARD)\n",
        "sdk-run", 5, 5, HG_RULE_WEAKENING_OPTION, 0, HG_VIA_FLAGS, "", "`privileged=True` (line 4)"},
+      // Names are matched byte for byte, whatever their letters (PEP 3131): an alias named in
+      // another script is found as an ASCII one is.
+      {"l\xc3\xa4ufer = client.containers; l\xc3\xa4ufer.run(...)",
+       HARD_PY "def f(client, image):\n"
+               "    l\xc3\xa4ufer = client.containers\n"
+               "    l\xc3\xa4ufer.run(image, **HARD)\n",
+       "sdk-run", 4, 5, PASS_FLAGS, NULL},
+      {"\xe5\xae\x9f\xe8\xa1\x8c = getattr(client.containers, \"create\"); \xe5\xae\x9f\xe8\xa1\x8c(...)",
+       "def f(client, image):\n"
+       "    \xe5\xae\x9f\xe8\xa1\x8c = getattr(client.containers, \"create\")\n"
+       "    \xe5\xae\x9f\xe8\xa1\x8c(image)\n",
+       "sdk-create", 3, 5, UNHARDENED(ALL_MISSING), NULL},
       {"an alias at module level",
        HARD_PY "run = client.containers.run\n"
                "def f(image):\n"
@@ -664,6 +676,46 @@ static void test_follow__direct_partial_call(void **state) {
        "from functools import partial\n" HARD_PY "def f(client, image):\n"
        "    return partial(client.containers.run, **HARD)(image)\n",
        "sdk-run", 4, 12, PASS_FLAGS, NULL},
+  };
+  RUN((env *)*state, ((env *)*state)->plain, cases);
+}
+
+// A container callable passed by reference: one site, at the call that runs it, judged by the
+// keywords that reach it.
+static void test_follow__callable_by_reference(void **state) {
+  const follow_case cases[] = {
+      {"asyncio.to_thread passes its keywords on",
+       "import asyncio\n" HARD_PY "async def f(client, image):\n"
+       "    return await asyncio.to_thread(client.containers.run, image, **HARD)\n",
+       "sdk-run", 4, 18, PASS_FLAGS, NULL},
+      {"run_in_executor of a partial: the partial is the one site",
+       "import functools\n" HARD_PY "def f(loop, client, image):\n"
+       "    return loop.run_in_executor(None, functools.partial(client.containers.create, image, **HARD))\n",
+       "sdk-create", 4, 39, PASS_FLAGS, NULL},
+      {"a partial kept in a name and submitted: its bound keywords count",
+       "import functools\n" HARD_PY "def f(pool, client, image):\n"
+       "    job = functools.partial(client.containers.run, image, **HARD)\n"
+       "    return pool.submit(job)\n",
+       "sdk-run", 5, 12, PASS_FLAGS, NULL},
+      {"a partial called in place is one site",
+       "from functools import partial\ndef f(client, image):\n"
+       "    return partial(client.containers.run, image)(cap_drop=[\"ALL\"])\n",
+       "sdk-run", 3, 12, UNHARDENED("no-new-privileges,network-none,read-only,memory-limit,cpu-limit,pids-limit"),
+       NULL},
+      {"Thread's kwargs= through a name",
+       "import threading\n" HARD_PY "def f(client, image):\n"
+       "    threading.Thread(target=client.containers.run, kwargs=HARD, args=(image,)).start()\n",
+       "sdk-run", 4, 5, PASS_FLAGS, NULL},
+      {"run_in_executor passes no keywords",
+       "def f(loop, client, image):\n"
+       "    return loop.run_in_executor(None, client.containers.run, image)\n",
+       "sdk-run", 2, 12, UNHARDENED(ALL_MISSING), NULL},
+      {"a callable that creates no container",
+       "import asyncio\ndef f(client):\n"
+       "    return asyncio.to_thread(client.containers.list, all=True)\n",
+       NULL, 0, 0, PASS_FLAGS, NULL},
+      {"another forwarded callable", "def f(pool):\n    return pool.submit(print, \"docker run --rm x\")\n", NULL, 0, 0,
+       PASS_FLAGS, NULL},
   };
   RUN((env *)*state, ((env *)*state)->plain, cases);
 }
@@ -754,6 +806,7 @@ int main(void) {
       cmocka_unit_test(test_follow__argv_concatenation),
       cmocka_unit_test(test_follow__callee_aliases),
       cmocka_unit_test(test_follow__direct_partial_call),
+      cmocka_unit_test(test_follow__callable_by_reference),
       cmocka_unit_test(test_follow__lookalike_alias_is_no_site),
       cmocka_unit_test(test_follow__match_case_weakening_counts),
       cmocka_unit_test(test_follow__try_body_not_guaranteed_in_except),

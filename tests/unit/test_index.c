@@ -53,6 +53,7 @@ static int setup_tree(void **state) {
   put(t, "tools/run.py", "import helper\n");
   put(t, "tools/helper.py", "def sandbox_kwargs():\n    return {}\n");
   put(t, "broken.py", "def f(:\n");
+  put(t, "dyn.py", "import importlib\nd = importlib.import_module('docker')\ne = load('docker')\n");
   *state = t;
   return 0;
 }
@@ -97,6 +98,17 @@ static void test_index__finds_modules_by_dotted_name(void **state) {
   m = find(ix, "lib.limits", NULL);
   assert_non_null(m);
   assert_true(ends_with(m->path, "/src/lib/limits.py"));
+  hg_index_free(ix);
+}
+
+static void test_index__imports_by_call(void **state) {
+  // The import facts' predicates hold in an indexed module too: only import_module binds a module.
+  tree *t = *state;
+  hg_index *ix = hg_index_new(t->rules, t->config, t->dir);
+  const hg_module *m = find(ix, "dyn", NULL);
+  assert_non_null(m);
+  assert_string_equal(hg_imports_lookup(m->imports, "d", 1), "docker");
+  assert_null(hg_imports_lookup(m->imports, "e", 1));
   hg_index_free(ix);
 }
 
@@ -155,6 +167,7 @@ static void test_index__module_names_of_paths(void **state) {
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_index__finds_modules_by_dotted_name),
+      cmocka_unit_test(test_index__imports_by_call),
       cmocka_unit_test(test_index__a_scripts_neighbour_and_misses),
       cmocka_unit_test(test_index__each_module_parsed_once),
       cmocka_unit_test(test_index__module_names_of_paths),

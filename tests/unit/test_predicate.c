@@ -209,6 +209,54 @@ static void test_predicate__imports_and_sdk(void **state) {
   RUN(f, text_cases, NULL);
 }
 
+static void test_predicate__imports_names_modules(void **state) {
+  fixture *f = *state;
+  // Which import statements make a file import docker (or a submodule of it), in any form.
+  static const struct {
+    const char *module, *name, *alias; // name: NULL for `import module [as alias]`
+    bool docker;
+  } forms[] = {
+      {"docker", NULL, NULL, true},
+      {"docker", NULL, "d", true},
+      {"docker.errors", NULL, NULL, true},
+      {"docker", "APIClient", NULL, true},
+      {"docker.api", "APIClient", "A", true},
+      {"dockerfile_parse", NULL, NULL, false},
+      {"mydocker", NULL, NULL, false},
+      {"pkg.docker", NULL, NULL, false},
+      {"os", "path", NULL, false},
+  };
+  for (size_t i = 0; i < sizeof(forms) / sizeof(forms[0]); i++) {
+    hg_imports *im = hg_imports_new(f->arena, "");
+    if (forms[i].name)
+      hg_imports_add_from(im, forms[i].module, forms[i].name, forms[i].alias);
+    else
+      hg_imports_add_import(im, forms[i].module, forms[i].alias);
+    char out[64];
+    size_t yes = run(f, "((identifier) @x (#imports? \"docker\"))", "x\n", im, out, sizeof(out));
+    size_t no = run(f, "((identifier) @x (#not-imports? \"docker\"))", "x\n", im, out, sizeof(out));
+    size_t sub = run(f, "((identifier) @x (#imports? \"podman\" \"docker.api\"))", "x\n", im, out, sizeof(out));
+    if (yes != forms[i].docker)
+      print_error("form %zu: %s %s\n", i, forms[i].module, forms[i].name ? forms[i].name : "");
+    assert_int_equal(yes, forms[i].docker);
+    assert_int_equal(no, !forms[i].docker);
+    // A dotted module: that package or below it, not its parent.
+    assert_int_equal(sub, !strncmp(forms[i].module, "docker.api", 10));
+  }
+  // Nothing imported: #imports? fails and #not-imports? holds.
+  char out[64];
+  assert_int_equal(run(f, "((identifier) @x (#imports? \"docker\"))", "x\n", NULL, out, sizeof(out)), 0);
+  assert_int_equal(run(f, "((identifier) @x (#not-imports? \"docker\"))", "x\n", NULL, out, sizeof(out)), 1);
+  // Without a resolver (an import fact's predicates) nothing is known to be defined in the project.
+  static const eval_case cases[] = {
+      {"defined-in-project without a resolver", "((call function: (_) @x) (#defined-in-project? @x))",
+       "def f():\n    pass\nf()\n", 0, ""},
+      {"not-defined-in-project without a resolver", "((call function: (_) @x) (#not-defined-in-project? @x))",
+       "def f():\n    pass\nf()\n", 1, "f"},
+  };
+  RUN(f, cases, NULL);
+}
+
 static hg_predicates *compile_one(const char *query, TSQuery **q_out, hg_error *err, int *rc) {
   TSQuery *q = new_query(query);
   hg_predicates *p = (hg_predicates *)(uintptr_t)1;
@@ -265,15 +313,18 @@ static void test_predicate__literals_for_the_prefilter(void **state) {
   TSQuery *q;
   hg_error err = {{0}};
   int rc;
-  hg_predicates *p = compile_one("((identifier) @x @y (#eq? @x \"foo\") (#any-of? @x \"a\" \"bb\") (#contains? @x \"cc\")"
-                                 " (#match? @x \"zz\") (#eq? @x @y) (#not-eq? @x \"no\") (#resolves-to? @x \"m.n.last\" \"top\")"
-                                 " (#set! k \"v\"))",
-                                 &q, &err, &rc);
+  hg_predicates *p =
+      compile_one("((identifier) @x @y (#eq? @x \"foo\") (#any-of? @x \"a\" \"bb\") (#contains? @x \"cc\")"
+                  " (#match? @x \"zz\") (#eq? @x @y) (#not-eq? @x \"no\") (#resolves-to? @x \"m.n.last\" \"top\")"
+                  " (#imports? \"docker\") (#not-imports? \"x\") (#defined-in-project? @x)"
+                  " (#set! k \"v\"))",
+                  &q, &err, &rc);
   if (rc != 0) print_error("%s\n", err.message);
   assert_int_equal(rc, 0);
   lits l = {0};
   hg_predicates_literals(p, collect, &l);
-  // #match?, #not-eq?, a capture #eq? and #set! give no literal; #resolves-to? gives the last component.
+  // #match?, #not-eq?, a capture #eq?, #set!, #imports? (a relative import need not spell the
+  // package) and #defined-in-project? give no literal; #resolves-to? gives the last component.
   static const struct {
     const char *text;
     bool whole;
@@ -308,8 +359,8 @@ static void test_predicate__literals_for_the_prefilter(void **state) {
   hg_predicates_free(p);
   ts_query_delete(q);
 
-  // #imports? gives the module's first component (whole); #not-imports? and #sdk? give none;
-  // #value-contains? gives its strings, inside words.
+  // #imports?, #not-imports? and #sdk? give no literal (a relative import need not spell the
+  // package); #value-contains? gives its strings, inside words.
   p = compile_one("((call function: (_) @f arguments: (argument_list . (_) @u)) (#imports? \"python_on_whales.x\")"
                   " (#not-imports? \"docker\") (#sdk? @f \"podman\" \"docker\") (#value-contains? @u \"a/b\"))",
                   &q, &err, &rc);
@@ -317,11 +368,9 @@ static void test_predicate__literals_for_the_prefilter(void **state) {
   assert_int_equal(rc, 0);
   l.n = 0;
   hg_predicates_literals(p, collect, &l);
-  assert_int_equal(l.n, 2);
-  assert_string_equal(l.items[0].text, "python_on_whales");
-  assert_true(l.items[0].whole);
-  assert_string_equal(l.items[1].text, "a/b");
-  assert_false(l.items[1].whole);
+  assert_int_equal(l.n, 1);
+  assert_string_equal(l.items[0].text, "a/b");
+  assert_false(l.items[0].whole);
   hg_predicates_free(p);
   ts_query_delete(q);
 
@@ -350,6 +399,8 @@ static void test_predicate__compile_errors(void **state) {
       {"((call) @x (#imports?))", "#imports? needs a string"},
       {"((call) @x (#not-imports? @x))", "#not-imports?: argument 1 must be a string"},
       {"((call) @x (#sdk? @x))", "#sdk? needs a capture and an argument"},
+      {"((call) @x (#defined-in-project? @x \"a\"))", "#defined-in-project? takes one capture"},
+      {"((call) @x (#not-defined-in-project? \"a\"))", "#not-defined-in-project? takes one capture"},
   };
   for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
     TSQuery *q;
@@ -370,6 +421,7 @@ int main(void) {
       cmocka_unit_test_setup_teardown(test_predicate__text_predicates, setup, teardown),
       cmocka_unit_test_setup_teardown(test_predicate__imports_and_sdk, setup, teardown),
       cmocka_unit_test_setup_teardown(test_predicate__resolves_to_follows_imports, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_predicate__imports_names_modules, setup, teardown),
       cmocka_unit_test(test_predicate__properties),
       cmocka_unit_test(test_predicate__literals_for_the_prefilter),
       cmocka_unit_test(test_predicate__compile_errors),

@@ -384,6 +384,28 @@ static void test_util__string_helpers(void **state) {
   hg_strv_free(NULL, 0);
 }
 
+static void test_util__dotted_name(void **state) {
+  (void)state;
+  static const struct {
+    const char *s;
+    bool ok;
+  } cases[] = {
+      {"docker", true},   {"docker.api.client", true},
+      {"_x.y9", true},    {"l\xc3\xa4nder.flags", true},
+      {"\xc3\xa9", true}, {"m.\xe9\x96\xa2\xe6\x95\xb0", true},
+      {"", false},        {"a..b", false},
+      {".a", false},      {"a.", false},
+      {"9a", false},      {"a.9b", false},
+      {"a/b", false},     {"a b", false},
+      {"a-b", false},
+  };
+  for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+    if (hg_dotted_name(cases[i].s, strlen(cases[i].s)) != cases[i].ok)
+      print_error("case %zu: %s\n", i, cases[i].s);
+    assert_int_equal(hg_dotted_name(cases[i].s, strlen(cases[i].s)), cases[i].ok);
+  }
+}
+
 static int setup_tmpdir(void **state) {
   char *dir = hg_xstrdup("/tmp/hg-util-XXXXXX");
   if (!mkdtemp(dir)) return -1;
@@ -462,6 +484,7 @@ int main(void) {
       cmocka_unit_test(test_util__error_set_returns_minus_one),
       cmocka_unit_test(test_util__error_set_truncates_long_messages),
       cmocka_unit_test(test_util__string_helpers),
+      cmocka_unit_test(test_util__dotted_name),
       cmocka_unit_test_setup_teardown(test_util__read_file, setup_tmpdir, teardown_tmpdir),
   };
   return cmocka_run_group_tests_name("util", tests, NULL, NULL);
