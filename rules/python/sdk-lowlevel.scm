@@ -4,6 +4,19 @@
 ;; name assigned from one, which the reader follows). `create_host_config(...)` alone creates
 ;; nothing: it is read where it reaches host_config=. A method the project defines itself (its own
 ;; wrapper class's create_container, self.create_container inside it) is not docker-py's.
+;; host_config given as a mapping (`host_config={"CapDrop": ["ALL"], ...}`, inline or through a
+;; name): the Engine API's HostConfig as docker-py sends it, judged in the docker-py-host-config
+;; dialect. It comes first: of several patterns matching one call, the first is taken.
+((call
+   function: (attribute attribute: (identifier) @_verb) @_callee
+   arguments: (argument_list) @body) @site
+ (#eq? @_verb "create_container")
+ (#match? @body "host_config\\s*=\\s*[{(]")
+ (#not-defined-in-project? @_callee)
+ (#set! hardguard.reads "body")
+ (#set! hardguard.body-keyword "host_config")
+ (#set! hardguard.dialect "docker-py-host-config"))
+
 ((call
    function: (attribute attribute: (identifier) @_verb) @_callee
    arguments: (argument_list
