@@ -33,13 +33,6 @@ struct hg_imports {
   size_t modules_indexed;
 };
 
-static uint64_t name_hash(const char *s, size_t n) {
-  uint64_t h = 1469598103934665603u; // FNV-1a
-  for (size_t i = 0; i < n; i++)
-    h = (h ^ (unsigned char)s[i]) * 1099511628211u;
-  return h;
-}
-
 static void table_init(name_table *t, hg_arena *a, size_t n) {
   t->cap = 16;
   while (t->cap < 2 * n)
@@ -52,7 +45,7 @@ static void table_init(name_table *t, hg_arena *a, size_t n) {
 
 // The slot of `s`: where it is, or the empty one where it would go.
 static size_t table_slot(const name_table *t, const char *s, size_t n) {
-  size_t at = (size_t)name_hash(s, n) & (t->cap - 1);
+  size_t at = (size_t)hg_hash(s, n) & (t->cap - 1);
   while (t->key[at] && !(t->klen[at] == n && !memcmp(t->key[at], s, n)))
     at = (at + 1) & (t->cap - 1);
   return at;

@@ -169,13 +169,6 @@ static void apply_keyword(hg_judge *j, const char *key, const hg_value *v) {
       j->trap_hit[t] = v;
 }
 
-static uint64_t key_hash(const char *s) {
-  uint64_t h = 1469598103934665603u; // FNV-1a
-  for (; *s; s++)
-    h = (h ^ (unsigned char)*s) * 1099511628211u;
-  return h;
-}
-
 // Which keyed items a later unconditional item of the same key replaces; one pass from the end
 // over a hash set of keys, so that a call with 100,000 keywords costs no more than its reading.
 static bool *overridden_items(const hg_value *dict) {
@@ -188,7 +181,7 @@ static bool *overridden_items(const hg_value *dict) {
     const hg_value *v = &dict->items[i];
     if (!v->key)
       continue;
-    size_t at = key_hash(v->key) & (cap - 1);
+    size_t at = hg_hash(v->key, strlen(v->key)) & (cap - 1);
     while (seen[at] && strcmp(seen[at], v->key) != 0)
       at = (at + 1) & (cap - 1);
     over[i] = seen[at] != NULL;

@@ -341,3 +341,10 @@ const char *hg_path_base(const char *path) {
   const char *slash = strrchr(path, '/');
   return slash ? slash + 1 : path;
 }
+
+uint64_t hg_hash(const char *s, size_t n) {
+  uint64_t h = 1469598103934665603u;
+  for (size_t i = 0; i < n; i++)
+    h = (h ^ (unsigned char)s[i]) * 1099511628211u;
+  return h;
+}

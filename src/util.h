@@ -10,6 +10,9 @@
 
 #define HG_ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
 
+/** A 64-bit FNV-1a hash of `n` bytes, for the hash tables of names (not stable across versions). */
+uint64_t hg_hash(const char *s, size_t n);
+
 void *hg_xmalloc(size_t n);
 void *hg_xcalloc(size_t count, size_t size);
 void *hg_xrealloc(void *p, size_t n);

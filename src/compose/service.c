@@ -56,12 +56,6 @@ static const char *top_name(const reader *r, const yaml_node_t *node) {
 
 // ---- the keys of a mapping, merge keys applied ----------------------------------------------
 
-static uint64_t hash(const char *s, size_t n) {
-  uint64_t h = 1469598103934665603u; // FNV-1a
-  for (size_t i = 0; i < n; i++)
-    h = (h ^ (unsigned char)s[i]) * 1099511628211u;
-  return h;
-}
 
 // Which keys an entry_vec holds: open addressing over entry indexes + 1, so that a mapping with
 // 100,000 keys costs no more than its reading.
@@ -71,7 +65,7 @@ typedef struct {
 } keyset;
 
 static size_t *slot(const keyset *set, const entry_vec *v, const char *text, size_t len) {
-  size_t at = hash(text, len) & (set->cap - 1);
+  size_t at = hg_hash(text, len) & (set->cap - 1);
   while (set->slots[at]) {
     const entry *e = &v->items[set->slots[at] - 1];
     if (e->len == len && !memcmp(e->text, text, len))
