@@ -118,9 +118,34 @@ static void test_report__status(void **state) {
   assert_string_equal(hg_status_names[HG_STATUS_BASELINED], "baselined");
 }
 
+// hg_html_escape takes a length: the HTML report quotes lines of a file without copying them.
+static void html_escape(hg_buf *out, const char *s) { hg_html_escape(out, s, strlen(s)); }
+
+static void test_report__html(void **state) {
+  (void)state;
+  static const str_case cases[] = {
+      {"<img src=x onerror=alert(1)>.py", "&lt;img src=x onerror=alert(1)&gt;.py"},
+      {"</script><script>x</script>", "&lt;/script&gt;&lt;script&gt;x&lt;/script&gt;"},
+      {"a & b \"q\" 'q'", "a &amp; b &quot;q&quot; &#39;q&#39;"},
+      {"caf\xc3\xa9 \xff\xfe", "caf\xc3\xa9 \xef\xbf\xbd\xef\xbf\xbd"},  // not UTF-8: U+FFFD each
+      {"tab\tnl\ncr\r", "tab\tnl\ncr\r"},
+      {"bell\a del\x7f esc\x1b", "bell\xef\xbf\xbd del\xef\xbf\xbd esc\xef\xbf\xbd"},
+      {"\xe2\x82", "\xef\xbf\xbd\xef\xbf\xbd"},  // a sequence cut short
+      {"", ""},
+  };
+  RUN(html_escape, cases);
+  hg_buf b = {0};
+  hg_html_escape(&b, "ab\xc3\xa9", 3);  // the range ends inside the sequence
+  assert_string_equal(b.data, "ab\xef\xbf\xbd");
+  b.len = 0;
+  hg_html_escape(&b, "a\0<b", 4);  // a NUL byte inside the range
+  assert_string_equal(b.data, "a\xef\xbf\xbd&lt;b");
+  hg_buf_free(&b);
+}
+
 static void test_report__registry(void **state) {
   (void)state;
-  static const char *const names[] = {"text", "json", "sarif", "github", "markdown"};
+  static const char *const names[] = {"text", "json", "sarif", "github", "markdown", "html"};
   for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
     const hg_reporter *r = hg_reporter_find(names[i]);
     assert_non_null(r);
@@ -141,6 +166,7 @@ int main(void) {
       cmocka_unit_test(test_report__uri),
       cmocka_unit_test(test_report__json_string_from_any_bytes),
       cmocka_unit_test(test_report__status),
+      cmocka_unit_test(test_report__html),
       cmocka_unit_test(test_report__registry),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
