@@ -177,7 +177,8 @@ def browser(hg, root):
         f.write(run(hg, root, "--format", "html"))
     sites = len(json.loads(run(hg, root, "--format", "json"))["sites"])
     url = "file://" + page
-    base = [chromium, "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-extensions",
+    base = [chromium, "--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--no-first-run",
+            "--disable-extensions",
             f"--user-data-dir={os.path.join(root, 'profile')}", "--window-size=1200,900"]
     shot = os.path.join(root, "shot.png")
     r = subprocess.run(base + [f"--screenshot={shot}", url], capture_output=True, timeout=120, check=False)
