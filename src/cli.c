@@ -348,7 +348,7 @@ static int check(const hg_options *o, const hg_ruleset *rules, FILE *out, FILE *
   hg_file_errors errors = {0};
   hg_scan_stats stats = {0};
   char **relpaths = NULL;
-  hg_walk(o->paths, o->n_paths, config, &files, &errors);
+  hg_walk(o->paths, o->n_paths, config, &files, &errors, &stats.excluded);
   hg_index *index = hg_index_new(rules, config, o->paths[0]);
   hg_scan_options so = {.rules = rules, .config = config, .index = index, .jobs = o->jobs};
   if (o->diff_ref && keep_changed(repo, o->diff_ref, &files, &e) != 0) {

@@ -180,6 +180,7 @@ static void begin(const hg_report_input *in, void **state) {
     summary_item(b, total[HG_STATUS_BASELINED], "baselined");
   if (in->baselined)
     summary_item(b, in->n_stale, "stale baseline entries");
+  summary_item(b, st->excluded, "excluded by the config");
   summary_item(b, unreadable, "unreadable");
   summary_item(b, syntax, "with syntax errors");
   hg_buf_puts(b, "</ul>\n</header>\n<main>\n");
