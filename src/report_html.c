@@ -264,19 +264,25 @@ static bool excerpt(hg_buf *b, html_state *s, const char *id, const quote *q, co
   return true;
 }
 
+// The first and last marked lines.
+static void span_of(const quote *q, uint32_t *lo, uint32_t *hi) {
+  *lo = *hi = q->marks[0];
+  for (size_t i = 1; i < q->n_marks; i++) {
+    if (q->marks[i] < *lo)
+      *lo = q->marks[i];
+    if (q->marks[i] > *hi)
+      *hi = q->marks[i];
+  }
+}
+
 // The quote that takes an origin: one of the same file whose span stays short, or a new one (qs[0]
 // is the site's own and takes none). Returns its index, or `cap` when there is no room.
 static size_t place(quote *qs, size_t *n, size_t cap, const char *path, uint32_t line, size_t effect) {
   size_t k = 1;
   for (; k < *n; k++) {
     quote *q = &qs[k];
-    uint32_t lo = q->marks[0], hi = q->marks[0];
-    for (size_t i = 1; i < q->n_marks; i++) {
-      if (q->marks[i] < lo)
-        lo = q->marks[i];
-      if (q->marks[i] > hi)
-        hi = q->marks[i];
-    }
+    uint32_t lo, hi;
+    span_of(q, &lo, &hi);
     if (line < lo)
       lo = line;
     if (line > hi)
@@ -350,13 +356,8 @@ static void effective(hg_buf *b, html_state *s, const hg_finding *f) {
   for (size_t k = 0; k < n_qs; k++) {
     quote *q = &qs[k];
     if (k) {
-      uint32_t lo = q->marks[0], hi = q->marks[0];
-      for (size_t i = 1; i < q->n_marks; i++) {
-        if (q->marks[i] < lo)
-          lo = q->marks[i];
-        if (q->marks[i] > hi)
-          hi = q->marks[i];
-      }
+      uint32_t lo, hi;
+      span_of(q, &lo, &hi);
       q->first = lo > CONTEXT ? lo - CONTEXT : 1;
       q->last = hi + CONTEXT;
       cap.len = 0;
