@@ -6,7 +6,8 @@ usage: check_html.py structure|browser HARDGUARD
              closed in order, void elements never closed, exactly one <html>, <head> and <body>;
              the only <style> and <script> are hardguard's own and the Content-Security-Policy
              names their SHA-256; nothing from the tree became an element or an event handler;
-             the bytes are the same for -j 1 and -j 4.
+             the bytes are the same for -j 1 and -j 4; a tree with more sites than the page
+             quotes lists every site and stops quoting at the page's limit.
   browser    Debian's chromium, headless, loads the page from a file: the screenshot is
              1200x900, not blank, and shows the inline style; the DOM after load has one site row
              per site of --format json, the filters the page's own script reveals, and no element
@@ -134,6 +135,23 @@ def structure(hg, root):
     check(not re.search(r"https?://(?!www\.w3\.org/2000/svg)", text), "no URL is referenced (but the SVG namespace)")
 
 
+def bounded(hg, root):
+    """A file with more sites than the page quotes: every site has its row, the excerpts stop at
+    the page's limit with one note, and the page stays well-formed."""
+    many = os.path.join(root, "many")
+    os.makedirs(many)
+    with open(os.path.join(many, "many.py"), "w") as f:
+        f.write("import docker\n" + "".join(f"c{i} = docker.from_env()\n" for i in range(2100)))
+    text = run(hg, many, "--format", "html").decode("utf-8")
+    check(text.count('<tr class="site-row"') == 2100, "2,100 sites: 2,100 rows")
+    check(text.count("<figure") == 2000, f"excerpts stop at 2,000 a page (found {text.count('<figure')})")
+    check(text.count("No more excerpts on this page") == 1, "one note says where the excerpts stop")
+    w = Walk()
+    w.feed(text)
+    w.close()
+    check(not w.errors and not w.stack, "the capped page is well-formed")
+
+
 def png_pixels(path):
     """Width, height and RGB rows of a non-interlaced 8-bit RGB or RGBA PNG, as chromium writes."""
     data = open(path, "rb").read()
@@ -214,7 +232,11 @@ def main():
     mode, hg = sys.argv[1], os.path.abspath(sys.argv[2])
     with tempfile.TemporaryDirectory() as root:
         make_tree(root)
-        {"structure": structure, "browser": browser}[mode](hg, root)
+        if mode == "structure":
+            structure(hg, root)
+            bounded(hg, root)
+        else:
+            browser(hg, root)
     sys.exit(1 if failures else 0)
 
 
