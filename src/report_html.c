@@ -333,7 +333,9 @@ static void code_cell(hg_buf *b, const char *s) {
 static void effective(hg_buf *b, html_state *s, const hg_finding *f) {
   quote qs[EXCERPTS_PER_SITE];
   size_t n_qs = 1;
-  uint32_t last = f->end_line < f->line + SITE_LINES - 1 ? f->end_line : f->line + SITE_LINES - 1;
+  // A site's first SITE_LINES lines; one line when it names no end.
+  uint32_t end = f->end_line > f->line ? f->end_line : f->line;
+  uint32_t last = end < f->line + SITE_LINES - 1 ? end : f->line + SITE_LINES - 1;
   qs[0] = (quote){.path = f->path, .first = f->line > CONTEXT ? f->line - CONTEXT : 1, .last = last + CONTEXT};
   for (uint32_t l = f->line; l <= last; l++)
     qs[0].marks[qs[0].n_marks++] = l;
