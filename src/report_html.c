@@ -171,6 +171,8 @@ static void begin(const hg_report_input *in, void **state) {
   const hg_scan_stats *st = in->stats;
   hg_buf_puts(b, "<ul class=\"summary\" id=\"summary\">");
   summary_item(b, st->files, "files scanned");
+  summary_item(b, st->parsed, "parsed");
+  summary_item(b, st->modules_indexed, "modules indexed");
   summary_item(b, st->sites, "sites");
   summary_item(b, total[HG_STATUS_FAIL], "failing");
   summary_item(b, total[HG_STATUS_PASS], "passing");
