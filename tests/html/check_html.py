@@ -11,7 +11,8 @@ usage: check_html.py structure|browser HARDGUARD
   browser    Debian's chromium, headless, loads the page from a file: the screenshot is
              1200x900, not blank, and shows the inline style; the DOM after load has one site row
              per site of --format json, the filters the page's own script reveals, and no element
-             or attribute made by the hostile text (which tries to set data-pwned on <body>).
+             or attribute made by the hostile text (which tries to set data-pwned on <body>); the
+             console reports no Content-Security-Policy violation.
              Exits 77 (skipped) when chromium is not installed.
 
 Prints one "ok ..." line per check and "FAIL ..." for each failure; exits 1 on any failure.
@@ -212,9 +213,13 @@ def browser(hg, root):
         check(len(colours) > 20 and white < w * h * 0.98, f"the screenshot is not blank ({len(colours)} colours)")
         # #f3f3f3 is only in the inline style (table heads, the filters), never in the SVG.
         check(colours.get((243, 243, 243), 0) > 500, "the inline style applied (its #f3f3f3 backgrounds are drawn)")
-    r = subprocess.run(base + ["--dump-dom", url], capture_output=True, timeout=120, check=False)
+    # With the console logged to stderr, a resource the policy refuses shows up there.
+    r = subprocess.run(base + ["--enable-logging=stderr", "--v=1", "--dump-dom", url], capture_output=True,
+                       timeout=120, check=False)
     dom = r.stdout.decode("utf-8", "replace")
     check(r.returncode == 0 and "</html>" in dom, f"chromium dumped the DOM (exit {r.returncode})")
+    refused = [l for l in r.stderr.decode("utf-8", "replace").splitlines() if "Content Security Policy" in l]
+    check(not refused, f"the policy refused nothing on the page ({refused[:1]})")
     rows_found = len(re.findall(r'<tr class="site-row"', dom))
     check(rows_found == sites and sites > 0, f"one site row per site ({rows_found} rows, {sites} sites)")
     check(re.search(r'<form id="filters"(?![^>]*hidden)', dom) is not None,
