@@ -46,9 +46,10 @@ static const char STYLE[] =
     "pre span{display:block;padding:0 6px;white-space:pre}pre span.hit{background:#fff3b0}pre i{color:#888;"
     "font-style:normal;user-select:none}\n"
     ".note{color:#555;font-style:italic}.fix{color:#333}#filters{margin:8px 0;padding:6px;background:#f3f3f3}"
-    "#filters label{margin-right:10px}\n";
+    "#filters label{margin-right:10px}.sites th[data-sort]{cursor:pointer}\n";
 
-// Filters by verdict, kind and path; sites that do not match, and files left empty, are hidden.
+// Filters by verdict, kind and path (sites that do not match, and files left empty, are hidden);
+// a click on a file table's Line, Kind or Verdict heading sorts its sites by that column.
 static const char SCRIPT[] =
     "(function(){var f=document.getElementById('filters');if(!f)return;f.hidden=false;\n"
     "var sites=document.querySelectorAll('tbody.site'),files=document.querySelectorAll('section.file'),"
@@ -59,7 +60,14 @@ static const char SCRIPT[] =
     "s.dataset.path.indexOf(p)>=0;s.hidden=!ok;if(ok)n++;});\n"
     "files.forEach(function(s){s.hidden=!s.querySelector('tbody.site:not([hidden])');});\n"
     "shown.textContent=n+' of '+sites.length+' sites shown';}\n"
-    "f.addEventListener('input',apply);f.addEventListener('change',apply);apply();})();\n";
+    "f.addEventListener('input',apply);f.addEventListener('change',apply);apply();\n"
+    "function key(b,i){var c=b.rows[0].cells[i].textContent,p=c.split(':');return i?c:(+p[0])*1e6+(+p[1]);}\n"
+    "document.querySelectorAll('table.sites').forEach(function(t){t.querySelectorAll('th').forEach(function(th,i){\n"
+    "if(i>2)return;th.dataset.sort='none';th.tabIndex=0;th.addEventListener('click',function(){\n"
+    "var d=th.dataset.sort==='ascending'?-1:1,bs=Array.prototype.slice.call(t.tBodies);\n"
+    "th.dataset.sort=d>0?'ascending':'descending';th.setAttribute('aria-sort',th.dataset.sort);\n"
+    "bs.sort(function(a,b){var x=key(a,i),y=key(b,i);return (x<y?-1:x>y?1:0)*d;});\n"
+    "bs.forEach(function(b){t.appendChild(b);});});});});})();\n";
 
 typedef struct {
   const char *last_path;

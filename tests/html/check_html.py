@@ -12,7 +12,8 @@ usage: check_html.py structure|browser HARDGUARD
              1200x900, not blank, and shows the inline style; the DOM after load has one site row
              per site of --format json, the filters the page's own script reveals, and no element
              or attribute made by the hostile text (which tries to set data-pwned on <body>); the
-             console reports no Content-Security-Policy violation.
+             console reports no Content-Security-Policy violation; clicking a Line heading
+             twice sorts that file's sites by line, descending.
              Exits 77 (skipped) when chromium is not installed.
 
 Prints one "ok ..." line per check and "FAIL ..." for each failure; exits 1 on any failure.
@@ -231,6 +232,31 @@ def browser(hg, root):
     check("img" not in w.counts and "u" not in w.counts and "q" not in w.counts, "the hostile names made no element in the DOM")
     check(w.counts.get("script") == 1, f"one <script> in the DOM (found {w.counts.get('script', 0)})")
     check("&lt;img src=x onerror=alert(1)&gt;.py" in dom, "the hostile file name is in the DOM as text")
+    sorted_by_script(base, page)
+
+
+# Clicks the Line heading of the file table with the most sites twice and records the order of its sites, from a copy of the
+# page whose policy also admits this driver (by its hash, as the page's own script is admitted).
+DRIVER = ("var t=Array.prototype.reduce.call(document.querySelectorAll('table.sites'),function(a,b){"
+          "return b.tBodies.length>a.tBodies.length?b:a}),th=t.querySelector('th');th.click();th.click();"
+          "document.body.dataset.order=Array.prototype.map.call(t.tBodies,function(b){return b.id}).join(',');")
+
+
+def sorted_by_script(base, page):
+    text = open(page, encoding="utf-8").read()
+    tables = [re.findall(r'<tbody class="site"[^>]* id="(s\d+)"', t)
+              for t in text.split('<section class="file">')[1:]]
+    ids = max(tables, key=len)  # the first of the largest, as the driver picks it; its lines differ
+    driven = text.replace("script-src ", f"script-src {csp_source(DRIVER)} ", 1)
+    driven = driven.replace("</body>", f"<script>{DRIVER}</script>\n</body>")
+    copy = page + ".driven.html"
+    with open(copy, "w", encoding="utf-8") as f:
+        f.write(driven)
+    r = subprocess.run(base + ["--dump-dom", "file://" + copy], capture_output=True, timeout=120, check=False)
+    got = re.search(r'<body data-order="([^"]*)"', r.stdout.decode("utf-8", "replace"))
+    want = ",".join(reversed(ids))
+    check(len(ids) > 1 and got is not None and got.group(1) == want,
+          f"two clicks on Line sort a file's sites by line, descending ({got.group(1) if got else None}, want {want})")
 
 
 def main():
