@@ -186,10 +186,10 @@ static void begin(const hg_report_input *in, void **state) {
   summary_item(b, total[HG_STATUS_PASS], "passing");
   summary_item(b, total[HG_STATUS_SUPPRESSED], "suppressed");
   summary_item(b, total[HG_STATUS_ALLOWED], "allowed");
-  if (in->baselined)
+  if (in->baselined) {
     summary_item(b, total[HG_STATUS_BASELINED], "baselined");
-  if (in->baselined)
     summary_item(b, in->n_stale, "stale baseline entries");
+  }
   summary_item(b, st->excluded, "excluded by the config");
   summary_item(b, unreadable, "unreadable");
   summary_item(b, syntax, "with syntax errors");
@@ -199,7 +199,7 @@ static void begin(const hg_report_input *in, void **state) {
     chart(b, kinds, n_kinds, by_kind, cols);
   else
     hg_buf_puts(b, "<p>No sites found.</p>\n");
-  // Filled in only by the script; without it the form stays hidden and every site is listed.
+  // Shown by the script; without it the form stays hidden and every site is listed.
   hg_buf_puts(b, "<form id=\"filters\" hidden>Verdict: ");
   for (size_t v = 0; v < cols; v++)
     hg_buf_printf(b, "<label><input type=\"checkbox\" name=\"verdict\" value=\"%s\" checked> %s</label>",

@@ -152,6 +152,14 @@ def bounded(hg, root):
     w.feed(text)
     w.close()
     check(not w.errors and not w.stack, "the capped page is well-formed")
+    empty = os.path.join(root, "empty")
+    os.makedirs(empty)
+    text = run(hg, empty, "--format", "html").decode("utf-8")
+    w = Walk()
+    w.feed(text)
+    w.close()
+    check(not w.errors and not w.stack and "<p>No sites found.</p>" in text and "<svg" not in text,
+          "a tree without sites: a well-formed page that says so, without a chart")
 
 
 def png_pixels(path):
