@@ -16,3 +16,23 @@ hg_install_deps() {
   "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get update -qq &&
     "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}"
 }
+
+# hg_install_optional PACKAGE...: installs what it can of packages that only some tests use (they
+# skip with a message when theirs is missing); a package the archive lacks is a warning, not a
+# failure of the run.
+hg_install_optional() {
+  local missing=()
+  for p in "$@"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' || missing+=("$p")
+  done
+  [ ${#missing[@]} -eq 0 ] && return 0
+  echo "installing (optional): ${missing[*]}"
+  local sudo=()
+  [ "$(id -u)" = 0 ] || sudo=(sudo)
+  "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get update -qq || true
+  for p in "${missing[@]}"; do
+    "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "$p" ||
+      echo "warning: could not install $p; the tests that need it are skipped"
+  done
+  return 0
+}

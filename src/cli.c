@@ -43,7 +43,8 @@ static const char USAGE[] =
     "\n"
     "options:\n"
     "  --format FORMAT        text (default), json, sarif (code scanning), github (workflow\n"
-    "                         annotations), markdown (the audit, for an issue or pull request)\n"
+    "                         annotations), markdown (the audit, for an issue or pull request),\n"
+    "                         html (the audit as a self-contained page)\n"
     "  --audit                list every site with its verdict and how it is hardened\n"
     "  --diff REF             judge only the Python files changed since git commit REF (committed,\n"
     "                         staged, unstaged or untracked); alias --changed-since REF\n"
@@ -347,7 +348,7 @@ static int check(const hg_options *o, const hg_ruleset *rules, FILE *out, FILE *
   hg_file_errors errors = {0};
   hg_scan_stats stats = {0};
   char **relpaths = NULL;
-  hg_walk(o->paths, o->n_paths, config, &files, &errors);
+  hg_walk(o->paths, o->n_paths, config, &files, &errors, &stats.excluded);
   hg_index *index = hg_index_new(rules, config, o->paths[0]);
   hg_scan_options so = {.rules = rules, .config = config, .index = index, .jobs = o->jobs};
   if (o->diff_ref && keep_changed(repo, o->diff_ref, &files, &e) != 0) {

@@ -7,7 +7,7 @@
 #include "utf8.h"
 
 static const hg_reporter *const REPORTERS[] = {&hg_reporter_text, &hg_reporter_json, &hg_reporter_sarif,
-                                               &hg_reporter_github, &hg_reporter_markdown};
+                                               &hg_reporter_github, &hg_reporter_markdown, &hg_reporter_html};
 
 const hg_reporter *hg_reporter_find(const char *name) {
   for (size_t i = 0; i < HG_ARRAY_LEN(REPORTERS); i++)
@@ -15,7 +15,7 @@ const hg_reporter *hg_reporter_find(const char *name) {
   return NULL;
 }
 
-const char *hg_reporter_names(void) { return "text, json, sarif, github, markdown"; }
+const char *hg_reporter_names(void) { return "text, json, sarif, github, markdown, html"; }
 
 bool hg_reporter_wants_root(const hg_reporter *r) { return r == &hg_reporter_sarif || r == &hg_reporter_github; }
 
@@ -66,5 +66,31 @@ void hg_uri_escape_path(hg_buf *out, const char *path) {
       hg_buf_putc(out, (char)*p);
     else
       hg_buf_printf(out, "%%%02X", *p);
+  }
+}
+
+void hg_html_escape(hg_buf *out, const char *s, size_t n) {
+  for (size_t i = 0; i < n;) {
+    unsigned char ch = (unsigned char)s[i];
+    size_t seq = ch ? hg_utf8_seq(s + i) : 0;
+    if (seq > n - i) seq = 0;  // a sequence cut by the end of the range
+    if (seq > 1) {
+      hg_buf_add(out, s + i, seq);
+      i += seq;
+      continue;
+    }
+    i++;
+    switch (ch) {
+    case '&': hg_buf_puts(out, "&amp;"); break;
+    case '<': hg_buf_puts(out, "&lt;"); break;
+    case '>': hg_buf_puts(out, "&gt;"); break;
+    case '"': hg_buf_puts(out, "&quot;"); break;
+    case '\'': hg_buf_puts(out, "&#39;"); break;
+    default:
+      if (seq == 0 || ch == 0x7F || (ch < 0x20 && ch != '\t' && ch != '\n' && ch != '\r'))
+        hg_buf_puts(out, "\xEF\xBF\xBD");
+      else
+        hg_buf_putc(out, (char)ch);
+    }
   }
 }

@@ -42,6 +42,7 @@ extern const hg_reporter hg_reporter_json;
 extern const hg_reporter hg_reporter_sarif;
 extern const hg_reporter hg_reporter_github;
 extern const hg_reporter hg_reporter_markdown;
+extern const hg_reporter hg_reporter_html;
 
 /** The reporter called `name`, or NULL. */
 const hg_reporter *hg_reporter_find(const char *name);
@@ -83,6 +84,10 @@ void hg_github_escape_property(hg_buf *out, const char *s);
 /** Text for Markdown prose or a table cell: Markdown and HTML punctuation escaped, '|' escaped,
  *  line breaks as <br>; `code spans` are kept when the backticks pair up. */
 void hg_markdown_escape(hg_buf *out, const char *s);
+/** `n` bytes as HTML text or a quoted attribute value: & < > " ' as character references, NUL,
+ *  other control characters (not tab, LF or CR) and bytes that are not UTF-8 as U+FFFD. A NUL
+ *  must follow somewhere at or after `s + n` (a C string, or a line of a NUL-terminated file). */
+void hg_html_escape(hg_buf *out, const char *s, size_t n);
 /** A relative path as a URI reference: bytes outside RFC 3986's unreserved set, sub-delims, ':',
  *  '@' and '/' percent-encoded. */
 void hg_uri_escape_path(hg_buf *out, const char *path);

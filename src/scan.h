@@ -17,6 +17,7 @@ typedef struct {
   size_t sites;
   size_t failing;
   size_t modules_indexed;  // modules parsed only for their definitions (the project index)
+  size_t excluded;         // paths the config's excludes left out (set by the caller of hg_walk)
 } hg_scan_stats;
 
 struct hg_index;

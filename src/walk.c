@@ -65,7 +65,8 @@ static void drop_from(hg_paths *v, size_t from) {
 
 // Depth first, one readdir pass per directory and no stat per entry: d_type says what an entry is
 // (a file system that leaves it DT_UNKNOWN costs one fstatat for that entry).
-static void walk_dir(const char *root, const hg_config *config, hg_paths *out, hg_file_errors *errors) {
+static void walk_dir(const char *root, const hg_config *config, hg_paths *out, hg_file_errors *errors,
+                     size_t *excluded) {
   hg_paths stack = {0};
   HG_VEC_PUSH(&stack, hg_xstrdup(root));
   while (stack.len) {
@@ -103,13 +104,17 @@ static void walk_dir(const char *root, const hg_config *config, hg_paths *out, h
       if (type == DT_DIR) {
         if (skip_dir(name)) continue;
         char *path = join(dir, dir_len, name);
-        if (dir_excluded(config, path))
+        if (dir_excluded(config, path)) {
           free(path);
-        else
+          ++*excluded;
+        } else {
           HG_VEC_PUSH(&stack, path);
+        }
       } else if (type == DT_REG) {
         char *path = join(dir, dir_len, name);
-        if (!surface_reads(dfd, name, path) || (config->n_exclude && hg_config_excludes(config, path)))
+        bool read = surface_reads(dfd, name, path), ex = read && config->n_exclude && hg_config_excludes(config, path);
+        *excluded += ex;
+        if (!read || ex)
           free(path);
         else
           HG_VEC_PUSH(out, path);
@@ -127,7 +132,10 @@ static void walk_dir(const char *root, const hg_config *config, hg_paths *out, h
   free(stack.items);
 }
 
-void hg_walk(const char *const *args, size_t n, const hg_config *config, hg_paths *out, hg_file_errors *errors) {
+void hg_walk(const char *const *args, size_t n, const hg_config *config, hg_paths *out, hg_file_errors *errors,
+             size_t *excluded) {
+  size_t ignored = 0;
+  if (!excluded) excluded = &ignored;
   for (size_t i = 0; i < n; i++) {
     struct stat st;
     if (stat(args[i], &st) != 0) {
@@ -135,8 +143,10 @@ void hg_walk(const char *const *args, size_t n, const hg_config *config, hg_path
       continue;
     }
     if (S_ISDIR(st.st_mode)) {
-      walk_dir(args[i], config, out, errors);
-    } else if (!hg_config_excludes(config, args[i])) {
+      walk_dir(args[i], config, out, errors, excluded);
+    } else if (hg_config_excludes(config, args[i])) {
+      ++*excluded;
+    } else {
       // A file named on the command line is read (which reports anything that is not a regular
       // file); the scan then skips it when no surface reads it.
       HG_VEC_PUSH(out, hg_xstrdup(args[i]));

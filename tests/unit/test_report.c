@@ -118,9 +118,70 @@ static void test_report__status(void **state) {
   assert_string_equal(hg_status_names[HG_STATUS_BASELINED], "baselined");
 }
 
+// hg_html_escape takes a length: the HTML report quotes lines of a file without copying them.
+static void html_escape(hg_buf *out, const char *s) { hg_html_escape(out, s, strlen(s)); }
+
+static void test_report__html(void **state) {
+  (void)state;
+  static const str_case cases[] = {
+      {"<img src=x onerror=alert(1)>.py", "&lt;img src=x onerror=alert(1)&gt;.py"},
+      {"</script><script>x</script>", "&lt;/script&gt;&lt;script&gt;x&lt;/script&gt;"},
+      {"a & b \"q\" 'q'", "a &amp; b &quot;q&quot; &#39;q&#39;"},
+      {"caf\xc3\xa9 \xff\xfe", "caf\xc3\xa9 \xef\xbf\xbd\xef\xbf\xbd"},  // not UTF-8: U+FFFD each
+      {"tab\tnl\ncr\r", "tab\tnl\ncr\r"},
+      {"bell\a del\x7f esc\x1b", "bell\xef\xbf\xbd del\xef\xbf\xbd esc\xef\xbf\xbd"},
+      {"\xe2\x82", "\xef\xbf\xbd\xef\xbf\xbd"},  // a sequence cut short
+      {"", ""},
+  };
+  RUN(html_escape, cases);
+  hg_buf b = {0};
+  hg_html_escape(&b, "ab\xc3\xa9", 3);  // the range ends inside the sequence
+  assert_string_equal(b.data, "ab\xef\xbf\xbd");
+  b.len = 0;
+  hg_html_escape(&b, "a\0<b", 4);  // a NUL byte inside the range
+  assert_string_equal(b.data, "a\xef\xbf\xbd&lt;b");
+  hg_buf_free(&b);
+}
+
+// The HTML page for a hand-built site: an origin in a file that cannot be read gets a note in
+// place of its excerpt (and still its link), a site that names no end line is quoted by its first
+// line, and hostile text in the kind, message and values stays text.
+static void test_report__html_page_unreadable_origin(void **state) {
+  (void)state;
+  hg_effect eff[2] = {
+      {.id = "read-only", .status = HG_EFFECT_UNVERIFIABLE, .value = "**opts", .path = "/nonexistent/hg/b.py",
+       .line = 3, .via = "<opts>", .reason = "an attribute </script>"},
+      {.id = "cap-drop-all", .status = HG_EFFECT_MISSING},
+  };
+  const char *missing[] = {"cap-drop-all"};
+  hg_finding f = {.path = "/nonexistent/hg/a<b>.py", .line = 7, .col = 1, .end_line = 0, .kind = "sdk-run",
+                  .rule = HG_RULE_UNVERIFIABLE_FLAGS, .via = HG_VIA_NONE, .missing = missing, .n_missing = 1,
+                  .message = "takes <options>", .effective = eff, .n_effective = 2};
+  hg_findings findings = {.items = &f, .len = 1};
+  hg_file_errors errors = {0};
+  hg_scan_stats stats = {.files = 1, .sites = 1, .failing = 1};
+  char *text = NULL;
+  size_t len = 0;
+  FILE *out = open_memstream(&text, &len);
+  hg_report_input in = {.out = out, .findings = &findings, .errors = &errors, .stats = &stats};
+  hg_report(hg_reporter_find("html"), &in);
+  fclose(out);
+  assert_non_null(
+      strstr(text, "<figure id=\"x0-0\"><figcaption>The site, <code>/nonexistent/hg/a&lt;b&gt;.py</code>:7"));
+  assert_non_null(strstr(text, "<a href=\"#x0-1\"><code>/nonexistent/hg/b.py:3</code></a>"));
+  assert_non_null(strstr(text, "<figure id=\"x0-1\"><figcaption>Where <code>read-only</code> comes from (through "
+                               "<code>&lt;opts&gt;</code>), <code>/nonexistent/hg/b.py</code>:3</figcaption>\n"
+                               "<p class=\"note\">Not quoted: cannot open: No such file or directory.</p>"));
+  assert_non_null(strstr(text, "an attribute &lt;/script&gt;"));
+  assert_non_null(strstr(text, "takes &lt;options&gt;"));
+  assert_null(strstr(text, "x0-2"));  // the missing entry has no origin
+  assert_non_null(strstr(text, "</html>\n"));
+  free(text);
+}
+
 static void test_report__registry(void **state) {
   (void)state;
-  static const char *const names[] = {"text", "json", "sarif", "github", "markdown"};
+  static const char *const names[] = {"text", "json", "sarif", "github", "markdown", "html"};
   for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
     const hg_reporter *r = hg_reporter_find(names[i]);
     assert_non_null(r);
@@ -141,6 +202,8 @@ int main(void) {
       cmocka_unit_test(test_report__uri),
       cmocka_unit_test(test_report__json_string_from_any_bytes),
       cmocka_unit_test(test_report__status),
+      cmocka_unit_test(test_report__html),
+      cmocka_unit_test(test_report__html_page_unreadable_origin),
       cmocka_unit_test(test_report__registry),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
