@@ -110,23 +110,77 @@ static void clear(hg_prefilter *self) {
   self->source = NULL;
 }
 
+// Does literal `m`, searched anyway, find every file `lit` would let through? The same text with
+// no more boundaries, or a text anywhere (not whole) inside it.
+static bool implies(const literal *m, const literal *lit) {
+  if (!strcmp(m->text, lit->text)) return !m->whole || lit->whole;
+  return !m->whole && strstr(lit->text, m->text);
+}
+
+// Is every literal of group `g` implied by a literal of the chosen group of a pattern that searches
+// its own (`own`)? Then choosing `g` adds no search.
+static bool free_group(const group_lits *g, const lit_collector *c, const size_t *best, const bool *own, size_t n,
+                       size_t self) {
+  for (size_t k = 0; k < g->lits.len; k++) {
+    bool covered = false;
+    for (size_t j = 0; j < n && !covered; j++) {
+      if (j == self || !own[j]) continue;
+      const group_lits *o = &c[j].groups.items[best[j]];
+      for (size_t m = 0; m < o->lits.len && !covered; m++) covered = implies(&o->lits.items[m], &g->lits.items[k]);
+    }
+    if (!covered) return false;
+  }
+  return true;
+}
+
 hg_prefilter *hg_prefilter_new(const hg_predicates *const *patterns, size_t n) {
   hg_prefilter *self = hg_xcalloc(1, sizeof(hg_prefilter));
   hg_buf re = {0};
   str_vec seen = {0};
   bool off = n == 0;
-  for (size_t i = 0; i < n && !off; i++) {
-    lit_collector c = {0};
-    hg_predicates_literals(patterns[i], collect, &c);
-    const group_lits *best = NULL;
-    for (size_t g = 0; g < c.groups.len; g++)
-      if (shortest(&c.groups.items[g]) > 0 && (!best || shortest(&c.groups.items[g]) > shortest(best)))
-        best = &c.groups.items[g];
-    off = !best;
-    for (size_t k = 0; best && k < best->lits.len; k++) add_literal(self, &re, &seen, &best->lits.items[k]);
-    for (size_t g = 0; g < c.groups.len; g++) free(c.groups.items[g].lits.items);
-    free(c.groups.items);
+  // Of each pattern the predicate with the most selective literals (the longest shortest one)...
+  lit_collector *c = hg_xcalloc(n ? n : 1, sizeof(lit_collector));
+  size_t *best = hg_xcalloc(n ? n : 1, sizeof(size_t));
+  bool *own = hg_xcalloc(n ? n : 1, sizeof(bool)); // its literals are searched for
+  for (size_t i = 0; i < n; i++) {
+    hg_predicates_literals(patterns[i], collect, &c[i]);
+    best[i] = SIZE_MAX;
+    own[i] = true;
+    for (size_t g = 0; g < c[i].groups.len; g++)
+      if (shortest(&c[i].groups.items[g]) > 0 &&
+          (best[i] == SIZE_MAX || shortest(&c[i].groups.items[g]) > shortest(&c[i].groups.items[best[i]])))
+        best[i] = g;
+    off |= best[i] == SIZE_MAX;
   }
+  // ... unless another of its predicates needs only what other patterns search for anyway (every
+  // distinct literal is one more pass over each file): then it searches nothing of its own. A
+  // pattern relying on another never lends its literals; one whose lender turns out to rely on
+  // others in turn goes back to its own (each going back only adds literals, so one pass more
+  // than the last change settles it).
+  size_t *free_g = hg_xcalloc(n ? n : 1, sizeof(size_t));
+  for (size_t i = 0; i < n && !off; i++) {
+    free_g[i] = SIZE_MAX;
+    for (size_t g = 0; g < c[i].groups.len && free_g[i] == SIZE_MAX; g++)
+      if (shortest(&c[i].groups.items[g]) > 0 && free_group(&c[i].groups.items[g], c, best, own, n, i))
+        free_g[i] = g;
+    if (free_g[i] != SIZE_MAX) own[i] = false;
+  }
+  for (bool changed = true; changed && !off;) {
+    changed = false;
+    for (size_t i = 0; i < n; i++)
+      if (!own[i] && !free_group(&c[i].groups.items[free_g[i]], c, best, own, n, i)) own[i] = changed = true;
+  }
+  for (size_t i = 0; i < n && !off; i++)
+    for (size_t k = 0; own[i] && k < c[i].groups.items[best[i]].lits.len; k++)
+      add_literal(self, &re, &seen, &c[i].groups.items[best[i]].lits.items[k]);
+  free(free_g);
+  free(own);
+  for (size_t i = 0; i < n; i++) {
+    for (size_t g = 0; g < c[i].groups.len; g++) free(c[i].groups.items[g].lits.items);
+    free(c[i].groups.items);
+  }
+  free(c);
+  free(best);
   for (size_t i = 0; i < seen.len; i++) free(seen.items[i]);
   free(seen.items);
   if (!off) {

@@ -9,8 +9,10 @@
    "DockerClient.from_env")
  (#set! hardguard.reads "client"))
 
-;; The other SDKs' clients: podman-py, aiodocker, python-on-whales.
+;; The other SDKs' clients: podman-py, aiodocker, python-on-whales. (The file names its SDK: the
+;; prefilter searches for that rather than for each client's name.)
 ((call function: [(identifier) (attribute)] @_callee) @site
+ (#file-contains? "podman" "docker" "python_on_whales")
  (#resolves-to? @_callee
    "podman.PodmanClient" "podman.client.PodmanClient" "podman.from_env"
    "podman.PodmanClient.from_env" "podman.client.PodmanClient.from_env"

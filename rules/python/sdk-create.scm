@@ -23,6 +23,7 @@
 ((call function: (attribute) @_callee arguments: (argument_list) @body) @site
  (#resolves-to-suffix? @_callee "containers.create")
  (#sdk? @_callee "aiodocker" "docker" "podman")
+ (#file-contains? "docker")
  (#set! hardguard.reads "body")
  (#set! hardguard.body-keyword "config")
  (#set! hardguard.body-position "0")
@@ -37,6 +38,7 @@
 ((call function: (attribute) @_callee arguments: (argument_list) @body) @site
  (#resolves-to-suffix? @_callee "containers.create_or_replace")
  (#sdk? @_callee "aiodocker" "docker" "podman")
+ (#file-contains? "docker")
  (#set! hardguard.reads "body")
  (#set! hardguard.body-keyword "config")
  (#set! hardguard.body-position "1")

@@ -24,6 +24,7 @@
 ((call function: (attribute) @_callee arguments: (argument_list) @body) @site
  (#resolves-to-suffix? @_callee "containers.run")
  (#sdk? @_callee "aiodocker" "docker" "podman")
+ (#file-contains? "docker")
  (#set! hardguard.reads "body")
  (#set! hardguard.body-keyword "config")
  (#set! hardguard.body-position "0")

@@ -100,6 +100,27 @@ static void test_prefilter__derives_the_most_selective_literals(void **state) {
   own_free(&o);
 }
 
+// A pattern whose other predicate needs only what other patterns' literals search for anyway
+// takes that one: every distinct literal is one more pass over each file. Not when its own best is
+// free too, and never a literal that does not imply it (a whole token does not find it inside words).
+static void test_prefilter__prefers_literals_searched_anyway(void **state) {
+  (void)state;
+  own o;
+  own_build(&o, "((string) @site (#contains? @site \"docker\"))\n"
+                "((call function: (_) @f) @site (#resolves-to? @f \"x.create_or_replace\") (#file-contains? \"aiodocker\"))\n"
+                "((call function: (_) @f) @site (#resolves-to? @f \"x.PodmanClient\") (#file-contains? \"pod\"))\n");
+  // "aiodocker" holds "docker", searched anyway; "pod" is searched by nothing else.
+  assert_string_equal(hg_prefilter_source(o.pre), "\\Qdocker\\E|\\b\\QPodmanClient\\E\\b");
+  expect(o.pre, "import aiodocker", true);
+  expect(o.pre, "d.create_or_replace()", false);
+  own_free(&o);
+  own_build(&o, "((call function: (_) @f) @site (#resolves-to? @f \"x.docker\"))\n"
+                "((call function: (_) @f) @site (#resolves-to? @f \"x.create_or_replace\") (#file-contains? \"aiodocker\"))\n");
+  // A whole-token docker does not find "aiodocker": the second pattern keeps its own literal.
+  assert_string_equal(hg_prefilter_source(o.pre), "\\b\\Qdocker\\E\\b|\\b\\Qcreate_or_replace\\E\\b");
+  own_free(&o);
+}
+
 static void test_prefilter__off_without_a_literal(void **state) {
   (void)state;
   own o;
@@ -382,6 +403,7 @@ static void test_prefilter__never_rules_out_a_generated_site(void **state) {
 int main(void) {
   const struct CMUnitTest plain[] = {
       cmocka_unit_test(test_prefilter__derives_the_most_selective_literals),
+      cmocka_unit_test(test_prefilter__prefers_literals_searched_anyway),
       cmocka_unit_test(test_prefilter__off_without_a_literal),
       cmocka_unit_test(test_prefilter__literals_that_need_quoting),
   };
