@@ -275,10 +275,10 @@ static void python_script(hg_extractor *self, const hg_ruleset *rules, const hg_
 // The argument value a BODY site reads, unwrapped when it is a call the pattern names
 // (`hardguard.body-unwrap "json.dumps"`: its first argument is the body).
 static hg_value body_argument(const hg_resolver *r, const hg_pattern *p, TSNode value) {
-  if (p->body_unwrap && hg_node_is(value, "call")) {
+  if (p->body_unwrap.len && hg_node_is(value, "call")) {
     hg_buf q = {0};
     bool named = hg_resolve_qualify(r, hg_node_child(value, HG_FIELD_FUNCTION), &q) &&
-                 hg_policy_list_has(p->body_unwrap, p->n_body_unwrap, q.data, q.len);
+                 hg_policy_list_has(p->body_unwrap.items, p->body_unwrap.len, q.data, q.len);
     hg_buf_free(&q);
     TSNode first = hg_node_arg(hg_node_child(value, HG_FIELD_ARGUMENTS), 0);
     if (named && !ts_node_is_null(first))
@@ -302,7 +302,7 @@ static hg_value body_value(const hg_resolver *r, const hg_pattern *p, TSNode bod
       continue;
     if (hg_node_is(a, "keyword_argument")) {
       TSNode name = hg_node_field(a, "name");
-      if (hg_policy_list_has(p->body_keywords, p->n_body_keywords, r->src + ts_node_start_byte(name),
+      if (hg_policy_list_has(p->body_keywords.items, p->body_keywords.len, r->src + ts_node_start_byte(name),
                              ts_node_end_byte(name) - ts_node_start_byte(name)))
         return body_argument(r, p, hg_node_field(a, "value"));
       continue;
@@ -379,7 +379,7 @@ void hg_extract(hg_extractor *self, const hg_ruleset *rules, const hg_config *co
     const saved_match *sm = &saved.items[i];
     const hg_pattern *p = hg_ruleset_pattern(rules, HG_SURFACE_PYTHON, sm->pattern);
     TSQueryMatch qm = {.pattern_index = (uint16_t)sm->pattern, .capture_count = sm->n, .captures = sm->captures};
-    if (!hg_predicates_eval(p->predicates, &qm, &pctx))
+    if (!hg_predicates_eval_context(p->predicates, &qm, &pctx)) // the text-only ones held in pass 1
       continue;
     TSNode site_node, flags;
     if (!hg_extract__capture(sm->captures, sm->n, c->site, &site_node))

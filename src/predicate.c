@@ -394,10 +394,19 @@ static bool text_only(op_kind op) {
          op == OP_NOT_MATCH || op == OP_FILE_CONTAINS;
 }
 
-bool hg_predicates_eval_text(const hg_predicates *self, const TSQueryMatch *match, hg_predctx *ctx) {
+// The predicates of one side: those that read the match's text alone, or the others.
+static bool eval_side(const hg_predicates *self, const TSQueryMatch *match, hg_predctx *ctx, bool text) {
   for (size_t i = 0; self && i < self->preds.len; i++)
-    if (text_only(self->preds.items[i].op) && !eval_one(&self->preds.items[i], match, ctx)) return false;
+    if (text_only(self->preds.items[i].op) == text && !eval_one(&self->preds.items[i], match, ctx)) return false;
   return true;
+}
+
+bool hg_predicates_eval_text(const hg_predicates *self, const TSQueryMatch *match, hg_predctx *ctx) {
+  return eval_side(self, match, ctx, true);
+}
+
+bool hg_predicates_eval_context(const hg_predicates *self, const TSQueryMatch *match, hg_predctx *ctx) {
+  return eval_side(self, match, ctx, false);
 }
 
 bool hg_predicates_eval(const hg_predicates *self, const TSQueryMatch *match, hg_predctx *ctx) {

@@ -53,5 +53,8 @@ bool hg_predicates_eval(const hg_predicates *self, const TSQueryMatch *match, hg
  *  #not-match?, #file-contains?) hold? They need no imports, so a match can be dropped as soon as
  *  the cursor yields it. */
 bool hg_predicates_eval_text(const hg_predicates *self, const TSQueryMatch *match, hg_predctx *ctx);
+/** ... and do the others (imports, aliases, the project: #resolves-to? and the like) hold? Both
+ *  together are hg_predicates_eval. */
+bool hg_predicates_eval_context(const hg_predicates *self, const TSQueryMatch *match, hg_predctx *ctx);
 
 #endif

@@ -214,21 +214,6 @@ static char *kind_of(const char *name) {
 
 static bool is_fact(const char *name) { return strstr(name, "/facts/") != NULL; }
 
-// The space-separated words of a property (none when it is absent), as a heap string vector.
-static size_t split_words(const char *text, char ***out) {
-  *out = NULL;
-  size_t n = 0;
-  for (const char *p = text; p && *p;) {
-    p += strspn(p, " ");
-    size_t len = strcspn(p, " ");
-    if (!len) break;
-    *out = hg_xrealloc(*out, (n + 1) * sizeof(char *));
-    (*out)[n++] = hg_xstrndup(p, len);
-    p += len;
-  }
-  return n;
-}
-
 static int setup_pattern(hg_ruleset *self, surface_rules *sr, const file_vec *files, uint32_t i, hg_error *err) {
   uint32_t start = ts_query_start_byte_for_pattern(sr->query, i);
   const rule_file *f = &files->items[0];
@@ -272,8 +257,10 @@ static int setup_pattern(hg_ruleset *self, surface_rules *sr, const file_vec *fi
                    sizeof(msg)) != 0)
     return query_error(err, files, start, msg);
   if (!pattern_has(sr->query, i, c->site)) return query_error(err, files, start, "a site pattern captures @site");
-  p->n_body_keywords = split_words(hg_predicates_property(p->predicates, "hardguard.body-keyword"), &p->body_keywords);
-  p->n_body_unwrap = split_words(hg_predicates_property(p->predicates, "hardguard.body-unwrap"), &p->body_unwrap);
+  const char *keywords = hg_predicates_property(p->predicates, "hardguard.body-keyword");
+  const char *unwrap = hg_predicates_property(p->predicates, "hardguard.body-unwrap");
+  if (keywords) hg_argv_split(&p->body_keywords, keywords);
+  if (unwrap) hg_argv_split(&p->body_unwrap, unwrap);
   const char *position = hg_predicates_property(p->predicates, "hardguard.body-position");
   p->body_position = UINT32_MAX;
   if (position) {
@@ -638,8 +625,8 @@ void hg_ruleset_free(hg_ruleset *self) {
     surface_rules *sr = &self->s[s];
     for (uint32_t i = 0; i < sr->n_patterns; i++) {
       hg_predicates_free(sr->patterns[i].predicates);
-      hg_strv_free(sr->patterns[i].body_keywords, sr->patterns[i].n_body_keywords);
-      hg_strv_free(sr->patterns[i].body_unwrap, sr->patterns[i].n_body_unwrap);
+      hg_argv_words_free(&sr->patterns[i].body_keywords);
+      hg_argv_words_free(&sr->patterns[i].body_unwrap);
     }
     free(sr->patterns);
     if (sr->query) ts_query_delete(sr->query);

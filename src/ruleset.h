@@ -7,6 +7,7 @@
 
 #include <tree_sitter/api.h>
 
+#include "argv.h"
 #include "policy.h"
 #include "predicate.h"
 #include "site.h"
@@ -25,11 +26,9 @@ typedef struct {
   // (#set! hardguard.body-keyword "config" [or several, space-separated]), else by position
   // (#set! hardguard.body-position "1"; UINT32_MAX: none); a call to one of body_unwrap (#set!
   // hardguard.body-unwrap "json.dumps") in its place holds the body as its first argument
-  char **body_keywords;
-  size_t n_body_keywords;
+  hg_argv_words body_keywords;
   uint32_t body_position;
-  char **body_unwrap;
-  size_t n_body_unwrap;
+  hg_argv_words body_unwrap;
   hg_predicates *predicates;
 } hg_pattern;
 
