@@ -315,6 +315,29 @@ static hg_value body_value(const hg_resolver *r, const hg_pattern *p, TSNode bod
   return hg_resolve_unknown(r, body, "arguments without the body (the config) hardguard can read");
 }
 
+// The site's kind: the pattern's, or the one its kind-by names for the last name the capture's
+// value resolves to (`client.containers.create`, an alias of it: create), else its text's.
+static const char *kind_of(const hg_pattern *p, const hg_resolver *r, const saved_match *sm, const char *src) {
+  TSNode node;
+  if (!p->kind_verbs.len || !hg_extract__capture(sm->captures, sm->n, p->kind_capture, &node))
+    return p->kind;
+  hg_buf name = {0};
+  if (!hg_resolve_qualify(r, node, &name) || !name.len) {
+    name.len = 0;
+    hg_buf_add(&name, src + ts_node_start_byte(node), ts_node_end_byte(node) - ts_node_start_byte(node));
+  }
+  size_t n = name.len;
+  while (n >= 2 && name.data[n - 2] == '(' && name.data[n - 1] == ')') n -= 2;  // "x.create()" is create's
+  size_t start = n;
+  while (start > 0 && name.data[start - 1] != '.') start--;
+  const char *kind = p->kind;
+  for (size_t k = 0; k < p->kind_verbs.len; k++)
+    if (strlen(p->kind_verbs.items[k]) == n - start && !memcmp(name.data + start, p->kind_verbs.items[k], n - start))
+      kind = p->kind_ids[k];
+  hg_buf_free(&name);
+  return kind;
+}
+
 void hg_extract(hg_extractor *self, const hg_ruleset *rules, const hg_config *config, hg_index *index,
                 const hg_source *source, TSTree *tree, hg_arena *arena, hg_sites *out) {
   // The kinds of site the prefilter says the file may hold (with every fact pattern).
@@ -388,7 +411,7 @@ void hg_extract(hg_extractor *self, const hg_ruleset *rules, const hg_config *co
     if (!hg_extract__capture(sm->captures, sm->n, c->site, &site_node))
       continue;
     hg_site s = {.path = source->path,
-                 .kind = p->kind,
+                 .kind = kind_of(p, &r, sm, source->data),
                  .reads = p->reads,
                  .dialect = p->dialect,
                  .imports_builder = imports_builder};

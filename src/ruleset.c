@@ -230,6 +230,38 @@ static char *kind_of(const char *name) {
 
 static bool is_fact(const char *name) { return strstr(name, "/facts/") != NULL; }
 
+// (#set! hardguard.kind-by "@capture verb=kind ..."): a capture of the pattern, then verbs each
+// naming a kind some rule file is named for.
+static int kind_by_setup(const hg_ruleset *self, const TSQuery *q, uint32_t i, hg_pattern *p, const char *text,
+                         char *msg, size_t cap) {
+  hg_argv_words w = {0};
+  hg_argv_split(&w, text);
+  int rc = 0;
+  if (w.len < 2 || w.items[0][0] != '@' || !pattern_has(q, i, capture_id(q, w.items[0] + 1))) {
+    snprintf(msg, cap, "hardguard.kind-by is \"@capture verb=kind ...\", the capture one of the pattern's");
+    rc = -1;
+  } else {
+    p->kind_capture = capture_id(q, w.items[0] + 1);
+  }
+  p->kind_ids = hg_xcalloc(w.len, sizeof(char *));
+  for (size_t k = 1; rc == 0 && k < w.len; k++) {
+    char *eq = strchr(w.items[k], '=');
+    const char *kind = NULL;
+    for (size_t j = 0; eq && j < self->n_kinds && !kind; j++)
+      if (!strcmp(eq + 1, self->kinds[j])) kind = self->kinds[j];
+    if (!eq || eq == w.items[k] || !kind) {
+      snprintf(msg, cap, "hardguard.kind-by: \"%s\" is not verb=kind, the kind a rule file's name", w.items[k]);
+      rc = -1;
+      break;
+    }
+    *eq = '\0';
+    HG_VEC_PUSH(&p->kind_verbs, hg_xstrdup(w.items[k]));
+    p->kind_ids[p->kind_verbs.len - 1] = kind;
+  }
+  hg_argv_words_free(&w);
+  return rc;
+}
+
 static int setup_pattern(hg_ruleset *self, hg_rules_query *rq, const file_vec *files, uint32_t i, hg_error *err) {
   const TSQuery *q = rq->query;
   uint32_t start = ts_query_start_byte_for_pattern(q, i);
@@ -274,6 +306,10 @@ static int setup_pattern(hg_ruleset *self, hg_rules_query *rq, const file_vec *f
   const char *unwrap = hg_predicates_property(p->predicates, "hardguard.body-unwrap");
   if (keywords) hg_argv_split(&p->body_keywords, keywords);
   if (unwrap) hg_argv_split(&p->body_unwrap, unwrap);
+  p->kind_capture = UINT32_MAX;
+  const char *kind_by = hg_predicates_property(p->predicates, "hardguard.kind-by");
+  if (kind_by && kind_by_setup(self, q, i, p, kind_by, msg, sizeof(msg)) != 0)
+    return query_error(err, files, start, msg);
   const char *position = hg_predicates_property(p->predicates, "hardguard.body-position");
   p->body_position = UINT32_MAX;
   if (position) {
@@ -409,6 +445,8 @@ static void query_free(hg_rules_query *rq) {
     hg_predicates_free(p->predicates);
     hg_argv_words_free(&p->body_keywords);
     hg_argv_words_free(&p->body_unwrap);
+    hg_argv_words_free(&p->kind_verbs);
+    free(p->kind_ids);
   }
   free((hg_pattern *)rq->patterns);
   if (rq->query) ts_query_delete((TSQuery *)rq->query);

@@ -31,6 +31,11 @@ typedef struct {
   hg_argv_words body_keywords;
   uint32_t body_position;
   hg_argv_words body_unwrap;
+  // (#set! hardguard.kind-by "@capture verb=kind ..."): the site's kind is the one named for the
+  // last name the capture's value resolves to (its text when it cannot be followed), else `kind`
+  uint32_t kind_capture;     // UINT32_MAX: no kind-by
+  hg_argv_words kind_verbs;  // the verbs ...
+  const char **kind_ids;     // ... and their kinds (the ruleset's strings)
   hg_predicates *predicates;
 } hg_pattern;
 
