@@ -63,11 +63,12 @@ static json_t *rule_descriptor(const hg_rule *r) {
   hg_buf_puts(&md, "\nPasses:\n");
   md_code_block(&md, r->example_pass);
   hg_buf_printf(&md, "\nRun `hardguard --explain %s` for the same text.\n", r->id);
+  const char *level = r == &hg_rules[HG_RULE_GATE_RELAXED] ? "warning" : "error";
   json_t *d = json_pack("{s:o, s:o, s:{s:o}, s:{s:o}, s:{s:o, s:o}, s:{s:s}, s:{s:[s, s, s], s:s, s:s}}", "id",
                         jstr(r->id), "name", pascal_name(r->id), "shortDescription", "text", jstr(r->summary),
                         "fullDescription", "text", jstr(r->what), "help", "text", jstr(text.data), "markdown",
-                        jstr(md.data), "defaultConfiguration", "level", "error", "properties", "tags", "security",
-                        "containers", "docker", "precision", "high", "problem.severity", "error");
+                        jstr(md.data), "defaultConfiguration", "level", level, "properties", "tags", "security",
+                        "containers", "docker", "precision", "high", "problem.severity", level);
   hg_buf_free(&text);
   hg_buf_free(&md);
   return d;
@@ -187,6 +188,39 @@ static json_t *notification(const char *level, const char *text, json_t *loc) {
   return json_pack("{s:s, s:{s:o}, s:[o]}", "level", level, "message", "text", jstr(text), "locations", loc);
 }
 
+// What the change relaxes: results of rule gate-relaxed, level warning (error under --strict).
+// What the configuration relaxes: notes about the tool's configuration, with their reasons.
+static void gate(const hg_report_input *in, json_t *results, json_t *invocation) {
+  if (!in->gate) return;
+  hg_buf msg = {0};
+  const char *level = hg_report_gate_fails(in) ? "error" : "warning";
+  for (size_t i = 0; i < in->gate->added.len; i++) {
+    const hg_relaxation *r = &in->gate->added.items[i];
+    char *path = hg_report_relpath(in, r->path);
+    msg.len = 0;
+    hg_report_relaxation(&msg, r);
+    json_array_append_new(results, json_pack("{s:s, s:I, s:s, s:{s:o}, s:[o], s:{s:s}}", "ruleId", "gate-relaxed",
+                                             "ruleIndex", (json_int_t)HG_RULE_GATE_RELAXED, "level", level, "message",
+                                             "text", jstr(msg.data), "locations",
+                                             location(path, r->line, r->line ? 1 : 0, 0, 0), "properties", "kind",
+                                             hg_relax_names[r->kind]));
+    free(path);
+  }
+  json_t *notes = json_array();
+  for (size_t i = 0; i < in->gate->in_force.len; i++) {
+    const hg_relaxation *r = &in->gate->in_force.items[i];
+    char *path = hg_report_relpath(in, r->path);
+    msg.len = 0;
+    hg_buf_puts(&msg, "relaxation in force: ");
+    hg_report_relaxation(&msg, r);
+    json_array_append_new(notes, notification("note", msg.data, location(path, r->line, r->line ? 1 : 0, 0, 0)));
+    free(path);
+  }
+  if (json_array_size(notes)) json_object_set(invocation, "toolConfigurationNotifications", notes);
+  json_decref(notes);
+  hg_buf_free(&msg);
+}
+
 static void end(const hg_report_input *in, void *state) {
   sarif_state *s = state;
   json_t *rules = json_array();
@@ -219,6 +253,7 @@ static void end(const hg_report_input *in, void *state) {
   json_t *invocation = json_pack("{s:b}", "executionSuccessful", ok);
   if (json_array_size(notes))
     json_object_set(invocation, "toolExecutionNotifications", notes);
+  gate(in, s->results, invocation);
   json_t *run = json_pack("{s:{s:{s:s, s:s, s:s, s:s, s:o}}, s:s, s:o, s:[o]}", "tool", "driver", "name", "hardguard",
                           "version", HG_VERSION, "semanticVersion", HG_VERSION, "informationUri", HG_INFORMATION_URI,
                           "rules", rules, "columnKind", "unicodeCodePoints", "results", s->results, "invocations",

@@ -178,6 +178,8 @@ def generated_cases(c, tmp):
     git(repo, "init", "-q")
     write(os.path.join(repo, ".hardguard.yml"),
           "builders:\n  - module: sandbox.container_hardening\n    callables: [hardening_kwargs]\n")
+    # The builder is the project's own (a builder from outside the project is a config error).
+    write(os.path.join(repo, "sandbox", "container_hardening.py"), "def hardening_kwargs():\n    return {}\n")
 
     # File names and source that are not UTF-8, and characters URIs must escape.
     odd = os.path.join(os.fsencode(repo), b"sub dir", b"we%ird, na:me #1 \xff.py")
