@@ -135,20 +135,19 @@ static int parse_args(hg_options *o, int argc, char **argv, FILE *err) {
       break;
     case OPT_AUDIT: o->audit = true; break;
     case OPT_DIFF:
+    case OPT_CONFIG_FROM:
       // A ref that starts with '-' is an option git would act on (or the next option, swallowed).
       if (optarg[0] == '-' || optarg[0] == '\0')
-        return usage_error(err, "--diff expects a git commit (a branch, tag or hash), got '%s'", optarg);
-      o->diff_ref = optarg;
+        return usage_error(err,
+                           ch == OPT_DIFF ? "--diff expects a git commit (a branch, tag or hash), got '%s'"
+                                          : "--config-from expects a git commit (a branch, tag or hash), got '%s'",
+                           optarg);
+      *(ch == OPT_DIFF ? &o->diff_ref : &o->config_from) = optarg;
       break;
     case OPT_BASELINE: o->baseline = optarg; break;
     case OPT_WRITE_BASELINE: o->write_baseline = optarg; break;
     case OPT_CONFIG: o->config_path = optarg; break;
     case OPT_RULES: o->rules_dir = optarg; break;
-    case OPT_CONFIG_FROM:
-      if (optarg[0] == '-' || optarg[0] == '\0')
-        return usage_error(err, "--config-from expects a git commit (a branch, tag or hash), got '%s'", optarg);
-      o->config_from = optarg;
-      break;
     case OPT_STRICT: o->strict = true; break;
     case OPT_ALLOW_EMPTY: o->allow_empty = true; break;
     case 'j': {

@@ -33,6 +33,19 @@ static int inside(char **out, hg_repo *repo, const char *path, const char *what,
   return rc;
 }
 
+// Reads `path` (`what`, relative to the working directory) from the commit into b: its path
+// relative to the root goes to *rel (free it), and *here is false when the commit has no such file.
+static int read_in_commit(hg_buf *b, bool *here, char **rel, hg_repo *repo, const char *commit, const char *path,
+                          const char *what, hg_error *err) {
+  if (inside(rel, repo, path, what, err) != 0)
+    return -1;
+  if (hg_configref_file(b, here, repo, commit, *rel, err) == 0)
+    return 0;
+  free(*rel);
+  *rel = NULL;
+  return -1;
+}
+
 // Parses the config `relpath` of the commit, read into `bytes`; `root` is its work-tree directory.
 static int parse_config(hg_config **out, const char *ref, const char *relpath, const hg_buf *bytes, const char *root,
                         hg_error *err) {
@@ -50,11 +63,9 @@ static int parse_config(hg_config **out, const char *ref, const char *relpath, c
 static int given_config(hg_config **out, bool *found, hg_repo *repo, const char *commit, const char *ref,
                         const char *path, hg_error *err) {
   char *rel;
-  if (inside(&rel, repo, path, "the config", err) != 0)
-    return -1;
   hg_buf b = {0};
   bool here;
-  int rc = hg_configref_file(&b, &here, repo, commit, rel, err);
+  int rc = read_in_commit(&b, &here, &rel, repo, commit, path, "the config", err);
   if (rc == 0 && !here && !found)
     rc = hg_error_set(err, "--config-from: %s has no file %s", ref, rel);
   if (rc == 0 && !here) {
@@ -135,11 +146,9 @@ int hg_configref_config(hg_config **out, bool *found, hg_repo *repo, const char 
 int hg_configref_baseline(hg_baseline *out, hg_repo *repo, const char *commit, const char *ref, const char *path,
                           bool missing_ok, hg_error *err) {
   char *rel;
-  if (inside(&rel, repo, path, "the baseline", err) != 0)
-    return -1;
   hg_buf b = {0};
   bool found;
-  int rc = hg_configref_file(&b, &found, repo, commit, rel, err);
+  int rc = read_in_commit(&b, &found, &rel, repo, commit, path, "the baseline", err);
   if (rc == 0 && !found && !missing_ok)
     rc = hg_error_set(err, "--config-from: %s has no baseline %s (commit it there first)", ref, rel);
   if (rc == 0 && found) {
