@@ -379,7 +379,7 @@ static int check(const hg_options *o, const hg_ruleset *rules, hg_repo *repo, co
   hg_findings findings = {0};
   hg_file_errors errors = {0};
   hg_scan_stats stats = {0};
-  hg_gate gate = {.strict = o->strict};
+  hg_gate gate = {.strict = o->strict || config->strict};
   char **relpaths = NULL;
   hg_walk(o->paths, o->n_paths, config, &files, &errors, &stats.excluded);
   hg_index *index = hg_index_new(rules, config, o->paths[0]);

@@ -41,6 +41,16 @@ static bool valid_dotted(const char *s, bool allow_class_method) {
   return hg_dotted_name(s, strlen(s)) && (!allow_class_method || dots <= 1);
 }
 
+// `true` or `false`.
+static int yaml_bool(hg_yaml *y, yaml_node_t *node, const char *what, bool *out, hg_error *err) {
+  const char *t;
+  if (hg_yaml_scalar(y, node, what, &t, err) != 0) return -1;
+  if (strcmp(t, "true") && strcmp(t, "false"))
+    return hg_yaml_error(y, node, err, "%s: expected true or false, got '%s'", what, t);
+  *out = !strcmp(t, "true");
+  return 0;
+}
+
 static int load_builders(hg_config *c, hg_yaml *y, yaml_node_t *node, hg_error *err) {
   static const char *const keys[] = {"module", "callables", "trust", NULL};
   if (node->type != YAML_SEQUENCE_NODE)
@@ -63,13 +73,7 @@ static int load_builders(hg_config *c, hg_yaml *y, yaml_node_t *node, hg_error *
       return -1;
     if (hb->n_callables == 0) return hg_yaml_error(y, callables, err, "builder.callables: empty list");
     yaml_node_t *trust = hg_yaml_get(y, b, "trust");
-    if (trust) {
-      const char *t;
-      if (hg_yaml_scalar(y, trust, "builder.trust", &t, err) != 0) return -1;
-      if (strcmp(t, "true") && strcmp(t, "false"))
-        return hg_yaml_error(y, trust, err, "builder.trust: expected true or false, got '%s'", t);
-      hb->trust = !strcmp(t, "true");
-    }
+    if (trust && yaml_bool(y, trust, "builder.trust", &hb->trust, err) != 0) return -1;
     for (size_t j = 0; j < hb->n_callables; j++)
       if (!valid_dotted(hb->callables[j], true))
         return hg_yaml_error(y, callables, err,
@@ -149,7 +153,7 @@ static int load_allow(hg_config *c, hg_yaml *y, yaml_node_t *node, hg_error *err
 }
 
 int hg_config_parse(hg_config **out, const char *path, const char *bytes, size_t len, hg_error *err) {
-  static const char *const top[] = {"builders", "exclude", "surfaces", "allow", NULL};
+  static const char *const top[] = {"builders", "exclude", "surfaces", "allow", "strict", NULL};
   *out = NULL;
   hg_yaml y;
   hg_config *c = hg_config_empty("");
@@ -168,6 +172,9 @@ int hg_config_parse(hg_config **out, const char *path, const char *bytes, size_t
     yaml_node_t *allow = rc == 0 ? hg_yaml_get(&y, root, "allow") : NULL;
     if (rc == 0 && surfaces) rc = load_surfaces(c, &y, surfaces, err);
     if (rc == 0 && allow) rc = load_allow(c, &y, allow, err);
+    yaml_node_t *strict = rc == 0 ? hg_yaml_get(&y, root, "strict") : NULL;
+    if (rc == 0 && strict && (rc = yaml_bool(&y, strict, "strict", &c->strict, err)) == 0)
+      c->strict_line = (uint32_t)strict->start_mark.line + 1;
   }
   hg_yaml_free(&y);
   if (rc != 0) {

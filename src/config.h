@@ -42,6 +42,8 @@ typedef struct hg_config {
   uint32_t surface_line[HG_SURFACE_COUNT];  // where a surface is turned off (0: not mentioned)
   hg_allowance *allow;
   size_t n_allow;
+  bool strict;           // `strict: true`: with --diff, gate-relaxed warnings fail the run (as --strict)
+  uint32_t strict_line;  // where it is set (0: not mentioned)
 } hg_config;
 
 /** Loads `path`; 0, or -1 with "path:line:col: …" in err. */

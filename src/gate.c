@@ -10,7 +10,7 @@
 const char *const hg_relax_names[HG_RELAX_COUNT] = {
     [HG_RELAX_EXCLUDE] = "exclude",   [HG_RELAX_ALLOW] = "allow",   [HG_RELAX_SURFACE] = "surface",
     [HG_RELAX_BUILDER] = "builder",   [HG_RELAX_TRUST] = "trust",   [HG_RELAX_MARKER] = "marker",
-    [HG_RELAX_BASELINE] = "baseline", [HG_RELAX_UNREAD] = "unread",
+    [HG_RELAX_BASELINE] = "baseline", [HG_RELAX_UNREAD] = "unread", [HG_RELAX_STRICT] = "strict",
 };
 
 void hg_relaxations_add(hg_relaxations *self, const char *path, uint32_t line, hg_relax_kind kind, const char *message,

@@ -19,6 +19,7 @@ typedef enum {
   HG_RELAX_SURFACE,  // a surface turned off
   HG_RELAX_BUILDER,  // a builder (or a callable of one)
   HG_RELAX_TRUST,    // a builder taken at its word (`trust: true`)
+  HG_RELAX_STRICT,   // `strict: true` turned off
   HG_RELAX_MARKER,   // an allow[...] or ignore[...] marker
   HG_RELAX_BASELINE, // a baseline entry
   HG_RELAX_UNREAD,   // a file of the gate that could not be read for the comparison
@@ -49,7 +50,7 @@ typedef struct {
   hg_relaxations in_force; // what the run's configuration relaxes
   hg_relaxations added;    // gate-relaxed warnings: what the change relaxes (--diff)
   bool reviewed;           // --diff: the change was compared with its base
-  bool strict;             // --strict: gate-relaxed warnings fail the run
+  bool strict;             // --strict or `strict: true`: gate-relaxed warnings fail the run
   size_t trusted_builders; // builders marked `trust: true`
 } hg_gate;
 

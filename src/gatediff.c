@@ -105,6 +105,9 @@ void hg_gate_compare_config(const hg_config *base, const hg_config *head, hg_rel
     free(msg);
   }
   compare_builders(base, head, out);
+  if (base->strict && !head->strict)
+    hg_relaxations_add(out, name_of(head), head->strict_line, HG_RELAX_STRICT,
+                       "turns `strict` off: gate-relaxed warnings no longer fail the run", NULL);
 }
 
 void hg_gate_compare_baseline(const hg_baseline *base, const hg_baseline *head, const char *head_path,

@@ -75,6 +75,7 @@ static void test_gate__config_additions_are_named_at_their_lines(void **state) {
       {"exclude: [\"tests/**\", \"svc/*.py\"]\n",
        "1 exclude: adds `exclude: svc/*.py`: the files it matches are not checked\n"},
       {"surfaces: {shell: false, make: true}\n", "1 surface: turns the `shell` surface off: its files are not read\n"},
+      {POLICY "strict: false\n", ""},
       {"builders:\n  - module: os\n    callables: [getcwd]\n",
        "2 builder: adds the builder `os` (`getcwd`): a site that applies it passes\n"},
       {"builders:\n  - module: sandbox.hardening\n    callables: [hardening_kwargs, hardening_argv, x, y]\n",
@@ -107,6 +108,10 @@ static void test_gate__config_removals_and_narrowing_are_silent(void **state) {
     char *d = config_diff(POLICY, heads[i]);
     assert_string_equal(d, "");
     free(d);
+    // Turning `strict` on tightens the gate.
+    d = config_diff(heads[i], "strict: true\n");
+    assert_string_equal(d, "");
+    free(d);
   }
   // Against an empty base (no config at the ref), everything is added.
   char *d = config_diff("{}\n", POLICY);
@@ -116,6 +121,20 @@ static void test_gate__config_removals_and_narrowing_are_silent(void **state) {
                          "3 builder: adds the builder `sandbox.hardening` (`hardening_kwargs`, `hardening_argv`): a "
                          "site that applies it passes\n");
   free(d);
+}
+
+static void test_gate__turning_strict_off_is_reported(void **state) {
+  (void)state;
+  char *d = config_diff("strict: true\n", "exclude: []\nstrict: false\n");
+  assert_string_equal(d, "2 strict: turns `strict` off: gate-relaxed warnings no longer fail the run\n");
+  free(d);
+  d = config_diff("strict: true\n", "{}\n");
+  assert_string_equal(d, "0 strict: turns `strict` off: gate-relaxed warnings no longer fail the run\n");
+  free(d);
+  hg_config *c = NULL;
+  hg_error err;
+  assert_int_equal(hg_config_parse(&c, "c.yml", "strict: yes\n", 12, &err), -1);
+  assert_string_equal(err.message, "c.yml:1:9: strict: expected true or false, got 'yes'");
 }
 
 static void test_gate__init_lists_what_the_config_relaxes(void **state) {
@@ -271,6 +290,7 @@ int main(void) {
       cmocka_unit_test(test_gate__config_unchanged_or_reordered_adds_nothing),
       cmocka_unit_test(test_gate__config_additions_are_named_at_their_lines),
       cmocka_unit_test(test_gate__config_removals_and_narrowing_are_silent),
+      cmocka_unit_test(test_gate__turning_strict_off_is_reported),
       cmocka_unit_test(test_gate__init_lists_what_the_config_relaxes),
       cmocka_unit_test(test_gate__baseline_entries_added_as_many_times),
       cmocka_unit_test(test_gate__markers),
