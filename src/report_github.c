@@ -1,6 +1,7 @@
 /* GitHub Actions workflow commands: `::error file=…,line=…,col=…,endLine=…,endColumn=…,title=…::message`
  * for each site that fails the run, so that findings show inline on a pull request without code
- * scanning; `::warning` for files with syntax errors and stale baseline entries. Files are named
+ * scanning; `::warning` for files with syntax errors, stale baseline entries and what a change
+ * relaxes in the gate (gate-relaxed, `::error` with --strict). Files are named
  * relative to the repository root, as GitHub expects. Unless --quiet, a plain summary line ends
  * the output, with the same counts as the text format's (stale entries are left out with --quiet
  * too). */

@@ -1,6 +1,7 @@
 /* Compiler-style text: each failing site with its source line, a caret and the fix; with --audit
  * every site, grouped by file, with its verdict, how it is hardened and what is missing, then
- * totals by kind and verdict; stale baseline entries; a closing summary. */
+ * what the configuration relaxes and totals by kind and verdict; stale baseline entries; with
+ * --diff, what the change relaxes in the gate (warning[gate-relaxed]); a closing summary. */
 #include <stdlib.h>
 #include <string.h>
 
