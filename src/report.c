@@ -87,8 +87,12 @@ json_t *hg_json_string(const char *s) {
 
 void hg_uri_escape_path(hg_buf *out, const char *path) {
   static const char keep[] = "-._~!$&'()*+,;=:@/";
+  // RFC 3986 4.2: a ':' in the first segment would read as a scheme ("main:.hardguard.yml").
+  const char *first_slash = strchr(path, '/');
   for (const unsigned char *p = (const unsigned char *)path; *p; p++) {
-    if ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') || strchr(keep, *p))
+    bool scheme_like = *p == ':' && (!first_slash || (const char *)p < first_slash);
+    if (!scheme_like &&
+        ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') || strchr(keep, *p)))
       hg_buf_putc(out, (char)*p);
     else
       hg_buf_printf(out, "%%%02X", *p);
