@@ -198,6 +198,7 @@ static void gate(const hg_report_input *in, sarif_state *s, json_t *invocation) 
   if (!in->gate) return;
   hg_buf msg = {0}, key = {0};
   const char *level = hg_report_gate_fails(in) ? "error" : "warning";
+  char *held = NULL;  // the previous result's path, which occurrence() compares the next one with
   for (size_t i = 0; i < in->gate->added.len; i++) {
     const hg_relaxation *r = &in->gate->added.items[i];
     char *path = hg_report_relpath(in, r->path);
@@ -217,8 +218,11 @@ static void gate(const hg_report_input *in, sarif_state *s, json_t *invocation) 
                                                 "partialFingerprints", "hardguardGate/v1", fingerprint, "properties",
                                                 "kind", hg_relax_names[r->kind]));
     free(fingerprint);
-    free(path);
+    free(held);
+    held = path;
   }
+  s->path = NULL;
+  free(held);
   hg_buf_free(&key);
   json_t *notes = json_array();
   for (size_t i = 0; i < in->gate->in_force.len; i++) {
