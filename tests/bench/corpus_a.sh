@@ -7,15 +7,10 @@
 set -euo pipefail
 out=${1:?usage: corpus_a.sh DIR}
 packages=(ansible python3-sympy python3-django python3-docker)
-mkdir -p "$out/debs" "$out/A"
+. "$(dirname "$0")/debs.sh"
+fetch_debs "$out" "${packages[@]}"
+mkdir -p "$out/A"
 cd "$out/debs"
-for p in "${packages[@]}"; do
-  compgen -G "${p}_*.deb" >/dev/null && continue
-  apt-get download "$p" >/dev/null 2>&1 || {
-    echo "corpus_a: apt-get download $p failed (run apt-get update first?)" >&2
-    exit 2
-  }
-done
 for p in "${packages[@]}"; do
   [ -d "$out/A/$p" ] || dpkg -x "$(compgen -G "${p}_*.deb" | head -1)" "$out/A/$p"
 done

@@ -8,15 +8,10 @@
 set -euo pipefail
 out=${1:?usage: corpus_c.sh DIR}
 packages=(docker-compose buildbot buildbot-worker python3-docker ansible)
-mkdir -p "$out/debs" "$out/C"
+. "$(dirname "$0")/debs.sh"
+fetch_debs "$out" "${packages[@]}"
+mkdir -p "$out/C"
 cd "$out/debs"
-for p in "${packages[@]}"; do
-  compgen -G "${p}_*.deb" >/dev/null && continue
-  apt-get download "$p" >/dev/null 2>&1 || {
-    echo "corpus_c: apt-get download $p failed (run apt-get update first?)" >&2
-    exit 2
-  }
-done
 for p in docker-compose buildbot buildbot-worker python3-docker; do
   [ -d "$out/C/$p" ] || dpkg -x "$(compgen -G "${p}_*.deb" | head -1)" "$out/C/$p"
 done
