@@ -9,6 +9,7 @@
 
 #include "baseline.h"
 #include "config.h"
+#include "init.h"
 #include "project/index.h"
 #include "repo.h"
 #include "report.h"
@@ -418,7 +419,60 @@ int hg_cli_parse(int argc, char **argv, FILE *err) {
   return parse_args(&o, argc, argv, err);
 }
 
+static const char INIT_USAGE[] =
+    "usage: hardguard init [--module PKG.MODULE] [--rules DIR] [DIR]\n"
+    "\n"
+    "Writes the project's hardening builder into DIR (default: .): a module whose functions yield\n"
+    "the policy's full hardening set, and a .hardguard.yml naming them. Without --module, the module\n"
+    "goes into the project's one package (under src/ or at the top), else at the top. Writes only\n"
+    "new files: when one exists, nothing is written (exit 2).\n";
+
+// hardguard init [--module M] [--rules DIR] [DIR]
+static int init_main(int argc, char **argv, FILE *out, FILE *err) {
+  enum { OPT_MODULE = 256, OPT_RULES };
+  static const struct option longs[] = {
+      {"module", required_argument, NULL, OPT_MODULE},
+      {"rules", required_argument, NULL, OPT_RULES},
+      {"help", no_argument, NULL, 'h'},
+      {0, 0, 0, 0},
+  };
+  const char *module = NULL, *rules_dir = NULL;
+  optind = 0;
+  opterr = 0;
+  int ch;
+  while ((ch = getopt_long(argc, argv, "+:h", longs, NULL)) != -1) {
+    switch (ch) {
+    case OPT_MODULE: module = optarg; break;
+    case OPT_RULES: rules_dir = optarg; break;
+    case 'h': fputs(INIT_USAGE, out); return HG_EXIT_CLEAN;
+    case ':': return usage_error(err, "option '%s' needs a value", argv[optind - 1]);
+    default: return bad_option(err, argv[optind - 1]);
+    }
+  }
+  if (argc - optind > 1) return usage_error(err, "init takes one directory, got also '%s'", argv[optind + 1]);
+  const char *dir = optind < argc ? argv[optind] : ".";
+  hg_ruleset *rules;
+  hg_error e;
+  if (hg_ruleset_load(&rules, rules_dir, &e) != 0) {
+    fprintf(err, "hardguard: %s\n", e.message);
+    return HG_EXIT_ERROR;
+  }
+  hg_init_result r;
+  int rc = hg_init_run(&r, hg_ruleset_policy(rules), dir, module, &e);
+  if (rc != 0) {
+    fprintf(err, "hardguard: %s\n", e.message);
+  } else {
+    for (size_t i = 0; i < r.n_created; i++) fprintf(out, "wrote %s\n", r.created[i]);
+    fprintf(out, "hardguard: the builder is %s; apply it at each site with `hardguard --fix`\n", r.module);
+  }
+  hg_init_result_free(&r);
+  hg_ruleset_free(rules);
+  return rc ? HG_EXIT_ERROR : HG_EXIT_CLEAN;
+}
+
 int hg_cli_main(int argc, char **argv, FILE *out, FILE *err) {
+  // A subcommand: `hardguard init` (a directory named init is ./init).
+  if (argc >= 2 && !strcmp(argv[1], "init")) return init_main(argc - 1, argv + 1, out, err);
   hg_options o;
   int rc = parse_args(&o, argc, argv, err);
   if (rc != 0) return rc;
