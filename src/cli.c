@@ -9,6 +9,7 @@
 
 #include "baseline.h"
 #include "config.h"
+#include "fix/apply.h"
 #include "init.h"
 #include "project/index.h"
 #include "repo.h"
@@ -30,6 +31,7 @@ typedef struct {
   const char *write_baseline;  // --write-baseline
   unsigned jobs;
   bool audit, quiet;
+  bool fix, show_fixes;  // --fix, --show-fixes
   int color;  // -1 auto, 0 never, 1 always
   const char *const *paths;
   size_t n_paths;
@@ -51,12 +53,16 @@ static const char USAGE[] =
     "                         staged, unstaged or untracked); alias --changed-since REF\n"
     "  --baseline FILE        fail only on findings FILE does not list; report its stale entries\n"
     "  --write-baseline FILE  record the failing findings in FILE and exit 0\n"
+    "  --fix                  apply the configured builder at the failing Python sites it can fix,\n"
+    "                         then report what is left\n"
+    "  --show-fixes           with --fix: print the fixes as a unified diff and write nothing\n"
     "  --config FILE          use FILE instead of the nearest .hardguard.yml\n"
     "  --rules DIR            use the rules in DIR (<surface>/*.scm, <surface>/facts/*.scm, policy.yml)\n"
     "  -j, --jobs N           worker threads (default: one per online core)\n"
     "  --color WHEN           auto (default), always, never; NO_COLOR=1 also turns colour off\n"
     "  -q, --quiet            findings only: no summary line, no stale-baseline warnings\n"
     "  --list-rules           list the rules and site kinds\n"
+    "  init [DIR]             write a hardening builder and a .hardguard.yml (hardguard init --help)\n"
     "  --explain RULE         what RULE checks, why, how to fix it, with examples\n"
     "  --version, -h/--help\n"
     "\n"
@@ -88,7 +94,7 @@ static int bad_option(FILE *err, const char *arg) {
 static int parse_args(hg_options *o, int argc, char **argv, FILE *err) {
   enum {
     OPT_FORMAT = 256, OPT_AUDIT, OPT_CONFIG, OPT_RULES, OPT_COLOR, OPT_LIST_RULES, OPT_EXPLAIN, OPT_VERSION,
-    OPT_DIFF, OPT_BASELINE, OPT_WRITE_BASELINE,
+    OPT_DIFF, OPT_BASELINE, OPT_WRITE_BASELINE, OPT_FIX, OPT_SHOW_FIXES,
   };
   static const struct option longs[] = {
       {"format", required_argument, NULL, OPT_FORMAT},
@@ -97,6 +103,8 @@ static int parse_args(hg_options *o, int argc, char **argv, FILE *err) {
       {"changed-since", required_argument, NULL, OPT_DIFF},
       {"baseline", required_argument, NULL, OPT_BASELINE},
       {"write-baseline", required_argument, NULL, OPT_WRITE_BASELINE},
+      {"fix", no_argument, NULL, OPT_FIX},
+      {"show-fixes", no_argument, NULL, OPT_SHOW_FIXES},
       {"config", required_argument, NULL, OPT_CONFIG},
       {"rules", required_argument, NULL, OPT_RULES},
       {"jobs", required_argument, NULL, 'j'},
@@ -131,6 +139,8 @@ static int parse_args(hg_options *o, int argc, char **argv, FILE *err) {
       break;
     case OPT_BASELINE: o->baseline = optarg; break;
     case OPT_WRITE_BASELINE: o->write_baseline = optarg; break;
+    case OPT_FIX: o->fix = true; break;
+    case OPT_SHOW_FIXES: o->show_fixes = true; break;
     case OPT_CONFIG: o->config_path = optarg; break;
     case OPT_RULES: o->rules_dir = optarg; break;
     case 'j': {
@@ -158,6 +168,9 @@ static int parse_args(hg_options *o, int argc, char **argv, FILE *err) {
   }
   if (o->write_baseline && o->diff_ref)
     return usage_error(err, "%s", "--write-baseline records a whole run; it cannot be combined with --diff");
+  if (o->show_fixes && !o->fix) return usage_error(err, "%s", "--show-fixes goes with --fix");
+  if (o->fix && o->write_baseline)
+    return usage_error(err, "%s", "--fix and --write-baseline: fix first, then record the rest");
   static const char *const here[] = {"."};
   if (optind < argc) {
     o->paths = (const char *const *)argv + optind;
@@ -322,6 +335,56 @@ static void apply_baseline(baseline_result *b, const hg_options *o, hg_repo *rep
   free(used);
 }
 
+// --fix: fixes what the findings allow (fix/apply.h), says what became of each failing site on
+// err, and, when files changed, scans them all again so that the report shows what is left.
+// --show-fixes prints the diff on `out` instead and writes nothing. HG_EXIT_ERROR when a file with
+// fixes was left untouched (a symlink, read-only, changed on disk, failing its re-check).
+static int fix(const hg_options *o, const hg_ruleset *rules, const hg_config *config, hg_index **index,
+               hg_paths *files, hg_findings *findings, hg_file_errors *errors, hg_scan_stats *stats, FILE *out,
+               FILE *err) {
+  hg_findings_sort(findings);
+  hg_fix_options fo = {.rules = rules, .config = config, .index = *index,
+                       .root = config->path ? config->root : ".", .dry_run = o->show_fixes};
+  hg_fix_report fr;
+  hg_error e;
+  if (hg_fix_run(&fr, &fo, findings, &e) != 0) {
+    fprintf(err, "hardguard: %s\n", e.message);
+    return HG_EXIT_ERROR;
+  }
+  for (size_t i = 0; i < fr.outcomes.len; i++) {
+    const hg_fix_outcome *oc = &fr.outcomes.items[i];
+    const char *what = oc->status == HG_FIX_FIXED      ? (o->show_fixes ? "fixable" : "fixed")
+                       : oc->status == HG_FIX_RESOLVED ? "resolved"
+                                                       : "not fixed";
+    fprintf(err, "%s:%u:%u: %s [%s]: %s\n", oc->path, oc->line, oc->col, what, hg_rules[oc->rule].id, oc->text);
+  }
+  for (size_t i = 0; i < fr.refused.len; i++)
+    fprintf(err, "hardguard: %s: %s\n", fr.refused.items[i].path, fr.refused.items[i].message);
+  if (o->show_fixes) fputs(fr.diff.data ? fr.diff.data : "", out);
+  if (!o->quiet)
+    fprintf(err, "hardguard: %s %zu site%s in %zu file%s; %zu not fixable\n", o->show_fixes ? "would fix" : "fixed",
+            fr.fixed, fr.fixed == 1 ? "" : "s", fr.files_changed, fr.files_changed == 1 ? "" : "s", fr.not_fixable);
+  int rc = fr.refused.len ? HG_EXIT_ERROR : 0;
+  if (fr.files_changed && !o->show_fixes) {
+    // Judge the tree as it is now; the index has read the modules as they were.
+    hg_findings_free(findings);
+    hg_file_errors_free(errors);
+    *findings = (hg_findings){0};
+    *errors = (hg_file_errors){0};
+    size_t excluded = stats->excluded;
+    *stats = (hg_scan_stats){.excluded = excluded};
+    hg_index_free(*index);
+    *index = hg_index_new(rules, config, o->paths[0]);
+    hg_scan_options so = {.rules = rules, .config = config, .index = *index, .jobs = o->jobs};
+    if (hg_scan(&so, files->items, files->len, findings, errors, stats, &e) != 0) {
+      fprintf(err, "hardguard: %s\n", e.message);
+      rc = HG_EXIT_ERROR;
+    }
+  }
+  hg_fix_report_free(&fr);
+  return rc;
+}
+
 static int check(const hg_options *o, const hg_ruleset *rules, FILE *out, FILE *err) {
   hg_error e;
   baseline_result base = {0};
@@ -349,6 +412,7 @@ static int check(const hg_options *o, const hg_ruleset *rules, FILE *out, FILE *
   hg_file_errors errors = {0};
   hg_scan_stats stats = {0};
   char **relpaths = NULL;
+  int fix_rc = 0;
   hg_walk(o->paths, o->n_paths, config, &files, &errors, &stats.excluded);
   hg_index *index = hg_index_new(rules, config, o->paths[0]);
   hg_scan_options so = {.rules = rules, .config = config, .index = index, .jobs = o->jobs};
@@ -361,6 +425,14 @@ static int check(const hg_options *o, const hg_ruleset *rules, FILE *out, FILE *
     fprintf(err, "hardguard: %s\n", e.message);
     rc = HG_EXIT_ERROR;
     goto cleanup;
+  }
+  if (o->fix) {
+    int frc = fix(o, rules, config, &index, &files, &findings, &errors, &stats, out, err);
+    if (frc == HG_EXIT_ERROR) fix_rc = frc;
+    if (o->show_fixes) {
+      rc = frc ? frc : (stats.failing ? HG_EXIT_FINDINGS : HG_EXIT_CLEAN);
+      goto cleanup;
+    }
   }
   if (repo) {
     relpaths = hg_xcalloc(findings.len + 1, sizeof(char *));
@@ -399,6 +471,7 @@ static int check(const hg_options *o, const hg_ruleset *rules, FILE *out, FILE *
   rc = shown.failing ? HG_EXIT_FINDINGS : HG_EXIT_CLEAN;
   for (size_t i = 0; i < errors.len; i++)
     if (errors.items[i].kind == HG_FILE_UNREADABLE) rc = HG_EXIT_ERROR;
+  if (fix_rc) rc = fix_rc;
 cleanup:
   fflush(out);
   if (relpaths) hg_strv_free(relpaths, findings.len);

@@ -1,0 +1,577 @@
+#include "fix/apply.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "check.h"
+#include "fix/diff.h"
+#include "fix/plan.h"
+#include "project/index.h"
+#include "ruleset.h"
+#include "source.h"
+#include "surface.h"
+
+// One failing site of a file that --fix may fix, and what the fix did with it.
+typedef struct {
+  const hg_finding *f;
+  uint32_t start, end; // bytes of the site in the text (after any BOM)
+  TSNode node;
+  hg_fix_site_kind kind;
+  int choice;        // the builder callable applied (an index into the run's candidates), -1: none
+  char *why;         // not fixable: why (heap)
+  char *note;        // fixed: what was replaced (heap), or NULL
+} site;
+
+// A builder callable the config names, and what it yields when that can be read.
+typedef struct {
+  const char *module, *name;
+  char **yields; // keywords; NULL: unknown
+  size_t n_yields;
+} candidate;
+
+typedef struct {
+  const hg_fix_options *o;
+  const hg_policy *policy;
+  hg_checker *checker;
+  TSParser *parser;
+  candidate *cands;
+  size_t n_cands;
+  const char **names_by_dialect[HG_POLICY_MAX_DIALECTS]; // the option names each keyword dialect reads
+  hg_fix_report *out;
+} fixer;
+
+static void outcome_as(fixer *fx, const hg_finding *f, hg_fix_status status, char *text) {
+  hg_fix_outcome oc = {.path = hg_xstrdup(f->path), .line = f->line, .col = f->col, .rule = f->rule,
+                       .status = status, .text = text};
+  HG_VEC_PUSH(&fx->out->outcomes, oc);
+  if (status == HG_FIX_FIXED)
+    fx->out->fixed++;
+  else if (status == HG_FIX_NOT_FIXED)
+    fx->out->not_fixable++;
+}
+
+static void outcome(fixer *fx, const hg_finding *f, bool fixed, char *text) {
+  outcome_as(fx, f, fixed ? HG_FIX_FIXED : HG_FIX_NOT_FIXED, text);
+}
+
+static void refuse(fixer *fx, const char *path, char *message) {
+  hg_file_error e = {.path = hg_xstrdup(path), .kind = HG_FILE_UNREADABLE, .message = message};
+  HG_VEC_PUSH(&fx->out->refused, e);
+}
+
+// Why a failing finding of another rule is no fix's to make.
+static const char *never_fixed(hg_rule_id rule) {
+  switch (rule) {
+  case HG_RULE_WEAKENING_OPTION: return "a weakening option: a human decides whether it goes";
+  case HG_RULE_UNVERIFIABLE_FLAGS: return "options hardguard cannot follow: a human decides what they hold";
+  case HG_RULE_CLIENT_WITHOUT_BUILDER: return "an import added only to satisfy this rule is not a fix";
+  default: return "--fix applies the builder only at unhardened-site and builder-not-applied sites";
+  }
+}
+
+static bool fixable_rule(hg_rule_id r) { return r == HG_RULE_UNHARDENED_SITE || r == HG_RULE_BUILDER_NOT_APPLIED; }
+
+// ---- reading the candidates ---------------------------------------------------------------------
+
+static void load_candidates(fixer *fx, const char *from_path) {
+  const hg_config *c = fx->o->config;
+  size_t n = 0;
+  for (size_t i = 0; i < c->n_builders; i++)
+    n += c->builders[i].n_callables;
+  fx->cands = hg_xcalloc(n + 1, sizeof(candidate));
+  for (size_t i = 0; i < c->n_builders; i++) {
+    const hg_builder *b = &c->builders[i];
+    const hg_module *m = fx->o->index ? hg_index_module(fx->o->index, b->module, strlen(b->module), from_path) : NULL;
+    for (size_t k = 0; k < b->n_callables; k++) {
+      candidate *cd = &fx->cands[fx->n_cands++];
+      cd->module = b->module;
+      cd->name = b->callables[k];
+      if (m && !strchr(cd->name, '.') && !hg_fix_builder_keywords(m->src, m->root, cd->name, &cd->yields, &cd->n_yields))
+        cd->yields = NULL;
+    }
+  }
+}
+
+static const char *const *dialect_names(fixer *fx, const char *dialect) {
+  int d = dialect ? hg_policy_dialect(fx->policy, dialect) : -1;
+  if (d < 0)
+    return NULL;
+  if (!fx->names_by_dialect[d]) {
+    HG_VEC(const char *) v = {0};
+    for (size_t r = 0; r < fx->policy->n_req; r++)
+      for (size_t m = 0; m < fx->policy->req[r].spell[d].n; m++)
+        for (size_t k = 0; k < fx->policy->req[r].spell[d].m[m].n_names; k++)
+          HG_VEC_PUSH(&v, fx->policy->req[r].spell[d].m[m].names[k]);
+    for (size_t r = 0; r < fx->policy->n_forbid; r++)
+      for (size_t m = 0; m < fx->policy->forbid[r].spell[d].n; m++)
+        for (size_t k = 0; k < fx->policy->forbid[r].spell[d].m[m].n_names; k++)
+          HG_VEC_PUSH(&v, fx->policy->forbid[r].spell[d].m[m].names[k]);
+    HG_VEC_PUSH(&v, NULL);
+    fx->names_by_dialect[d] = v.items;
+  }
+  return fx->names_by_dialect[d];
+}
+
+// ---- one file -----------------------------------------------------------------------------------
+
+typedef struct {
+  const char *path;
+  char *bytes; // the whole file
+  size_t len;
+  size_t bom;
+  hg_fix_text text;
+  TSTree *tree;
+  site *sites;
+  size_t n_sites;
+} file;
+
+// The file's text with the chosen callables applied: edits (sorted) and the new bytes (BOM kept).
+// Sites whose plan fails get their reason and no choice.
+static int build(fixer *fx, file *fl, hg_edits *edits, hg_buf *out) {
+  *edits = (hg_edits){0};
+  // Imports first: one edit per builder module, naming every callable the chosen sites call.
+  char **calls = hg_xcalloc(fx->n_cands + 1, sizeof(char *));
+  uint32_t first = (uint32_t)fl->text.len;
+  for (size_t i = 0; i < fl->n_sites; i++)
+    if (fl->sites[i].choice >= 0 && fl->sites[i].start < first)
+      first = fl->sites[i].start;
+  for (size_t c = 0; c < fx->n_cands; c++) {
+    bool done = false;
+    for (size_t k = 0; k < c && !done; k++)
+      done = !strcmp(fx->cands[k].module, fx->cands[c].module);
+    if (done)
+      continue;
+    HG_VEC(char *) names = {0};
+    HG_VEC(size_t) which = {0};
+    for (size_t k = c; k < fx->n_cands; k++) {
+      if (strcmp(fx->cands[k].module, fx->cands[c].module))
+        continue;
+      bool used = false;
+      for (size_t i = 0; i < fl->n_sites && !used; i++)
+        used = fl->sites[i].choice == (int)k;
+      if (used) {
+        HG_VEC_PUSH(&names, (char *)fx->cands[k].name);
+        HG_VEC_PUSH(&which, k);
+      }
+    }
+    if (names.len) {
+      char **got = hg_xcalloc(names.len, sizeof(char *));
+      hg_fix_plan_import(&fl->text, fx->cands[c].module, names.items, names.len, first, edits, got);
+      for (size_t k = 0; k < names.len; k++)
+        calls[which.items[k]] = got[k];
+      free(got);
+    }
+    free(names.items);
+    free(which.items);
+  }
+  for (size_t i = 0; i < fl->n_sites; i++) {
+    site *s = &fl->sites[i];
+    if (s->choice < 0)
+      continue;
+    const candidate *cd = &fx->cands[s->choice];
+    char *call = hg_xasprintf("%s()", calls[s->choice]);
+    hg_buf note = {0}, why = {0};
+    int rc = s->kind == HG_FIX_SITE_ARGV
+                 ? hg_fix_plan_argv(&fl->text, s->node, call, fx->policy, edits, &why)
+                 : hg_fix_plan_kwargs(&fl->text, s->node, call, cd->yields, cd->n_yields,
+                                      dialect_names(fx, s->f->dialect), edits, &note, &why);
+    free(s->note);
+    s->note = note.len ? hg_buf_detach(&note) : NULL;
+    if (rc != 0) {
+      free(s->why);
+      s->why = hg_buf_detach(&why);
+      s->choice = -1;
+    }
+    hg_buf_free(&note);
+    hg_buf_free(&why);
+    free(call);
+  }
+  for (size_t c = 0; c < fx->n_cands; c++)
+    free(calls[c]);
+  free(calls);
+  hg_buf_add(out, fl->bytes, fl->bom);
+  return hg_edits_apply(edits, fl->text.src, fl->text.len, out);
+}
+
+// The 1-based line and character column of byte `at` of `s`.
+static void position(const char *s, size_t at, uint32_t *line, uint32_t *col) {
+  *line = 1;
+  *col = 1;
+  for (size_t i = 0; i < at; i++) {
+    if (s[i] == '\n') {
+      (*line)++;
+      *col = 1;
+    } else if (((unsigned char)s[i] & 0xC0) != 0x80) {
+      (*col)++;
+    }
+  }
+}
+
+typedef struct {
+  hg_findings findings;
+  hg_file_errors errors;
+} checked;
+
+static void check_bytes(fixer *fx, const char *path, const char *bytes, size_t len, checked *out) {
+  *out = (checked){0};
+  hg_source src;
+  hg_source_from_bytes(&src, path, bytes, len);
+  hg_check_source(fx->checker, HG_SURFACE_PYTHON, fx->o->rules, fx->o->config, fx->o->index, &src, &out->findings,
+                  &out->errors);
+  hg_source_free(&src);
+}
+
+static void checked_free(checked *c) {
+  hg_findings_free(&c->findings);
+  hg_file_errors_free(&c->errors);
+}
+
+static size_t syntax_errors(const checked *c) {
+  size_t n = 0;
+  for (size_t i = 0; i < c->errors.len; i++)
+    n += c->errors.items[i].kind == HG_FILE_SYNTAX;
+  return n;
+}
+
+// Does the site at old byte `s->start` pass in the edited text? Sets *why when not.
+static bool passes(const site *s, const hg_edits *edits, const hg_buf *text, size_t bom, const checked *c,
+                   const char **why) {
+  uint32_t at = hg_edits_map(edits, s->start), line, col;
+  position(text->data + bom, at, &line, &col);
+  for (size_t i = 0; i < c->findings.len; i++) {
+    const hg_finding *f = &c->findings.items[i];
+    if (f->line == line && f->col == col && !strcmp(f->kind, s->f->kind)) {
+      *why = f->message;
+      return !hg_finding_fails(f);
+    }
+  }
+  *why = "the site is not found again after the edit";
+  return false;
+}
+
+// Picks, site by site, the first callable that makes the site pass with the choices before it.
+static void choose(fixer *fx, file *fl, size_t syntax_before) {
+  for (size_t i = 0; i < fl->n_sites; i++) {
+    site *s = &fl->sites[i];
+    if (s->why)
+      continue;
+    hg_buf tried = {0};
+    const char *site_why;
+    char *plan_why = NULL;
+    for (size_t c = 0; c < fx->n_cands && s->choice < 0; c++) {
+      s->choice = (int)c;
+      hg_edits edits;
+      hg_buf text = {0};
+      bool ok = false;
+      if (build(fx, fl, &edits, &text) == 0 && s->choice >= 0) {
+        checked ck;
+        check_bytes(fx, fl->path, text.data, text.len, &ck);
+        ok = syntax_errors(&ck) <= syntax_before && passes(s, &edits, &text, fl->bom, &ck, &site_why);
+        checked_free(&ck);
+      } else if (s->why) {
+        free(plan_why);
+        plan_why = s->why;
+        s->why = NULL;
+      }
+      hg_buf_printf(&tried, "%s%s()", tried.len ? ", " : "", fx->cands[c].name);
+      if (!ok)
+        s->choice = -1;
+      hg_edits_free(&edits);
+      hg_buf_free(&text);
+    }
+    if (s->choice < 0)
+      s->why = plan_why ? plan_why
+                        : hg_xasprintf("no configured builder makes this site pass (tried %s)", tried.data);
+    else
+      free(plan_why);
+    hg_buf_free(&tried);
+  }
+}
+
+// Is `path` inside `root` (both resolved)?
+static bool inside(const char *path, const char *root) {
+  char rp[PATH_MAX], rr[PATH_MAX];
+  if (!realpath(path, rp) || !realpath(root, rr))
+    return false;
+  size_t n = strlen(rr);
+  return !strcmp(rr, "/") || (!strncmp(rp, rr, n) && (rp[n] == '/' || rp[n] == '\0'));
+}
+
+// Test hook: HG_FIX_TEST_MODIFY=PATH appends a line to PATH right before --fix compares it with
+// what it read, as another process writing the file at that moment would (tests/fix/).
+static void test_hook_modify(const char *path) {
+  const char *target = getenv("HG_FIX_TEST_MODIFY");
+  if (!target || strcmp(target, path))
+    return;
+  FILE *f = fopen(path, "a");
+  if (f) {
+    fputs("# modified while hardguard --fix ran\n", f);
+    fclose(f);
+  }
+}
+
+// Writes `text` over `path` atomically: a temporary file in the same directory with the old mode,
+// synced, then renamed over it — unless the file no longer is what was read (`old`, `st`).
+static int write_atomic(const char *path, const char *text, size_t len, const char *old, size_t old_len,
+                        const struct stat *st, char **why) {
+  const char *slash = strrchr(path, '/');
+  char *tmp = slash ? hg_xasprintf("%.*s/.%s.hardguard-XXXXXX", (int)(slash - path), path, slash + 1)
+                    : hg_xasprintf(".%s.hardguard-XXXXXX", path);
+  int fd = mkstemp(tmp);
+  if (fd < 0) {
+    *why = hg_xasprintf("cannot create a temporary file next to it: %s", strerror(errno));
+    free(tmp);
+    return -1;
+  }
+  size_t done = 0;
+  int rc = 0;
+  while (done < len && rc == 0) {
+    ssize_t w = write(fd, text + done, len - done);
+    if (w < 0 && errno != EINTR)
+      rc = -1;
+    else if (w > 0)
+      done += (size_t)w;
+  }
+  if (rc == 0 && (fchmod(fd, st->st_mode & 07777) != 0 || fsync(fd) != 0))
+    rc = -1;
+  if (close(fd) != 0)
+    rc = -1;
+  if (rc != 0) {
+    *why = hg_xasprintf("cannot write a temporary file next to it: %s", strerror(errno));
+    unlink(tmp);
+    free(tmp);
+    return -1;
+  }
+  test_hook_modify(path);
+  // Unchanged since read: the same file (inode), size, modification time and bytes.
+  struct stat now;
+  char *bytes = NULL;
+  size_t n = 0;
+  hg_error e;
+  bool same = lstat(path, &now) == 0 && S_ISREG(now.st_mode) && now.st_ino == st->st_ino &&
+              now.st_size == st->st_size && now.st_mtim.tv_sec == st->st_mtim.tv_sec &&
+              now.st_mtim.tv_nsec == st->st_mtim.tv_nsec && hg_read_file(&bytes, &n, path, &e) == 0 &&
+              n == old_len && !memcmp(bytes, old, n);
+  free(bytes);
+  if (!same) {
+    *why = hg_xstrdup("changed on disk since hardguard read it; not touched (run --fix again)");
+    unlink(tmp);
+    free(tmp);
+    return -1;
+  }
+  if (rename(tmp, path) != 0) {
+    *why = hg_xasprintf("cannot replace it: %s", strerror(errno));
+    unlink(tmp);
+    free(tmp);
+    return -1;
+  }
+  free(tmp);
+  return 0;
+}
+
+static void report_site(fixer *fx, const site *s) {
+  if (s->choice < 0) {
+    outcome(fx, s->f, false, hg_xstrdup(s->why ? s->why : "not fixable"));
+    return;
+  }
+  const candidate *cd = &fx->cands[s->choice];
+  hg_buf b = {0};
+  hg_buf_printf(&b, "%s %s%s() from %s", fx->o->dry_run ? "would apply" : "applied",
+                s->kind == HG_FIX_SITE_ARGV ? "*" : "**", cd->name, cd->module);
+  hg_buf_puts(&b, s->kind == HG_FIX_SITE_ARGV ? " before the image" : ", merged last");
+  if (s->note)
+    hg_buf_printf(&b, " (%s, which it sets)", s->note);
+  outcome(fx, s->f, true, hg_buf_detach(&b));
+}
+
+// Every site of the file not fixed, with `why` (a file-level reason).
+static void all_not_fixed(fixer *fx, const file *fl, const char *why) {
+  for (size_t i = 0; i < fl->n_sites; i++)
+    outcome(fx, fl->sites[i].f, false, hg_xstrdup(why));
+}
+
+static void fix_file(fixer *fx, file *fl) {
+  struct stat st;
+  hg_error e;
+  const char *refusal = NULL;
+  if (lstat(fl->path, &st) != 0)
+    refusal = "cannot be read";
+  else if (S_ISLNK(st.st_mode))
+    refusal = "a symbolic link; --fix rewrites only regular files (fix its target)";
+  else if (!S_ISREG(st.st_mode))
+    refusal = "not a regular file";
+  else if (!(st.st_mode & S_IWUSR))
+    refusal = "read-only; --fix leaves it as it is";
+  else if (!inside(fl->path, fx->o->root))
+    refusal = "outside the project root; --fix leaves it as it is";
+  if (refusal) {
+    refuse(fx, fl->path, hg_xstrdup(refusal));
+    all_not_fixed(fx, fl, refusal);
+    return;
+  }
+  if (hg_read_file(&fl->bytes, &fl->len, fl->path, &e) != 0) {
+    refuse(fx, fl->path, hg_xstrdup(e.message));
+    all_not_fixed(fx, fl, "cannot be read");
+    return;
+  }
+  fl->bom = hg_text_bom(fl->bytes, fl->len);
+  fl->text = (hg_fix_text){.src = fl->bytes + fl->bom, .len = fl->len - fl->bom};
+  fl->text.eol = hg_text_eol(fl->text.src, fl->text.len);
+  fl->tree = ts_parser_parse_string(fx->parser, NULL, fl->text.src, (uint32_t)fl->text.len);
+  fl->text.root = ts_tree_root_node(fl->tree);
+  for (size_t i = 0; i < fl->n_sites; i++) {
+    site *s = &fl->sites[i];
+    s->start = hg_text_offset(fl->text.src, fl->text.len, s->f->line, s->f->col);
+    s->end = hg_text_offset(fl->text.src, fl->text.len, s->f->end_line, s->f->end_col);
+    s->kind = hg_fix_site(&fl->text, s->start, s->end, &s->node);
+    int d = s->f->dialect ? hg_policy_dialect(fx->policy, s->f->dialect) : -1;
+    bool keywords = d >= 0 && fx->policy->dialects[d].shape == HG_SHAPE_KEYWORDS;
+    bool flags = d >= 0 && fx->policy->dialects[d].shape == HG_SHAPE_FLAGS;
+    if (s->kind != HG_FIX_SITE_ARGV && flags)
+      s->why = hg_xstrdup("a command string run by a shell: write it as an argv list ([\"docker\", \"run\", ...]) "
+                          "and run --fix again; --fix does not rewrite shell strings");
+    else if ((s->kind == HG_FIX_SITE_ARGV && !flags) || (s->kind == HG_FIX_SITE_KWARGS && !keywords))
+      s->why = hg_xasprintf("--fix applies builders to keyword calls and argv lists, not to %s sites",
+                            s->f->dialect ? s->f->dialect : "these");
+    else if (s->kind == HG_FIX_SITE_NONE || s->kind == HG_FIX_SITE_OTHER)
+      s->why = hg_xstrdup("--fix applies a builder to keyword calls and argv lists only");
+    else if (s->f->also & ~((UINT32_C(1) << HG_RULE_UNHARDENED_SITE) | (UINT32_C(1) << HG_RULE_BUILDER_NOT_APPLIED)))
+      s->why = hg_xstrdup("the site also fails another rule (a weakening option, say): a human decides first");
+    else if (!fx->n_cands)
+      s->why = hg_xstrdup("no builder configured: run `hardguard init` first");
+  }
+  checked before;
+  check_bytes(fx, fl->path, fl->bytes, fl->len, &before);
+  size_t syntax_before = syntax_errors(&before);
+  checked_free(&before);
+  choose(fx, fl, syntax_before);
+  bool any = false;
+  for (size_t i = 0; i < fl->n_sites; i++)
+    any |= fl->sites[i].choice >= 0;
+  if (!any) {
+    for (size_t i = 0; i < fl->n_sites; i++)
+      report_site(fx, &fl->sites[i]);
+    return;
+  }
+  // The whole file once more, with every choice: it must parse as before and each site pass.
+  hg_edits edits;
+  hg_buf text = {0};
+  char *why = NULL;
+  if (build(fx, fl, &edits, &text) != 0) {
+    why = hg_xstrdup("the fixes overlap; rolled back");
+  } else {
+    checked ck;
+    check_bytes(fx, fl->path, text.data, text.len, &ck);
+    const char *site_why = NULL;
+    if (syntax_errors(&ck) > syntax_before)
+      why = hg_xstrdup("the fixed file does not parse; rolled back");
+    for (size_t i = 0; i < fl->n_sites && !why; i++)
+      if (fl->sites[i].choice >= 0 && !passes(&fl->sites[i], &edits, &text, fl->bom, &ck, &site_why))
+        why = hg_xasprintf("line %u still fails after the fix (%s); rolled back", fl->sites[i].f->line, site_why);
+    checked_free(&ck);
+  }
+  if (!why && fx->o->dry_run)
+    hg_diff_unified(&fx->out->diff, fl->path, fl->text.src, fl->text.len, &edits);
+  else if (!why)
+    write_atomic(fl->path, text.data, text.len, fl->bytes, fl->len, &st, &why);
+  if (why) {
+    refuse(fx, fl->path, hg_xstrdup(why));
+    all_not_fixed(fx, fl, why);
+  } else {
+    fx->out->files_changed++;
+    for (size_t i = 0; i < fl->n_sites; i++)
+      report_site(fx, &fl->sites[i]);
+  }
+  free(why);
+  hg_edits_free(&edits);
+  hg_buf_free(&text);
+}
+
+// ---- the run ------------------------------------------------------------------------------------
+
+int hg_fix_run(hg_fix_report *out, const hg_fix_options *o, const hg_findings *findings, hg_error *err) {
+  (void)err;
+  *out = (hg_fix_report){0};
+  fixer fx = {.o = o, .policy = hg_ruleset_policy(o->rules), .out = out};
+  fx.checker = hg_checker_new();
+  fx.parser = ts_parser_new();
+  if (!ts_parser_set_language(fx.parser, hg_surface_get(HG_SURFACE_PYTHON)->language()))
+    abort(); // ABI checked at build
+  load_candidates(&fx, findings->len ? findings->items[0].path : ".");
+  // Findings come sorted by path: one file at a time.
+  for (size_t i = 0; i < findings->len;) {
+    size_t j = i;
+    while (j < findings->len && !strcmp(findings->items[j].path, findings->items[i].path))
+      j++;
+    file fl = {.path = findings->items[i].path};
+    HG_VEC(site) sites = {0};
+    HG_VEC(const hg_finding *) clients = {0};
+    for (size_t k = i; k < j; k++) {
+      const hg_finding *f = &findings->items[k];
+      if (!hg_finding_fails(f))
+        continue;
+      if (f->rule == HG_RULE_CLIENT_WITHOUT_BUILDER && !(f->also & ~(UINT32_C(1) << f->rule))) {
+        HG_VEC_PUSH(&clients, f); // settled below when a site of the file is fixed
+        continue;
+      }
+      if (!fixable_rule(f->rule)) {
+        outcome(&fx, f, false, hg_xstrdup(never_fixed(f->rule)));
+        continue;
+      }
+      HG_VEC_PUSH(&sites, ((site){.f = f, .choice = -1}));
+    }
+    fl.sites = sites.items;
+    fl.n_sites = sites.len;
+    int surface = hg_surface_by_name(fl.path);
+    if (fl.n_sites && surface != HG_SURFACE_PYTHON)
+      all_not_fixed(&fx, &fl, "--fix rewrites Python files only (compose services and shell scripts are not "
+                              "fixed yet: add the flags the finding names)");
+    size_t changed = fx.out->files_changed;
+    if (fl.n_sites && surface == HG_SURFACE_PYTHON)
+      fix_file(&fx, &fl);
+    // The import a fix adds is for the sites it fixed, which apply the builder: the module no
+    // longer opens a client without it.
+    for (size_t k = 0; k < clients.len; k++)
+      if (fx.out->files_changed > changed)
+        outcome_as(&fx, clients.items[k], HG_FIX_RESOLVED,
+                   hg_xstrdup(o->dry_run ? "would be settled by the import the fixes add"
+                                         : "settled by the import the fixes added"));
+      else
+        outcome(&fx, clients.items[k], false, hg_xstrdup(never_fixed(HG_RULE_CLIENT_WITHOUT_BUILDER)));
+    free(clients.items);
+    for (size_t k = 0; k < fl.n_sites; k++) {
+      free(fl.sites[k].why);
+      free(fl.sites[k].note);
+    }
+    free(fl.sites);
+    free(fl.bytes);
+    if (fl.tree)
+      ts_tree_delete(fl.tree);
+    i = j;
+  }
+  for (size_t c = 0; c < fx.n_cands; c++)
+    hg_strv_free(fx.cands[c].yields, fx.cands[c].n_yields);
+  free(fx.cands);
+  for (size_t d = 0; d < HG_POLICY_MAX_DIALECTS; d++)
+    free(fx.names_by_dialect[d]);
+  ts_parser_delete(fx.parser);
+  hg_checker_free(fx.checker);
+  return 0;
+}
+
+void hg_fix_report_free(hg_fix_report *self) {
+  for (size_t i = 0; i < self->outcomes.len; i++) {
+    free(self->outcomes.items[i].path);
+    free(self->outcomes.items[i].text);
+  }
+  free(self->outcomes.items);
+  hg_file_errors_free(&self->refused);
+  hg_buf_free(&self->diff);
+  *self = (hg_fix_report){0};
+}

@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# A --fix case: fixtures/fix/<case>/input/ is a tree, copied to a scratch directory; `cmd` (a bash
+# snippet, default `$HG --fix --color never .`) runs there with $HG set to the binary. Compared:
+# the tree afterwards with expected/ (absent: the tree must be unchanged), stdout with stdout.txt,
+# stderr with stderr.txt, the exit status with exit.txt. Then every .py file of the tree must
+# still compile (python3 -m py_compile), and, for the default command, a second --fix must change
+# nothing (idempotence). HG_UPDATE_GOLDEN=1 rewrites the expected files for review in git diff.
+set -u
+hg=$1 case=$2 actual=$3
+rm -rf "$actual" && mkdir -p "$actual/work"
+cp -a "$case/input/." "$actual/work/"
+cmd='$HG --fix --color never .'
+[ -f "$case/cmd" ] && cmd=$(cat "$case/cmd")
+(cd "$actual/work" && HG=$hg bash -c "$cmd" >"$actual/stdout.txt" 2>"$actual/stderr.txt")
+code=$?
+# Leftovers a run must not leave: temporary files of an interrupted rewrite.
+leftover=$(find "$actual/work" -name '.*.hardguard-*')
+if [ -n "${HG_UPDATE_GOLDEN:-}" ]; then
+  cp "$actual/stdout.txt" "$case/stdout.txt"
+  cp "$actual/stderr.txt" "$case/stderr.txt"
+  echo "$code" >"$case/exit.txt"
+  rm -rf "$case/expected"
+  if ! diff -r "$case/input" "$actual/work" >/dev/null 2>&1; then cp -a "$actual/work" "$case/expected"; fi
+  exit 0
+fi
+status=0
+want_tree=$case/expected
+[ -d "$want_tree" ] || want_tree=$case/input
+if ! diff -ru --no-dereference "$want_tree" "$actual/work"; then echo "tree differs from $want_tree"; status=1; fi
+if ! diff -u "$case/stdout.txt" "$actual/stdout.txt"; then echo "stdout differs"; status=1; fi
+if ! diff -u "$case/stderr.txt" "$actual/stderr.txt"; then echo "stderr differs"; status=1; fi
+want=$(cat "$case/exit.txt")
+if [ "$code" != "$want" ]; then echo "exit status $code, expected $want"; status=1; fi
+if [ -n "$leftover" ]; then echo "temporary files left behind: $leftover"; status=1; fi
+# The fixed tree is still Python.
+mapfile -t py < <(cd "$actual/work" && find . -name '*.py' -type f | sort)
+if [ ${#py[@]} -gt 0 ]; then
+  if ! (cd "$actual/work" && PYTHONPYCACHEPREFIX="$actual/pycache" python3 -m py_compile "${py[@]}"); then
+    echo "a .py file of the tree does not compile"; status=1
+  fi
+fi
+# Idempotence: fixing the fixed tree again changes nothing.
+if [ ! -f "$case/cmd" ]; then
+  cp -a "$actual/work" "$actual/again"
+  (cd "$actual/again" && "$hg" --fix --color never . >"$actual/again.stdout" 2>"$actual/again.stderr")
+  if ! diff -r --no-dereference "$actual/work" "$actual/again"; then echo "a second --fix changed the tree"; status=1; fi
+  if ! grep -q '^hardguard: fixed 0 sites in 0 files' "$actual/again.stderr"; then
+    echo "a second --fix fixed something:"; cat "$actual/again.stderr"; status=1
+  fi
+fi
+exit $status
