@@ -303,8 +303,10 @@ static bool inside(const char *path, const char *root) {
   return !strcmp(rr, "/") || (!strncmp(rp, rr, n) && (rp[n] == '/' || rp[n] == '\0'));
 }
 
-// Test hook: HG_FIX_TEST_MODIFY=PATH appends a line to PATH right before --fix compares it with
-// what it read, as another process writing the file at that moment would (tests/fix/).
+// Test hooks (fixtures/fix/): HG_FIX_TEST_MODIFY=PATH appends a line to PATH right before --fix
+// compares it with what it read, as another process writing the file at that moment would;
+// HG_FIX_TEST_BREAK=PATH appends an unclosed bracket to PATH's fixed text before its final
+// re-check, as a fix that broke the file would, so that the roll-back is seen.
 static void test_hook_modify(const char *path) {
   const char *target = getenv("HG_FIX_TEST_MODIFY");
   if (!target || strcmp(target, path))
@@ -373,6 +375,12 @@ static int write_atomic(const char *path, const char *text, size_t len, const ch
   }
   free(tmp);
   return 0;
+}
+
+static void test_hook_break(const char *path, hg_buf *text) {
+  const char *target = getenv("HG_FIX_TEST_BREAK");
+  if (target && !strcmp(target, path))
+    hg_buf_puts(text, "broken = (\n");
 }
 
 static void report_site(fixer *fx, const site *s) {
@@ -466,6 +474,7 @@ static void fix_file(fixer *fx, file *fl) {
   if (build(fx, fl, &edits, &text) != 0) {
     why = hg_xstrdup("the fixes overlap; rolled back");
   } else {
+    test_hook_break(fl->path, &text);
     checked ck;
     check_bytes(fx, fl->path, text.data, text.len, &ck);
     const char *site_why = NULL;
