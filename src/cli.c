@@ -55,7 +55,8 @@ static const char USAGE[] =
     "  --write-baseline FILE  record the failing findings in FILE and exit 0\n"
     "  --fix                  apply the configured builder at the failing Python sites it can fix,\n"
     "                         then report what is left\n"
-    "  --show-fixes           with --fix: print the fixes as a unified diff and write nothing\n"
+    "  --show-fixes           with --fix: print the fixes as a unified diff (with --format sarif: as\n"
+    "                         the results' fixes) and write nothing\n"
     "  --config FILE          use FILE instead of the nearest .hardguard.yml\n"
     "  --rules DIR            use the rules in DIR (<surface>/*.scm, <surface>/facts/*.scm, policy.yml)\n"
     "  -j, --jobs N           worker threads (default: one per online core)\n"
@@ -255,6 +256,8 @@ static int explain(const char *id, FILE *out, FILE *err) {
   code_block(out, r->example_fail);
   fputs("\nPasses\n", out);
   code_block(out, r->example_pass);
+  fputs("\nWith --fix\n", out);
+  wrapped(out, hg_fix_explain((hg_rule_id)(r - hg_rules)));
   return HG_EXIT_CLEAN;
 }
 
@@ -340,32 +343,32 @@ static void apply_baseline(baseline_result *b, const hg_options *o, hg_repo *rep
 // --show-fixes prints the diff on `out` instead and writes nothing. HG_EXIT_ERROR when a file with
 // fixes was left untouched (a symlink, read-only, changed on disk, failing its re-check).
 static int fix(const hg_options *o, const hg_ruleset *rules, const hg_config *config, hg_index **index,
-               hg_paths *files, hg_findings *findings, hg_file_errors *errors, hg_scan_stats *stats, FILE *out,
-               FILE *err) {
+               hg_paths *files, hg_findings *findings, hg_file_errors *errors, hg_scan_stats *stats,
+               hg_fix_report *fr, FILE *out, FILE *err) {
   hg_findings_sort(findings);
   hg_fix_options fo = {.rules = rules, .config = config, .index = *index,
                        .root = config->path ? config->root : ".", .dry_run = o->show_fixes};
-  hg_fix_report fr;
   hg_error e;
-  if (hg_fix_run(&fr, &fo, findings, &e) != 0) {
+  if (hg_fix_run(fr, &fo, findings, &e) != 0) {
     fprintf(err, "hardguard: %s\n", e.message);
     return HG_EXIT_ERROR;
   }
-  for (size_t i = 0; i < fr.outcomes.len; i++) {
-    const hg_fix_outcome *oc = &fr.outcomes.items[i];
+  for (size_t i = 0; i < fr->outcomes.len; i++) {
+    const hg_fix_outcome *oc = &fr->outcomes.items[i];
     const char *what = oc->status == HG_FIX_FIXED      ? (o->show_fixes ? "fixable" : "fixed")
                        : oc->status == HG_FIX_RESOLVED ? "resolved"
                                                        : "not fixed";
     fprintf(err, "%s:%u:%u: %s [%s]: %s\n", oc->path, oc->line, oc->col, what, hg_rules[oc->rule].id, oc->text);
   }
-  for (size_t i = 0; i < fr.refused.len; i++)
-    fprintf(err, "hardguard: %s: %s\n", fr.refused.items[i].path, fr.refused.items[i].message);
-  if (o->show_fixes) fputs(fr.diff.data ? fr.diff.data : "", out);
+  for (size_t i = 0; i < fr->refused.len; i++)
+    fprintf(err, "hardguard: %s: %s\n", fr->refused.items[i].path, fr->refused.items[i].message);
+  // The text format gets the diff instead of a report; SARIF carries the fixes in its results.
+  if (o->show_fixes && o->reporter == &hg_reporter_text) fputs(fr->diff.data ? fr->diff.data : "", out);
   if (!o->quiet)
     fprintf(err, "hardguard: %s %zu site%s in %zu file%s; %zu not fixable\n", o->show_fixes ? "would fix" : "fixed",
-            fr.fixed, fr.fixed == 1 ? "" : "s", fr.files_changed, fr.files_changed == 1 ? "" : "s", fr.not_fixable);
-  int rc = fr.refused.len ? HG_EXIT_ERROR : 0;
-  if (fr.files_changed && !o->show_fixes) {
+            fr->fixed, fr->fixed == 1 ? "" : "s", fr->files_changed, fr->files_changed == 1 ? "" : "s", fr->not_fixable);
+  int rc = fr->refused.len ? HG_EXIT_ERROR : 0;
+  if (fr->files_changed && !o->show_fixes) {
     // Judge the tree as it is now; the index has read the modules as they were.
     hg_findings_free(findings);
     hg_file_errors_free(errors);
@@ -381,7 +384,6 @@ static int fix(const hg_options *o, const hg_ruleset *rules, const hg_config *co
       rc = HG_EXIT_ERROR;
     }
   }
-  hg_fix_report_free(&fr);
   return rc;
 }
 
@@ -413,6 +415,7 @@ static int check(const hg_options *o, const hg_ruleset *rules, FILE *out, FILE *
   hg_scan_stats stats = {0};
   char **relpaths = NULL;
   int fix_rc = 0;
+  hg_fix_report fixes = {0};
   hg_walk(o->paths, o->n_paths, config, &files, &errors, &stats.excluded);
   hg_index *index = hg_index_new(rules, config, o->paths[0]);
   hg_scan_options so = {.rules = rules, .config = config, .index = index, .jobs = o->jobs};
@@ -427,9 +430,9 @@ static int check(const hg_options *o, const hg_ruleset *rules, FILE *out, FILE *
     goto cleanup;
   }
   if (o->fix) {
-    int frc = fix(o, rules, config, &index, &files, &findings, &errors, &stats, out, err);
+    int frc = fix(o, rules, config, &index, &files, &findings, &errors, &stats, &fixes, out, err);
     if (frc == HG_EXIT_ERROR) fix_rc = frc;
-    if (o->show_fixes) {
+    if (o->show_fixes && o->reporter == &hg_reporter_text) {
       rc = frc ? frc : (stats.failing ? HG_EXIT_FINDINGS : HG_EXIT_CLEAN);
       goto cleanup;
     }
@@ -466,6 +469,7 @@ static int check(const hg_options *o, const hg_ruleset *rules, FILE *out, FILE *
       .out = out, .color = color, .audit = o->audit, .quiet = o->quiet, .findings = &findings, .errors = &errors,
       .stats = &shown, .repo = repo, .relpaths = (const char *const *)relpaths, .baseline_path = baseline_path,
       .baselined = base.baselined, .stale = base.stale, .n_stale = base.n_stale,
+      .fixes = o->show_fixes ? &fixes : NULL,
   };
   hg_report(o->reporter, &in);
   rc = shown.failing ? HG_EXIT_FINDINGS : HG_EXIT_CLEAN;
@@ -474,6 +478,7 @@ static int check(const hg_options *o, const hg_ruleset *rules, FILE *out, FILE *
   if (fix_rc) rc = fix_rc;
 cleanup:
   fflush(out);
+  hg_fix_report_free(&fixes);
   if (relpaths) hg_strv_free(relpaths, findings.len);
   hg_baseline_free(&base.entries);
   free(base.baselined);

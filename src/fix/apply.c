@@ -26,6 +26,7 @@ typedef struct {
   int choice;        // the builder callable applied (an index into the run's candidates), -1: none
   char *why;         // not fixable: why (heap)
   char *note;        // fixed: what was replaced (heap), or NULL
+  hg_edits own;      // the last build's edits of this site (copies)
 } site;
 
 // A builder callable the config names, and what it yields when that can be read.
@@ -129,7 +130,14 @@ typedef struct {
   TSTree *tree;
   site *sites;
   size_t n_sites;
+  hg_edits imports; // the last build's import edits (copies)
 } file;
+
+static void copy_edits(hg_edits *to, const hg_edits *from, size_t start, size_t end) {
+  hg_edits_free(to);
+  for (size_t i = start; i < end; i++)
+    hg_edits_add(to, from->items[i].start, from->items[i].end, from->items[i].text);
+}
 
 // The file's text with the chosen callables applied: edits (sorted) and the new bytes (BOM kept).
 // Sites whose plan fails get their reason and no choice.
@@ -170,10 +178,12 @@ static int build(fixer *fx, file *fl, hg_edits *edits, hg_buf *out) {
     free(names.items);
     free(which.items);
   }
+  copy_edits(&fl->imports, edits, 0, edits->len);
   for (size_t i = 0; i < fl->n_sites; i++) {
     site *s = &fl->sites[i];
     if (s->choice < 0)
       continue;
+    size_t before = edits->len;
     const candidate *cd = &fx->cands[s->choice];
     char *call = hg_xasprintf("%s()", calls[s->choice]);
     hg_buf note = {0}, why = {0};
@@ -183,6 +193,7 @@ static int build(fixer *fx, file *fl, hg_edits *edits, hg_buf *out) {
                                       dialect_names(fx, s->f->dialect), edits, &note, &why);
     free(s->note);
     s->note = note.len ? hg_buf_detach(&note) : NULL;
+    copy_edits(&s->own, edits, before, edits->len);
     if (rc != 0) {
       free(s->why);
       s->why = hg_buf_detach(&why);
@@ -383,7 +394,26 @@ static void test_hook_break(const char *path, hg_buf *text) {
     hg_buf_puts(text, "broken = (\n");
 }
 
-static void report_site(fixer *fx, const site *s) {
+// The site's edits and the file's import edits as changes in lines and columns, in file order.
+static void changes_of(const file *fl, const site *s, hg_fix_outcome *oc) {
+  hg_edits all = {0};
+  for (size_t i = 0; i < fl->imports.len; i++)
+    hg_edits_add(&all, fl->imports.items[i].start, fl->imports.items[i].end, fl->imports.items[i].text);
+  for (size_t i = 0; i < s->own.len; i++)
+    hg_edits_add(&all, s->own.items[i].start, s->own.items[i].end, s->own.items[i].text);
+  hg_edits_sort(&all);
+  oc->changes = hg_xcalloc(all.len + 1, sizeof(hg_fix_change));
+  for (size_t i = 0; i < all.len; i++) {
+    hg_fix_change *c = &oc->changes[oc->n_changes++];
+    position(fl->text.src, all.items[i].start, &c->line, &c->col);
+    position(fl->text.src, all.items[i].end, &c->end_line, &c->end_col);
+    c->text = all.items[i].text;
+    all.items[i].text = NULL;
+  }
+  hg_edits_free(&all);
+}
+
+static void report_site(fixer *fx, const file *fl, const site *s) {
   if (s->choice < 0) {
     outcome(fx, s->f, false, hg_xstrdup(s->why ? s->why : "not fixable"));
     return;
@@ -396,6 +426,7 @@ static void report_site(fixer *fx, const site *s) {
   if (s->note)
     hg_buf_printf(&b, " (%s, which it sets)", s->note);
   outcome(fx, s->f, true, hg_buf_detach(&b));
+  changes_of(fl, s, &fx->out->outcomes.items[fx->out->outcomes.len - 1]);
 }
 
 // Every site of the file not fixed, with `why` (a file-level reason).
@@ -464,7 +495,7 @@ static void fix_file(fixer *fx, file *fl) {
     any |= fl->sites[i].choice >= 0;
   if (!any) {
     for (size_t i = 0; i < fl->n_sites; i++)
-      report_site(fx, &fl->sites[i]);
+      report_site(fx, fl, &fl->sites[i]);
     return;
   }
   // The whole file once more, with every choice: it must parse as before and each site pass.
@@ -495,7 +526,7 @@ static void fix_file(fixer *fx, file *fl) {
   } else {
     fx->out->files_changed++;
     for (size_t i = 0; i < fl->n_sites; i++)
-      report_site(fx, &fl->sites[i]);
+      report_site(fx, fl, &fl->sites[i]);
   }
   free(why);
   hg_edits_free(&edits);
@@ -557,7 +588,9 @@ int hg_fix_run(hg_fix_report *out, const hg_fix_options *o, const hg_findings *f
     for (size_t k = 0; k < fl.n_sites; k++) {
       free(fl.sites[k].why);
       free(fl.sites[k].note);
+      hg_edits_free(&fl.sites[k].own);
     }
+    hg_edits_free(&fl.imports);
     free(fl.sites);
     free(fl.bytes);
     if (fl.tree)
@@ -576,11 +609,47 @@ int hg_fix_run(hg_fix_report *out, const hg_fix_options *o, const hg_findings *f
 
 void hg_fix_report_free(hg_fix_report *self) {
   for (size_t i = 0; i < self->outcomes.len; i++) {
-    free(self->outcomes.items[i].path);
-    free(self->outcomes.items[i].text);
+    hg_fix_outcome *oc = &self->outcomes.items[i];
+    free(oc->path);
+    free(oc->text);
+    for (size_t k = 0; k < oc->n_changes; k++)
+      free(oc->changes[k].text);
+    free(oc->changes);
   }
   free(self->outcomes.items);
   hg_file_errors_free(&self->refused);
   hg_buf_free(&self->diff);
   *self = (hg_fix_report){0};
+}
+
+const hg_fix_outcome *hg_fix_report_find(const hg_fix_report *self, const char *path, uint32_t line, uint32_t col,
+                                         hg_rule_id rule) {
+  for (size_t i = 0; self && i < self->outcomes.len; i++) {
+    const hg_fix_outcome *oc = &self->outcomes.items[i];
+    if (oc->line == line && oc->col == col && oc->rule == rule && !strcmp(oc->path, path))
+      return oc;
+  }
+  return NULL;
+}
+
+const char *hg_fix_explain(hg_rule_id rule) {
+  switch (rule) {
+  case HG_RULE_UNHARDENED_SITE:
+  case HG_RULE_BUILDER_NOT_APPLIED:
+    return "hardguard --fix applies the configured builder here: a keyword call (docker-py, podman-py) gets "
+           "**builder() merged last, and a keyword the call also passes that the builder yields is dropped (Python "
+           "refuses a keyword given twice) and named; an argv list gets *builder() spliced right before the image; "
+           "the import goes into the file's import block in the form the file uses. The first configured callable "
+           "that makes the site pass is chosen, and the file is checked again before it is written. Shell command "
+           "strings, compose services and shell scripts are not fixed. `hardguard init` writes a builder when the "
+           "project has none; `--fix --show-fixes` shows the diff without writing.";
+  case HG_RULE_CLIENT_WITHOUT_BUILDER:
+    return "Never fixed on its own: an import added only to satisfy this rule is not a fix. When --fix applies the "
+           "builder at a site of the module, the import it adds settles this finding.";
+  case HG_RULE_WEAKENING_OPTION:
+  case HG_RULE_UNVERIFIABLE_FLAGS:
+    return "Never fixed: a human decides whether the option goes or what the expression holds.";
+  default:
+    return "Not fixed by --fix.";
+  }
 }

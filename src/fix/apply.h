@@ -28,15 +28,24 @@ typedef enum {
                     // of its module apply the builder); counted neither fixed nor not fixable
 } hg_fix_status;
 
+/** One replacement of a fix, in the file's lines and character columns (1-based, as findings
+ *  count them; the end is exclusive, equal to the start for an insertion). */
+typedef struct {
+  uint32_t line, col, end_line, end_col;
+  char *text; // what replaces the range
+} hg_fix_change;
+
 typedef struct {
   char *path;
   uint32_t line, col;
   hg_rule_id rule;
   hg_fix_status status;
-  char *text; // what was done, or why not
+  char *text;              // what was done, or why not
+  hg_fix_change *changes;  // FIXED: the site's own edits and the import it needs, in file order,
+  size_t n_changes;        // each fix applicable on its own (SARIF `fixes`)
 } hg_fix_outcome;
 
-typedef struct {
+typedef struct hg_fix_report {
   HG_VEC(hg_fix_outcome) outcomes; // by file, in the findings' order (a file's clients last)
   hg_file_errors refused;          // files left untouched that had fixes (exit 2): a symlink, outside
                                    // the root, read-only, changed on disk, failing its re-check, I/O
@@ -48,5 +57,10 @@ typedef struct {
  *  (none today: per-file problems go into `refused`). */
 int hg_fix_run(hg_fix_report *out, const hg_fix_options *o, const hg_findings *findings, hg_error *err);
 void hg_fix_report_free(hg_fix_report *self);
+/** The outcome of the finding at `path`, line and column that fails `rule`, or NULL. */
+const hg_fix_outcome *hg_fix_report_find(const hg_fix_report *self, const char *path, uint32_t line, uint32_t col,
+                                         hg_rule_id rule);
+/** What --fix does with findings of `rule` (one or two sentences, for --explain). */
+const char *hg_fix_explain(hg_rule_id rule);
 
 #endif
