@@ -1,14 +1,21 @@
 #!/usr/bin/env bash
-# A --fix case: fixtures/fix/<case>/input/ is a tree, copied to a scratch directory; `cmd` (a bash
-# snippet, default `$HG --fix --color never .`) runs there with $HG set to the binary. Compared:
-# the tree afterwards with expected/ (absent: the tree must be unchanged), stdout with stdout.txt,
-# stderr with stderr.txt, the exit status with exit.txt. Then every .py file of the tree must
-# still compile (python3 -m py_compile), and, for the default command, a second --fix must change
-# nothing (idempotence). HG_UPDATE_GOLDEN=1 rewrites the expected files for review in git diff.
+# A --fix case: fixtures/fix/<case>/input/ is a tree, copied to a scratch directory, which gets the
+# builder `hardguard init` writes unless it has a .hardguard.yml of its own or the case has a file
+# `no-init`; then `cmd` (a bash snippet, default `$HG --fix --color never .`) runs there with $HG
+# set to the binary. Compared: the tree afterwards with the tree before, in which the files of
+# expected/ replace or join theirs (expected/ holds what the run changes or adds; absent: nothing
+# changes), stdout with stdout.txt, stderr with stderr.txt, the exit status with exit.txt. Then
+# every .py file of the tree must still compile (python3 -m py_compile), and, for the default
+# command, a second --fix must change nothing (idempotence). HG_UPDATE_GOLDEN=1 rewrites the
+# expected files for review in git diff.
 set -u
 hg=$1 case=$2 actual=$3
 rm -rf "$actual" && mkdir -p "$actual/work"
 cp -a "$case/input/." "$actual/work/"
+if [ ! -f "$case/input/.hardguard.yml" ] && [ ! -f "$case/no-init" ]; then
+  (cd "$actual/work" && "$hg" init . >/dev/null) || { echo "hardguard init failed"; exit 1; }
+fi
+cp -a "$actual/work" "$actual/before"
 cmd='$HG --fix --color never .'
 [ -f "$case/cmd" ] && cmd=$(cat "$case/cmd")
 (cd "$actual/work" && HG=$hg bash -c "$cmd" >"$actual/stdout.txt" 2>"$actual/stderr.txt")
@@ -20,13 +27,19 @@ if [ -n "${HG_UPDATE_GOLDEN:-}" ]; then
   cp "$actual/stderr.txt" "$case/stderr.txt"
   echo "$code" >"$case/exit.txt"
   rm -rf "$case/expected"
-  if ! diff -r "$case/input" "$actual/work" >/dev/null 2>&1; then cp -a "$actual/work" "$case/expected"; fi
+  (cd "$actual/work" && find . \( -type f -o -type l \) -print) | while read -r f; do
+    new=false
+    [ -e "$actual/before/$f" ] || [ -L "$actual/before/$f" ] || new=true
+    if $new || ! cmp -s "$actual/before/$f" "$actual/work/$f"; then
+      mkdir -p "$(dirname "$case/expected/$f")" && cp -a "$actual/work/$f" "$case/expected/$f"
+    fi
+  done
   exit 0
 fi
 status=0
-want_tree=$case/expected
-[ -d "$want_tree" ] || want_tree=$case/input
-if ! diff -ru --no-dereference "$want_tree" "$actual/work"; then echo "tree differs from $want_tree"; status=1; fi
+cp -a "$actual/before" "$actual/want"
+[ -d "$case/expected" ] && cp -a "$case/expected/." "$actual/want/"
+if ! diff -ru --no-dereference "$actual/want" "$actual/work"; then echo "tree differs from the expected one"; status=1; fi
 if ! diff -u "$case/stdout.txt" "$actual/stdout.txt"; then echo "stdout differs"; status=1; fi
 if ! diff -u "$case/stderr.txt" "$actual/stderr.txt"; then echo "stderr differs"; status=1; fi
 want=$(cat "$case/exit.txt")
