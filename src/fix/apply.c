@@ -286,8 +286,11 @@ static void choose(fixer *fx, file *fl, size_t syntax_before) {
         ok = syntax_errors(&ck) <= syntax_before && passes(s, &edits, &text, fl->bom, &ck, &site_why);
         checked_free(&ck);
       } else if (s->why) {
-        free(plan_why);
-        plan_why = s->why;
+        // The first callable's reason: the others are tried as fallbacks.
+        if (!plan_why)
+          plan_why = s->why;
+        else
+          free(s->why);
         s->why = NULL;
       }
       hg_buf_printf(&tried, "%s%s()", tried.len ? ", " : "", fx->cands[c].name);
@@ -489,6 +492,11 @@ static void fix_file(fixer *fx, file *fl) {
   check_bytes(fx, fl->path, fl->bytes, fl->len, &before);
   size_t syntax_before = syntax_errors(&before);
   checked_free(&before);
+  if (syntax_before) {
+    // Where the parser recovered from an error is no place to edit: fix the syntax first.
+    all_not_fixed(fx, fl, "the file has a syntax error; --fix leaves it as it is");
+    return;
+  }
   choose(fx, fl, syntax_before);
   bool any = false;
   for (size_t i = 0; i < fl->n_sites; i++)

@@ -245,8 +245,8 @@ int hg_fix_plan_kwargs(const hg_fix_text *t, TSNode site, const char *call, char
   for (uint32_t i = 0; i < n && rc == 0; i++) {
     TSNode a = hg_node_arg(args, i);
     if (hg_node_is(a, "dictionary_splat")) {
-      hg_buf_printf(why, "the call spreads `%.*s`, which may pass a keyword %s also yields (a TypeError)",
-                    (int)(end_of(a) - start_of(a)), t->src + start_of(a), call);
+      hg_buf_printf(why, "the call spreads `%.*s`, which may pass a keyword the builder also yields (a TypeError)",
+                    (int)(end_of(a) - start_of(a)), t->src + start_of(a));
       rc = -1;
       break;
     }

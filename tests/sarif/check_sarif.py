@@ -272,6 +272,7 @@ def main():
         # --fix --show-fixes: the fix of each fixable result as artifactChanges/replacements.
         fixable = os.path.join(tmp, "fixable")
         shutil.copytree(os.path.join(fixtures, "fix", "keyword-clash", "input"), fixable)
+        run(hg, ["init", "."], fixable)  # the builder the fix case gets from its runner
         c.case("fixes", fixable, ["--fix", "--show-fixes", "."], expect_exit=1, also=has_fixes)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
