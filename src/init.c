@@ -51,7 +51,8 @@ char *hg_init_module_text(const hg_policy *p) {
     bool flags = p->dialects[d].shape == HG_SHAPE_FLAGS;
     hg_buf_printf(&b, "\n\ndef %s():\n", p->init_callables[i]);
     if (flags)
-      hg_buf_printf(&b, "    \"\"\"docker/podman command-line flags (`%s`): splice `*%s()` right before the image.\"\"\"\n",
+      hg_buf_printf(&b,
+                    "    \"\"\"docker/podman command-line flags (`%s`): splice `*%s()` right before the image.\"\"\"\n",
                     p->dialects[d].id, p->init_callables[i]);
     else
       hg_buf_printf(&b, "    \"\"\"%s keywords: merge `**%s()` last in the call.\"\"\"\n", p->dialects[d].id,
@@ -183,8 +184,8 @@ static int propose(const hg_policy *p, const char *dir, const char *module, char
   }
   int rc = 0;
   if (n > 1) {
-    rc = hg_error_set(err, "%s: several packages (%s): name the builder's module with --module PKG.%s",
-                      base, names.data, p->init_module);
+    rc = hg_error_set(err, "%s: several packages (%s): name the builder's module with --module PKG.%s", base,
+                      names.data, p->init_module);
   } else {
     *out_base = hg_xstrdup(base);
     *out_module = n ? hg_xasprintf("%s.%s", names.data, p->init_module) : hg_xstrdup(p->init_module);

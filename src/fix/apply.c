@@ -1,17 +1,13 @@
 #include "fix/apply.h"
 
-#include <errno.h>
-#include <fcntl.h>
-#include <limits.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <unistd.h>
 
 #include "check.h"
 #include "fix/diff.h"
 #include "fix/plan.h"
+#include "fix/write.h"
 #include "project/index.h"
 #include "ruleset.h"
 #include "source.h"
@@ -23,10 +19,10 @@ typedef struct {
   uint32_t start, end; // bytes of the site in the text (after any BOM)
   TSNode node;
   hg_fix_site_kind kind;
-  int choice;        // the builder callable applied (an index into the run's candidates), -1: none
-  char *why;         // not fixable: why (heap)
-  char *note;        // fixed: what was replaced (heap), or NULL
-  hg_edits own;      // the last build's edits of this site (copies)
+  int choice;   // the builder callable applied (an index into the run's candidates), -1: none
+  char *why;    // not fixable: why (heap)
+  char *note;   // fixed: what was replaced (heap), or NULL
+  hg_edits own; // the last build's edits of this site (copies)
 } site;
 
 // A builder callable the config names, and what it yields when that can be read.
@@ -48,8 +44,8 @@ typedef struct {
 } fixer;
 
 static void outcome_as(fixer *fx, const hg_finding *f, hg_fix_status status, char *text) {
-  hg_fix_outcome oc = {.path = hg_xstrdup(f->path), .line = f->line, .col = f->col, .rule = f->rule,
-                       .status = status, .text = text};
+  hg_fix_outcome oc = {
+      .path = hg_xstrdup(f->path), .line = f->line, .col = f->col, .rule = f->rule, .status = status, .text = text};
   HG_VEC_PUSH(&fx->out->outcomes, oc);
   if (status == HG_FIX_FIXED)
     fx->out->fixed++;
@@ -93,7 +89,8 @@ static void load_candidates(fixer *fx, const char *from_path) {
       candidate *cd = &fx->cands[fx->n_cands++];
       cd->module = b->module;
       cd->name = b->callables[k];
-      if (m && !strchr(cd->name, '.') && !hg_fix_builder_keywords(m->src, m->root, cd->name, &cd->yields, &cd->n_yields))
+      if (m && !strchr(cd->name, '.') &&
+          !hg_fix_builder_keywords(m->src, m->root, cd->name, &cd->yields, &cd->n_yields))
         cd->yields = NULL;
     }
   }
@@ -187,10 +184,9 @@ static int build(fixer *fx, file *fl, hg_edits *edits, hg_buf *out) {
     const candidate *cd = &fx->cands[s->choice];
     char *call = hg_xasprintf("%s()", calls[s->choice]);
     hg_buf note = {0}, why = {0};
-    int rc = s->kind == HG_FIX_SITE_ARGV
-                 ? hg_fix_plan_argv(&fl->text, s->node, call, fx->policy, edits, &why)
-                 : hg_fix_plan_kwargs(&fl->text, s->node, call, cd->yields, cd->n_yields,
-                                      dialect_names(fx, s->f->dialect), edits, &note, &why);
+    int rc = s->kind == HG_FIX_SITE_ARGV ? hg_fix_plan_argv(&fl->text, s->node, call, fx->policy, edits, &why)
+                                         : hg_fix_plan_kwargs(&fl->text, s->node, call, cd->yields, cd->n_yields,
+                                                              dialect_names(fx, s->f->dialect), edits, &note, &why);
     free(s->note);
     s->note = note.len ? hg_buf_detach(&note) : NULL;
     copy_edits(&s->own, edits, before, edits->len);
@@ -300,97 +296,15 @@ static void choose(fixer *fx, file *fl, size_t syntax_before) {
       hg_buf_free(&text);
     }
     if (s->choice < 0)
-      s->why = plan_why ? plan_why
-                        : hg_xasprintf("no configured builder makes this site pass (tried %s)", tried.data);
+      s->why = plan_why ? plan_why : hg_xasprintf("no configured builder makes this site pass (tried %s)", tried.data);
     else
       free(plan_why);
     hg_buf_free(&tried);
   }
 }
 
-// Is `path` inside `root` (both resolved)?
-static bool inside(const char *path, const char *root) {
-  char rp[PATH_MAX], rr[PATH_MAX];
-  if (!realpath(path, rp) || !realpath(root, rr))
-    return false;
-  size_t n = strlen(rr);
-  return !strcmp(rr, "/") || (!strncmp(rp, rr, n) && (rp[n] == '/' || rp[n] == '\0'));
-}
-
-// Test hooks (fixtures/fix/): HG_FIX_TEST_MODIFY=PATH appends a line to PATH right before --fix
-// compares it with what it read, as another process writing the file at that moment would;
-// HG_FIX_TEST_BREAK=PATH appends an unclosed bracket to PATH's fixed text before its final
-// re-check, as a fix that broke the file would, so that the roll-back is seen.
-static void test_hook_modify(const char *path) {
-  const char *target = getenv("HG_FIX_TEST_MODIFY");
-  if (!target || strcmp(target, path))
-    return;
-  FILE *f = fopen(path, "a");
-  if (f) {
-    fputs("# modified while hardguard --fix ran\n", f);
-    fclose(f);
-  }
-}
-
-// Writes `text` over `path` atomically: a temporary file in the same directory with the old mode,
-// synced, then renamed over it — unless the file no longer is what was read (`old`, `st`).
-static int write_atomic(const char *path, const char *text, size_t len, const char *old, size_t old_len,
-                        const struct stat *st, char **why) {
-  const char *slash = strrchr(path, '/');
-  char *tmp = slash ? hg_xasprintf("%.*s/.%s.hardguard-XXXXXX", (int)(slash - path), path, slash + 1)
-                    : hg_xasprintf(".%s.hardguard-XXXXXX", path);
-  int fd = mkstemp(tmp);
-  if (fd < 0) {
-    *why = hg_xasprintf("cannot create a temporary file next to it: %s", strerror(errno));
-    free(tmp);
-    return -1;
-  }
-  size_t done = 0;
-  int rc = 0;
-  while (done < len && rc == 0) {
-    ssize_t w = write(fd, text + done, len - done);
-    if (w < 0 && errno != EINTR)
-      rc = -1;
-    else if (w > 0)
-      done += (size_t)w;
-  }
-  if (rc == 0 && (fchmod(fd, st->st_mode & 07777) != 0 || fsync(fd) != 0))
-    rc = -1;
-  if (close(fd) != 0)
-    rc = -1;
-  if (rc != 0) {
-    *why = hg_xasprintf("cannot write a temporary file next to it: %s", strerror(errno));
-    unlink(tmp);
-    free(tmp);
-    return -1;
-  }
-  test_hook_modify(path);
-  // Unchanged since read: the same file (inode), size, modification time and bytes.
-  struct stat now;
-  char *bytes = NULL;
-  size_t n = 0;
-  hg_error e;
-  bool same = lstat(path, &now) == 0 && S_ISREG(now.st_mode) && now.st_ino == st->st_ino &&
-              now.st_size == st->st_size && now.st_mtim.tv_sec == st->st_mtim.tv_sec &&
-              now.st_mtim.tv_nsec == st->st_mtim.tv_nsec && hg_read_file(&bytes, &n, path, &e) == 0 &&
-              n == old_len && !memcmp(bytes, old, n);
-  free(bytes);
-  if (!same) {
-    *why = hg_xstrdup("changed on disk since hardguard read it; not touched (run --fix again)");
-    unlink(tmp);
-    free(tmp);
-    return -1;
-  }
-  if (rename(tmp, path) != 0) {
-    *why = hg_xasprintf("cannot replace it: %s", strerror(errno));
-    unlink(tmp);
-    free(tmp);
-    return -1;
-  }
-  free(tmp);
-  return 0;
-}
-
+// Test hook (fixtures/fix/broken-fix-rolled-back): HG_FIX_TEST_BREAK=PATH appends an unclosed
+// bracket to PATH's fixed text before its final re-check, as a fix that broke the file would.
 static void test_hook_break(const char *path, hg_buf *text) {
   const char *target = getenv("HG_FIX_TEST_BREAK");
   if (target && !strcmp(target, path))
@@ -450,7 +364,7 @@ static void fix_file(fixer *fx, file *fl) {
     refusal = "not a regular file";
   else if (!(st.st_mode & S_IWUSR))
     refusal = "read-only; --fix leaves it as it is";
-  else if (!inside(fl->path, fx->o->root))
+  else if (!hg_fix_inside(fl->path, fx->o->root))
     refusal = "outside the project root; --fix leaves it as it is";
   if (refusal) {
     refuse(fx, fl->path, hg_xstrdup(refusal));
@@ -527,7 +441,7 @@ static void fix_file(fixer *fx, file *fl) {
   if (!why && fx->o->dry_run)
     hg_diff_unified(&fx->out->diff, fl->path, fl->text.src, fl->text.len, &edits);
   else if (!why)
-    write_atomic(fl->path, text.data, text.len, fl->bytes, fl->len, &st, &why);
+    hg_fix_write(fl->path, text.data, text.len, fl->bytes, fl->len, &st, &why);
   if (why) {
     refuse(fx, fl->path, hg_xstrdup(why));
     all_not_fixed(fx, fl, why);
@@ -578,8 +492,9 @@ int hg_fix_run(hg_fix_report *out, const hg_fix_options *o, const hg_findings *f
     fl.n_sites = sites.len;
     int surface = hg_surface_by_name(fl.path);
     if (fl.n_sites && surface != HG_SURFACE_PYTHON)
-      all_not_fixed(&fx, &fl, "--fix rewrites Python files only (compose services and shell scripts are not "
-                              "fixed yet: add the flags the finding names)");
+      all_not_fixed(&fx, &fl,
+                    "--fix rewrites Python files only (compose services and shell scripts are not "
+                    "fixed yet: add the flags the finding names)");
     size_t changed = fx.out->files_changed;
     if (fl.n_sites && surface == HG_SURFACE_PYTHON)
       fix_file(&fx, &fl);
@@ -657,7 +572,6 @@ const char *hg_fix_explain(hg_rule_id rule) {
   case HG_RULE_WEAKENING_OPTION:
   case HG_RULE_UNVERIFIABLE_FLAGS:
     return "Never fixed: a human decides whether the option goes or what the expression holds.";
-  default:
-    return "Not fixed by --fix.";
+  default: return "Not fixed by --fix.";
   }
 }

@@ -40,9 +40,9 @@ typedef struct {
   uint32_t line, col;
   hg_rule_id rule;
   hg_fix_status status;
-  char *text;              // what was done, or why not
-  hg_fix_change *changes;  // FIXED: the site's own edits and the import it needs, in file order,
-  size_t n_changes;        // each fix applicable on its own (SARIF `fixes`)
+  char *text;             // what was done, or why not
+  hg_fix_change *changes; // FIXED: the site's own edits and the import it needs, in file order,
+  size_t n_changes;       // each fix applicable on its own (SARIF `fixes`)
 } hg_fix_outcome;
 
 typedef struct hg_fix_report {

@@ -70,9 +70,7 @@ const char *hg_text_eol(const char *src, size_t len) {
   return nl && nl > src && nl[-1] == '\r' ? "\r\n" : "\n";
 }
 
-size_t hg_text_bom(const char *src, size_t len) {
-  return len >= 3 && !memcmp(src, "\xEF\xBB\xBF", 3) ? 3 : 0;
-}
+size_t hg_text_bom(const char *src, size_t len) { return len >= 3 && !memcmp(src, "\xEF\xBB\xBF", 3) ? 3 : 0; }
 
 uint32_t hg_text_offset(const char *src, size_t len, uint32_t line, uint32_t col) {
   size_t i = 0;

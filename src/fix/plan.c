@@ -8,9 +8,7 @@
 static uint32_t start_of(TSNode n) { return ts_node_start_byte(n); }
 static uint32_t end_of(TSNode n) { return ts_node_end_byte(n); }
 
-static bool text_is(const hg_fix_text *t, TSNode n, const char *s) {
-  return hg_node_text_eq(n, t->src, s, strlen(s));
-}
+static bool text_is(const hg_fix_text *t, TSNode n, const char *s) { return hg_node_text_eq(n, t->src, s, strlen(s)); }
 
 // ---- the site -----------------------------------------------------------------------------------
 
@@ -56,7 +54,7 @@ static bool is_docstring(TSNode n) {
 }
 
 uint32_t hg_fix_import_point(const hg_fix_text *t, uint32_t before) {
-  TSNode after = {0}; // the statement the import goes after
+  TSNode after = {0};  // the statement the import goes after
   bool leading = true; // still in the docstring and __future__ block
   for (uint32_t i = 0, n = ts_node_named_child_count(t->root); i < n; i++) {
     TSNode c = ts_node_named_child(t->root, i);
@@ -64,8 +62,7 @@ uint32_t hg_fix_import_point(const hg_fix_text *t, uint32_t before) {
       break;
     if (hg_node_is(c, "comment"))
       continue;
-    if (is_import(c) || (leading && is_docstring(c) && i == 0) ||
-        (leading && hg_node_is(c, "future_import_statement")))
+    if (is_import(c) || (leading && is_docstring(c) && i == 0) || (leading && hg_node_is(c, "future_import_statement")))
       after = c;
     if (!hg_node_is(c, "future_import_statement") && !(is_docstring(c) && i == 0))
       leading = false;

@@ -39,12 +39,14 @@ static void test_edit__apply(void **state) {
   for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
     const apply_case *c = &cases[i];
     hg_edits e = {0};
-    for (size_t k = 0; k < c->n; k++) hg_edits_add(&e, c->edits[k].start, c->edits[k].end, c->edits[k].text);
+    for (size_t k = 0; k < c->n; k++)
+      hg_edits_add(&e, c->edits[k].start, c->edits[k].end, c->edits[k].text);
     hg_buf out = {0};
     hg_buf_puts(&out, "");
     int rc = hg_edits_apply(&e, c->src, strlen(c->src), &out);
     if (c->want) {
-      if (rc != 0 || strcmp(out.data, c->want)) fail_msg("case '%s': got rc %d '%s'", c->name, rc, out.data);
+      if (rc != 0 || strcmp(out.data, c->want))
+        fail_msg("case '%s': got rc %d '%s'", c->name, rc, out.data);
     } else if (rc != -1 || out.len) {
       fail_msg("case '%s': not refused (rc %d, '%s')", c->name, rc, out.data);
     }
@@ -56,15 +58,15 @@ static void test_edit__apply(void **state) {
 static void test_edit__map(void **state) {
   (void)state;
   hg_edits e = {0};
-  hg_edits_add(&e, 0, 0, "12345");  // +5 before everything
-  hg_edits_add(&e, 10, 14, "x");    // -3, offsets 10..13 replaced
-  hg_edits_add(&e, 20, 20, "yy");   // +2 at 20
+  hg_edits_add(&e, 0, 0, "12345"); // +5 before everything
+  hg_edits_add(&e, 10, 14, "x");   // -3, offsets 10..13 replaced
+  hg_edits_add(&e, 20, 20, "yy");  // +2 at 20
   hg_edits_sort(&e);
   assert_int_equal(hg_edits_map(&e, 0), 5);
   assert_int_equal(hg_edits_map(&e, 9), 14);
-  assert_int_equal(hg_edits_map(&e, 12), 15);  // inside the replacement: its start
+  assert_int_equal(hg_edits_map(&e, 12), 15); // inside the replacement: its start
   assert_int_equal(hg_edits_map(&e, 14), 16);
-  assert_int_equal(hg_edits_map(&e, 20), 24);  // an insertion at the offset goes before it
+  assert_int_equal(hg_edits_map(&e, 20), 24); // an insertion at the offset goes before it
   hg_edits_free(&e);
 }
 
@@ -89,9 +91,9 @@ static void test_edit__diff(void **state) {
   (void)state;
   const char *src = "l1\nl2\nl3\nl4\nl5\nl6\nl7\nl8\nl9\nl10\nl11\nl12\nl13\nl14\nl15\nl16";
   hg_edits e = {0};
-  hg_edits_add(&e, 3, 3, "new\n");     // a line inserted before l2
-  hg_edits_add(&e, 9, 11, "L4");       // l4 changed (2 lines after: one hunk)
-  hg_edits_add(&e, 51, 54, "L16");     // the last line, without a newline (its own hunk)
+  hg_edits_add(&e, 3, 3, "new\n"); // a line inserted before l2
+  hg_edits_add(&e, 9, 11, "L4");   // l4 changed (2 lines after: one hunk)
+  hg_edits_add(&e, 51, 54, "L16"); // the last line, without a newline (its own hunk)
   hg_buf b = {0};
   assert_int_equal(hg_edits_apply(&e, src, strlen(src), &b), 0);
   hg_buf d = {0};

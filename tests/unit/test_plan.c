@@ -42,7 +42,7 @@ static char *applied(const parsed *p, hg_edits *e) {
 
 typedef struct {
   const char *name;
-  const char *src; // "@" marks the first site (removed before parsing)
+  const char *src;  // "@" marks the first site (removed before parsing)
   const char *want; // the text after adding `from b import k`
 } import_case;
 
@@ -71,14 +71,16 @@ static void test_plan__import_point(void **state) {
     const char *at = strchr(c->src, '@');
     char *src = hg_xstrdup(c->src);
     uint32_t before = at ? (uint32_t)(at - c->src) : (uint32_t)strlen(src);
-    if (at) memmove(src + before, src + before + 1, strlen(src + before));
+    if (at)
+      memmove(src + before, src + before + 1, strlen(src + before));
     parsed p;
     parse(&p, src);
     hg_edits e = {0};
     char *name = "k", *call = NULL;
     hg_fix_plan_import(&p.t, "b", &name, 1, before, &e, &call);
     char *got = applied(&p, &e);
-    if (strcmp(got, c->want)) fail_msg("case '%s': got\n%s", c->name, got);
+    if (strcmp(got, c->want))
+      fail_msg("case '%s': got\n%s", c->name, got);
     free(got);
     free(call);
     hg_edits_free(&e);
@@ -111,7 +113,8 @@ static TSNode first_of(const parsed *p, const char *type) {
   TSNode n;
   uint32_t start = (uint32_t)(at - p->t.src);
   TSNode leaf = ts_node_descendant_for_byte_range(p->t.root, start, start);
-  while (!ts_node_is_null(leaf) && strcmp(ts_node_type(leaf), type)) leaf = ts_node_parent(leaf);
+  while (!ts_node_is_null(leaf) && strcmp(ts_node_type(leaf), type))
+    leaf = ts_node_parent(leaf);
   assert_int_equal(hg_fix_site(&p->t, ts_node_start_byte(leaf), ts_node_end_byte(leaf), &n),
                    type[0] == 'l' ? HG_FIX_SITE_ARGV : HG_FIX_SITE_KWARGS);
   return n;
@@ -127,7 +130,8 @@ static void test_plan__kwargs(void **state) {
       {"run(i, network_mode=\"x\", d=1)\n", "run(i, d=1, **h())\n", "replaced `network_mode=\"x\"`"},
       {"run(i, mem_limit=1, network_mode=2)\n", "run(i, **h())\n", "replaced `mem_limit=1`, `network_mode=2`"},
       {"run()\n", "run(**h())\n", ""},
-      {"run(\n    i,\n    mem_limit=1,\n    d=2,\n)\n", "run(\n    i,\n    d=2,\n    **h(),\n)\n", "replaced `mem_limit=1`"},
+      {"run(\n    i,\n    mem_limit=1,\n    d=2,\n)\n", "run(\n    i,\n    d=2,\n    **h(),\n)\n",
+       "replaced `mem_limit=1`"},
       {"run(\n    i,\n    d=2\n)\n", "run(\n    i,\n    d=2,\n    **h()\n)\n", ""},
   };
   for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
@@ -162,7 +166,7 @@ static void test_plan__kwargs(void **state) {
 static void test_plan__argv(void **state) {
   hg_policy *policy = *state;
   static const struct {
-    const char *src, *want;  // want NULL: not fixable
+    const char *src, *want; // want NULL: not fixable
   } cases[] = {
       {"x = [\"docker\", \"run\", \"--rm\", \"-e\", \"A=1\", img, \"--read-only\"]\n",
        "x = [\"docker\", \"run\", \"--rm\", \"-e\", \"A=1\", *h(), img, \"--read-only\"]\n"},
@@ -179,10 +183,12 @@ static void test_plan__argv(void **state) {
     hg_buf why = {0};
     int rc = hg_fix_plan_argv(&p.t, first_of(&p, "list"), "h()", policy, &e, &why);
     if (!cases[i].want) {
-      if (rc != -1) fail_msg("case %zu: fixed", i);
+      if (rc != -1)
+        fail_msg("case %zu: fixed", i);
     } else {
       char *got = rc == 0 ? applied(&p, &e) : hg_xstrdup(why.data);
-      if (strcmp(got, cases[i].want)) fail_msg("case %zu: got\n%s", i, got);
+      if (strcmp(got, cases[i].want))
+        fail_msg("case %zu: got\n%s", i, got);
       free(got);
     }
     hg_buf_free(&why);
@@ -221,10 +227,8 @@ static int teardown(void **state) {
 
 int main(void) {
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(test_plan__import_point),
-      cmocka_unit_test(test_plan__import_call_names),
-      cmocka_unit_test(test_plan__kwargs),
-      cmocka_unit_test_setup_teardown(test_plan__argv, setup, teardown),
+      cmocka_unit_test(test_plan__import_point),     cmocka_unit_test(test_plan__import_call_names),
+      cmocka_unit_test(test_plan__kwargs),           cmocka_unit_test_setup_teardown(test_plan__argv, setup, teardown),
       cmocka_unit_test(test_plan__builder_keywords),
   };
   return cmocka_run_group_tests_name("plan", tests, NULL, NULL);
