@@ -41,6 +41,9 @@ status=0
 cp -a "$actual/before" "$actual/want"
 [ -d "$case/expected" ] && cp -a "$case/expected/." "$actual/want/"
 if ! diff -ru --no-dereference "$actual/want" "$actual/work"; then echo "tree differs from the expected one"; status=1; fi
+# Modes are kept (an executable script stays executable).
+modes() { (cd "$1" && find . -type f -printf '%P %m\n' | sort); }
+if ! diff -u <(modes "$actual/want") <(modes "$actual/work"); then echo "file modes differ"; status=1; fi
 if ! diff -u "$case/stdout.txt" "$actual/stdout.txt"; then echo "stdout differs"; status=1; fi
 if ! diff -u "$case/stderr.txt" "$actual/stderr.txt"; then echo "stderr differs"; status=1; fi
 want=$(cat "$case/exit.txt")

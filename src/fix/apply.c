@@ -7,6 +7,7 @@
 #include "check.h"
 #include "fix/diff.h"
 #include "fix/plan.h"
+#include "fix/shell.h"
 #include "fix/write.h"
 #include "project/index.h"
 #include "ruleset.h"
@@ -36,7 +37,7 @@ typedef struct {
   const hg_fix_options *o;
   const hg_policy *policy;
   hg_checker *checker;
-  TSParser *parser;
+  TSParser *parser[HG_SURFACE_COUNT]; // Python's and the shell's, made on first use
   candidate *cands;
   size_t n_cands;
   const char **names_by_dialect[HG_POLICY_MAX_DIALECTS]; // the option names each keyword dialect reads
@@ -120,7 +121,8 @@ static const char *const *dialect_names(fixer *fx, const char *dialect) {
 
 typedef struct {
   const char *path;
-  char *bytes; // the whole file
+  hg_surface_id surface; // Python or shell
+  char *bytes;           // the whole file
   size_t len;
   size_t bom;
   hg_fix_text text;
@@ -146,7 +148,7 @@ static int build(fixer *fx, file *fl, hg_edits *edits, hg_buf *out) {
   for (size_t i = 0; i < fl->n_sites; i++)
     if (fl->sites[i].choice >= 0 && fl->sites[i].start < first)
       first = fl->sites[i].start;
-  for (size_t c = 0; c < fx->n_cands; c++) {
+  for (size_t c = 0; c < fx->n_cands && fl->surface == HG_SURFACE_PYTHON; c++) {
     bool done = false;
     for (size_t k = 0; k < c && !done; k++)
       done = !strcmp(fx->cands[k].module, fx->cands[c].module);
@@ -181,9 +183,27 @@ static int build(fixer *fx, file *fl, hg_edits *edits, hg_buf *out) {
     if (s->choice < 0)
       continue;
     size_t before = edits->len;
+    hg_buf note = {0}, why = {0};
+    if (fl->surface == HG_SURFACE_SHELL) {
+      // No builder: the missing flags themselves, as the policy writes them.
+      int d = hg_policy_dialect(fx->policy, s->f->dialect);
+      char *flags = d >= 0 ? hg_fix_shell_flags(fx->policy, d, s->f->missing, s->f->n_missing) : NULL;
+      int rc = flags ? hg_fix_plan_command(&fl->text, s->node, flags, fx->policy, edits, &why) : -1;
+      if (!flags)
+        hg_buf_puts(&why, "the policy has no `set:` value for a missing requirement");
+      free(s->note);
+      s->note = flags;
+      copy_edits(&s->own, edits, before, edits->len);
+      if (rc != 0) {
+        free(s->why);
+        s->why = hg_buf_detach(&why);
+        s->choice = -1;
+      }
+      hg_buf_free(&why);
+      continue;
+    }
     const candidate *cd = &fx->cands[s->choice];
     char *call = hg_xasprintf("%s()", calls[s->choice]);
-    hg_buf note = {0}, why = {0};
     int rc = s->kind == HG_FIX_SITE_ARGV ? hg_fix_plan_argv(&fl->text, s->node, call, fx->policy, edits, &why)
                                          : hg_fix_plan_kwargs(&fl->text, s->node, call, cd->yields, cd->n_yields,
                                                               dialect_names(fx, s->f->dialect), edits, &note, &why);
@@ -225,12 +245,12 @@ typedef struct {
   hg_file_errors errors;
 } checked;
 
-static void check_bytes(fixer *fx, const char *path, const char *bytes, size_t len, checked *out) {
+static void check_bytes(fixer *fx, hg_surface_id surface, const char *path, const char *bytes, size_t len,
+                        checked *out) {
   *out = (checked){0};
   hg_source src;
   hg_source_from_bytes(&src, path, bytes, len);
-  hg_check_source(fx->checker, HG_SURFACE_PYTHON, fx->o->rules, fx->o->config, fx->o->index, &src, &out->findings,
-                  &out->errors);
+  hg_check_source(fx->checker, surface, fx->o->rules, fx->o->config, fx->o->index, &src, &out->findings, &out->errors);
   hg_source_free(&src);
 }
 
@@ -271,14 +291,15 @@ static void choose(fixer *fx, file *fl, size_t syntax_before) {
     hg_buf tried = {0};
     const char *site_why;
     char *plan_why = NULL;
-    for (size_t c = 0; c < fx->n_cands && s->choice < 0; c++) {
+    size_t tries = fl->surface == HG_SURFACE_SHELL ? 1 : fx->n_cands; // a shell script has no builder
+    for (size_t c = 0; c < tries && s->choice < 0; c++) {
       s->choice = (int)c;
       hg_edits edits;
       hg_buf text = {0};
       bool ok = false;
       if (build(fx, fl, &edits, &text) == 0 && s->choice >= 0) {
         checked ck;
-        check_bytes(fx, fl->path, text.data, text.len, &ck);
+        check_bytes(fx, fl->surface, fl->path, text.data, text.len, &ck);
         ok = syntax_errors(&ck) <= syntax_before && passes(s, &edits, &text, fl->bom, &ck, &site_why);
         checked_free(&ck);
       } else if (s->why) {
@@ -289,14 +310,18 @@ static void choose(fixer *fx, file *fl, size_t syntax_before) {
           free(s->why);
         s->why = NULL;
       }
-      hg_buf_printf(&tried, "%s%s()", tried.len ? ", " : "", fx->cands[c].name);
+      if (fl->surface == HG_SURFACE_PYTHON)
+        hg_buf_printf(&tried, "%s%s()", tried.len ? ", " : "", fx->cands[c].name);
       if (!ok)
         s->choice = -1;
       hg_edits_free(&edits);
       hg_buf_free(&text);
     }
     if (s->choice < 0)
-      s->why = plan_why ? plan_why : hg_xasprintf("no configured builder makes this site pass (tried %s)", tried.data);
+      s->why = plan_why ? plan_why
+               : fl->surface == HG_SURFACE_SHELL
+                   ? hg_xstrdup("the command still fails with the flags added")
+                   : hg_xasprintf("no configured builder makes this site pass (tried %s)", tried.data);
     else
       free(plan_why);
     hg_buf_free(&tried);
@@ -335,8 +360,14 @@ static void report_site(fixer *fx, const file *fl, const site *s) {
     outcome(fx, s->f, false, hg_xstrdup(s->why ? s->why : "not fixable"));
     return;
   }
-  const candidate *cd = &fx->cands[s->choice];
   hg_buf b = {0};
+  if (fl->surface == HG_SURFACE_SHELL) {
+    hg_buf_printf(&b, "%s `%s` before the image", fx->o->dry_run ? "would add" : "added", s->note);
+    outcome(fx, s->f, true, hg_buf_detach(&b));
+    changes_of(fl, s, &fx->out->outcomes.items[fx->out->outcomes.len - 1]);
+    return;
+  }
+  const candidate *cd = &fx->cands[s->choice];
   hg_buf_printf(&b, "%s %s%s() from %s", fx->o->dry_run ? "would apply" : "applied",
                 s->kind == HG_FIX_SITE_ARGV ? "*" : "**", cd->name, cd->module);
   hg_buf_puts(&b, s->kind == HG_FIX_SITE_ARGV ? " before the image" : ", merged last");
@@ -379,12 +410,26 @@ static void fix_file(fixer *fx, file *fl) {
   fl->bom = hg_text_bom(fl->bytes, fl->len);
   fl->text = (hg_fix_text){.src = fl->bytes + fl->bom, .len = fl->len - fl->bom};
   fl->text.eol = hg_text_eol(fl->text.src, fl->text.len);
-  fl->tree = ts_parser_parse_string(fx->parser, NULL, fl->text.src, (uint32_t)fl->text.len);
+  TSParser **parser = &fx->parser[fl->surface];
+  if (!*parser) {
+    *parser = ts_parser_new();
+    if (!ts_parser_set_language(*parser, hg_surface_get(fl->surface)->language()))
+      abort(); // ABI checked at build
+  }
+  fl->tree = ts_parser_parse_string(*parser, NULL, fl->text.src, (uint32_t)fl->text.len);
   fl->text.root = ts_tree_root_node(fl->tree);
   for (size_t i = 0; i < fl->n_sites; i++) {
     site *s = &fl->sites[i];
     s->start = hg_text_offset(fl->text.src, fl->text.len, s->f->line, s->f->col);
     s->end = hg_text_offset(fl->text.src, fl->text.len, s->f->end_line, s->f->end_col);
+    if (fl->surface == HG_SURFACE_SHELL) {
+      s->node = hg_fix_shell_command(&fl->text, s->start, s->end);
+      if (ts_node_is_null(s->node))
+        s->why = hg_xstrdup("--fix finds no command there");
+      else if (s->f->also & ~(UINT32_C(1) << HG_RULE_UNHARDENED_SITE))
+        s->why = hg_xstrdup("the site also fails another rule (a weakening option, say): a human decides first");
+      continue;
+    }
     s->kind = hg_fix_site(&fl->text, s->start, s->end, &s->node);
     int d = s->f->dialect ? hg_policy_dialect(fx->policy, s->f->dialect) : -1;
     bool keywords = d >= 0 && fx->policy->dialects[d].shape == HG_SHAPE_KEYWORDS;
@@ -403,7 +448,7 @@ static void fix_file(fixer *fx, file *fl) {
       s->why = hg_xstrdup("no builder configured: run `hardguard init` first");
   }
   checked before;
-  check_bytes(fx, fl->path, fl->bytes, fl->len, &before);
+  check_bytes(fx, fl->surface, fl->path, fl->bytes, fl->len, &before);
   size_t syntax_before = syntax_errors(&before);
   checked_free(&before);
   if (syntax_before) {
@@ -429,7 +474,7 @@ static void fix_file(fixer *fx, file *fl) {
   } else {
     test_hook_break(fl->path, &text);
     checked ck;
-    check_bytes(fx, fl->path, text.data, text.len, &ck);
+    check_bytes(fx, fl->surface, fl->path, text.data, text.len, &ck);
     const char *site_why = NULL;
     if (syntax_errors(&ck) > syntax_before)
       why = hg_xstrdup("the fixed file does not parse; rolled back");
@@ -462,9 +507,6 @@ int hg_fix_run(hg_fix_report *out, const hg_fix_options *o, const hg_findings *f
   *out = (hg_fix_report){0};
   fixer fx = {.o = o, .policy = hg_ruleset_policy(o->rules), .out = out};
   fx.checker = hg_checker_new();
-  fx.parser = ts_parser_new();
-  if (!ts_parser_set_language(fx.parser, hg_surface_get(HG_SURFACE_PYTHON)->language()))
-    abort(); // ABI checked at build
   load_candidates(&fx, findings->len ? findings->items[0].path : ".");
   // Findings come sorted by path: one file at a time.
   for (size_t i = 0; i < findings->len;) {
@@ -491,12 +533,14 @@ int hg_fix_run(hg_fix_report *out, const hg_fix_options *o, const hg_findings *f
     fl.sites = sites.items;
     fl.n_sites = sites.len;
     int surface = hg_surface_by_name(fl.path);
-    if (fl.n_sites && surface != HG_SURFACE_PYTHON)
+    bool fixable = surface == HG_SURFACE_PYTHON || surface == HG_SURFACE_SHELL;
+    if (fl.n_sites && !fixable)
       all_not_fixed(&fx, &fl,
-                    "--fix rewrites Python files only (compose services and shell scripts are not "
-                    "fixed yet: add the flags the finding names)");
+                    "--fix rewrites Python files and shell scripts only (compose services, Makefiles and CI "
+                    "files are not fixed: add what the finding names)");
     size_t changed = fx.out->files_changed;
-    if (fl.n_sites && surface == HG_SURFACE_PYTHON)
+    fl.surface = fixable ? (hg_surface_id)surface : HG_SURFACE_PYTHON;
+    if (fl.n_sites && fixable)
       fix_file(&fx, &fl);
     // The import a fix adds is for the sites it fixed, which apply the builder: the module no
     // longer opens a client without it.
@@ -525,7 +569,9 @@ int hg_fix_run(hg_fix_report *out, const hg_fix_options *o, const hg_findings *f
   free(fx.cands);
   for (size_t d = 0; d < HG_POLICY_MAX_DIALECTS; d++)
     free(fx.names_by_dialect[d]);
-  ts_parser_delete(fx.parser);
+  for (int i = 0; i < HG_SURFACE_COUNT; i++)
+    if (fx.parser[i])
+      ts_parser_delete(fx.parser[i]);
   hg_checker_free(fx.checker);
   return 0;
 }
@@ -563,9 +609,10 @@ const char *hg_fix_explain(hg_rule_id rule) {
            "**builder() merged last, and a keyword the call also passes that the builder yields is dropped (Python "
            "refuses a keyword given twice) and named; an argv list gets *builder() spliced right before the image; "
            "the import goes into the file's import block in the form the file uses. The first configured callable "
-           "that makes the site pass is chosen, and the file is checked again before it is written. Shell command "
-           "strings, compose services and shell scripts are not fixed. `hardguard init` writes a builder when the "
-           "project has none; `--fix --show-fixes` shows the diff without writing.";
+           "that makes the site pass is chosen, and the file is checked again before it is written. A command of a "
+           "shell script, which has no builder, gets the missing flags (the policy's set: words) before the image. "
+           "Shell command strings in Python, compose services, Makefiles and CI files are not fixed. `hardguard "
+           "init` writes a builder when the project has none; `--fix --show-fixes` shows the diff without writing.";
   case HG_RULE_CLIENT_WITHOUT_BUILDER:
     return "Never fixed on its own: an import added only to satisfy this rule is not a fix. When --fix applies the "
            "builder at a site of the module, the import it adds settles this finding.";

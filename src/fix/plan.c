@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fix/cmdline.h"
 #include "node.h"
 
 static uint32_t start_of(TSNode n) { return ts_node_start_byte(n); }
@@ -335,75 +336,30 @@ static char *literal(const hg_fix_text *t, TSNode n) {
   return hg_buf_detach(&b);
 }
 
-static const char *base_name(const char *s) {
-  const char *slash = strrchr(s, '/');
-  return slash ? slash + 1 : s;
-}
-
-// Does option word `w` (starting with '-') take the next word as its value?
-static bool takes_next(const hg_policy *p, const char *w) {
-  if (w[1] == '-')
-    return !strchr(w, '=') && !hg_policy_is_boolean_flag(p, w);
-  // A cluster -abc: booleans until one takes a value, which takes the rest or the next word.
-  for (const char *c = w + 1; *c; c++) {
-    char one[3] = {'-', *c, 0};
-    if (!hg_policy_is_boolean_flag(p, one))
-      return c[1] == '\0';
-  }
-  return false;
-}
-
 int hg_fix_plan_argv(const hg_fix_text *t, TSNode site, const char *call, const hg_policy *p, hg_edits *edits,
                      hg_buf *why) {
-  uint32_t n = hg_node_arg_count(site), i = 0;
-  enum { PROGRAM, SUBCOMMAND, OPTIONS } state = PROGRAM;
-  TSNode image = {0};
-  for (; i < n && ts_node_is_null(image); i++) {
+  uint32_t n = hg_node_arg_count(site);
+  char **words = hg_xcalloc(n + 1, sizeof(char *)), **shown = hg_xcalloc(n + 1, sizeof(char *));
+  bool *spread = hg_xcalloc(n + 1, sizeof(bool));
+  for (uint32_t i = 0; i < n; i++) {
     TSNode a = hg_node_arg(site, i);
-    char *w = literal(t, a);
-    if (state == OPTIONS && !w) {
-      if (hg_node_is(a, "list_splat")) {
-        hg_buf_printf(why, "`%.*s` stands where the options are, so the image cannot be told",
-                      (int)(end_of(a) - start_of(a)), t->src + start_of(a));
-        return -1;
-      }
-      image = a; // a name or expression where an option could stand: the image
-    } else if (!w) {
-      hg_buf_printf(why, "`%.*s` stands before the subcommand, so the command line cannot be read",
-                    (int)(end_of(a) - start_of(a)), t->src + start_of(a));
-      return -1;
-    } else if (state == PROGRAM) {
-      if (hg_policy_is_program(p, base_name(w)))
-        state = SUBCOMMAND;
-    } else if (state == SUBCOMMAND) {
-      if (hg_policy_is_verb(p, w))
-        state = OPTIONS;
-      else if (w[0] == '-' && hg_policy_is_global_value_flag(p, w) && !strchr(w, '='))
-        i++; // its value
-    } else if (!strcmp(w, "--")) {
-      image = hg_node_arg(site, i + 1);
-      if (ts_node_is_null(image)) {
-        free(w);
-        break;
-      }
-    } else if (w[0] == '-' && w[1]) {
-      if (takes_next(p, w))
-        i++;
-    } else {
-      image = a;
-    }
-    free(w);
+    words[i] = literal(t, a);
+    shown[i] = hg_xstrndup(t->src + start_of(a), end_of(a) - start_of(a));
+    spread[i] = hg_node_is(a, "list_splat");
   }
-  if (ts_node_is_null(image)) {
-    hg_buf_puts(why, "the command line names no image");
-    return -1;
+  int at = hg_fix_image_word(p, (const char *const *)words, (const char *const *)shown, spread, n, why);
+  if (at >= 0) {
+    TSNode image = hg_node_arg(site, (uint32_t)at);
+    char *indent = own_line_indent(t, start_of(image));
+    char *text = indent ? hg_xasprintf("*%s,%s%s", call, t->eol, indent) : hg_xasprintf("*%s, ", call);
+    hg_edits_add(edits, start_of(image), start_of(image), text);
+    free(text);
+    free(indent);
   }
-  char *indent = own_line_indent(t, start_of(image));
-  char *text = indent ? hg_xasprintf("*%s,%s%s", call, t->eol, indent) : hg_xasprintf("*%s, ", call);
-  hg_edits_add(edits, start_of(image), start_of(image), text);
-  free(text);
-  free(indent);
-  return 0;
+  hg_strv_free(words, n);
+  hg_strv_free(shown, n);
+  free(spread);
+  return at >= 0 ? 0 : -1;
 }
 
 // ---- what a builder yields ----------------------------------------------------------------------

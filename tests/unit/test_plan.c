@@ -11,6 +11,7 @@
 #include <cmocka.h>
 
 #include "fix/plan.h"
+#include "fix/shell.h"
 #include "helpers.h"
 #include "ruleset.h"
 
@@ -215,6 +216,51 @@ static void test_plan__builder_keywords(void **state) {
   unparse(&p);
 }
 
+static void test_plan__shell_command(void **state) {
+  hg_policy *policy = *state;
+  int cli = hg_policy_dialect(policy, "cli");
+  static const char *const missing[] = {"cap-drop-all", "memory-limit"};
+  char *flags = hg_fix_shell_flags(policy, cli, missing, 2);
+  assert_string_equal(flags, "--cap-drop ALL --memory 512m");
+  static const struct {
+    const char *src, *want; // want NULL: not fixable
+  } cases[] = {
+      {"sudo docker run --rm -e 'A=1' \"$IMG\" sh\n", "sudo docker run --rm -e 'A=1' F \"$IMG\" sh\n"},
+      {"docker run -it \\\n  -v /a:/b \\\n  alpine \\\n  true\n",
+       "docker run -it \\\n  -v /a:/b \\\n  F \\\n  alpine \\\n  true\n"},
+      {"docker run \"$@\" alpine\n", NULL},
+      {"docker run $FLAGS alpine\n", NULL},
+  };
+  for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+    const char *src = cases[i].src;
+    TSParser *parser = ts_parser_new();
+    assert_true(ts_parser_set_language(parser, tree_sitter_bash()));
+    TSTree *tree = ts_parser_parse_string(parser, NULL, src, (uint32_t)strlen(src));
+    parsed p = {.parser = parser,
+                .tree = tree,
+                .t = {.src = src, .len = strlen(src), .root = ts_tree_root_node(tree), .eol = "\n"}};
+    uint32_t end = (uint32_t)(strrchr(src, '\n') - src);
+    TSNode command = hg_fix_shell_command(&p.t, 0, end);
+    assert_false(ts_node_is_null(command));
+    hg_edits e = {0};
+    hg_buf why = {0};
+    int rc = hg_fix_plan_command(&p.t, command, "F", policy, &e, &why);
+    if (!cases[i].want) {
+      if (rc != -1)
+        fail_msg("case %zu: fixed", i);
+    } else {
+      char *got = rc == 0 ? applied(&p, &e) : hg_xstrdup(why.data);
+      if (strcmp(got, cases[i].want))
+        fail_msg("case %zu: got\n%s", i, got);
+      free(got);
+    }
+    hg_buf_free(&why);
+    hg_edits_free(&e);
+    unparse(&p);
+  }
+  free(flags);
+}
+
 static int setup(void **state) {
   *state = hg_test_policy();
   return *state ? 0 : -1;
@@ -227,9 +273,12 @@ static int teardown(void **state) {
 
 int main(void) {
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(test_plan__import_point),     cmocka_unit_test(test_plan__import_call_names),
-      cmocka_unit_test(test_plan__kwargs),           cmocka_unit_test_setup_teardown(test_plan__argv, setup, teardown),
+      cmocka_unit_test(test_plan__import_point),
+      cmocka_unit_test(test_plan__import_call_names),
+      cmocka_unit_test(test_plan__kwargs),
+      cmocka_unit_test_setup_teardown(test_plan__argv, setup, teardown),
       cmocka_unit_test(test_plan__builder_keywords),
+      cmocka_unit_test_setup_teardown(test_plan__shell_command, setup, teardown),
   };
   return cmocka_run_group_tests_name("plan", tests, NULL, NULL);
 }
