@@ -138,6 +138,20 @@ static void copy_edits(hg_edits *to, const hg_edits *from, size_t start, size_t 
     hg_edits_add(to, from->items[i].start, from->items[i].end, from->items[i].text);
 }
 
+// Records a site's plan: its note (owned), its edits (those from `before` on), and when it failed
+// (rc != 0) the reason and no choice.
+static void planned(site *s, const hg_edits *edits, size_t before, int rc, char *note, hg_buf *why) {
+  free(s->note);
+  s->note = note;
+  copy_edits(&s->own, edits, before, edits->len);
+  if (rc != 0) {
+    free(s->why);
+    s->why = hg_buf_detach(why);
+    s->choice = -1;
+  }
+  hg_buf_free(why);
+}
+
 // The file's text with the chosen callables applied: edits (sorted) and the new bytes (BOM kept).
 // Sites whose plan fails get their reason and no choice.
 static int build(fixer *fx, file *fl, hg_edits *edits, hg_buf *out) {
@@ -191,15 +205,7 @@ static int build(fixer *fx, file *fl, hg_edits *edits, hg_buf *out) {
       int rc = flags ? hg_fix_plan_command(&fl->text, s->node, flags, fx->policy, edits, &why) : -1;
       if (!flags)
         hg_buf_puts(&why, "the policy has no `set:` value for a missing requirement");
-      free(s->note);
-      s->note = flags;
-      copy_edits(&s->own, edits, before, edits->len);
-      if (rc != 0) {
-        free(s->why);
-        s->why = hg_buf_detach(&why);
-        s->choice = -1;
-      }
-      hg_buf_free(&why);
+      planned(s, edits, before, rc, flags, &why);
       continue;
     }
     const candidate *cd = &fx->cands[s->choice];
@@ -207,16 +213,8 @@ static int build(fixer *fx, file *fl, hg_edits *edits, hg_buf *out) {
     int rc = s->kind == HG_FIX_SITE_ARGV ? hg_fix_plan_argv(&fl->text, s->node, call, fx->policy, edits, &why)
                                          : hg_fix_plan_kwargs(&fl->text, s->node, call, cd->yields, cd->n_yields,
                                                               dialect_names(fx, s->f->dialect), edits, &note, &why);
-    free(s->note);
-    s->note = note.len ? hg_buf_detach(&note) : NULL;
-    copy_edits(&s->own, edits, before, edits->len);
-    if (rc != 0) {
-      free(s->why);
-      s->why = hg_buf_detach(&why);
-      s->choice = -1;
-    }
+    planned(s, edits, before, rc, note.len ? hg_buf_detach(&note) : NULL, &why);
     hg_buf_free(&note);
-    hg_buf_free(&why);
     free(call);
   }
   for (size_t c = 0; c < fx->n_cands; c++)

@@ -108,6 +108,22 @@ static void test_plan__import_call_names(void **state) {
   unparse(&p);
 }
 
+// Case i planned with `rc`: the text as `want` says (NULL: not fixable). Frees what it was given.
+static void expect_plan(size_t i, int rc, const char *want, parsed *p, hg_edits *e, hg_buf *why) {
+  if (!want) {
+    if (rc != -1)
+      fail_msg("case %zu: fixed", i);
+  } else {
+    char *got = rc == 0 ? applied(p, e) : hg_xstrdup(why->data);
+    if (strcmp(got, want))
+      fail_msg("case %zu: got\n%s", i, got);
+    free(got);
+  }
+  hg_buf_free(why);
+  hg_edits_free(e);
+  unparse(p);
+}
+
 // The site node of the first call / list in `src`.
 static TSNode first_of(const parsed *p, const char *type) {
   const char *at = strstr(p->t.src, type[0] == 'l' ? "[" : "run(");
@@ -183,18 +199,7 @@ static void test_plan__argv(void **state) {
     hg_edits e = {0};
     hg_buf why = {0};
     int rc = hg_fix_plan_argv(&p.t, first_of(&p, "list"), "h()", policy, &e, &why);
-    if (!cases[i].want) {
-      if (rc != -1)
-        fail_msg("case %zu: fixed", i);
-    } else {
-      char *got = rc == 0 ? applied(&p, &e) : hg_xstrdup(why.data);
-      if (strcmp(got, cases[i].want))
-        fail_msg("case %zu: got\n%s", i, got);
-      free(got);
-    }
-    hg_buf_free(&why);
-    hg_edits_free(&e);
-    unparse(&p);
+    expect_plan(i, rc, cases[i].want, &p, &e, &why);
   }
 }
 
@@ -245,18 +250,7 @@ static void test_plan__shell_command(void **state) {
     hg_edits e = {0};
     hg_buf why = {0};
     int rc = hg_fix_plan_command(&p.t, command, "F", policy, &e, &why);
-    if (!cases[i].want) {
-      if (rc != -1)
-        fail_msg("case %zu: fixed", i);
-    } else {
-      char *got = rc == 0 ? applied(&p, &e) : hg_xstrdup(why.data);
-      if (strcmp(got, cases[i].want))
-        fail_msg("case %zu: got\n%s", i, got);
-      free(got);
-    }
-    hg_buf_free(&why);
-    hg_edits_free(&e);
-    unparse(&p);
+    expect_plan(i, rc, cases[i].want, &p, &e, &why);
   }
   free(flags);
 }
