@@ -9,7 +9,9 @@
 
 #include "baseline.h"
 #include "config.h"
+#include "configref.h"
 #include "fix/apply.h"
+#include "gate.h"
 #include "init.h"
 #include "project/index.h"
 #include "repo.h"
@@ -29,9 +31,12 @@ typedef struct {
   const char *diff_ref;        // --diff / --changed-since
   const char *baseline;        // --baseline
   const char *write_baseline;  // --write-baseline
+  const char *config_from;     // --config-from: config, baseline and rules from this git commit
   unsigned jobs;
   bool audit, quiet;
   bool fix, show_fixes;  // --fix, --show-fixes
+  bool strict;       // --strict: gate-relaxed warnings fail the run
+  bool allow_empty;  // --allow-empty: excludes may leave nothing to check
   int color;  // -1 auto, 0 never, 1 always
   const char *const *paths;
   size_t n_paths;
@@ -59,6 +64,10 @@ static const char USAGE[] =
     "                         the results' fixes) and write nothing\n"
     "  --config FILE          use FILE instead of the nearest .hardguard.yml\n"
     "  --rules DIR            use the rules in DIR (<surface>/*.scm, <surface>/facts/*.scm, policy.yml)\n"
+    "  --config-from REF      read the config, the --baseline file and the --rules directory from\n"
+    "                         git commit REF (e.g. the target branch) instead of the work tree\n"
+    "  --strict               with --diff, a change that relaxes the gate (gate-relaxed) fails\n"
+    "  --allow-empty          pass when the config's excludes leave no file to check\n"
     "  -j, --jobs N           worker threads (default: one per online core)\n"
     "  --color WHEN           auto (default), always, never; NO_COLOR=1 also turns colour off\n"
     "  -q, --quiet            findings only: no summary line, no stale-baseline warnings\n"
@@ -95,7 +104,8 @@ static int bad_option(FILE *err, const char *arg) {
 static int parse_args(hg_options *o, int argc, char **argv, FILE *err) {
   enum {
     OPT_FORMAT = 256, OPT_AUDIT, OPT_CONFIG, OPT_RULES, OPT_COLOR, OPT_LIST_RULES, OPT_EXPLAIN, OPT_VERSION,
-    OPT_DIFF, OPT_BASELINE, OPT_WRITE_BASELINE, OPT_FIX, OPT_SHOW_FIXES,
+    OPT_DIFF, OPT_BASELINE, OPT_WRITE_BASELINE, OPT_CONFIG_FROM, OPT_STRICT, OPT_ALLOW_EMPTY, OPT_FIX,
+    OPT_SHOW_FIXES,
   };
   static const struct option longs[] = {
       {"format", required_argument, NULL, OPT_FORMAT},
@@ -108,6 +118,9 @@ static int parse_args(hg_options *o, int argc, char **argv, FILE *err) {
       {"show-fixes", no_argument, NULL, OPT_SHOW_FIXES},
       {"config", required_argument, NULL, OPT_CONFIG},
       {"rules", required_argument, NULL, OPT_RULES},
+      {"config-from", required_argument, NULL, OPT_CONFIG_FROM},
+      {"strict", no_argument, NULL, OPT_STRICT},
+      {"allow-empty", no_argument, NULL, OPT_ALLOW_EMPTY},
       {"jobs", required_argument, NULL, 'j'},
       {"color", required_argument, NULL, OPT_COLOR},
       {"quiet", no_argument, NULL, 'q'},
@@ -133,10 +146,14 @@ static int parse_args(hg_options *o, int argc, char **argv, FILE *err) {
       break;
     case OPT_AUDIT: o->audit = true; break;
     case OPT_DIFF:
+    case OPT_CONFIG_FROM:
       // A ref that starts with '-' is an option git would act on (or the next option, swallowed).
       if (optarg[0] == '-' || optarg[0] == '\0')
-        return usage_error(err, "--diff expects a git commit (a branch, tag or hash), got '%s'", optarg);
-      o->diff_ref = optarg;
+        return usage_error(err,
+                           ch == OPT_DIFF ? "--diff expects a git commit (a branch, tag or hash), got '%s'"
+                                          : "--config-from expects a git commit (a branch, tag or hash), got '%s'",
+                           optarg);
+      *(ch == OPT_DIFF ? &o->diff_ref : &o->config_from) = optarg;
       break;
     case OPT_BASELINE: o->baseline = optarg; break;
     case OPT_WRITE_BASELINE: o->write_baseline = optarg; break;
@@ -144,6 +161,8 @@ static int parse_args(hg_options *o, int argc, char **argv, FILE *err) {
     case OPT_SHOW_FIXES: o->show_fixes = true; break;
     case OPT_CONFIG: o->config_path = optarg; break;
     case OPT_RULES: o->rules_dir = optarg; break;
+    case OPT_STRICT: o->strict = true; break;
+    case OPT_ALLOW_EMPTY: o->allow_empty = true; break;
     case 'j': {
       char *end;
       long n = strtol(optarg, &end, 10);
@@ -387,15 +406,27 @@ static int fix(const hg_options *o, const hg_ruleset *rules, const hg_config *co
   return rc;
 }
 
-static int check(const hg_options *o, const hg_ruleset *rules, FILE *out, FILE *err) {
+// With --config-from, the run's config and baseline come from the commit `trusted` (else NULL).
+static int load_config(const hg_options *o, hg_repo *repo, const char *trusted, baseline_result *base,
+                       hg_config **config, hg_error *e) {
+  if (o->baseline && (trusted ? hg_configref_baseline(&base->entries, repo, trusted, o->config_from, o->baseline,
+                                                      false, e)
+                              : hg_baseline_load(&base->entries, o->baseline, e)) != 0)
+    return -1;
+  bool found;
+  int rc = trusted ? hg_configref_config(config, o->config_path ? NULL : &found, repo, trusted, o->config_from,
+                                         o->config_path, o->paths[0], e)
+           : o->config_path ? hg_config_load(config, o->config_path, e)
+                            : hg_config_discover(config, o->paths[0], e);
+  return rc;
+}
+
+static int check(const hg_options *o, const hg_ruleset *rules, hg_repo *repo, const char *trusted, FILE *out,
+                 FILE *err) {
   hg_error e;
   baseline_result base = {0};
-  if (o->baseline && hg_baseline_load(&base.entries, o->baseline, &e) != 0) {
-    fprintf(err, "hardguard: %s\n", e.message);
-    return HG_EXIT_ERROR;
-  }
   hg_config *config = NULL;
-  int rc = o->config_path ? hg_config_load(&config, o->config_path, &e) : hg_config_discover(&config, o->paths[0], &e);
+  int rc = load_config(o, repo, trusted, &base, &config, &e);
   if (rc == 0 && (rc = hg_config_check(config, hg_ruleset_policy(rules), &e)) != 0) {
     hg_config_free(config);
     config = NULL;
@@ -403,23 +434,32 @@ static int check(const hg_options *o, const hg_ruleset *rules, FILE *out, FILE *
   if (rc != 0) {
     fprintf(err, "hardguard: %s\n", e.message);
     hg_baseline_free(&base.entries);
+    hg_config_free(config);
     return HG_EXIT_ERROR;
   }
   // The repository root, only when something names files relative to it.
   bool want_root = o->diff_ref || o->baseline || o->write_baseline || hg_reporter_wants_root(o->reporter);
   // Outside git: the directory of the .hardguard.yml, else the working directory.
-  hg_repo *repo = want_root ? hg_repo_open(o->paths[0], config->path ? config->root : ".") : NULL;
+  bool own_repo = want_root && !repo;
+  if (own_repo) repo = hg_repo_open(o->paths[0], config->path ? config->root : ".");
   hg_paths files = {0};
   hg_findings findings = {0};
   hg_file_errors errors = {0};
   hg_scan_stats stats = {0};
+  hg_gate gate = {.strict = o->strict || config->strict};
   char **relpaths = NULL;
   int fix_rc = 0;
   hg_fix_report fixes = {0};
   hg_walk(o->paths, o->n_paths, config, &files, &errors, &stats.excluded);
   hg_index *index = hg_index_new(rules, config, o->paths[0]);
   hg_scan_options so = {.rules = rules, .config = config, .index = index, .jobs = o->jobs};
-  if (o->diff_ref && keep_changed(repo, o->diff_ref, &files, &e) != 0) {
+  hg_gate_init(&gate, config);
+  if ((!o->allow_empty &&
+       hg_gate_check_empty(o->paths, o->n_paths, config, files.len, stats.excluded, &e) != 0) ||
+      hg_gate_check_builders(config, index, &e) != 0 ||
+      (o->diff_ref && keep_changed(repo, o->diff_ref, &files, &e) != 0) ||
+      (o->diff_ref && hg_gate_review(&gate, repo, o->diff_ref, o->config_path, o->paths[0], trusted ? NULL : config,
+                                     o->baseline, &files, &e) != 0)) {
     fprintf(err, "hardguard: %s\n", e.message);
     rc = HG_EXIT_ERROR;
     goto cleanup;
@@ -468,11 +508,11 @@ static int check(const hg_options *o, const hg_ruleset *rules, FILE *out, FILE *
   hg_report_input in = {
       .out = out, .color = color, .audit = o->audit, .quiet = o->quiet, .findings = &findings, .errors = &errors,
       .stats = &shown, .repo = repo, .relpaths = (const char *const *)relpaths, .baseline_path = baseline_path,
-      .baselined = base.baselined, .stale = base.stale, .n_stale = base.n_stale,
+      .baselined = base.baselined, .stale = base.stale, .n_stale = base.n_stale, .gate = &gate,
       .fixes = o->show_fixes ? &fixes : NULL,
   };
   hg_report(o->reporter, &in);
-  rc = shown.failing ? HG_EXIT_FINDINGS : HG_EXIT_CLEAN;
+  rc = shown.failing || hg_report_gate_fails(&in) ? HG_EXIT_FINDINGS : HG_EXIT_CLEAN;
   for (size_t i = 0; i < errors.len; i++)
     if (errors.items[i].kind == HG_FILE_UNREADABLE) rc = HG_EXIT_ERROR;
   if (fix_rc) rc = fix_rc;
@@ -486,7 +526,8 @@ cleanup:
   hg_paths_free(&files);
   hg_findings_free(&findings);
   hg_file_errors_free(&errors);
-  hg_repo_free(repo);
+  if (own_repo) hg_repo_free(repo);
+  hg_gate_free(&gate);
   hg_index_free(index);
   hg_config_free(config);
   return rc;
@@ -563,13 +604,23 @@ int hg_cli_main(int argc, char **argv, FILE *out, FILE *err) {
     return HG_EXIT_CLEAN;
   }
   if (o.cmd == CMD_EXPLAIN) return explain(o.explain, out, err);
-  hg_ruleset *rules;
+  hg_ruleset *rules = NULL;
   hg_error e;
-  if (hg_ruleset_load(&rules, o.rules_dir, &e) != 0) {
+  // --config-from: the commit, resolved once, and the rules directory as it stands there.
+  hg_repo *repo = o.config_from ? hg_repo_open(o.paths[0], ".") : NULL;
+  char *trusted = NULL, *rules_copy = NULL;
+  rc = repo ? hg_repo_commit(repo, "--config-from", o.config_from, &trusted, &e) : 0;
+  if (rc == 0 && trusted && o.rules_dir) rc = hg_configref_rules(&rules_copy, repo, trusted, o.config_from, o.rules_dir, &e);
+  if (rc == 0) rc = hg_ruleset_load(&rules, rules_copy ? rules_copy : o.rules_dir, &e);
+  if (rc != 0) {
     fprintf(err, "hardguard: %s\n", e.message);
-    return HG_EXIT_ERROR;
+    rc = HG_EXIT_ERROR;
+  } else {
+    rc = o.cmd == CMD_LIST_RULES ? list_rules(rules, out) : check(&o, rules, repo, trusted, out, err);
   }
-  rc = o.cmd == CMD_LIST_RULES ? list_rules(rules, out) : check(&o, rules, out, err);
   hg_ruleset_free(rules);
+  hg_configref_rules_remove(rules_copy);
+  hg_repo_free(repo);
+  free(trusted);
   return rc;
 }

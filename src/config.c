@@ -23,6 +23,7 @@ void hg_config_free(hg_config *self) {
   }
   free(self->builders);
   hg_strv_free(self->exclude, self->n_exclude);
+  free(self->exclude_lines);
   for (size_t i = 0; i < self->n_allow; i++) {
     hg_strv_free(self->allow[i].paths, self->allow[i].n_paths);
     hg_strv_free(self->allow[i].requirements, self->allow[i].n_requirements);
@@ -38,6 +39,16 @@ static bool valid_dotted(const char *s, bool allow_class_method) {
   size_t dots = 0;
   for (const char *p = s; *p; p++) dots += *p == '.';
   return hg_dotted_name(s, strlen(s)) && (!allow_class_method || dots <= 1);
+}
+
+// `true` or `false`.
+static int yaml_bool(hg_yaml *y, yaml_node_t *node, const char *what, bool *out, hg_error *err) {
+  const char *t;
+  if (hg_yaml_scalar(y, node, what, &t, err) != 0) return -1;
+  if (strcmp(t, "true") && strcmp(t, "false"))
+    return hg_yaml_error(y, node, err, "%s: expected true or false, got '%s'", what, t);
+  *out = !strcmp(t, "true");
+  return 0;
 }
 
 static int load_builders(hg_config *c, hg_yaml *y, yaml_node_t *node, hg_error *err) {
@@ -57,17 +68,12 @@ static int load_builders(hg_config *c, hg_yaml *y, yaml_node_t *node, hg_error *
       return hg_yaml_error(y, module, err, "builder.module: expected a dotted module path, got '%s'", m);
     hg_builder *hb = &c->builders[c->n_builders++];
     hb->module = hg_xstrdup(m);
+    hb->line = (uint32_t)b->start_mark.line + 1;
     if (hg_yaml_strings(y, callables, "builder.callables", &hb->callables, &hb->n_callables, err) != 0)
       return -1;
     if (hb->n_callables == 0) return hg_yaml_error(y, callables, err, "builder.callables: empty list");
     yaml_node_t *trust = hg_yaml_get(y, b, "trust");
-    if (trust) {
-      const char *t;
-      if (hg_yaml_scalar(y, trust, "builder.trust", &t, err) != 0) return -1;
-      if (strcmp(t, "true") && strcmp(t, "false"))
-        return hg_yaml_error(y, trust, err, "builder.trust: expected true or false, got '%s'", t);
-      hb->trust = !strcmp(t, "true");
-    }
+    if (trust && yaml_bool(y, trust, "builder.trust", &hb->trust, err) != 0) return -1;
     for (size_t j = 0; j < hb->n_callables; j++)
       if (!valid_dotted(hb->callables[j], true))
         return hg_yaml_error(y, callables, err,
@@ -75,13 +81,6 @@ static int load_builders(hg_config *c, hg_yaml *y, yaml_node_t *node, hg_error *
                              hb->callables[j]);
   }
   return 0;
-}
-
-static char *dir_of(const char *path) {
-  const char *slash = strrchr(path, '/');
-  if (!slash) return hg_xstrdup(".");
-  if (slash == path) return hg_xstrdup("/");
-  return hg_xstrndup(path, (size_t)(slash - path));
 }
 
 // surfaces: {shell: false, make: true}: which surfaces are read (all are, unless turned off).
@@ -104,6 +103,20 @@ static int load_surfaces(hg_config *c, hg_yaml *y, yaml_node_t *node, hg_error *
     if (strcmp(on, "true") && strcmp(on, "false"))
       return hg_yaml_error(y, v, err, "surfaces: %s: expected true or false, found '%s'", name, on);
     c->surface_off[s] = !strcmp(on, "false");
+    c->surface_line[s] = (uint32_t)k->start_mark.line + 1;
+  }
+  return 0;
+}
+
+// exclude: a glob or a list of globs, each remembered with its line.
+static int load_exclude(hg_config *c, hg_yaml *y, yaml_node_t *node, hg_error *err) {
+  if (hg_yaml_strings(y, node, "exclude", &c->exclude, &c->n_exclude, err) != 0) return -1;
+  c->exclude_lines = hg_xcalloc(c->n_exclude ? c->n_exclude : 1, sizeof(uint32_t));
+  for (size_t i = 0; i < c->n_exclude; i++) {
+    const yaml_node_t *item = node->type == YAML_SEQUENCE_NODE
+                                  ? hg_yaml_node(y, node->data.sequence.items.start[i])
+                                  : node;
+    c->exclude_lines[i] = (uint32_t)item->start_mark.line + 1;
   }
   return 0;
 }
@@ -140,12 +153,12 @@ static int load_allow(hg_config *c, hg_yaml *y, yaml_node_t *node, hg_error *err
 }
 
 int hg_config_parse(hg_config **out, const char *path, const char *bytes, size_t len, hg_error *err) {
-  static const char *const top[] = {"builders", "exclude", "surfaces", "allow", NULL};
+  static const char *const top[] = {"builders", "exclude", "surfaces", "allow", "strict", NULL};
   *out = NULL;
   hg_yaml y;
   hg_config *c = hg_config_empty("");
   free(c->root);
-  c->root = dir_of(path);
+  c->root = hg_path_dir(path);
   c->path = hg_xstrdup(path);
   int rc = hg_yaml_load(&y, path, bytes, len, err);
   if (rc == 0) {
@@ -154,11 +167,14 @@ int hg_config_parse(hg_config **out, const char *path, const char *bytes, size_t
     yaml_node_t *builders = rc == 0 ? hg_yaml_get(&y, root, "builders") : NULL;
     yaml_node_t *exclude = rc == 0 ? hg_yaml_get(&y, root, "exclude") : NULL;
     if (rc == 0 && builders) rc = load_builders(c, &y, builders, err);
-    if (rc == 0 && exclude) rc = hg_yaml_strings(&y, exclude, "exclude", &c->exclude, &c->n_exclude, err);
+    if (rc == 0 && exclude) rc = load_exclude(c, &y, exclude, err);
     yaml_node_t *surfaces = rc == 0 ? hg_yaml_get(&y, root, "surfaces") : NULL;
     yaml_node_t *allow = rc == 0 ? hg_yaml_get(&y, root, "allow") : NULL;
     if (rc == 0 && surfaces) rc = load_surfaces(c, &y, surfaces, err);
     if (rc == 0 && allow) rc = load_allow(c, &y, allow, err);
+    yaml_node_t *strict = rc == 0 ? hg_yaml_get(&y, root, "strict") : NULL;
+    if (rc == 0 && strict && (rc = yaml_bool(&y, strict, "strict", &c->strict, err)) == 0)
+      c->strict_line = (uint32_t)strict->start_mark.line + 1;
   }
   hg_yaml_free(&y);
   if (rc != 0) {
@@ -181,7 +197,7 @@ int hg_config_load(hg_config **out, const char *path, hg_error *err) {
 
 int hg_config_discover(hg_config **out, const char *start, hg_error *err) {
   struct stat st;
-  char *dir = (stat(start, &st) == 0 && S_ISDIR(st.st_mode)) ? hg_xstrdup(start) : dir_of(start);
+  char *dir = (stat(start, &st) == 0 && S_ISDIR(st.st_mode)) ? hg_xstrdup(start) : hg_path_dir(start);
   // Walk up through the real path so that "." and relative paths reach the repository root,
   // but report the config under the name the user reached it by.
   char real[PATH_MAX];

@@ -15,6 +15,7 @@ typedef struct {
   size_t n_callables;
   bool trust;  // `trust: true`: taken at its word when its definition is not in the project (an
                // installed package); otherwise such a builder fails closed
+  uint32_t line;  // in the config file
 } hg_builder;
 
 /** Requirements relaxed for some paths, with the reason (`allow:`): like an allow[...] marker at
@@ -36,9 +37,13 @@ typedef struct hg_config {
   size_t n_builders;
   char **exclude;
   size_t n_exclude;
+  uint32_t *exclude_lines;  // per exclude glob, its line in the config file
   bool surface_off[HG_SURFACE_COUNT];  // `surfaces: {shell: false}`
+  uint32_t surface_line[HG_SURFACE_COUNT];  // where a surface is turned off (0: not mentioned)
   hg_allowance *allow;
   size_t n_allow;
+  bool strict;           // `strict: true`: with --diff, gate-relaxed warnings fail the run (as --strict)
+  uint32_t strict_line;  // where it is set (0: not mentioned)
 } hg_config;
 
 /** Loads `path`; 0, or -1 with "path:line:col: …" in err. */

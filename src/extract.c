@@ -315,9 +315,35 @@ static hg_value body_value(const hg_resolver *r, const hg_pattern *p, TSNode bod
   return hg_resolve_unknown(r, body, "arguments without the body (the config) hardguard can read");
 }
 
+// The site's kind: the pattern's, or the one its kind-by names for the last name the capture's
+// value resolves to (`client.containers.create`, an alias of it: create), else its text's.
+static const char *kind_of(const hg_pattern *p, const hg_resolver *r, const saved_match *sm, const char *src) {
+  TSNode node;
+  if (!p->kind_verbs.len || !hg_extract__capture(sm->captures, sm->n, p->kind_capture, &node))
+    return p->kind;
+  hg_buf name = {0};
+  if (!hg_resolve_qualify(r, node, &name) || !name.len) {
+    name.len = 0;
+    hg_buf_add(&name, src + ts_node_start_byte(node), ts_node_end_byte(node) - ts_node_start_byte(node));
+  }
+  size_t n = name.len;
+  while (n >= 2 && name.data[n - 2] == '(' && name.data[n - 1] == ')') n -= 2;  // "x.create()" is create's
+  size_t start = n;
+  while (start > 0 && name.data[start - 1] != '.') start--;
+  const char *kind = p->kind;
+  for (size_t k = 0; k < p->kind_verbs.len; k++)
+    if (strlen(p->kind_verbs.items[k]) == n - start && !memcmp(name.data + start, p->kind_verbs.items[k], n - start))
+      kind = p->kind_ids[k];
+  hg_buf_free(&name);
+  return kind;
+}
+
 void hg_extract(hg_extractor *self, const hg_ruleset *rules, const hg_config *config, hg_index *index,
                 const hg_source *source, TSTree *tree, hg_arena *arena, hg_sites *out) {
-  const hg_captures *c = hg_ruleset_captures(rules, HG_SURFACE_PYTHON);
+  // The kinds of site the prefilter says the file may hold (with every fact pattern).
+  const hg_rules_query *q = hg_ruleset_query_for(rules, HG_SURFACE_PYTHON,
+                                                 hg_ruleset_units(rules, HG_SURFACE_PYTHON, source->data, source->len));
+  const hg_captures *c = &q->captures;
   TSNode root = ts_tree_root_node(tree);
   const char *package = hg_package_of(arena, config->root, source->path);
   hg_imports *imports = hg_imports_new(arena, package);
@@ -326,12 +352,12 @@ void hg_extract(hg_extractor *self, const hg_ruleset *rules, const hg_config *co
 
   // Pass 1: imports take effect at once; site matches wait until every import is known, since
   // an import may follow its use in the file (function-local imports, late imports).
-  ts_query_cursor_exec(self->cursor, hg_ruleset_query(rules, HG_SURFACE_PYTHON), root);
+  ts_query_cursor_exec(self->cursor, q->query, root);
   TSQueryMatch m;
   hg_predctx pctx = {
       .src = source->data, .len = source->len, .md = self->md, .imports = imports, .scratch = &self->scratch};
   while (ts_query_cursor_next_match(self->cursor, &m)) {
-    const hg_pattern *p = hg_ruleset_pattern(rules, HG_SURFACE_PYTHON, m.pattern_index);
+    const hg_pattern *p = &q->patterns[m.pattern_index];
     if (p->role == HG_PATTERN_IMPORT) {
       if (hg_predicates_eval(p->predicates, &m, &pctx))
         record_import(imports, c, m.captures, m.capture_count, source->data, arena);
@@ -377,7 +403,7 @@ void hg_extract(hg_extractor *self, const hg_ruleset *rules, const hg_config *co
   hg_lines lines = {0};
   for (size_t i = 0; i < saved.len; i++) {
     const saved_match *sm = &saved.items[i];
-    const hg_pattern *p = hg_ruleset_pattern(rules, HG_SURFACE_PYTHON, sm->pattern);
+    const hg_pattern *p = &q->patterns[sm->pattern];
     TSQueryMatch qm = {.pattern_index = (uint16_t)sm->pattern, .capture_count = sm->n, .captures = sm->captures};
     if (!hg_predicates_eval_context(p->predicates, &qm, &pctx)) // the text-only ones held in pass 1
       continue;
@@ -385,7 +411,7 @@ void hg_extract(hg_extractor *self, const hg_ruleset *rules, const hg_config *co
     if (!hg_extract__capture(sm->captures, sm->n, c->site, &site_node))
       continue;
     hg_site s = {.path = source->path,
-                 .kind = p->kind,
+                 .kind = kind_of(p, &r, sm, source->data),
                  .reads = p->reads,
                  .dialect = p->dialect,
                  .imports_builder = imports_builder};
@@ -482,14 +508,15 @@ static bool import_holds(const hg_pattern *p, const TSQueryMatch *m, const char 
 }
 
 void hg_extract_imports(const hg_ruleset *rules, const char *src, TSTree *tree, hg_imports *imports, hg_arena *arena) {
-  const hg_captures *c = hg_ruleset_captures(rules, HG_SURFACE_PYTHON);
+  const hg_rules_query *q = hg_ruleset_query_for(rules, HG_SURFACE_PYTHON, 0);  // the facts alone
+  const hg_captures *c = &q->captures;
   TSQueryCursor *cursor = ts_query_cursor_new();
-  ts_query_cursor_exec(cursor, hg_ruleset_query(rules, HG_SURFACE_PYTHON), ts_tree_root_node(tree));
+  ts_query_cursor_exec(cursor, q->query, ts_tree_root_node(tree));
   TSQueryMatch m;
   pcre2_match_data *md = NULL;
   hg_buf scratch = {0};
   while (ts_query_cursor_next_match(cursor, &m)) {
-    const hg_pattern *p = hg_ruleset_pattern(rules, HG_SURFACE_PYTHON, m.pattern_index);
+    const hg_pattern *p = &q->patterns[m.pattern_index];
     if (p->role == HG_PATTERN_IMPORT && import_holds(p, &m, src, imports, &md, &scratch))
       record_import(imports, c, m.captures, m.capture_count, src, arena);
   }

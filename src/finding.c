@@ -156,6 +156,27 @@ const hg_rule hg_rules[HG_RULE_COUNT] = {
                         "client.containers.run(image, **hardening_kwargs())",
         .example_pass = "client.containers.run(image, **hardening_kwargs())",
     },
+    [HG_RULE_GATE_RELAXED] = {
+        .id = "gate-relaxed",
+        .summary = "A change relaxes the gate itself (a warning; an error with --strict)",
+        .what = "With --diff REF, the gate at REF compared with the work tree: an `exclude` glob, an "
+                "`allow:` entry, a surface turned off, a builder or one of its callables, or "
+                "`trust: true` added or widened in .hardguard.yml; an allow[...] or ignore[...] marker "
+                "added or widened; an entry added to the --baseline file. Each is named at its file and "
+                "line, as a warning (a GitHub ::warning, a SARIF result of level warning) that fails "
+                "the run only with --strict. Removing or narrowing an exception is never reported.",
+        .why = "Every exception is also the easiest way to turn a red gate green: a change that "
+               "excludes its own files, suppresses its own findings, declares an unrelated module a "
+               "builder or appends its findings to the baseline passes the check it should fail. "
+               "Review is the defence, so the gate puts such a change in front of the reviewer.",
+        .fix = "Review the change to the gate. In CI, read the policy from the target branch "
+               "(--config-from) so that a change cannot relax its own check, and add --strict to "
+               "require that a relaxation lands on its own, reviewed, before the code that needs it.",
+        .example_fail = "# .hardguard.yml in the change (not in the base)\n"
+                        "exclude: [\"**\"]",
+        .example_pass = "# .hardguard.yml as in the base\n"
+                        "exclude: [\"tests/**\"]",
+    },
 };
 
 const hg_rule *hg_rule_find(const char *id) {

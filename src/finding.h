@@ -19,6 +19,7 @@ typedef enum {
   HG_RULE_UNPARSABLE_SITE,
   HG_RULE_BAD_SUPPRESSION,
   HG_RULE_UNUSED_SUPPRESSION,
+  HG_RULE_GATE_RELAXED,  // a warning about the gate itself (gate.h), never a site's rule
   HG_RULE_COUNT,
   HG_RULE_NONE = -1,
 } hg_rule_id;

@@ -1,19 +1,18 @@
 #include "prefilter.h"
 
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
-// One distinct literal text and the word boundaries its alternatives ask for: bit (2*before +
-// after) of `combos` is set when some alternative needs a boundary before it iff `before` and
-// after it iff `after`. Bit 0 (no boundary) alone: the text anywhere will do.
-typedef struct {
-  char *text;
-  size_t len;
-  unsigned combos;
-} needle;
+typedef hg_prefilter_needle needle;  // its text owned by the prefilter
 
 struct hg_prefilter {
   char *source;  // "" when off
+  bool on;
+  // The alternation compiled, when first asked for (a seeded prefilter may never need it).
+  pthread_mutex_t lock;
+  atomic_bool compiled;
   pcre2_code *code;
   needle *needles;
   size_t n_needles;
@@ -68,22 +67,30 @@ static void quote(hg_buf *re, const char *text) {
   }
 }
 
-static void add_needle(hg_prefilter *self, const char *text, bool before, bool after) {
-  size_t i = 0;
-  while (i < self->n_needles && strcmp(self->needles[i].text, text) != 0) i++;
-  if (i == self->n_needles) {
+static needle *find_needle(hg_prefilter *self, const char *text) {
+  for (size_t i = 0; i < self->n_needles; i++)
+    if (!strcmp(self->needles[i].text, text)) return &self->needles[i];
+  return NULL;
+}
+
+static void add_needle(hg_prefilter *self, const char *text, bool before, bool after, hg_units units) {
+  needle *nd = find_needle(self, text);
+  if (!nd) {
     self->needles = hg_xrealloc(self->needles, (self->n_needles + 1) * sizeof(needle));
-    self->needles[self->n_needles++] = (needle){hg_xstrdup(text), strlen(text), 0};
+    nd = &self->needles[self->n_needles++];
+    *nd = (needle){hg_xstrdup(text), strlen(text), 0, 0};
   }
-  self->needles[i].combos |= 1u << (2 * before + after);
+  nd->combos |= 1u << (2 * before + after);
+  nd->units |= units;
 }
 
 // A literal that stands as a whole token is bounded by \b where it starts or ends with a word
 // character, so `operating_system` does not let a file through for `system`.
-static void add_literal(hg_prefilter *self, hg_buf *re, str_vec *seen, const literal *lit) {
+static void add_literal(hg_prefilter *self, hg_buf *re, str_vec *seen, const literal *lit, hg_units units) {
   size_t n = strlen(lit->text);
   bool before = lit->whole && word_char((unsigned char)lit->text[0]);
   bool after = lit->whole && word_char((unsigned char)lit->text[n - 1]);
+  add_needle(self, lit->text, before, after, units);
   hg_buf alt = {0};
   hg_buf_puts(&alt, before ? "\\b" : "");
   quote(&alt, lit->text);
@@ -96,11 +103,10 @@ static void add_literal(hg_prefilter *self, hg_buf *re, str_vec *seen, const lit
   hg_buf_puts(re, re->len ? "|" : "");
   hg_buf_puts(re, alt.data);
   HG_VEC_PUSH(seen, hg_buf_detach(&alt));
-  add_needle(self, lit->text, before, after);
 }
 
 static void clear(hg_prefilter *self) {
-  for (size_t i = 0; i < self->n_needles; i++) free(self->needles[i].text);
+  for (size_t i = 0; i < self->n_needles; i++) free((char *)self->needles[i].text);
   free(self->needles);
   self->needles = NULL;
   self->n_needles = 0;
@@ -108,6 +114,20 @@ static void clear(hg_prefilter *self) {
   self->code = NULL;
   free(self->source);
   self->source = NULL;
+}
+
+static hg_prefilter *alloc(void) {
+  hg_prefilter *self = hg_xcalloc(1, sizeof(hg_prefilter));
+  pthread_mutex_init(&self->lock, NULL);
+  return self;
+}
+
+static pcre2_code *compile(const char *source) {
+  int code;
+  PCRE2_SIZE eoff;
+  pcre2_code *re = pcre2_compile((PCRE2_SPTR)source, PCRE2_ZERO_TERMINATED, 0, &code, &eoff, NULL);
+  if (re) pcre2_jit_compile(re, PCRE2_JIT_COMPLETE);
+  return re;
 }
 
 // Does literal `m`, searched anyway, find every file `lit` would let through? The same text with
@@ -134,7 +154,11 @@ static bool free_group(const group_lits *g, const lit_collector *c, const size_t
 }
 
 hg_prefilter *hg_prefilter_new(const hg_predicates *const *patterns, size_t n) {
-  hg_prefilter *self = hg_xcalloc(1, sizeof(hg_prefilter));
+  return hg_prefilter_new_units(patterns, NULL, n);
+}
+
+hg_prefilter *hg_prefilter_new_units(const hg_predicates *const *patterns, const unsigned *units, size_t n) {
+  hg_prefilter *self = alloc();
   hg_buf re = {0};
   str_vec seen = {0};
   bool off = n == 0;
@@ -170,9 +194,22 @@ hg_prefilter *hg_prefilter_new(const hg_predicates *const *patterns, size_t n) {
     for (size_t i = 0; i < n; i++)
       if (!own[i] && !free_group(&c[i].groups.items[free_g[i]], c, best, own, n, i)) own[i] = changed = true;
   }
+#define UNIT(i) ((hg_units)1 << (units ? units[i] : 0))
   for (size_t i = 0; i < n && !off; i++)
     for (size_t k = 0; own[i] && k < c[i].groups.items[best[i]].lits.len; k++)
-      add_literal(self, &re, &seen, &c[i].groups.items[best[i]].lits.items[k]);
+      add_literal(self, &re, &seen, &c[i].groups.items[best[i]].lits.items[k], UNIT(i));
+  // A pattern relying on literals others search announces its unit through each one implying
+  // one of its own.
+  for (size_t i = 0; i < n && !off; i++) {
+    const group_lits *g = own[i] ? NULL : &c[i].groups.items[free_g[i]];
+    for (size_t k = 0; g && k < g->lits.len; k++)
+      for (size_t j = 0; j < n; j++) {
+        const group_lits *o = own[j] ? &c[j].groups.items[best[j]] : NULL;
+        for (size_t m = 0; o && m < o->lits.len; m++)
+          if (implies(&o->lits.items[m], &g->lits.items[k])) find_needle(self, o->lits.items[m].text)->units |= UNIT(i);
+      }
+  }
+#undef UNIT
   free(free_g);
   free(own);
   for (size_t i = 0; i < n; i++) {
@@ -183,29 +220,66 @@ hg_prefilter *hg_prefilter_new(const hg_predicates *const *patterns, size_t n) {
   free(best);
   for (size_t i = 0; i < seen.len; i++) free(seen.items[i]);
   free(seen.items);
-  if (!off) {
-    int code;
-    PCRE2_SIZE eoff;
-    self->code = pcre2_compile((PCRE2_SPTR)re.data, re.len, 0, &code, &eoff, NULL);
-    if (self->code) pcre2_jit_compile(self->code, PCRE2_JIT_COMPLETE);
-  }
   self->source = hg_buf_detach(&re);
+  if (!off) self->code = compile(self->source);
   if (!self->code) {  // off
     clear(self);
     self->source = hg_xstrdup("");
   }
+  self->on = self->code != NULL;
+  atomic_store(&self->compiled, true);
   return self;
+}
+
+hg_prefilter *hg_prefilter_from_seed(const hg_prefilter_seed *seed) {
+  hg_prefilter *self = alloc();
+  self->source = hg_xstrdup(seed->source);
+  self->on = *seed->source != '\0';
+  self->needles = hg_xcalloc(seed->n_needles ? seed->n_needles : 1, sizeof(needle));
+  for (size_t i = 0; i < seed->n_needles; i++) {
+    self->needles[i] = seed->needles[i];
+    self->needles[i].text = hg_xstrdup(seed->needles[i].text);
+  }
+  self->n_needles = seed->n_needles;
+  return self;
+}
+
+hg_prefilter_seed hg_prefilter_seed_of(const hg_prefilter *self) {
+  return (hg_prefilter_seed){self->source, self->needles, self->n_needles};
+}
+
+bool hg_prefilter_equal(const hg_prefilter *a, const hg_prefilter *b) {
+  if (strcmp(a->source, b->source) || a->n_needles != b->n_needles) return false;
+  for (size_t i = 0; i < a->n_needles; i++) {
+    const needle *x = &a->needles[i], *y = &b->needles[i];
+    if (strcmp(x->text, y->text) || x->combos != y->combos || x->units != y->units) return false;
+  }
+  return true;
 }
 
 void hg_prefilter_free(hg_prefilter *self) {
   if (!self) return;
   clear(self);
+  pthread_mutex_destroy(&self->lock);
   free(self);
 }
 
-bool hg_prefilter_on(const hg_prefilter *self) { return self->code != NULL; }
+bool hg_prefilter_on(const hg_prefilter *self) { return self->on; }
 const char *hg_prefilter_source(const hg_prefilter *self) { return self->source; }
-const pcre2_code *hg_prefilter_code(const hg_prefilter *self) { return self->code; }
+const pcre2_code *hg_prefilter_code(const hg_prefilter *cself) {
+  if (!cself->on) return NULL;
+  hg_prefilter *self = (hg_prefilter *)cself;  // compiled once, under the lock; read-only after
+  if (!atomic_load_explicit(&self->compiled, memory_order_acquire)) {
+    pthread_mutex_lock(&self->lock);
+    if (!atomic_load_explicit(&self->compiled, memory_order_relaxed)) {
+      self->code = compile(self->source);
+      if (!self->code) abort();  // the alternation compiled when the seed was made
+      atomic_store_explicit(&self->compiled, true, memory_order_release);
+    }
+    pthread_mutex_unlock(&self->lock);
+  }
+  return self->code;
+}
 
 // ---- matching -----------------------------------------------------------------------------------
 
@@ -224,8 +298,18 @@ static bool found(const needle *nd, const char *data, size_t len) {
 }
 
 bool hg_prefilter_match(const hg_prefilter *self, const char *data, size_t len) {
-  if (!self->code) return true;
+  if (!self->on) return true;
   for (size_t i = 0; i < self->n_needles; i++)
     if (found(&self->needles[i], data, len)) return true;
   return false;
+}
+
+hg_units hg_prefilter_units(const hg_prefilter *self, const char *data, size_t len) {
+  if (!self->on) return HG_UNITS_ALL;
+  hg_units all = 0, got = 0;
+  for (size_t i = 0; i < self->n_needles; i++) all |= self->needles[i].units;
+  // A needle whose units are all known already need not be searched.
+  for (size_t i = 0; i < self->n_needles && got != all; i++)
+    if ((self->needles[i].units & ~got) && found(&self->needles[i], data, len)) got |= self->needles[i].units;
+  return got;
 }

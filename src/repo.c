@@ -224,16 +224,22 @@ static void split_nul(hg_buf *b, hg_strings *out) {
   b->len = 0;
 }
 
-int hg_repo_changed(const hg_repo *self, const char *ref, hg_strings *out, hg_error *err) {
-  if (!self->git) return hg_error_set(err, "--diff: %s is not inside a git work tree", self->start);
+// Resolves `ref` to a commit; `option` names what asked, in errors. The hash goes into `b`.
+static int verify_commit(const hg_repo *self, const char *option, const char *ref, hg_buf *b, hg_error *err) {
+  if (!self->git) return hg_error_set(err, "%s: %s is not inside a git work tree", option, self->start);
   // A ref starting with '-' would be read as an option by git.
-  if (ref[0] == '-' || ref[0] == '\0') return hg_error_set(err, "--diff: '%s' is not a commit", ref);
+  if (ref[0] == '-' || ref[0] == '\0') return hg_error_set(err, "%s: '%s' is not a commit", option, ref);
   char *commit = hg_xasprintf("%s^{commit}", ref);
   char *verify[] = {"rev-parse", "--verify", "--quiet", commit};
-  hg_buf b = {0};
-  int rc = git(self, verify, HG_ARRAY_LEN(verify), &b, "--diff", err);
+  int rc = git(self, verify, HG_ARRAY_LEN(verify), b, option, err);
   free(commit);
-  if (rc > 0) rc = hg_error_set(err, "--diff: '%s' is not a commit in this repository", ref);
+  if (rc > 0) rc = hg_error_set(err, "%s: '%s' is not a commit in this repository", option, ref);
+  return rc;
+}
+
+int hg_repo_changed(const hg_repo *self, const char *ref, hg_strings *out, hg_error *err) {
+  hg_buf b = {0};
+  int rc = verify_commit(self, "--diff", ref, &b, err);
   b.len = 0;
   // Renames are listed under their new name; deleted files have nothing left to judge.
   char *diff[] = {"diff", "--name-only", "-z", "--no-renames", "--no-relative", "--diff-filter=ACMRT", (char *)ref,
@@ -255,4 +261,48 @@ int hg_repo_changed(const hg_repo *self, const char *ref, hg_strings *out, hg_er
   }
   out->len = w;
   return 0;
+}
+
+int hg_repo_commit(const hg_repo *self, const char *option, const char *ref, char **out, hg_error *err) {
+  *out = NULL;
+  hg_buf b = {0};
+  if (verify_commit(self, option, ref, &b, err) != 0) {
+    hg_buf_free(&b);
+    return -1;
+  }
+  *out = hg_xstrdup(chomp(&b));
+  hg_buf_free(&b);
+  return 0;
+}
+
+int hg_repo_ls_tree(const hg_repo *self, const char *commit, const char *const *paths, size_t n, bool recursive,
+                    hg_strings *out, hg_error *err) {
+  char **args = hg_xcalloc(n + 8, sizeof(char *));
+  size_t k = 0;
+  args[k++] = "ls-tree";
+  args[k++] = "-z";
+  args[k++] = "--full-tree";
+  args[k++] = "--name-only";
+  if (recursive) args[k++] = "-r";
+  args[k++] = (char *)commit;
+  args[k++] = "--";
+  for (size_t i = 0; i < n; i++) args[k++] = (char *)paths[i];
+  hg_buf b = {0};
+  int rc = git(self, args, k, &b, "git ls-tree", err);
+  free(args);
+  size_t before = out->len;
+  if (rc == 0) split_nul(&b, out);
+  if (out->len > before) qsort(out->items + before, out->len - before, sizeof(char *), cmp_str);
+  hg_buf_free(&b);
+  return rc == 0 ? 0 : -1;
+}
+
+int hg_repo_blob(const hg_repo *self, const char *commit, const char *path, hg_buf *out, hg_error *err) {
+  char *spec = hg_xasprintf("%s:%s", commit, path);
+  char *args[] = {"cat-file", "blob", spec};
+  char *doing = hg_xasprintf("reading %s", spec);
+  int rc = git(self, args, HG_ARRAY_LEN(args), out, doing, err);
+  free(doing);
+  free(spec);
+  return rc == 0 ? 0 : -1;
 }

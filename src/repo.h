@@ -31,6 +31,19 @@ typedef HG_VEC(char *) hg_strings;
  *  ignore, relative to the root, sorted and without duplicates, appended to out. -1 with err when
  *  the root is not a git work tree, `ref` is not a commit, or git fails. */
 int hg_repo_changed(const hg_repo *self, const char *ref, hg_strings *out, hg_error *err);
+/** Resolves `ref` to the hash of a commit (new heap string in out), so that every read of a run sees
+ *  the same commit. -1 with "OPTION: ..." in err when the root is not a git work tree or `ref` is
+ *  not a commit (a ref starting with '-' is refused). */
+int hg_repo_commit(const hg_repo *self, const char *option, const char *ref, char **out, hg_error *err);
+/** Which of `paths` (relative to the root; with `recursive`, the files under them) exist in
+ *  `commit` (`git ls-tree -z --full-tree --name-only [-r] COMMIT -- PATHS`), appended to out and
+ *  sorted. */
+int hg_repo_ls_tree(const hg_repo *self, const char *commit, const char *const *paths, size_t n, bool recursive,
+                    hg_strings *out, hg_error *err);
+/** The bytes of file `path` (relative to the root) in `commit` (`git cat-file blob COMMIT:PATH`),
+ *  appended to out; -1 with err when it is not a file there or git fails. */
+int hg_repo_blob(const hg_repo *self, const char *commit, const char *path, hg_buf *out, hg_error *err);
+
 /** Is `path` (relative to the root) in the sorted list? */
 bool hg_strings_contains(const hg_strings *sorted, const char *path);
 void hg_strings_free(hg_strings *self);

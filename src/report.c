@@ -50,6 +50,32 @@ char *hg_report_relpath(const hg_report_input *in, const char *path) {
   return in->repo ? hg_repo_relpath(in->repo, path) : hg_xstrdup(path);
 }
 
+void hg_report_summary_line(const hg_report_input *in, const hg_status_totals total, size_t unreadable) {
+  const hg_scan_stats *st = in->stats;
+  const hg_gate *g = in->gate;
+  FILE *o = in->out;
+  fprintf(o, "hardguard: %zu file%s scanned, %zu site%s found, %zu failing", st->files, st->files == 1 ? "" : "s",
+          st->sites, st->sites == 1 ? "" : "s", total[HG_STATUS_FAIL]);
+  if (total[HG_STATUS_SUPPRESSED]) fprintf(o, ", %zu suppressed", total[HG_STATUS_SUPPRESSED]);
+  if (total[HG_STATUS_ALLOWED]) fprintf(o, ", %zu allowed", total[HG_STATUS_ALLOWED]);
+  if (in->baselined) fprintf(o, ", %zu accepted by the baseline", total[HG_STATUS_BASELINED]);
+  if (in->n_stale) fprintf(o, ", %zu stale baseline entr%s", in->n_stale, in->n_stale == 1 ? "y" : "ies");
+  if (st->excluded) fprintf(o, ", %zu path%s excluded", st->excluded, st->excluded == 1 ? "" : "s");
+  if (g && g->trusted_builders)
+    fprintf(o, ", %zu trusted builder%s", g->trusted_builders, g->trusted_builders == 1 ? "" : "s");
+  if (g && g->added.len)
+    fprintf(o, ", %zu gate-relaxed %s%s", g->added.len, g->strict ? "error" : "warning", g->added.len == 1 ? "" : "s");
+  if (unreadable) fprintf(o, ", %zu path%s could not be read", unreadable, unreadable == 1 ? "" : "s");
+  fputc('\n', o);
+}
+
+void hg_report_relaxation(hg_buf *out, const hg_relaxation *r) {
+  hg_buf_puts(out, r->message);
+  if (r->reason) hg_buf_printf(out, " -- %s", r->reason);
+}
+
+bool hg_report_gate_fails(const hg_report_input *in) { return in->gate && in->gate->strict && in->gate->added.len; }
+
 json_t *hg_json_string(const char *s) {
   json_t *j = json_string(s);
   if (j) return j;
@@ -61,8 +87,12 @@ json_t *hg_json_string(const char *s) {
 
 void hg_uri_escape_path(hg_buf *out, const char *path) {
   static const char keep[] = "-._~!$&'()*+,;=:@/";
+  // RFC 3986 4.2: a ':' in the first segment would read as a scheme ("main:.hardguard.yml").
+  const char *first_slash = strchr(path, '/');
   for (const unsigned char *p = (const unsigned char *)path; *p; p++) {
-    if ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') || strchr(keep, *p))
+    bool scheme_like = *p == ':' && (!first_slash || (const char *)p < first_slash);
+    if (!scheme_like &&
+        ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') || strchr(keep, *p)))
       hg_buf_putc(out, (char)*p);
     else
       hg_buf_printf(out, "%%%02X", *p);

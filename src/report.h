@@ -9,6 +9,7 @@
 
 #include "baseline.h"
 #include "finding.h"
+#include "gate.h"
 #include "repo.h"
 #include "scan.h"
 
@@ -29,6 +30,7 @@ typedef struct {
   const hg_baseline_entry *const *stale;  // baseline entries that matched nothing in scope
   size_t n_stale;
   const struct hg_fix_report *fixes;  // --fix --show-fixes: the fixes proposed (fix/apply.h), else NULL
+  const hg_gate *gate;  // what the configuration relaxes, and gate-relaxed warnings; NULL: nothing
 } hg_report_input;
 
 typedef struct {
@@ -72,6 +74,17 @@ const char *hg_report_path(const hg_report_input *in, const hg_finding *f);
 /** Any other path (a file error's, the baseline's) relative to the root when the run has one,
  *  else as given. New heap string. */
 char *hg_report_relpath(const hg_report_input *in, const char *path);
+
+/** Counts of a run's sites by status, as reporters tally them. */
+typedef size_t hg_status_totals[HG_STATUS_COUNT];
+/** The closing summary line of the text and github formats: files, sites, failing, then each
+ *  relaxation that is not zero (suppressed, allowed, accepted by the baseline, stale entries,
+ *  excluded paths, trusted builders, gate-relaxed warnings) and unreadable paths. */
+void hg_report_summary_line(const hg_report_input *in, const hg_status_totals total, size_t unreadable);
+/** A relaxation as one line of prose: its message, and " -- reason" when it gives one. */
+void hg_report_relaxation(hg_buf *out, const hg_relaxation *r);
+/** Do gate-relaxed warnings fail this run (--strict)? */
+bool hg_report_gate_fails(const hg_report_input *in);
 
 /* Escaping, shared and unit-tested. Input may hold any bytes: bytes that are not well-formed UTF-8
  * come out as U+FFFD (or percent-escaped, in URIs). */

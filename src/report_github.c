@@ -1,6 +1,7 @@
 /* GitHub Actions workflow commands: `::error file=…,line=…,col=…,endLine=…,endColumn=…,title=…::message`
  * for each site that fails the run, so that findings show inline on a pull request without code
- * scanning; `::warning` for files with syntax errors and stale baseline entries. Files are named
+ * scanning; `::warning` for files with syntax errors, stale baseline entries and what a change
+ * relaxes in the gate (gate-relaxed, `::error` with --strict). Files are named
  * relative to the repository root, as GitHub expects. Unless --quiet, a plain summary line ends
  * the output, with the same counts as the text format's (stale entries are left out with --quiet
  * too). */
@@ -92,18 +93,19 @@ static void end(const hg_report_input *in, void *state) {
     }
     free(path);
   }
-  // The text format's summary line, word for word (report_text.c), so a log reads the same.
-  if (!in->quiet) {
-    const hg_scan_stats *st = in->stats;
-    FILE *o = in->out;
-    fprintf(o, "hardguard: %zu file%s scanned, %zu site%s found, %zu failing", st->files, st->files == 1 ? "" : "s",
-            st->sites, st->sites == 1 ? "" : "s", total[HG_STATUS_FAIL]);
-    if (total[HG_STATUS_SUPPRESSED]) fprintf(o, ", %zu suppressed", total[HG_STATUS_SUPPRESSED]);
-    if (in->baselined) fprintf(o, ", %zu accepted by the baseline", total[HG_STATUS_BASELINED]);
-    if (in->n_stale) fprintf(o, ", %zu stale baseline entr%s", in->n_stale, in->n_stale == 1 ? "y" : "ies");
-    if (unreadable) fprintf(o, ", %zu path%s could not be read", unreadable, unreadable == 1 ? "" : "s");
-    fputc('\n', o);
+  bool strict = hg_report_gate_fails(in);
+  for (size_t i = 0; in->gate && i < in->gate->added.len; i++) {
+    const hg_relaxation *r = &in->gate->added.items[i];
+    char *path = hg_report_relpath(in, r->path);
+    hg_buf msg = {0};
+    hg_report_relaxation(&msg, r);
+    command(in->out, strict ? "error" : "warning", path, r->line, r->line ? 1 : 0, 0, 0, "hardguard gate-relaxed",
+            msg.data);
+    hg_buf_free(&msg);
+    free(path);
   }
+  // The text format's summary line, word for word, so a log reads the same.
+  if (!in->quiet) hg_report_summary_line(in, total, unreadable);
 }
 
 const hg_reporter hg_reporter_github = {.name = "github", .begin = begin, .finding = finding, .end = end};

@@ -1,7 +1,8 @@
 /* The audit as one self-contained HTML page, for a reviewer to browse: the run's summary, a chart
  * of sites by kind and verdict (inline SVG), one section per file with its sites, each with its
  * effective options, where each came from, and source excerpts of those lines; files that could
- * not be checked; stale baseline entries. Nothing is loaded from anywhere: the style and the
+ * not be checked; stale baseline entries; what the configuration (and, with --diff, the change)
+ * relaxes. Nothing is loaded from anywhere: the style and the
  * script are inline and named by their SHA-256 in a Content-Security-Policy that allows nothing
  * else, so text from the scanned tree (escaped everywhere) could not run even if it got through.
  * The page works without JavaScript; the script only adds filters. */
@@ -479,6 +480,28 @@ static void finding(const hg_report_input *in, void *state, const hg_finding *f)
   b->len = 0;
 }
 
+// What the configuration (or, with --diff, the change) relaxes: one row each, with its reason.
+static void relaxations(hg_buf *b, const char *id, const char *title, const hg_relaxations *v) {
+  if (!v->len)
+    return;
+  hg_buf_printf(b, "<section id=\"%s\">\n<h2>%s</h2>\n<table><thead><tr><th>File</th><th>Line</th><th>Kind</th>"
+                   "<th>What it relaxes</th></tr></thead>\n<tbody>\n",
+                id, title);
+  for (size_t i = 0; i < v->len; i++) {
+    const hg_relaxation *r = &v->items[i];
+    hg_buf_puts(b, "<tr><td><code>");
+    esc(b, r->path);
+    hg_buf_printf(b, "</code></td><td>%u</td><td>%s</td><td>", r->line, hg_relax_names[r->kind]);
+    esc(b, r->message);
+    if (r->reason) {
+      hg_buf_puts(b, " &mdash; ");
+      esc(b, r->reason);
+    }
+    hg_buf_puts(b, "</td></tr>\n");
+  }
+  hg_buf_puts(b, "</tbody></table>\n</section>\n");
+}
+
 static void end(const hg_report_input *in, void *state) {
   html_state *s = state;
   hg_buf *b = &s->b;
@@ -518,6 +541,10 @@ static void end(const hg_report_input *in, void *state) {
       hg_buf_puts(b, "</tr>\n");
     }
     hg_buf_puts(b, "</tbody></table>\n</section>\n");
+  }
+  if (in->gate) {
+    relaxations(b, "gate-relaxed", "Gate relaxed by this change", &in->gate->added);
+    relaxations(b, "relaxations", "Relaxations in force", &in->gate->in_force);
   }
   hg_buf_printf(b, "</main>\n<footer><p>hardguard %s</p></footer>\n<script>%s</script>\n</body>\n</html>\n", HG_VERSION,
                 SCRIPT);

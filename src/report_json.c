@@ -100,6 +100,20 @@ static void finding(const hg_report_input *in, void *state, const hg_finding *f)
   json_decref(site);
 }
 
+// [{path, line, kind, message, reason}], and each one's level when given.
+static json_t *relaxations(const hg_relaxations *v, const char *level) {
+  json_t *a = json_array();
+  for (size_t i = 0; i < v->len; i++) {
+    const hg_relaxation *r = &v->items[i];
+    json_t *o = json_pack("{s:o, s:I, s:s, s:o}", "path", jstr(r->path), "line", (json_int_t)r->line, "kind",
+                          hg_relax_names[r->kind], "message", jstr(r->message));
+    json_object_set_new(o, "reason", r->reason ? jstr(r->reason) : json_null());
+    if (level) json_object_set_new(o, "level", json_string(level));
+    json_array_append_new(a, o);
+  }
+  return a;
+}
+
 static void end(const hg_report_input *in, void *state) {
   json_t *errors = json_array();
   size_t unreadable = 0;
@@ -119,6 +133,21 @@ static void end(const hg_report_input *in, void *state) {
                            (json_int_t)st->files, "parsed", (json_int_t)st->parsed, "modules_indexed",
                            (json_int_t)st->modules_indexed, "sites", (json_int_t)st->sites, "failing",
                            (json_int_t)st->failing, "unreadable", (json_int_t)unreadable);
+  // What the run's exceptions account for, zero or not, so a reader sees that nothing was relaxed.
+  size_t totals[HG_STATUS_COUNT] = {0};
+  for (size_t i = 0; i < in->findings->len; i++) totals[hg_report_status(in, &in->findings->items[i])]++;
+  json_t *summary = json_object_get(root, "summary");
+  json_object_set_new(summary, "excluded", json_integer((json_int_t)st->excluded));
+  json_object_set_new(summary, "suppressed", json_integer((json_int_t)totals[HG_STATUS_SUPPRESSED]));
+  json_object_set_new(summary, "allowed", json_integer((json_int_t)totals[HG_STATUS_ALLOWED]));
+  json_object_set_new(summary, "baselined", json_integer((json_int_t)totals[HG_STATUS_BASELINED]));
+  json_object_set_new(summary, "trusted_builders", json_integer(in->gate ? (json_int_t)in->gate->trusted_builders : 0));
+  if (in->gate && in->gate->in_force.len) json_object_set_new(root, "relaxations", relaxations(&in->gate->in_force, NULL));
+  if (in->gate && in->gate->reviewed) {
+    json_object_set_new(summary, "gate_relaxed", json_integer((json_int_t)in->gate->added.len));
+    json_object_set_new(root, "gate_relaxed",
+                        relaxations(&in->gate->added, hg_report_gate_fails(in) ? "error" : "warning"));
+  }
   if (in->baselined) {
     json_t *stale = json_array();
     size_t accepted = 0;

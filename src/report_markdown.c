@@ -128,6 +128,37 @@ static void finding(const hg_report_input *in, void *state, const hg_finding *f)
   hg_buf_free(&b);
 }
 
+static void relaxation_list(hg_buf *b, const hg_relaxations *v) {
+  hg_buf text = {0};
+  for (size_t i = 0; i < v->len; i++) {
+    const hg_relaxation *r = &v->items[i];
+    hg_buf_puts(b, "- ");
+    code(b, r->path);
+    if (r->line) hg_buf_printf(b, " line %u", r->line);
+    hg_buf_puts(b, ": ");
+    text.len = 0;
+    hg_report_relaxation(&text, r);
+    hg_markdown_escape(b, text.data);
+    hg_buf_putc(b, '\n');
+  }
+  hg_buf_free(&text);
+}
+
+// What the configuration relaxes and, with --diff, what the change relaxes.
+static void relaxations(const hg_report_input *in, hg_buf *b) {
+  const hg_gate *g = in->gate;
+  size_t excluded = in->stats->excluded;
+  if (g && g->added.len) {
+    hg_buf_printf(b, "\n## Gate relaxed by this change\n\n%s: review these before the code they let through.\n\n",
+                  hg_report_gate_fails(in) ? "Errors (`--strict`)" : "Warnings");
+    relaxation_list(b, &g->added);
+  }
+  if ((!g || !g->in_force.len) && !excluded) return;
+  hg_buf_puts(b, "\n## Relaxations in force\n\n");
+  if (excluded) hg_buf_printf(b, "%zu path%s excluded from the check.\n\n", excluded, excluded == 1 ? "" : "s");
+  if (g) relaxation_list(b, &g->in_force);
+}
+
 static void end(const hg_report_input *in, void *state) {
   md_state *s = state;
   FILE *o = in->out;
@@ -161,6 +192,7 @@ static void end(const hg_report_input *in, void *state) {
       hg_buf_putc(&b, '\n');
     }
   }
+  relaxations(in, &b);
   size_t cols = in->baselined ? HG_STATUS_COUNT : HG_STATUS_BASELINED;
   hg_buf_puts(&b, "\n## Totals\n\n| Kind |");
   for (size_t v = 0; v < cols; v++) hg_buf_printf(&b, " %s |", hg_status_names[v]);

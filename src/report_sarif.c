@@ -3,7 +3,9 @@
  * carry an inSource suppression with its justification, and with --baseline each says whether it
  * is new or unchanged. Passing sites are not results. Files are named relative to the repository
  * root under uriBaseId %SRCROOT%, and each result has a partial fingerprint that ignores line
- * numbers (see hg_fingerprint), so alerts follow code that moves. Written with jansson. */
+ * numbers (see hg_fingerprint), so alerts follow code that moves. With --diff, what the change
+ * relaxes in the gate is a gate-relaxed result of level warning; what the configuration relaxes is
+ * a toolConfigurationNotification. Written with jansson. */
 #include <jansson.h>
 #include <stdlib.h>
 #include <string.h>
@@ -64,11 +66,12 @@ static json_t *rule_descriptor(const hg_rule *r) {
   hg_buf_puts(&md, "\nPasses:\n");
   md_code_block(&md, r->example_pass);
   hg_buf_printf(&md, "\nRun `hardguard --explain %s` for the same text.\n", r->id);
+  const char *level = r == &hg_rules[HG_RULE_GATE_RELAXED] ? "warning" : "error";
   json_t *d = json_pack("{s:o, s:o, s:{s:o}, s:{s:o}, s:{s:o, s:o}, s:{s:s}, s:{s:[s, s, s], s:s, s:s}}", "id",
                         jstr(r->id), "name", pascal_name(r->id), "shortDescription", "text", jstr(r->summary),
                         "fullDescription", "text", jstr(r->what), "help", "text", jstr(text.data), "markdown",
-                        jstr(md.data), "defaultConfiguration", "level", "error", "properties", "tags", "security",
-                        "containers", "docker", "precision", "high", "problem.severity", "error");
+                        jstr(md.data), "defaultConfiguration", "level", level, "properties", "tags", "security",
+                        "containers", "docker", "precision", "high", "problem.severity", level);
   hg_buf_free(&text);
   hg_buf_free(&md);
   return d;
@@ -203,6 +206,55 @@ static json_t *notification(const char *level, const char *text, json_t *loc) {
   return json_pack("{s:s, s:{s:o}, s:[o]}", "level", level, "message", "text", jstr(text), "locations", loc);
 }
 
+// What the change relaxes: results of rule gate-relaxed, level warning (error under --strict), on
+// the whole line (or file) that relaxes it, with a fingerprint of the file, the kind and the
+// message, so that an alert follows the line when it moves. What the configuration relaxes: notes
+// about the tool's configuration, with their reasons.
+static void gate(const hg_report_input *in, sarif_state *s, json_t *invocation) {
+  if (!in->gate) return;
+  hg_buf msg = {0}, key = {0};
+  const char *level = hg_report_gate_fails(in) ? "error" : "warning";
+  char *held = NULL;  // the previous result's path, which occurrence() compares the next one with
+  for (size_t i = 0; i < in->gate->added.len; i++) {
+    const hg_relaxation *r = &in->gate->added.items[i];
+    char *path = hg_report_relpath(in, r->path);
+    msg.len = key.len = 0;
+    hg_report_relaxation(&msg, r);
+    hg_buf_printf(&key, "%s%c%s%c%s", path, 0, hg_relax_names[r->kind], 0, msg.data);
+    char fp[17];
+    snprintf(fp, sizeof(fp), "%016llx", (unsigned long long)hg_hash(key.data, key.len));
+    char *fingerprint = hg_xasprintf("%s:%u", fp, occurrence(s, path, fp));
+    json_t *loc = location(path, 0, 0, 0, 0);
+    if (r->line)
+      json_object_set_new(json_object_get(loc, "physicalLocation"), "region",
+                          json_pack("{s:I}", "startLine", (json_int_t)r->line));
+    json_array_append_new(s->results, json_pack("{s:s, s:I, s:s, s:{s:o}, s:[o], s:{s:s}, s:{s:s}}", "ruleId",
+                                                "gate-relaxed", "ruleIndex", (json_int_t)HG_RULE_GATE_RELAXED, "level",
+                                                level, "message", "text", jstr(msg.data), "locations", loc,
+                                                "partialFingerprints", "hardguardGate/v1", fingerprint, "properties",
+                                                "kind", hg_relax_names[r->kind]));
+    free(fingerprint);
+    free(held);
+    held = path;
+  }
+  s->path = NULL;
+  free(held);
+  hg_buf_free(&key);
+  json_t *notes = json_array();
+  for (size_t i = 0; i < in->gate->in_force.len; i++) {
+    const hg_relaxation *r = &in->gate->in_force.items[i];
+    char *path = hg_report_relpath(in, r->path);
+    msg.len = 0;
+    hg_buf_puts(&msg, "relaxation in force: ");
+    hg_report_relaxation(&msg, r);
+    json_array_append_new(notes, notification("note", msg.data, location(path, r->line, r->line ? 1 : 0, 0, 0)));
+    free(path);
+  }
+  if (json_array_size(notes)) json_object_set(invocation, "toolConfigurationNotifications", notes);
+  json_decref(notes);
+  hg_buf_free(&msg);
+}
+
 static void end(const hg_report_input *in, void *state) {
   sarif_state *s = state;
   json_t *rules = json_array();
@@ -235,6 +287,8 @@ static void end(const hg_report_input *in, void *state) {
   json_t *invocation = json_pack("{s:b}", "executionSuccessful", ok);
   if (json_array_size(notes))
     json_object_set(invocation, "toolExecutionNotifications", notes);
+  s->path = NULL;  // fingerprints counted afresh, per file of the gate
+  gate(in, s, invocation);
   json_t *run = json_pack("{s:{s:{s:s, s:s, s:s, s:s, s:o}}, s:s, s:o, s:[o]}", "tool", "driver", "name", "hardguard",
                           "version", HG_VERSION, "semanticVersion", HG_VERSION, "informationUri", HG_INFORMATION_URI,
                           "rules", rules, "columnKind", "unicodeCodePoints", "results", s->results, "invocations",

@@ -1,6 +1,7 @@
 /* Compiler-style text: each failing site with its source line, a caret and the fix; with --audit
  * every site, grouped by file, with its verdict, how it is hardened and what is missing, then
- * totals by kind and verdict; stale baseline entries; a closing summary. */
+ * what the configuration relaxes and totals by kind and verdict; stale baseline entries; with
+ * --diff, what the change relaxes in the gate (warning[gate-relaxed]); a closing summary. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -124,6 +125,34 @@ static void stale_entries(const hg_report_input *in) {
   }
 }
 
+// path:line: warning[gate-relaxed]: ... for what the change relaxes (error[...] under --strict);
+// with --audit, first what the configuration relaxes.
+static void gate_lines(const hg_report_input *in, text_state *s) {
+  const hg_gate *g = in->gate;
+  if (!g) return;
+  hg_buf b = {0};
+  if (in->audit && g->in_force.len) {
+    fputs("relaxations in force:\n", in->out);
+    for (size_t i = 0; i < g->in_force.len; i++) {
+      const hg_relaxation *r = &g->in_force.items[i];
+      b.len = 0;
+      hg_report_relaxation(&b, r);
+      fprintf(in->out, "  %s:%u: %s\n", hg_utf8_escaped(&s->scratch, r->path), r->line, b.data);
+    }
+  }
+  bool strict = hg_report_gate_fails(in);
+  for (size_t i = 0; i < g->added.len; i++) {
+    const hg_relaxation *r = &g->added.items[i];
+    b.len = 0;
+    hg_report_relaxation(&b, r);
+    fprintf(in->out, "%s", hg_utf8_escaped(&s->scratch, r->path));
+    if (r->line) fprintf(in->out, ":%u", r->line);
+    fprintf(in->out, ": %s%s[gate-relaxed]%s: %s\n", c(in, strict ? RED : YELLOW), strict ? "error" : "warning",
+            c(in, RESET), b.data);
+  }
+  hg_buf_free(&b);
+}
+
 static void end(const hg_report_input *in, void *state) {
   text_state *s = state;
   FILE *o = in->out;
@@ -139,17 +168,9 @@ static void end(const hg_report_input *in, void *state) {
               e->message);
   }
   if (!in->quiet) stale_entries(in);
+  gate_lines(in, s);
   if (in->audit && s->n_kinds) totals(in, s);
-  if (!in->quiet) {
-    const hg_scan_stats *st = in->stats;
-    fprintf(o, "hardguard: %zu file%s scanned, %zu site%s found, %zu failing", st->files, st->files == 1 ? "" : "s",
-            st->sites, st->sites == 1 ? "" : "s", s->total[HG_STATUS_FAIL]);
-    if (s->total[HG_STATUS_SUPPRESSED]) fprintf(o, ", %zu suppressed", s->total[HG_STATUS_SUPPRESSED]);
-    if (in->baselined) fprintf(o, ", %zu accepted by the baseline", s->total[HG_STATUS_BASELINED]);
-    if (in->n_stale) fprintf(o, ", %zu stale baseline entr%s", in->n_stale, in->n_stale == 1 ? "y" : "ies");
-    if (unreadable) fprintf(o, ", %zu path%s could not be read", unreadable, unreadable == 1 ? "" : "s");
-    fputc('\n', o);
-  }
+  if (!in->quiet) hg_report_summary_line(in, s->total, unreadable);
   hg_buf_free(&s->scratch);
   free(s);
 }

@@ -1,11 +1,11 @@
 #include "ruleset.h"
 
 #include <dirent.h>
-#include <pthread.h>
-#include <stdatomic.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,9 +13,9 @@
 #include <unistd.h>
 
 #include "prefilter.h"
-#include "yamldoc.h"
 #include "rules_embedded.h"
 #include "surface.h"
+#include "yamldoc.h"
 
 typedef struct {
   char *path;  // as shown in errors: "rules/python/sdk-run.scm" or DIR/python/sdk-run.scm
@@ -23,31 +23,48 @@ typedef struct {
   char *data;
   size_t len;
   uint32_t offset;  // where it starts in the combined query source
+  int unit;         // a site file: its unit (its bit in hg_units); a facts file: -1
 } rule_file;
 
 typedef HG_VEC(rule_file) file_vec;
 
-// One surface's rules: rules/<surface>/*.scm and rules/<surface>/facts/*.scm as one query.
+// The prefilter seed made from the built-in rules when the binary was built (rulegen.c). The
+// library does not define it: a program without one (rulegen, the unit tests) compiles its queries
+// to know its prefilter.
+extern const hg_ruleset_seed hg_rules_seed __attribute__((weak));
+
+// A compiled query in its surface's list, the latest first.
+typedef struct query_node {
+  hg_rules_query q;
+  struct query_node *next;
+} query_node;
+
+// One surface's rules: rules/<surface>/*.scm and rules/<surface>/facts/*.scm. libtree-sitter
+// 0.20.7 spends ~10M instructions (~1 ms) compiling each node of a pattern that has children
+// (its pattern analysis; a `call` or `attribute` parent costs that, an `argument_list` a tenth),
+// ~40 ms for the Python rules, so the built-in rules are compiled only when a file needs them; a
+// seed built into the binary gives the prefilter without compiling anything. A run that knows what
+// its few files need (the pre-commit hook) compiles only those site files (units), with every
+// facts file.
 typedef struct {
   const hg_surface *surface;
   hg_yaml_rule *yaml;  // a surface without a grammar: its rules/<surface>/*.yml
   size_t n_yaml;
   char *yaml_prefilter;  // ... and their literals as the alternation --list-rules shows ("": off)
-  // The built-in rules of a tree-sitter surface are compiled when first needed (libtree-sitter
-  // 0.20.7 takes tens of milliseconds per query, which a pre-commit hook on Python files would
-  // pay for every surface): `pending` holds their files until then.
-  file_vec pending;
-  atomic_bool ready;
+  file_vec files;        // a tree-sitter surface's rule files, in name order
+  hg_units units;        // every unit of the surface
+  bool seeded;           // the prefilter came from the seed
   pthread_mutex_t lock;
-  TSQuery *query;  // NULL: the rules have nothing for this surface
-  hg_pattern *patterns;
-  uint32_t n_patterns;
-  hg_captures captures;
-  hg_prefilter *prefilter;
+  hg_prefilter *prefilter;        // from the seed, or from the first query of every unit
+  _Atomic(query_node *) queries;  // pushed under the lock; read without it
+  bool expected;                  // the run said which units its files need (hg_ruleset_expect) ...
+  hg_units expected_units;        // ... these
 } surface_rules;
 
 struct hg_ruleset {
   surface_rules s[HG_SURFACE_COUNT];
+  bool whole;  // every file gets a query of every unit (hg_ruleset_whole)
+  bool exact;  // every query holds just the units asked for (hg_ruleset_exact)
   hg_policy *policy;
   char **kinds;  // of every surface, sorted, each once
   size_t n_kinds;
@@ -62,9 +79,8 @@ static bool ends_with(const char *s, const char *suffix) {
   return n >= m && strcmp(s + n - m, suffix) == 0;
 }
 
-
 static void add_file(file_vec *files, const char *shown, const char *name, const char *data, size_t len) {
-  rule_file f = {hg_xstrdup(shown), hg_xstrdup(name), hg_xstrndup(data, len), len, 0};
+  rule_file f = {hg_xstrdup(shown), hg_xstrdup(name), hg_xstrndup(data, len), len, 0, -1};
   HG_VEC_PUSH(files, f);
 }
 
@@ -134,11 +150,17 @@ static void files_free(file_vec *files) {
   free(files->items);
 }
 
-// file:line:col of byte `offset` of the combined query source.
-static int query_error(hg_error *err, const file_vec *files, uint32_t offset, const char *what) {
+// The file holding byte `offset` of the combined query source.
+static const rule_file *file_at(const file_vec *files, uint32_t offset) {
   const rule_file *f = &files->items[0];
   for (size_t i = 0; i < files->len; i++)
     if (files->items[i].offset <= offset) f = &files->items[i];
+  return f;
+}
+
+// file:line:col of byte `offset` of the combined query source.
+static int query_error(hg_error *err, const file_vec *files, uint32_t offset, const char *what) {
+  const rule_file *f = file_at(files, offset);
   uint32_t rel = offset - f->offset, line = 1, col = 1;
   for (uint32_t i = 0; i < rel && i < f->len; i++) {
     if (f->data[i] == '\n') {
@@ -166,15 +188,9 @@ static const struct {
   hg_reads reads;
   const char *needs;  // the capture holding the flags
 } READS[] = {
-    {"kwargs", HG_READS_KWARGS, "args"},
-    {"argv", HG_READS_ARGV, "argv"},
-    {"shell", HG_READS_SHELL, "command"},
-    {"command", HG_READS_COMMAND, NULL},
-    {"script", HG_READS_SCRIPT, NULL},
-    {"client", HG_READS_CLIENT, NULL},
-    {"opaque", HG_READS_OPAQUE, NULL},
-    {"compose", HG_READS_COMPOSE, NULL},
-    {"body", HG_READS_BODY, "body"},
+    {"kwargs", HG_READS_KWARGS, "args"}, {"argv", HG_READS_ARGV, "argv"},     {"shell", HG_READS_SHELL, "command"},
+    {"command", HG_READS_COMMAND, NULL}, {"script", HG_READS_SCRIPT, NULL},   {"client", HG_READS_CLIENT, NULL},
+    {"opaque", HG_READS_OPAQUE, NULL},   {"compose", HG_READS_COMPOSE, NULL}, {"body", HG_READS_BODY, "body"},
 };
 
 // The dialect a site of reading mode `reads` is judged in: `name` (from hardguard.dialect), which
@@ -214,27 +230,56 @@ static char *kind_of(const char *name) {
 
 static bool is_fact(const char *name) { return strstr(name, "/facts/") != NULL; }
 
-static int setup_pattern(hg_ruleset *self, surface_rules *sr, const file_vec *files, uint32_t i, hg_error *err) {
-  uint32_t start = ts_query_start_byte_for_pattern(sr->query, i);
-  const rule_file *f = &files->items[0];
-  for (size_t k = 0; k < files->len; k++)
-    if (files->items[k].offset <= start) f = &files->items[k];
-  hg_pattern *p = &sr->patterns[i];
+// (#set! hardguard.kind-by "@capture verb=kind ..."): a capture of the pattern, then verbs each
+// naming a kind some rule file is named for.
+static int kind_by_setup(const hg_ruleset *self, const TSQuery *q, uint32_t i, hg_pattern *p, const char *text,
+                         char *msg, size_t cap) {
+  hg_argv_words w = {0};
+  hg_argv_split(&w, text);
+  int rc = 0;
+  if (w.len < 2 || w.items[0][0] != '@' || !pattern_has(q, i, capture_id(q, w.items[0] + 1))) {
+    snprintf(msg, cap, "hardguard.kind-by is \"@capture verb=kind ...\", the capture one of the pattern's");
+    rc = -1;
+  } else {
+    p->kind_capture = capture_id(q, w.items[0] + 1);
+  }
+  p->kind_ids = hg_xcalloc(w.len, sizeof(char *));
+  for (size_t k = 1; rc == 0 && k < w.len; k++) {
+    char *eq = strchr(w.items[k], '=');
+    const char *kind = NULL;
+    for (size_t j = 0; eq && j < self->n_kinds && !kind; j++)
+      if (!strcmp(eq + 1, self->kinds[j])) kind = self->kinds[j];
+    if (!eq || eq == w.items[k] || !kind) {
+      snprintf(msg, cap, "hardguard.kind-by: \"%s\" is not verb=kind, the kind a rule file's name", w.items[k]);
+      rc = -1;
+      break;
+    }
+    *eq = '\0';
+    HG_VEC_PUSH(&p->kind_verbs, hg_xstrdup(w.items[k]));
+    p->kind_ids[p->kind_verbs.len - 1] = kind;
+  }
+  hg_argv_words_free(&w);
+  return rc;
+}
+
+static int setup_pattern(hg_ruleset *self, hg_rules_query *rq, const file_vec *files, uint32_t i, hg_error *err) {
+  const TSQuery *q = rq->query;
+  uint32_t start = ts_query_start_byte_for_pattern(q, i);
+  const rule_file *f = file_at(files, start);
+  hg_pattern *p = (hg_pattern *)&rq->patterns[i];
   hg_error perr;
-  if (hg_predicates_compile(&p->predicates, sr->query, i, &perr) != 0)
-    return query_error(err, files, start, perr.message);
-  const hg_captures *c = &sr->captures;
+  if (hg_predicates_compile(&p->predicates, q, i, &perr) != 0) return query_error(err, files, start, perr.message);
+  const hg_captures *c = &rq->captures;
   if (is_fact(f->name)) {
     const char *fact = hg_predicates_property(p->predicates, "hardguard.fact");
     if (fact && strcmp(fact, "marker") == 0) {
-      if (!pattern_has(sr->query, i, c->marker))
-        return query_error(err, files, start, "a marker fact captures @marker");
+      if (!pattern_has(q, i, c->marker)) return query_error(err, files, start, "a marker fact captures @marker");
       p->role = HG_PATTERN_MARKER;
       return 0;
     }
     if (!fact || strcmp(fact, "import") != 0)
       return query_error(err, files, start, "a facts pattern needs (#set! hardguard.fact \"import\" or \"marker\")");
-    if (!pattern_has(sr->query, i, c->import_module) && !pattern_has(sr->query, i, c->import_from))
+    if (!pattern_has(q, i, c->import_module) && !pattern_has(q, i, c->import_from))
       return query_error(err, files, start, "an import fact captures @import.module or @import.from");
     p->role = HG_PATTERN_IMPORT;
     return 0;
@@ -256,11 +301,15 @@ static int setup_pattern(hg_ruleset *self, surface_rules *sr, const file_vec *fi
   if (site_dialect(self->policy, p->reads, hg_predicates_property(p->predicates, "hardguard.dialect"), &p->dialect, msg,
                    sizeof(msg)) != 0)
     return query_error(err, files, start, msg);
-  if (!pattern_has(sr->query, i, c->site)) return query_error(err, files, start, "a site pattern captures @site");
+  if (!pattern_has(q, i, c->site)) return query_error(err, files, start, "a site pattern captures @site");
   const char *keywords = hg_predicates_property(p->predicates, "hardguard.body-keyword");
   const char *unwrap = hg_predicates_property(p->predicates, "hardguard.body-unwrap");
   if (keywords) hg_argv_split(&p->body_keywords, keywords);
   if (unwrap) hg_argv_split(&p->body_unwrap, unwrap);
+  p->kind_capture = UINT32_MAX;
+  const char *kind_by = hg_predicates_property(p->predicates, "hardguard.kind-by");
+  if (kind_by && kind_by_setup(self, q, i, p, kind_by, msg, sizeof(msg)) != 0)
+    return query_error(err, files, start, msg);
   const char *position = hg_predicates_property(p->predicates, "hardguard.body-position");
   p->body_position = UINT32_MAX;
   if (position) {
@@ -270,7 +319,7 @@ static int setup_pattern(hg_ruleset *self, surface_rules *sr, const file_vec *fi
       return query_error(err, files, start, "hardguard.body-position is a number (the positional argument, from 0)");
     p->body_position = (uint32_t)v;
   }
-  if (READS[r].needs && !pattern_has(sr->query, i, capture_id(sr->query, READS[r].needs))) {
+  if (READS[r].needs && !pattern_has(q, i, capture_id(q, READS[r].needs))) {
     snprintf(msg, sizeof(msg), "a \"%s\" pattern captures @%s", reads, READS[r].needs);
     return query_error(err, files, start, msg);
   }
@@ -279,14 +328,21 @@ static int setup_pattern(hg_ruleset *self, surface_rules *sr, const file_vec *fi
 
 // ---- prefilter ------------------------------------------------------------------------------------
 
-// The prefilter is built from the site patterns' predicates (prefilter.c says how).
-static void build_prefilter(surface_rules *sr) {
-  const hg_predicates **site = hg_xcalloc(sr->n_patterns ? sr->n_patterns : 1, sizeof(*site));
+// The prefilter is built from the site patterns' predicates (prefilter.c says how), of a query of
+// every unit, each pattern announcing the unit of its file.
+static hg_prefilter *build_prefilter(const hg_rules_query *rq, const file_vec *files) {
+  const hg_predicates **site = hg_xcalloc(rq->n_patterns ? rq->n_patterns : 1, sizeof(*site));
+  unsigned *units = hg_xcalloc(rq->n_patterns ? rq->n_patterns : 1, sizeof(*units));
   size_t n = 0;
-  for (uint32_t i = 0; i < sr->n_patterns; i++)
-    if (sr->patterns[i].role == HG_PATTERN_SITE) site[n++] = sr->patterns[i].predicates;
-  sr->prefilter = hg_prefilter_new(site, n);
+  for (uint32_t i = 0; i < rq->n_patterns; i++)
+    if (rq->patterns[i].role == HG_PATTERN_SITE) {
+      units[n] = (unsigned)file_at(files, ts_query_start_byte_for_pattern(rq->query, i))->unit;
+      site[n++] = rq->patterns[i].predicates;
+    }
+  hg_prefilter *pre = hg_prefilter_new_units(site, units, n);
   free(site);
+  free(units);
+  return pre;
 }
 
 // ---- load ---------------------------------------------------------------------------------------
@@ -353,12 +409,16 @@ int hg_query_probe(const TSLanguage *language, const char *text, uint32_t len, u
     if (errno != EINTR) return hg_error_set(err, "cannot wait for the query's trial: %s", strerror(errno));
   if (got == 1) return 0;
   if (WIFSIGNALED(status) && WTERMSIG(status) == SIGALRM)
-    return hg_error_set(err, "libtree-sitter took over %u s to compile this query (simplify it: fewer "
-                             "quantified or alternative steps per pattern)", seconds);
+    return hg_error_set(err,
+                        "libtree-sitter took over %u s to compile this query (simplify it: fewer "
+                        "quantified or alternative steps per pattern)",
+                        seconds);
   if (WIFSIGNALED(status))
-    return hg_error_set(err, "libtree-sitter crashed compiling this query (%s); it is malformed in a way the "
-                             "library does not report (a predicate as an alternative, a quantifier on a "
-                             "quantifier)", strsignal(WTERMSIG(status)));
+    return hg_error_set(err,
+                        "libtree-sitter crashed compiling this query (%s); it is malformed in a way the "
+                        "library does not report (a predicate as an alternative, a quantifier on a "
+                        "quantifier)",
+                        strsignal(WTERMSIG(status)));
   return hg_error_set(err, "libtree-sitter failed compiling this query (exit %d)", WEXITSTATUS(status));
 }
 
@@ -379,38 +439,54 @@ static int probe_files(const TSLanguage *lang, const file_vec *files, const char
 
 static int kind_cmp(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
 
-// Compiles one surface's files (shallow copies of the loaded ones, in name order) into sr.
-static int build_surface(hg_ruleset *self, surface_rules *sr, file_vec *files, bool trusted, hg_error *err) {
+static void query_free(hg_rules_query *rq) {
+  for (uint32_t i = 0; i < rq->n_patterns; i++) {
+    hg_pattern *p = (hg_pattern *)&rq->patterns[i];
+    hg_predicates_free(p->predicates);
+    hg_argv_words_free(&p->body_keywords);
+    hg_argv_words_free(&p->body_unwrap);
+    hg_argv_words_free(&p->kind_verbs);
+    free(p->kind_ids);
+  }
+  free((hg_pattern *)rq->patterns);
+  if (rq->query) ts_query_delete((TSQuery *)rq->query);
+  free(rq);  // the first member of its query_node
+}
+
+// Compiles the files of surface sr that are facts or of the units `units` (in name order) into one
+// query; a directory the user gave (`trusted` false) is tried in a child first.
+static int compile_query(hg_ruleset *self, const surface_rules *sr, hg_units units, bool trusted, hg_rules_query **out,
+                         hg_error *err) {
+  *out = NULL;
   const TSLanguage *lang = sr->surface->language();
+  file_vec files = {0};  // shallow copies: the strings stay the surface's
   hg_buf src = {0};
-  for (size_t i = 0; i < files->len; i++) {
-    rule_file *f = &files->items[i];
-    f->offset = (uint32_t)src.len;
-    hg_buf_add(&src, f->data, f->len);
+  for (size_t i = 0; i < sr->files.len; i++) {
+    rule_file f = sr->files.items[i];
+    if (f.unit >= 0 && !(units & ((hg_units)1 << f.unit))) continue;
+    f.offset = (uint32_t)src.len;
+    hg_buf_add(&src, f.data, f.len);
     hg_buf_putc(&src, '\n');
+    HG_VEC_PUSH(&files, f);
   }
-  for (size_t i = 0; i < files->len; i++) {
-    const rule_file *f = &files->items[i];
+  int rc = 0;
+  for (size_t i = 0; i < files.len && rc == 0; i++) {
+    const rule_file *f = &files.items[i];
     size_t at = hg_query_stacked_quantifier(f->data, f->len);
-    if (at < f->len) {
-      hg_buf_free(&src);
-      return query_error(err, files, f->offset + (uint32_t)at,
-                         "a quantifier right after another (write one of ?, *, +)");
-    }
+    if (at < f->len)
+      rc =
+          query_error(err, &files, f->offset + (uint32_t)at, "a quantifier right after another (write one of ?, *, +)");
   }
-  if (!trusted && probe_files(lang, files, src.data, src.len, err) != 0) {
-    hg_buf_free(&src);
-    return -1;
-  }
+  if (rc == 0 && !trusted) rc = probe_files(lang, &files, src.data, src.len, err);
   uint32_t eoff;
   TSQueryError etype;
-  sr->query = ts_query_new(lang, src.data, (uint32_t)src.len, &eoff, &etype);
+  TSQuery *q = rc == 0 ? ts_query_new(lang, src.data, (uint32_t)src.len, &eoff, &etype) : NULL;
   hg_buf_free(&src);
-  if (!sr->query) {
+  if (rc == 0 && !q) {
     // A pattern left open runs on into the next file, so tree-sitter's offset may land there:
     // compile the files one by one to name the one at fault.
-    for (size_t i = 0; i < files->len; i++) {
-      const rule_file *f = &files->items[i];
+    for (size_t i = 0; i < files.len; i++) {
+      const rule_file *f = &files.items[i];
       TSQuery *one = ts_query_new(lang, f->data, (uint32_t)f->len, &eoff, &etype);
       if (one) {
         ts_query_delete(one);
@@ -422,20 +498,32 @@ static int build_surface(hg_ruleset *self, surface_rules *sr, file_vec *files, b
     char what[160];
     snprintf(what, sizeof(what), etype < HG_ARRAY_LEN(QUERY_ERRORS) ? QUERY_ERRORS[etype] : "invalid query",
              sr->surface->grammar);
-    return query_error(err, files, eoff, what);
+    rc = query_error(err, &files, eoff, what);
   }
-  const TSQuery *q = sr->query;
-  sr->captures = (hg_captures){
-      capture_id(q, "site"),          capture_id(q, "args"),         capture_id(q, "argv"),
-      capture_id(q, "command"),       capture_id(q, "import.module"), capture_id(q, "import.alias"),
-      capture_id(q, "import.from"),   capture_id(q, "import.name"),  capture_id(q, "marker"),
+  if (rc != 0) {
+    free(files.items);
+    return -1;
+  }
+  hg_rules_query *rq = &((query_node *)hg_xcalloc(1, sizeof(query_node)))->q;
+  rq->query = q;
+  rq->units = units & sr->units;
+  rq->captures = (hg_captures){
+      capture_id(q, "site"),        capture_id(q, "args"),          capture_id(q, "argv"),
+      capture_id(q, "command"),     capture_id(q, "import.module"), capture_id(q, "import.alias"),
+      capture_id(q, "import.from"), capture_id(q, "import.name"),   capture_id(q, "marker"),
       capture_id(q, "body"),
   };
-  sr->n_patterns = ts_query_pattern_count(q);
-  sr->patterns = hg_xcalloc(sr->n_patterns ? sr->n_patterns : 1, sizeof(hg_pattern));
-  for (uint32_t i = 0; i < sr->n_patterns; i++)
-    if (setup_pattern(self, sr, files, i, err) != 0) return -1;
-  build_prefilter(sr);
+  rq->n_patterns = ts_query_pattern_count(q);
+  rq->patterns = hg_xcalloc(rq->n_patterns ? rq->n_patterns : 1, sizeof(hg_pattern));
+  for (uint32_t i = 0; i < rq->n_patterns && rc == 0; i++) rc = setup_pattern(self, rq, &files, i, err);
+  if (rc == 0 && !sr->prefilter && (units & sr->units) == sr->units)
+    ((surface_rules *)sr)->prefilter = build_prefilter(rq, &files);  // under the lock, or while loading
+  free(files.items);
+  if (rc != 0) {
+    query_free(rq);
+    return -1;
+  }
+  *out = rq;
   return 0;
 }
 
@@ -554,26 +642,52 @@ static int build(hg_ruleset *self, file_vec *files, bool trusted, hg_error *err)
   if (rc == 0 && !self->n_kinds) rc = hg_error_set(err, "rules: no site patterns (<surface>/*.scm)");
   if (rc == 0) rc = hg_policy_load(&self->policy, policy->path, policy->data, policy->len, err);
   if (rc == 0) qsort(self->kinds, self->n_kinds, sizeof(char *), kind_cmp);
+  const hg_ruleset_seed *seed =
+      trusted && &hg_rules_seed && hg_rules_seed.hash == hg_ruleset_builtin_hash() ? &hg_rules_seed : NULL;
   for (int s = 0; s < HG_SURFACE_COUNT; s++) {
     self->s[s].surface = hg_surface_get((hg_surface_id)s);
     surface_rules *sr = &self->s[s];
     pthread_mutex_init(&sr->lock, NULL);
-    if (rc == 0 && per[s].len && sr->surface->language && trusted) {
-      // Deep copies: the loaded files are freed when loading ends.
+    if (rc == 0 && per[s].len && sr->surface->language) {
+      // Deep copies: the loaded files are freed when loading ends. A site file is a unit.
+      int unit = 0;
       for (size_t i = 0; i < per[s].len; i++) {
         const rule_file *f = &per[s].items[i];
-        add_file(&sr->pending, f->path, f->name, f->data, f->len);
+        add_file(&sr->files, f->path, f->name, f->data, f->len);
+        if (!is_fact(f->name)) {
+          sr->files.items[i].unit = unit < HG_UNITS_MAX ? unit : HG_UNITS_MAX - 1;  // beyond: compiled together
+          sr->units |= (hg_units)1 << sr->files.items[i].unit;
+          unit++;
+        }
       }
-      free(per[s].items);
-      continue;
+      if (seed && seed->surfaces[s].source) {
+        sr->prefilter = hg_prefilter_from_seed(&seed->surfaces[s]);
+        sr->seeded = true;
+      } else if (!trusted) {
+        // A directory the user gave is checked whole now: its errors are load errors.
+        hg_rules_query *rq;
+        rc = compile_query(self, sr, HG_UNITS_ALL, false, &rq, err);
+        if (rc == 0) {
+          atomic_store(&sr->queries, (query_node *)rq);
+        }
+      }
+    } else if (rc == 0 && per[s].len) {
+      rc = build_yaml_surface(self, sr, &per[s], err);
     }
-    if (rc == 0 && per[s].len)
-      rc = sr->surface->language ? build_surface(self, sr, &per[s], trusted, err)
-                                 : build_yaml_surface(self, sr, &per[s], err);
-    atomic_store(&sr->ready, true);
     free(per[s].items);
   }
   return rc;
+}
+
+uint64_t hg_ruleset_builtin_hash(void) {
+  hg_buf all = {0};
+  for (const hg_embedded_file *f = hg_embedded_rules; f->path; f++) {
+    hg_buf_add(&all, f->path, strlen(f->path) + 1);
+    hg_buf_add(&all, f->data, f->len);
+  }
+  uint64_t h = hg_hash(all.data ? all.data : "", all.len);
+  hg_buf_free(&all);
+  return h;
 }
 
 int hg_ruleset_load(hg_ruleset **out, const char *dir, hg_error *err) {
@@ -623,18 +737,15 @@ void hg_ruleset_free(hg_ruleset *self) {
   if (!self) return;
   for (int s = 0; s < HG_SURFACE_COUNT; s++) {
     surface_rules *sr = &self->s[s];
-    for (uint32_t i = 0; i < sr->n_patterns; i++) {
-      hg_predicates_free(sr->patterns[i].predicates);
-      hg_argv_words_free(&sr->patterns[i].body_keywords);
-      hg_argv_words_free(&sr->patterns[i].body_unwrap);
+    for (query_node *n = atomic_load(&sr->queries), *next; n; n = next) {
+      next = n->next;
+      query_free(&n->q);
     }
-    free(sr->patterns);
-    if (sr->query) ts_query_delete(sr->query);
     hg_prefilter_free(sr->prefilter);
     for (size_t i = 0; i < sr->n_yaml; i++) yaml_rule_free(&sr->yaml[i]);
     free(sr->yaml);
     free(sr->yaml_prefilter);
-    files_free(&sr->pending);
+    files_free(&sr->files);
     pthread_mutex_destroy(&sr->lock);
   }
   hg_policy_free(self->policy);
@@ -642,38 +753,64 @@ void hg_ruleset_free(hg_ruleset *self) {
   free(self);
 }
 
-// Surface s's rules, compiled now if they were left for when first needed. The built-in rules are
-// tested, so a failure here is a programmer's error.
-static surface_rules *ready(const hg_ruleset *cself, hg_surface_id s) {
-  surface_rules *sr = (surface_rules *)&cself->s[s];  // compiled once, under the lock; read-only after
-  if (atomic_load_explicit(&sr->ready, memory_order_acquire))
-    return sr;
+// A query of surface s holding at least the units `need` (and every facts file): one compiled
+// before, else compiled now. A directory the user gave was compiled whole when loaded; the
+// built-in rules are tested, so a failure here is a programmer's error.
+const hg_rules_query *hg_ruleset_query_for(const hg_ruleset *cself, hg_surface_id s, hg_units need) {
+  surface_rules *sr = (surface_rules *)&cself->s[s];  // queries added under the lock; read-only after
+  if (!sr->files.len) return NULL;
+  need &= sr->units;
+  for (query_node *n = atomic_load_explicit(&sr->queries, memory_order_acquire); n; n = n->next)
+    if ((n->q.units & need) == need && (!cself->exact || n->q.units == need)) return &n->q;
   pthread_mutex_lock(&sr->lock);
-  if (!atomic_load_explicit(&sr->ready, memory_order_relaxed)) {
+  query_node *head = atomic_load_explicit(&sr->queries, memory_order_relaxed), *found = NULL;
+  hg_units units;
+  for (query_node *n = head; n && !found; n = n->next)
+    if ((n->q.units & need) == need && (!cself->exact || n->q.units == need)) found = n;
+  if (!found) {
+    if (cself->exact)
+      units = need;
+    else if (!head && sr->expected)
+      units = need | sr->expected_units;
+    else
+      units = sr->units;  // not said, or more than said (a file changed since): every unit
     hg_error err;
-    if (build_surface((hg_ruleset *)cself, sr, &sr->pending, true, &err) != 0) {
+    hg_rules_query *rq;
+    if (compile_query((hg_ruleset *)cself, sr, units, true, &rq, &err) != 0) {
       fprintf(stderr, "hardguard: built-in rules: %s\n", err.message);
       abort();
     }
-    atomic_store_explicit(&sr->ready, true, memory_order_release);
+    found = (query_node *)rq;
+    found->next = head;
+    atomic_store_explicit(&sr->queries, found, memory_order_release);
   }
   pthread_mutex_unlock(&sr->lock);
-  return sr;
+  return &found->q;
 }
 
-bool hg_ruleset_has(const hg_ruleset *self, hg_surface_id s) {
-  return self->s[s].query || self->s[s].n_yaml || self->s[s].pending.len;
+// Surface s's prefilter: the seeded one, else the one its query of every unit gave.
+static const hg_prefilter *prefilter_of(const hg_ruleset *self, hg_surface_id s) {
+  const surface_rules *sr = &self->s[s];
+  if (!sr->seeded && sr->files.len) hg_ruleset_query_for(self, s, HG_UNITS_ALL);
+  return sr->prefilter;
 }
+
+bool hg_ruleset_has(const hg_ruleset *self, hg_surface_id s) { return self->s[s].files.len || self->s[s].n_yaml; }
 
 const hg_yaml_rule *hg_ruleset_yaml_rules(const hg_ruleset *self, hg_surface_id s, size_t *n) {
   *n = self->s[s].n_yaml;
   return self->s[s].yaml;
 }
-const TSQuery *hg_ruleset_query(const hg_ruleset *self, hg_surface_id s) { return ready(self, s)->query; }
-const hg_pattern *hg_ruleset_pattern(const hg_ruleset *self, hg_surface_id s, uint32_t i) {
-  return &ready(self, s)->patterns[i];
+const TSQuery *hg_ruleset_query(const hg_ruleset *self, hg_surface_id s) {
+  const hg_rules_query *rq = hg_ruleset_query_for(self, s, HG_UNITS_ALL);
+  return rq ? rq->query : NULL;
 }
-const hg_captures *hg_ruleset_captures(const hg_ruleset *self, hg_surface_id s) { return &ready(self, s)->captures; }
+const hg_pattern *hg_ruleset_pattern(const hg_ruleset *self, hg_surface_id s, uint32_t i) {
+  return &hg_ruleset_query_for(self, s, HG_UNITS_ALL)->patterns[i];
+}
+const hg_captures *hg_ruleset_captures(const hg_ruleset *self, hg_surface_id s) {
+  return &hg_ruleset_query_for(self, s, HG_UNITS_ALL)->captures;
+}
 const hg_policy *hg_ruleset_policy(const hg_ruleset *self) { return self->policy; }
 
 size_t hg_ruleset_kinds(const hg_ruleset *self, const char *const **out) {
@@ -682,19 +819,63 @@ size_t hg_ruleset_kinds(const hg_ruleset *self, const char *const **out) {
 }
 
 const pcre2_code *hg_ruleset_prefilter(const hg_ruleset *self, hg_surface_id s) {
-  const surface_rules *sr = ready(self, s);
-  return sr->prefilter ? hg_prefilter_code(sr->prefilter) : NULL;
+  const hg_prefilter *pre = prefilter_of(self, s);
+  return pre ? hg_prefilter_code(pre) : NULL;
 }
+
 const char *hg_ruleset_prefilter_source(const hg_ruleset *self, hg_surface_id s) {
-  const surface_rules *sr = ready(self, s);
+  const surface_rules *sr = &self->s[s];
   if (sr->yaml_prefilter) return sr->yaml_prefilter;
-  return sr->prefilter ? hg_prefilter_source(sr->prefilter) : "";
+  if (!sr->files.len) return "";
+  if (sr->seeded) {
+    // What --list-rules shows is what the rules give now; the seed must say the same.
+    const hg_rules_query *rq = hg_ruleset_query_for(self, s, HG_UNITS_ALL);
+    file_vec files = {0};
+    uint32_t offset = 0;
+    for (size_t i = 0; i < sr->files.len; i++) {
+      rule_file f = sr->files.items[i];
+      f.offset = offset;
+      offset += (uint32_t)f.len + 1;
+      HG_VEC_PUSH(&files, f);
+    }
+    hg_prefilter *now = build_prefilter(rq, &files);
+    free(files.items);
+    bool same = hg_prefilter_equal(now, sr->prefilter);
+    hg_prefilter_free(now);
+    if (!same) {
+      fprintf(stderr,
+              "hardguard: built-in rules: the %s prefilter built into the binary differs from the rules' "
+              "(a stale rules_seed.c: rebuild)\n",
+              sr->surface->id);
+      abort();
+    }
+  }
+  return hg_prefilter_source(sr->prefilter);
+}
+
+hg_prefilter_seed hg_ruleset_seed_of(const hg_ruleset *self, hg_surface_id s) {
+  const hg_prefilter *pre = self->s[s].files.len ? prefilter_of(self, s) : NULL;
+  return pre ? hg_prefilter_seed_of(pre) : (hg_prefilter_seed){0};
+}
+
+void hg_ruleset_whole(hg_ruleset *self) { self->whole = true; }
+void hg_ruleset_exact(hg_ruleset *self) { self->exact = true; }
+
+void hg_ruleset_expect(hg_ruleset *self, hg_surface_id s, hg_units units) {
+  self->s[s].expected = true;
+  self->s[s].expected_units = units;
+}
+
+hg_units hg_ruleset_units(const hg_ruleset *self, hg_surface_id s, const char *data, size_t len) {
+  if (self->whole) return self->s[s].units;
+  const hg_prefilter *pre = prefilter_of(self, s);
+  return pre ? hg_prefilter_units(pre, data, len) & self->s[s].units : 0;
 }
 
 bool hg_ruleset_may_contain_site(const hg_ruleset *self, hg_surface_id s, const char *data, size_t len,
                                  pcre2_match_data *md) {
   (void)md;  // the prefilter matches without pcre2
-  const surface_rules *sr = ready(self, s);
+  const surface_rules *sr = &self->s[s];
   if (sr->n_yaml) {
     // A YAML surface: a file holding none of a rule's literals has none of its sites.
     for (size_t i = 0; i < sr->n_yaml; i++) {
@@ -704,6 +885,6 @@ bool hg_ruleset_may_contain_site(const hg_ruleset *self, hg_surface_id s, const 
     }
     return false;
   }
-  if (!sr->query) return false;  // no rules read this surface
-  return hg_prefilter_match(sr->prefilter, data, len);
+  const hg_prefilter *pre = prefilter_of(self, s);
+  return pre && hg_prefilter_match(pre, data, len);  // no prefilter: no rules read this surface
 }

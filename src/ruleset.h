@@ -1,7 +1,8 @@
 /* The rules: rules/<surface>/<kind>.scm (site shapes; the file stem is the kind id),
- * rules/<surface>/facts/ (imports and marker comments) and rules/policy.yml, compiled into one
- * TSQuery, per-pattern predicates and a prefilter per surface (surface.h). Built once per run,
- * read-only afterwards and shared by every worker. */
+ * rules/<surface>/facts/ (imports and marker comments) and rules/policy.yml, compiled into
+ * TSQuerys with per-pattern predicates, and a prefilter per surface (surface.h). Loaded once per
+ * run and shared by every worker; the built-in rules' queries are compiled when a file first needs
+ * them, only the kinds (units) it may hold, and their prefilter comes built into the binary. */
 #ifndef HG_RULESET_H
 #define HG_RULESET_H
 
@@ -10,6 +11,7 @@
 #include "argv.h"
 #include "policy.h"
 #include "predicate.h"
+#include "prefilter.h"
 #include "site.h"
 #include "surface.h"
 
@@ -29,6 +31,11 @@ typedef struct {
   hg_argv_words body_keywords;
   uint32_t body_position;
   hg_argv_words body_unwrap;
+  // (#set! hardguard.kind-by "@capture verb=kind ..."): the site's kind is the one named for the
+  // last name the capture's value resolves to (its text when it cannot be followed), else `kind`
+  uint32_t kind_capture;     // UINT32_MAX: no kind-by
+  hg_argv_words kind_verbs;  // the verbs ...
+  const char **kind_ids;     // ... and their kinds (the ruleset's strings)
   hg_predicates *predicates;
 } hg_pattern;
 
@@ -57,6 +64,25 @@ typedef struct {
   uint32_t body;    // BODY sites: the mapping (the Engine API's create body)
 } hg_captures;
 
+/** A compiled query of a surface's facts files and some of its site files (units). Owned by the
+ *  ruleset; read-only. */
+typedef struct {
+  const TSQuery *query;
+  const hg_pattern *patterns;  // by pattern index
+  uint32_t n_patterns;
+  hg_captures captures;
+  hg_units units;  // the units it holds
+} hg_rules_query;
+
+/** The built-in rules' prefilters, made when the binary is built (rulegen.c writes one as C). */
+typedef struct {
+  uint64_t hash;  // hg_ruleset_builtin_hash() of the rules it was made from
+  hg_prefilter_seed surfaces[HG_SURFACE_COUNT];
+} hg_ruleset_seed;
+
+/** A hash of the built-in rules (their paths and bytes). */
+uint64_t hg_ruleset_builtin_hash(void);
+
 const TSLanguage *tree_sitter_python(void);
 const TSLanguage *tree_sitter_bash(void);
 
@@ -81,7 +107,29 @@ const hg_yaml_rule *hg_ruleset_yaml_rules(const hg_ruleset *self, hg_surface_id 
 
 /** Do the rules have patterns for surface `s`? A surface without them is not checked. */
 bool hg_ruleset_has(const hg_ruleset *self, hg_surface_id s);
-/** Surface `s`'s query (NULL when the rules have none for it), its patterns and capture ids. */
+/** A query of surface `s` holding at least the units `need`, and every facts file (NULL when the
+ *  rules have nothing for the surface). Thread-safe; compiles when no query so far holds them: one
+ *  of every unit, unless the run said what it expects (hg_ruleset_expect). */
+const hg_rules_query *hg_ruleset_query_for(const hg_ruleset *self, hg_surface_id s, hg_units need);
+/** The units whose sites `len` bytes at `data`, a file of surface `s`, may hold (0: none). */
+hg_units hg_ruleset_units(const hg_ruleset *self, hg_surface_id s, const char *data, size_t len);
+/** From now on, hg_ruleset_units answers every unit, whatever the bytes: the analysis without
+ *  the prefilter's narrowing, which the soundness tests hold the narrowed one equal to. Call it
+ *  before other threads use the ruleset. */
+void hg_ruleset_whole(hg_ruleset *self);
+/** The files of this run may hold sites of units `units` of surface `s` only (hg_ruleset_units of
+ *  each): the first query compiled holds just those; a file asking for more gets one of every unit.
+ *  Call it before other threads use the ruleset. */
+void hg_ruleset_expect(hg_ruleset *self, hg_surface_id s, hg_units units);
+/** From now on, every query holds just the units asked for (one query per set asked for), not
+ *  also those asked for before it: the soundness tests' narrowest analysis. */
+void hg_ruleset_exact(hg_ruleset *self);
+/** Surface `s`'s prefilter as a seed (views into the ruleset; all zero for a surface without
+ *  tree-sitter rules). Compiles the surface's rules when it has no seed. */
+hg_prefilter_seed hg_ruleset_seed_of(const hg_ruleset *self, hg_surface_id s);
+
+/** Surface `s`'s query of every unit (NULL when the rules have none for it), its patterns and
+ *  capture ids. */
 const TSQuery *hg_ruleset_query(const hg_ruleset *self, hg_surface_id s);
 const hg_pattern *hg_ruleset_pattern(const hg_ruleset *self, hg_surface_id s, uint32_t index);
 const hg_captures *hg_ruleset_captures(const hg_ruleset *self, hg_surface_id s);
@@ -91,7 +139,8 @@ size_t hg_ruleset_kinds(const hg_ruleset *self, const char *const **out);
 
 /** Surface `s`'s prefilter: NULL when some site pattern has no literal (then every file is parsed). */
 const pcre2_code *hg_ruleset_prefilter(const hg_ruleset *self, hg_surface_id s);
-/** Its source, for --list-rules ("" when off). */
+/** Its source, for --list-rules ("" when off). Compiles the surface's rules and checks that the
+ *  prefilter built into the binary is theirs (abort() if not: a stale build). */
 const char *hg_ruleset_prefilter_source(const hg_ruleset *self, hg_surface_id s);
 /** Can `len` bytes at `data`, a file of surface `s`, contain a site? False when the rules have
  *  nothing for the surface; true when its prefilter is off. Thread-safe; `md` is not used

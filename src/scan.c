@@ -164,8 +164,36 @@ static void job_init(job *j, const hg_scan_options *opts, char *const *paths, si
   pthread_mutex_init(&j->big, NULL);
 }
 
+// A run over a few files (the pre-commit hook's) tells the ruleset which kinds of site they may
+// hold, so that it compiles only their patterns (libtree-sitter 0.20.7 takes ~40 ms for all of
+// them). The files are read twice: a few files' bytes, against tens of milliseconds. Whatever
+// this misses (a file unreadable now, or changed before it is checked) gets a query of every kind.
+enum { FEW_FILES = 16 };
+
+static void expect_units(const hg_scan_options *opts, char *const *paths, size_t n) {
+  hg_reader *reader = hg_reader_new();
+  hg_units units = 0;
+  for (size_t i = 0; i < n; i++) {
+    hg_source src;
+    hg_error err;
+    if (hg_reader_read(reader, &src, paths[i], &err) != 0)
+      continue;
+    int s = hg_surface_by_name(paths[i]);
+    if (s < 0)
+      s = hg_surface_by_shebang(src.data, src.len);
+    if (s == HG_SURFACE_PYTHON && !opts->config->surface_off[s])
+      units |= hg_ruleset_units(opts->rules, HG_SURFACE_PYTHON, src.data, src.len);
+    hg_source_free(&src);
+  }
+  hg_reader_free(reader);
+  // The ruleset is read-only once workers share it; none runs yet.
+  hg_ruleset_expect((hg_ruleset *)opts->rules, HG_SURFACE_PYTHON, units);
+}
+
 int hg_scan(const hg_scan_options *opts, char *const *paths, size_t n, hg_findings *out, hg_file_errors *errors,
             hg_scan_stats *stats, hg_error *err) {
+  if (n <= FEW_FILES)
+    expect_units(opts, paths, n);
   unsigned jobs = opts->jobs;
   if (jobs == 0) {
     long cores = sysconf(_SC_NPROCESSORS_ONLN);

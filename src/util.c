@@ -342,6 +342,13 @@ const char *hg_path_base(const char *path) {
   return slash ? slash + 1 : path;
 }
 
+char *hg_path_dir(const char *path) {
+  const char *slash = strrchr(path, '/');
+  if (!slash) return hg_xstrdup(".");
+  if (slash == path) return hg_xstrdup("/");
+  return hg_xstrndup(path, (size_t)(slash - path));
+}
+
 uint64_t hg_hash(const char *s, size_t n) {
   uint64_t h = 1469598103934665603u;
   for (size_t i = 0; i < n; i++)

@@ -73,6 +73,8 @@ int hg_error_set(hg_error *err, const char *fmt, ...) __attribute__((format(prin
 
 /** The last component of a path (what follows its last '/'), inside `path`. */
 const char *hg_path_base(const char *path);
+/** The directory part of a path ("a/b" -> "a", "b" -> ".", "/b" -> "/"), in a new heap string. */
+char *hg_path_dir(const char *path);
 /** Reads a whole file into a heap buffer (NUL-terminated); -1 with errno-based message on failure. */
 int hg_read_file(char **out, size_t *out_len, const char *path, hg_error *err);
 

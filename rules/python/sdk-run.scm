@@ -2,6 +2,14 @@
 ;; Captures: @site is reported; @args holds the keywords (@body an Engine API body). Of several
 ;; patterns matching one call, the first in this file is taken: each SDK's own shapes come before
 ;; docker-py's catch-all at the end.
+;; The same shapes with `create` are sdk-create sites (<anything>.containers.create(...)): each
+;; pattern takes both verbs and names the kind by the one its call resolves to,
+;; (#set! hardguard.kind-by "@capture verb=kind ..."), so that the Python rules compile each shape
+;; once (sdk-create.scm holds the shapes only `create` has).
+;; Inside a pattern, `(_ object: … attribute: …)` is an attribute and `(_ function: …)` a call: no
+;; other node type has those fields (tests/check_wildcard_fields.py). Written as wildcards, they
+;; cost libtree-sitter 0.20.7 nothing to analyse when it compiles the query (~10 M instructions per
+;; concretely typed parent node), which a pre-commit hook pays on every run.
 
 ;; podman-py: the same names on a podman client, judged in podman-py's dialect (its keywords are
 ;; docker-py's, but `security_opt` are SELinux labels, no_new_privileges=True is its own and
@@ -10,9 +18,10 @@
 ;; podman and neither docker nor aiodocker. (Flat shapes with predicates: each structural level of
 ;; a pattern costs libtree-sitter 0.20.7 start-up time.)
 ((call function: (attribute) @_callee arguments: (argument_list) @args) @site
- (#resolves-to-suffix? @_callee "containers.run")
+ (#resolves-to-suffix? @_callee "containers.run" "containers.create")
  (#sdk? @_callee "podman" "docker" "aiodocker")
  (#set! hardguard.reads "kwargs")
+ (#set! hardguard.kind-by "@_callee run=sdk-run create=sdk-create")
  (#set! hardguard.dialect "podman-py"))
 
 ;; aiodocker: containers.run(config, name=...), the config being the Engine API's create
@@ -22,58 +31,67 @@
 ;; `config=`, else the first positional argument; without either the arguments stand for it (and
 ;; cannot be verified).
 ((call function: (attribute) @_callee arguments: (argument_list) @body) @site
- (#resolves-to-suffix? @_callee "containers.run")
+ (#resolves-to-suffix? @_callee "containers.run" "containers.create")
  (#sdk? @_callee "aiodocker" "docker" "podman")
  (#file-contains? "docker")
  (#set! hardguard.reads "body")
+ (#set! hardguard.kind-by "@_callee run=sdk-run create=sdk-create")
  (#set! hardguard.body-keyword "config")
  (#set! hardguard.body-position "0")
  (#set! hardguard.dialect "aiodocker"))
 
-;; python-on-whales: docker.run(...) / docker.container.run(...) on its module-level client
-;; ... and on a receiver that follows nowhere (a pytest fixture's DockerClient, a parameter) in a
-;; module that imports python_on_whales and no other SDK: `<name>.run(...)`, `<name>.container.run(...)`.
+;; python-on-whales on a receiver that follows nowhere (a pytest fixture's DockerClient, a
+;; parameter) in a module that imports python_on_whales and no other SDK: `<name>.run(...)`,
+;; `<name>.container.run(...)` (and create).
 ((call function: (attribute) @_callee arguments: (argument_list) @args) @site
- (#match? @_callee "^[^.\\s()\\[\\]]+\\s*[.]\\s*(container\\s*[.]\\s*)?run$")
+ (#match? @_callee "^[^.\\s()\\[\\]]+\\s*[.]\\s*(container\\s*[.]\\s*)?(run|create)$")
  (#sdk? @_callee "python_on_whales" "docker" "podman" "aiodocker")
  (#imports? "python_on_whales")
  (#file-contains? "python_on_whales")
  (#set! hardguard.reads "kwargs")
+ (#set! hardguard.kind-by "@_callee run=sdk-run create=sdk-create")
  (#set! hardguard.dialect "python-on-whales"))
 
-;; (`from python_on_whales import docker`) or a DockerClient(...) (also podman's, through
-;; client_call=["podman"]), judged in its dialect (security_options, networks=["none"], memory,
-;; cpus): its keywords become a docker run command line.
+;; python-on-whales on its module-level client (`from python_on_whales import docker`) or a
+;; DockerClient(...) (also podman's, through client_call=["podman"]), judged in its dialect
+;; (security_options, networks=["none"], memory, cpus): its keywords become a docker run (create)
+;; command line.
 ((call
    function: [(identifier) (attribute)] @_callee
    arguments: (argument_list) @args) @site
  (#resolves-to? @_callee "python_on_whales.docker.run" "python_on_whales.docker.container.run"
    "python_on_whales.DockerClient().run" "python_on_whales.DockerClient().container.run"
-   "python_on_whales.docker_client.DockerClient().run" "python_on_whales.docker_client.DockerClient().container.run")
+   "python_on_whales.docker_client.DockerClient().run" "python_on_whales.docker_client.DockerClient().container.run"
+   "python_on_whales.docker.create" "python_on_whales.docker.container.create"
+   "python_on_whales.DockerClient().create" "python_on_whales.DockerClient().container.create"
+   "python_on_whales.docker_client.DockerClient().create" "python_on_whales.docker_client.DockerClient().container.create")
  (#imports? "python_on_whales")
  (#file-contains? "python_on_whales")
  (#set! hardguard.reads "kwargs")
+ (#set! hardguard.kind-by "@_callee run=sdk-run create=sdk-create")
  (#set! hardguard.dialect "python-on-whales"))
 
 ;; docker-py's high-level API: <anything>.containers.run(...). Receivers are not constrained:
 ;; client.containers.run, self._docker.containers.run, docker.from_env().containers.run.
 ((call
-   function: (attribute
-     object: (attribute attribute: (identifier) @_containers)
+   function: (_
+     object: (_ attribute: (identifier) @_containers)
      attribute: (identifier) @_verb)
    arguments: (argument_list) @args) @site
  (#eq? @_containers "containers")
- (#eq? @_verb "run")
- (#set! hardguard.reads "kwargs"))
+ (#any-of? @_verb "run" "create")
+ (#set! hardguard.reads "kwargs")
+ (#set! hardguard.kind-by "@_verb run=sdk-run create=sdk-create"))
 
 ;; The same through an alias of the callee, which #resolves-to-suffix? follows:
 ;; run = client.containers.run; run(...) — c = client.containers; c.run(...) —
 ;; getattr(client.containers, "run")(...) — functools.partial(client.containers.run, **kw)(...)
 ((call
-   function: [(identifier) (attribute object: (identifier)) (call function: [(identifier) (attribute)])] @_callee
+   function: [(identifier) (_ object: (identifier)) (_ function: [(identifier) (attribute)])] @_callee
    arguments: (argument_list) @args) @site
- (#resolves-to-suffix? @_callee "containers.run")
- (#set! hardguard.reads "kwargs"))
+ (#resolves-to-suffix? @_callee "containers.run" "containers.create")
+ (#set! hardguard.reads "kwargs")
+ (#set! hardguard.kind-by "@_callee run=sdk-run create=sdk-create"))
 
 ;; A callable passed by reference (see README "Sites"): the call that runs it is the site, judged by
 ;; the keywords it passes on. asyncio.to_thread(client.containers.run, image, **kw),
@@ -86,26 +104,29 @@
    arguments: (argument_list [(identifier) (attribute)] @_callee) @args) @site
  (#resolves-to-suffix? @_forward
    "asyncio.to_thread" "submit" "to_thread.run_sync" "from_thread.run_sync" "run_in_threadpool" "run_in_executor")
- (#resolves-to-suffix? @_callee "containers.run")
- (#set! hardguard.reads "kwargs"))
+ (#resolves-to-suffix? @_callee "containers.run" "containers.create")
+ (#set! hardguard.reads "kwargs")
+ (#set! hardguard.kind-by "@_callee run=sdk-run create=sdk-create"))
 
 ;; functools.partial(client.containers.run, ...) handed to another call (run_in_executor, submit,
 ;; a callback list) or a keyword (Thread(target=...)): the partial is the site, with its own
 ;; keywords. A partial that is called, or kept in a name, is judged where it is called or passed.
 ((argument_list
-   (call
+   (_
      function: [(identifier) (attribute)] @_partial
      arguments: (argument_list . [(identifier) (attribute)] @_callee) @args) @site)
  (#resolves-to? @_partial "functools.partial" "partial")
- (#resolves-to-suffix? @_callee "containers.run")
- (#set! hardguard.reads "kwargs"))
+ (#resolves-to-suffix? @_callee "containers.run" "containers.create")
+ (#set! hardguard.reads "kwargs")
+ (#set! hardguard.kind-by "@_callee run=sdk-run create=sdk-create"))
 ((keyword_argument
-   value: (call
+   value: (_
      function: [(identifier) (attribute)] @_partial
      arguments: (argument_list . [(identifier) (attribute)] @_callee) @args) @site)
  (#resolves-to? @_partial "functools.partial" "partial")
- (#resolves-to-suffix? @_callee "containers.run")
- (#set! hardguard.reads "kwargs"))
+ (#resolves-to-suffix? @_callee "containers.run" "containers.create")
+ (#set! hardguard.reads "kwargs")
+ (#set! hardguard.kind-by "@_callee run=sdk-run create=sdk-create"))
 
 ;; threading.Thread(target=client.containers.run, args=(image,), kwargs={...}) and
 ;; multiprocessing.Process: the keywords are the kwargs= mapping (@args is that keyword argument),
@@ -120,8 +141,9 @@
  (#eq? @_target "target")
  (#eq? @_kwargs "kwargs")
  (#resolves-to? @_thread "threading.Thread" "multiprocessing.Process")
- (#resolves-to-suffix? @_callee "containers.run")
- (#set! hardguard.reads "kwargs"))
+ (#resolves-to-suffix? @_callee "containers.run" "containers.create")
+ (#set! hardguard.reads "kwargs")
+ (#set! hardguard.kind-by "@_callee run=sdk-run create=sdk-create"))
 ((call
    function: [(identifier) (attribute)] @_thread
    arguments: (argument_list
@@ -129,5 +151,6 @@
  (#eq? @_target "target")
  (#not-match? @args "\\bkwargs\\s*=")
  (#resolves-to? @_thread "threading.Thread" "multiprocessing.Process")
- (#resolves-to-suffix? @_callee "containers.run")
- (#set! hardguard.reads "kwargs"))
+ (#resolves-to-suffix? @_callee "containers.run" "containers.create")
+ (#set! hardguard.reads "kwargs")
+ (#set! hardguard.kind-by "@_callee run=sdk-run create=sdk-create"))

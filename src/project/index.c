@@ -177,13 +177,18 @@ static const hg_module *candidate(hg_index *self, const char *path, const char *
   return e->module;
 }
 
+// dir/a/b for module a.b, into p; returns its length.
+static size_t stem_of(hg_buf *p, const char *dir, const char *dotted, size_t len) {
+  hg_buf_printf(p, "%s/", dir);
+  for (size_t i = 0; i < len; i++)
+    hg_buf_putc(p, dotted[i] == '.' ? '/' : dotted[i]);
+  return p->len;
+}
+
 // dir/a/b.py, then dir/a/b/__init__.py.
 static const hg_module *under(hg_index *self, const char *dir, const char *dotted, size_t len) {
   hg_buf p = {0};
-  hg_buf_printf(&p, "%s/", dir);
-  for (size_t i = 0; i < len; i++)
-    hg_buf_putc(&p, dotted[i] == '.' ? '/' : dotted[i]);
-  size_t stem = p.len;
+  size_t stem = stem_of(&p, dir, dotted, len);
   hg_buf_puts(&p, ".py");
   const hg_module *m = candidate(self, p.data, dotted, len);
   if (!m) {
@@ -213,6 +218,33 @@ const hg_module *hg_index_module(hg_index *self, const char *dotted, size_t len,
   }
   pthread_mutex_unlock(&self->lock);
   return m;
+}
+
+static bool is_file(const char *path) {
+  struct stat st;
+  return stat(path, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+bool hg_index_has_module(hg_index *self, const char *dotted, size_t len) {
+  if (!self || !hg_dotted_name(dotted, len))
+    return false;
+  pthread_mutex_lock(&self->lock);
+  if (!self->have_roots)
+    find_roots(self);
+  bool found = false;
+  hg_buf p = {0};
+  for (size_t i = 0; i < self->n_roots && !found; i++) {
+    p.len = 0;
+    size_t stem = stem_of(&p, self->roots[i], dotted, len);
+    hg_buf_puts(&p, ".py");
+    found = is_file(p.data);
+    p.len = stem;
+    hg_buf_puts(&p, "/__init__.py");
+    found = found || is_file(p.data);
+  }
+  hg_buf_free(&p);
+  pthread_mutex_unlock(&self->lock);
+  return found;
 }
 
 const char *hg_module_name(hg_arena *arena, const char *package, const char *path) {

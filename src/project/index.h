@@ -38,6 +38,10 @@ void hg_index_free(hg_index *self);
  *  last place looked). Thread-safe. */
 const hg_module *hg_index_module(hg_index *self, const char *dotted, size_t len, const char *from_path);
 
+/** Is there a file for module `dotted` (len bytes) under the project's roots (not the importing
+ *  file's directory)? Reads and parses nothing. Thread-safe. */
+bool hg_index_has_module(hg_index *self, const char *dotted, size_t len);
+
 /** How many modules were parsed for definitions so far. */
 size_t hg_index_parsed(const hg_index *self);
 

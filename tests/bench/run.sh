@@ -6,8 +6,12 @@
 #   corpus A  four Debian packages as they ship (corpus_a.sh): mostly files without any site,
 #             so it measures reading, the prefilter and the few parses it lets through;
 #   corpus B  generated modules full of sites (corpus_b.py): parse, extract, resolve, judge;
-# and prints medians, ratios, peak RSS (/usr/bin/time), the bare tree-sitter parse rate
-# (parse_rate.c) and a pre-commit run on 10 files (hyperfine when installed), then the targets.
+#   corpus C  real code that creates containers, from Debian packages (corpus_c.sh): docker-compose,
+#             buildbot, python3-docker, ansible's community.docker;
+# and prints medians (wall and CPU), ratios, peak RSS (/usr/bin/time), the bare tree-sitter parse
+# rate (parse_rate.c), the parse floor of exactly the files hardguard parses in C, start-up (one
+# file without a trigger word) and a pre-commit run on 10 files (hyperfine when installed), then
+# the targets.
 #
 #   tests/bench/run.sh [-n RUNS] [-j JOBS] [-w WORKDIR] [-b HARDGUARD]
 #     RUNS     timed runs of each tool on each corpus (default 5)
@@ -33,6 +37,8 @@ log() { echo "bench: $*" >&2; }
 # ---- what it needs ------------------------------------------------------------------------------
 log "corpus A (Debian packages)"
 "$here/corpus_a.sh" "$work"
+log "corpus C (Debian packages)"
+"$here/corpus_c.sh" "$work"
 if [ ! -f "$work/B/.done" ]; then
   log "corpus B (generated)"
   rm -rf "$work/B" && python3 "$here/corpus_b.py" "$work/B" 3000 && touch "$work/B/.done"
@@ -45,26 +51,28 @@ fi
 log "parse-rate driver"
 driver=$("$here/build_driver.sh" "$(dirname "$hg")")
 # The trigger words: the literals of the prefilter hardguard derives from its rules.
-mapfile -t words < <("$hg" --list-rules | sed -n 's/^prefilter: //p' | grep -o '\\Q[^\\]*\\E' | sed 's/^\\Q//; s/\\E$//' | sort -u)
+mapfile -t words < <("$hg" --list-rules | sed -n 's/^ *python *prefilter: //p' | grep -o '\\Q[^\\]*\\E' | sed 's/^\\Q//; s/\\E$//' | sort -u)
 [ "${#words[@]}" -gt 0 ] || { echo "bench: the prefilter is off; nothing to grep for" >&2; exit 2; }
 grep_args=()
 for w in "${words[@]}"; do grep_args+=(-e "$w"); done
 
 py_list() { find "$1" -name '*.py' -type f | sort; }
 bytes_of() { py_list "$1" | tr '\n' '\0' | du -cb --files0-from=- | tail -1 | cut -f1; }
-A=$work/A B=$work/B
+A=$work/A B=$work/B C=$work/C
 a_files=$(py_list "$A" | wc -l) a_bytes=$(bytes_of "$A")
 b_files=$(py_list "$B" | wc -l) b_bytes=$(bytes_of "$B")
+c_files=$(py_list "$C" | wc -l) c_bytes=$(bytes_of "$C")
 
 # ---- timing -------------------------------------------------------------------------------------
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-# timed KEY OKCODES CMD...: one run; appends wall microseconds to $tmp/KEY.t, peak RSS KB to .m.
+# timed KEY OKCODES CMD...: one run; appends wall microseconds to $tmp/KEY.t, CPU (user + system)
+# microseconds to .c, peak RSS KB to .m.
 timed() {
   local key=$1 ok=$2 t0 t1 rc=0
   shift 2
   t0=$EPOCHREALTIME
-  /usr/bin/time -f '%M' -o "$tmp/rss" "$@" >/dev/null 2>"$tmp/err" || rc=$?
+  /usr/bin/time -f '%M %U %S' -o "$tmp/rss" "$@" >/dev/null 2>"$tmp/err" || rc=$?
   t1=$EPOCHREALTIME
   if [[ " $ok " != *" $rc "* ]]; then
     echo "bench: $key: exit $rc: $*" >&2
@@ -72,7 +80,8 @@ timed() {
     exit 2
   fi
   echo $((${t1/./} - ${t0/./})) >>"$tmp/$key.t"
-  tail -1 "$tmp/rss" >>"$tmp/$key.m"
+  tail -1 "$tmp/rss" | cut -d' ' -f1 >>"$tmp/$key.m"
+  tail -1 "$tmp/rss" | awk '{printf "%d\n", ($2 + $3) * 1e6}' >>"$tmp/$key.c"
 }
 stat_of() { sort -n "$tmp/$1.$2" | awk '{v[NR]=$1} END {m = NR % 2 ? v[(NR+1)/2] : (v[NR/2]+v[NR/2+1])/2; print m, v[1], v[NR]}'; }
 median() { stat_of "$1" t | cut -d' ' -f1; }
@@ -88,7 +97,7 @@ busy_before() {
 background=$(busy_before)
 
 log "warming the page cache"
-for c in "$A" "$B"; do
+for c in "$A" "$B" "$C"; do
   py_list "$c" | tr '\n' '\0' | xargs -0 cat >/dev/null
   "$hg" -q -j "$jobs" "$c" >/dev/null || true
 done
@@ -96,7 +105,7 @@ done
 
 for r in $(seq 1 "$runs"); do
   log "round $r/$runs"
-  for corpus in A B; do
+  for corpus in A B C; do
     dir=${!corpus}
     timed "$corpus.hg" "0 1" "$hg" -q --format json -j "$jobs" "$dir"
     timed "$corpus.ag" "0 1" "$ag" scan --rule "$here/ast-grep/sites.yml" --json=compact "$dir"
@@ -121,25 +130,42 @@ else
 fi
 timed pcrss "0 1" "$hg" -q "${ten[@]}"
 
+# Start-up: one file without a trigger word (nothing to compile, nothing to parse).
+startup=$(py_list "$A/python3-sympy" | head -1)
+if command -v hyperfine >/dev/null; then
+  hyperfine -N --warmup 5 --runs 40 --export-json "$tmp/su.json" -i "$hg -q $startup" >/dev/null 2>&1
+  startup_ms=$(python3 -c "import json,statistics; r=json.load(open('$tmp/su.json'))['results'][0]; print('%.1f' % (statistics.median(r['times'])*1000))")
+else
+  for _ in $(seq 1 40); do timed su "0 1" "$hg" -q "$startup"; done
+  startup_ms=$(awk -v us="$(median su)" 'BEGIN {printf "%.1f", us / 1000}')
+fi
+
 log "bare parse rate"
 py_list "$B" >"$tmp/b.list"
 rate1=$("$driver" -j 1 -r 3 - <"$tmp/b.list" | awk '{print $NF}')
 rateN=$("$driver" -j "$jobs" -r 3 - <"$tmp/b.list" | awk '{print $NF}')
+# The parse floor of C: exactly the files hardguard parses (those its prefilter lets through,
+# found by grep -P with the very alternation), parsed bare on $jobs threads, best of 3.
+prefilter=$("$hg" --list-rules | sed -n 's/^ *python *prefilter: //p')
+py_list "$C" | tr '\n' '\0' | xargs -0 grep -lP -- "$prefilter" >"$tmp/c.parsed" || true
+c_parsed=$(wc -l <"$tmp/c.parsed")
+floorC=$("$driver" -j "$jobs" -r 3 - <"$tmp/c.parsed" | awk '{print $(NF-2)}')
 
 # ---- report -------------------------------------------------------------------------------------
 secs() { awk -v us="$1" 'BEGIN {printf "%.3f", us / 1e6}'; }
 row() {
-  local key=$1 label=$2 s lo hi m mhi
+  local key=$1 label=$2 s lo hi m mhi c
   [ -f "$tmp/$key.t" ] || return 0
   read -r s lo hi <<<"$(stat_of "$key" t)"
   read -r m _ mhi <<<"$(stat_of "$key" m)"
-  printf '  %-26s %8s s %8s s %8s s %8.1f MB\n' "$label" "$(secs "$s")" "$(secs "$lo")" "$(secs "$hi")" \
-    "$(awk -v k="$mhi" 'BEGIN {print k / 1024}')"
+  c=$(stat_of "$key" c | cut -d' ' -f1)
+  printf '  %-26s %8s s %8s s %8s s %8s s %8.1f MB\n' "$label" "$(secs "$s")" "$(secs "$lo")" "$(secs "$hi")" \
+    "$(secs "$c")" "$(awk -v k="$mhi" 'BEGIN {print k / 1024}')"
 }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN {printf "%.2f", a / b}'; }
 verdict() { if [ "$1" = 1 ]; then echo "met    "; else echo "NOT met"; fi; }
 
-hgA=$(median A.hg) agA=$(median A.ag) grA=$(median A.grep) hgB=$(median B.hg) agB=$(median B.ag)
+hgA=$(median A.hg) agA=$(median A.ag) grA=$(median A.grep) hgB=$(median B.hg) agB=$(median B.ag) hgC=$(median C.hg)
 rssA=$(stat_of A.hg m | cut -d' ' -f3)
 thrB=$(awk -v b="$b_bytes" -v us="$hgB" 'BEGIN {printf "%.1f", b / us}')  # bytes/µs = MB/s
 cores=$(nproc)
@@ -147,9 +173,10 @@ echo "hardguard benchmark, $(date -u +%Y-%m-%d) - $("$hg" --version), -j $jobs"
 echo "machine: $cores cores ($(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -1)), busy ${background}% before the runs (other processes)"
 echo "corpus A: $a_files files, $(awk -v b="$a_bytes" 'BEGIN {printf "%.1f", b / 1e6}') MB (ansible python3-sympy python3-django python3-docker, Debian)"
 echo "corpus B: $b_files files, $(awk -v b="$b_bytes" 'BEGIN {printf "%.1f", b / 1e6}') MB (corpus_b.py, every file full of sites)"
+echo "corpus C: $c_files files, $(awk -v b="$c_bytes" 'BEGIN {printf "%.1f", b / 1e6}') MB, $c_parsed parsed (docker-compose buildbot buildbot-worker python3-docker community.docker, Debian)"
 echo "trigger words (grep -rlF): ${words[*]}"
 echo
-printf '  %-26s %10s %10s %10s %11s\n' "$runs runs each" median min max "peak RSS"
+printf '  %-26s %10s %10s %10s %10s %11s\n' "$runs runs each" median min max "CPU (med)" "peak RSS"
 row A.hg "A  hardguard -j $jobs"
 row A.hg1 "A  hardguard -j 1"
 row A.ag "A  ast-grep"
@@ -158,7 +185,13 @@ row B.hg "B  hardguard -j $jobs"
 row B.hg1 "B  hardguard -j 1"
 row B.ag "B  ast-grep"
 row B.grep "B  grep -rl"
+row C.hg "C  hardguard -j $jobs"
+row C.hg1 "C  hardguard -j 1"
+row C.ag "C  ast-grep"
+row C.grep "C  grep -rl"
 echo
+echo "start-up, one file without a trigger word: ${startup_ms} ms median"
+echo "parse floor of the $c_parsed files hardguard parses in C, -j $jobs: ${floorC} s; hardguard $(secs "$hgC") s = $(ratio "$hgC" "$(awk -v s="$floorC" 'BEGIN {print s * 1e6}')")x"
 echo "pre-commit, 10 files on the command line: ${precommit_ms} ms median ($precommit_how), peak RSS $(awk -v k="$(stat_of pcrss m | cut -d' ' -f3)" 'BEGIN {printf "%.1f", k / 1024}') MB"
 echo "bare tree-sitter parse rate on B: $rate1 MB/s on 1 thread, $rateN MB/s on $jobs; x $cores cores = $(awk -v r="$rate1" -v c="$cores" 'BEGIN {printf "%.1f", r * c}') MB/s"
 echo "hardguard on B: $thrB MB/s"
@@ -170,10 +203,18 @@ pctB=$(awk -v t="$thrB" -v r="$rate1" -v c="$cores" 'BEGIN {printf "%.0f", 100 *
 okB=$(awk -v p="$pctB" 'BEGIN {print (p >= 80) ? 1 : 0}')
 okPC=$(awk -v m="$precommit_ms" 'BEGIN {print (m <= 15) ? 1 : 0}')
 okRSS=$(awk -v k="$rssA" 'BEGIN {print (k <= 64 * 1024) ? 1 : 0}')
+rssB=$(stat_of B.hg m | cut -d' ' -f3)
+okB2=$(awk -v a="$hgB" -v b="$agB" 'BEGIN {print (a <= b) ? 1 : 0}')
+okRSSB=$(awk -v k="$rssB" 'BEGIN {print (k <= 64 * 1024) ? 1 : 0}')
+floorC_us=$(awk -v s="$floorC" 'BEGIN {print s * 1e6}')
+okC=$(awk -v a="$hgC" -v f="$floorC_us" 'BEGIN {print (a <= 1.2 * f) ? 1 : 0}')
 echo "ratios: A hardguard/grep $(ratio "$hgA" "$grA"), A hardguard/ast-grep $(ratio "$hgA" "$agA") ($(ratio "$agA" "$hgA")x faster), B hardguard/ast-grep $(ratio "$hgB" "$agB")"
 echo "targets:"
 echo "  $(verdict "$okA1")  A: hardguard <= 2x grep -rl: $(ratio "$hgA" "$grA")x"
 echo "  $(verdict "$okA2")  A: >= 10x faster than ast-grep: $(ratio "$agA" "$hgA")x"
 echo "  $(verdict "$okB")  B: throughput >= 80% of parse rate x cores: ${pctB}%"
+echo "  $(verdict "$okB2")  B: hardguard <= ast-grep: $(ratio "$hgB" "$agB")x"
+echo "  $(verdict "$okRSSB")  B: peak RSS <= 64 MB: $(awk -v k="$rssB" 'BEGIN {printf "%.1f", k / 1024}') MB"
+echo "  $(verdict "$okC")  C: hardguard <= 1.2x the parse floor of the files it parses: $(ratio "$hgC" "$floorC_us")x"
 echo "  $(verdict "$okPC")  10 files on the command line <= 15 ms: ${precommit_ms} ms"
 echo "  $(verdict "$okRSS")  peak RSS <= 64 MB on A: $(awk -v k="$rssA" 'BEGIN {printf "%.1f", k / 1024}') MB"

@@ -6,10 +6,13 @@ Reads the yaml blocks that follow the README's markers naming this script ("gith
 "gitlab-ci"), and runs each job's hardguard steps — not the install steps, which fetch hardguard
 over the network — exactly as written, with the freshly built hardguard first on PATH, in a
 throwaway git repository: a base commit with one legacy unhardened site, and a change that adds
-another. It checks what each job is meant to do: the code-scanning job writes SARIF that the
-2.1.0 schema accepts, with both sites, and fails; its upload step uploads that file even then;
-the pull-request job annotates only the changed file and fails; the GitLab job keeps the SARIF as
-an artifact and gates on the merge request's changes (or the whole tree outside merge requests).
+another and tries to switch the gate off for it (its .hardguard.yml excludes the new file). It
+checks what each job is meant to do: the code-scanning job reads the policy from the base
+(--config-from), writes SARIF that the 2.1.0 schema accepts, with both sites, and fails; its upload
+step uploads that file even then; the pull-request job annotates only the changed file, shows the
+new exclude as a gate-relaxed warning, and fails; the GitLab job keeps the SARIF as an artifact
+and gates on the merge request's changes by the target branch's policy (or on the whole tree by
+its own policy outside merge requests).
 """
 
 import json
@@ -59,6 +62,9 @@ def make_repo(tmp):
     base = git(repo, "rev-parse", "HEAD")
     with open(os.path.join(repo, "svc", "new.py"), "w") as f:
         f.write(bad)
+    # The change also tries to exempt its own file from the gate.
+    with open(os.path.join(repo, ".hardguard.yml"), "w") as f:
+        f.write('exclude: ["svc/new.py"]\n')
     git(repo, "add", "-A")
     git(repo, "commit", "-qm", "change")
     return repo, base
@@ -70,7 +76,8 @@ def run_step(script, repo, env, shell):
 
 def github(workflow, repo, base, env, validator):
     jobs = workflow["jobs"]
-    exprs = {"github.event.pull_request.base.sha": base}
+    exprs = {"github.event.pull_request.base.sha": base,
+             "github.event.pull_request.base.sha || github.sha": base}
 
     def expand(script):
         def sub(m):
@@ -114,7 +121,11 @@ def github(workflow, repo, base, env, validator):
         errors = [l for l in r.stdout.splitlines() if l.startswith("::error ")]
         check(r.returncode == 1, f"github: {s['name']!r} fails on the changed file (exit {r.returncode}) {r.stderr}")
         check(len(errors) == 2 and all(l.startswith("::error file=svc/new.py,line=2,col=1,") for l in errors),
-              f"github: only the changed file is annotated: {errors}")
+              f"github: only the changed file is annotated, by the base's policy: {errors}")
+        warnings = [l for l in r.stdout.splitlines() if l.startswith("::warning ")]
+        check(len(warnings) == 1 and warnings[0].startswith("::warning file=.hardguard.yml,line=1,col=1,")
+              and "gate-relaxed" in warnings[0] and "svc/new.py" in warnings[0],
+              f"github: the change's new exclude is a gate-relaxed warning: {warnings}")
 
 
 def gitlab(pipeline, repo, base, env, validator):
@@ -125,8 +136,11 @@ def gitlab(pipeline, repo, base, env, validator):
     script = "\n".join(job.get("script", []))
     # GitLab's shell stops at the first failing line.
     shell = ["bash", "-e", "-o", "pipefail", "-c"]
-    for name, extra, want in (("merge request", {"CI_MERGE_REQUEST_DIFF_BASE_SHA": base}, ["svc/new.py"]),
-                              ("branch pipeline", {}, ["svc/legacy.py", "svc/new.py"])):
+    # In a merge request the target branch's policy judges (the change's exclude does not count);
+    # outside one, the tree's own.
+    for name, extra, want, results in (
+            ("merge request", {"CI_MERGE_REQUEST_DIFF_BASE_SHA": base}, ["svc/new.py"], 4),
+            ("branch pipeline", {}, ["svc/legacy.py"], 2)):
         for p in paths:
             if os.path.exists(os.path.join(repo, p)):
                 os.remove(os.path.join(repo, p))
@@ -142,8 +156,8 @@ def gitlab(pipeline, repo, base, env, validator):
                 check(False, f"gitlab ({name}): artifact {p}: {e}")
                 continue
             errors = list(validator.iter_errors(doc))
-            check(not errors and len(doc["runs"][0]["results"]) == 4,
-                  f"gitlab ({name}): artifact {p} is SARIF 2.1.0 for the whole tree")
+            check(not errors and len(doc["runs"][0]["results"]) == results,
+                  f"gitlab ({name}): artifact {p} is SARIF 2.1.0 for the whole tree ({results} results)")
 
 
 def main():

@@ -60,6 +60,25 @@ def check_document(doc, sites, problems, rule_ids):
     if run_.get("columnKind") != "unicodeCodePoints":
         bad("columnKind must be unicodeCodePoints (columns count characters)")
     results = run_.get("results", [])
+    # gate-relaxed results (--diff) are about the gate's own files, not sites: a whole line (or file)
+    # of the config, a source file's marker or the baseline, each with its own fingerprint.
+    gate = [r for r in results if r.get("ruleId") == "gate-relaxed"]
+    results = [r for r in results if r.get("ruleId") != "gate-relaxed"]
+    for i, res in enumerate(gate):
+        where = f"gate-relaxed result {i}"
+        idx = res.get("ruleIndex")
+        if idx is None or idx >= len(rules) or rules[idx]["id"] != "gate-relaxed":
+            bad(f"{where}: ruleIndex {idx} does not name gate-relaxed")
+        if res.get("level") not in ("warning", "error") or not res.get("message", {}).get("text"):
+            bad(f"{where}: level {res.get('level')}, message {res.get('message')}")
+        locs = res.get("locations", [])
+        art = locs[0]["physicalLocation"]["artifactLocation"] if len(locs) == 1 else {}
+        if art.get("uriBaseId") != "%SRCROOT%" or art.get("uri", "/").startswith("/"):
+            bad(f"{where}: location {locs}")
+        if locs and locs[0]["physicalLocation"].get("region", {"startLine": 1}).get("startLine", 0) < 1:
+            bad(f"{where}: region {locs[0]['physicalLocation']['region']}")
+        if not FINGERPRINT.match(res.get("partialFingerprints", {}).get("hardguardGate/v1", "")):
+            bad(f"{where}: partial fingerprint {res.get('partialFingerprints')}")
     seen = set()
     for i, res in enumerate(results):
         where = f"results[{i}]"
@@ -178,6 +197,8 @@ def generated_cases(c, tmp):
     git(repo, "init", "-q")
     write(os.path.join(repo, ".hardguard.yml"),
           "builders:\n  - module: sandbox.container_hardening\n    callables: [hardening_kwargs]\n")
+    # The builder is the project's own (a builder from outside the project is a config error).
+    write(os.path.join(repo, "sandbox", "container_hardening.py"), "def hardening_kwargs():\n    return {}\n")
 
     # File names and source that are not UTF-8, and characters URIs must escape.
     odd = os.path.join(os.fsencode(repo), b"sub dir", b"we%ird, na:me #1 \xff.py")
@@ -243,6 +264,35 @@ def generated_cases(c, tmp):
         if uris != ["file://" + urllib.parse.quote(os.path.realpath(outside))]:
             problems.append(f"uris {uris}")
     c.case("outside-root", repo, ["clean", outside], expect_exit=1, also=absolute)
+
+    # --diff: what a change relaxes in the gate is a gate-relaxed result, level warning (error with
+    # --strict), on the config line, the marker's line and the baseline line.
+    gate = os.path.join(tmp, "gate")
+    write(os.path.join(gate, "svc", "a.py"), "import docker\ndocker.from_env().containers.run('a')\n")
+    git(gate, "init", "-q")
+    r = run(c.hg, ["-q", "--write-baseline", "baseline.txt", "."], gate)
+    git(gate, "add", "-A")
+    git(gate, "-c", "user.name=t", "-c", "user.email=t@example.com", "commit", "-qm", "base")
+    write(os.path.join(gate, ".hardguard.yml"), 'exclude: ["svc/b.py"]\n')
+    write(os.path.join(gate, "svc", "c.py"), "import docker  # hardguard: ignore[unhardened-site] -- a new marker\n")
+    with open(os.path.join(gate, "baseline.txt"), "a") as f:
+        f.write("svc/c.py\tunhardened-site\tsdk-run\tx()\n")
+    with open(os.path.join(gate, "baseline.txt")) as f:
+        added_line = len(f.read().splitlines())
+
+    def gate_results(level):
+        def check(doc, problems):
+            got = sorted((r["level"], r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"],
+                          r["locations"][0]["physicalLocation"].get("region", {}).get("startLine"))
+                         for r in doc["runs"][0]["results"] if r["ruleId"] == "gate-relaxed")
+            want = [(level, ".hardguard.yml", 1), (level, "baseline.txt", added_line), (level, "svc/c.py", 1)]
+            if got != want:
+                problems.append(f"gate-relaxed results {got}, expected {want}")
+        return check
+    c.case("gate-relaxed", gate, ["--diff", "HEAD", "--baseline", "baseline.txt", "."], expect_exit=1,
+           also=gate_results("warning"))
+    c.case("gate-relaxed-strict", gate, ["--strict", "--diff", "HEAD", "--baseline", "baseline.txt", "."],
+           expect_exit=1, also=gate_results("error"))
 
 
 def has_fixes(doc, problems):

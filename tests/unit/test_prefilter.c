@@ -3,6 +3,7 @@
 // of them and a generated corpus of sites buried in filler, a file on which the full analysis
 // (parse, extract, judge, without the prefilter) reports anything is never ruled out.
 #define _GNU_SOURCE  // nftw
+#include <ftw.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -10,7 +11,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <ftw.h>
 
 #include <cmocka.h>
 
@@ -167,6 +167,7 @@ static void test_prefilter__literals_that_need_quoting(void **state) {
 
 typedef struct {
   hg_ruleset *rules;
+  hg_ruleset *whole;  // the same rules, every file analysed with every unit (no narrowing)
   hg_config *config;
   hg_checker *checker;
   pcre2_match_data *md;
@@ -176,11 +177,14 @@ typedef struct {
 static int setup_env(void **state) {
   env *e = calloc(1, sizeof(*e));
   hg_error err = {{0}};
-  if (hg_ruleset_load(&e->rules, NULL, &err) != 0) {
+  if (hg_ruleset_load(&e->rules, NULL, &err) != 0 || hg_ruleset_load(&e->whole, NULL, &err) != 0) {
     print_error("built-in rules: %s\n", err.message);
+    hg_ruleset_free(e->rules);
     free(e);
     return -1;
   }
+  hg_ruleset_whole(e->whole);
+  hg_ruleset_exact(e->rules);  // each file analysed with just the units the prefilter names
   e->config = hg_config_empty(".");
   e->checker = hg_checker_new();
   e->md = pcre2_match_data_create(16, NULL);
@@ -194,6 +198,7 @@ static int teardown_env(void **state) {
   hg_checker_free(e->checker);
   hg_config_free(e->config);
   hg_ruleset_free(e->rules);
+  hg_ruleset_free(e->whole);
   free(e);
   return 0;
 }
@@ -233,17 +238,91 @@ static void test_prefilter__agrees_with_the_alternation(void **state) {
   assert_true(agree_true > 1000);  // the corpus exercises both answers
 }
 
+// A prefilter rebuilt from its seed (what the binary carries) is the same prefilter: the same
+// needles, units and alternation, and the same answers.
+static void test_prefilter__seed_round_trip(void **state) {
+  env *e = *state;
+  hg_prefilter_seed seed = hg_ruleset_seed_of(e->rules, HG_SURFACE_PYTHON);
+  assert_non_null(seed.source);
+  assert_true(seed.n_needles > 3);
+  hg_prefilter *back = hg_prefilter_from_seed(&seed);
+  hg_prefilter *fresh = hg_prefilter_from_seed(&seed);
+  assert_true(hg_prefilter_equal(back, fresh));
+  assert_string_equal(hg_prefilter_source(back), seed.source);
+  rng_state = UINT64_C(0x2545F4914F6CDD1D);
+  char text[128];
+  size_t narrowed = 0;
+  for (int round = 0; round < 2000; round++) {
+    size_t len = 0;
+    for (uint32_t parts = 1 + rnd(5); parts-- > 0;) {
+      const char *bit = LITERAL_BITS[rnd(sizeof(LITERAL_BITS) / sizeof(LITERAL_BITS[0]))];
+      size_t n = strlen(bit);
+      if (len + n >= sizeof(text))
+        break;
+      memcpy(text + len, bit, n);
+      len += n;
+    }
+    hg_units want = hg_ruleset_units(e->rules, HG_SURFACE_PYTHON, text, len);
+    hg_units got = hg_prefilter_units(back, text, len);
+    assert_int_equal(got & want, want);  // the ruleset masks them with the units it has
+    assert_int_equal(hg_prefilter_match(back, text, len), want != 0);
+    narrowed += want != 0 && ~want & (hg_units)0x7f;
+  }
+  assert_true(narrowed > 100);  // some files name only some kinds
+  // A changed needle is a different prefilter.
+  hg_prefilter_needle *changed = malloc(seed.n_needles * sizeof(*changed));
+  memcpy(changed, seed.needles, seed.n_needles * sizeof(*changed));
+  changed[0].units ^= 1;
+  hg_prefilter_seed other = {seed.source, changed, seed.n_needles};
+  hg_prefilter *diff = hg_prefilter_from_seed(&other);
+  assert_false(hg_prefilter_equal(back, diff));
+  hg_prefilter_free(diff);
+  free(changed);
+  hg_prefilter_free(back);
+  hg_prefilter_free(fresh);
+}
+
 // ---- soundness -----------------------------------------------------------------------------------
 
-// Runs the full analysis on `text` without the prefilter; when it reports anything, the prefilter
-// must have let the file through.
-static void check_sound_as(env *e, hg_surface_id surface, const char *path, const char *text, size_t len) {
+static bool same_finding(const hg_finding *a, const hg_finding *b) {
+  return a->line == b->line && a->col == b->col && a->rule == b->rule && !strcmp(a->kind, b->kind) &&
+         !strcmp(a->message ? a->message : "", b->message ? b->message : "");
+}
+
+// The analysis narrowed to the units the prefilter names (what hardguard runs) finds what the
+// analysis with every unit finds.
+static void check_narrowed(env *e, hg_surface_id surface, const char *path, const char *text, size_t len,
+                           const hg_findings *whole) {
   hg_source src;
   hg_source_from_bytes(&src, path, text, len);
   hg_findings findings = {0};
   hg_file_errors errors = {0};
   hg_check_source(e->checker, surface, e->rules, e->config, NULL, &src, &findings, &errors);
+  bool same = findings.len == whole->len;
+  for (size_t i = 0; i < findings.len && same; i++)
+    same = same_finding(&findings.items[i], &whole->items[i]);
+  if (!same) {
+    print_error("%s: %zu findings with the units the prefilter names, %zu with every unit:\n%.*s\n", path, findings.len,
+                whole->len, (int)src.len, src.data);
+    fail();
+  }
+  hg_findings_free(&findings);
+  hg_file_errors_free(&errors);
+  hg_source_free(&src);
+}
+
+// Runs the full analysis on `text` without the prefilter; when it reports anything, the prefilter
+// must have let the file through, and the analysis narrowed to the units it names must report
+// the same.
+static void check_sound_as(env *e, hg_surface_id surface, const char *path, const char *text, size_t len) {
+  hg_source src;
+  hg_source_from_bytes(&src, path, text, len);
+  hg_findings findings = {0};
+  hg_file_errors errors = {0};
+  hg_check_source(e->checker, surface, e->whole, e->config, NULL, &src, &findings, &errors);
   bool may = hg_ruleset_may_contain_site(e->rules, surface, src.data, src.len, NULL);
+  if (may)
+    check_narrowed(e, surface, path, text, len, &findings);
   // Sites, and regions that failed to parse where one may hide, are what the prefilter answers
   // for. A marker comment's own findings (bad-suppression, unused-suppression) are not sites: the
   // prefilter is derived from the site patterns only, so a file holding a marker and no site's
@@ -409,6 +488,7 @@ int main(void) {
   };
   const struct CMUnitTest builtin[] = {
       cmocka_unit_test(test_prefilter__agrees_with_the_alternation),
+      cmocka_unit_test(test_prefilter__seed_round_trip),
       cmocka_unit_test(test_prefilter__never_rules_out_a_fixture),
       cmocka_unit_test(test_prefilter__never_rules_out_a_generated_site),
   };

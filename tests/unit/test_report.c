@@ -78,6 +78,8 @@ static void test_report__uri(void **state) {
       {"sub dir/we%ird, na:me #1.py", "sub%20dir/we%25ird,%20na:me%20%231.py"},
       {"caf\xc3\xa9/\xff?.py", "caf%C3%A9/%FF%3F.py"},
       {"a~b_c-d.e(f)!$&'*+;=@", "a~b_c-d.e(f)!$&'*+;=@"},
+      {"main:.hardguard.yml", "main%3A.hardguard.yml"},  // not a scheme
+      {"a:b/c:d.py", "a%3Ab/c:d.py"},
   };
   RUN(hg_uri_escape_path, cases);
 }
