@@ -10,7 +10,9 @@
 #include "baseline.h"
 #include "config.h"
 #include "configref.h"
+#include "fix/apply.h"
 #include "gate.h"
+#include "init.h"
 #include "project/index.h"
 #include "repo.h"
 #include "report.h"
@@ -32,6 +34,7 @@ typedef struct {
   const char *config_from;     // --config-from: config, baseline and rules from this git commit
   unsigned jobs;
   bool audit, quiet;
+  bool fix, show_fixes;  // --fix, --show-fixes
   bool strict;       // --strict: gate-relaxed warnings fail the run
   bool allow_empty;  // --allow-empty: excludes may leave nothing to check
   int color;  // -1 auto, 0 never, 1 always
@@ -55,6 +58,10 @@ static const char USAGE[] =
     "                         staged, unstaged or untracked); alias --changed-since REF\n"
     "  --baseline FILE        fail only on findings FILE does not list; report its stale entries\n"
     "  --write-baseline FILE  record the failing findings in FILE and exit 0\n"
+    "  --fix                  apply the configured builder at the failing Python sites it can fix,\n"
+    "                         then report what is left\n"
+    "  --show-fixes           with --fix: print the fixes as a unified diff (with --format sarif: as\n"
+    "                         the results' fixes) and write nothing\n"
     "  --config FILE          use FILE instead of the nearest .hardguard.yml\n"
     "  --rules DIR            use the rules in DIR (<surface>/*.scm, <surface>/facts/*.scm, policy.yml)\n"
     "  --config-from REF      read the config, the --baseline file and the --rules directory from\n"
@@ -65,6 +72,7 @@ static const char USAGE[] =
     "  --color WHEN           auto (default), always, never; NO_COLOR=1 also turns colour off\n"
     "  -q, --quiet            findings only: no summary line, no stale-baseline warnings\n"
     "  --list-rules           list the rules and site kinds\n"
+    "  init [DIR]             write a hardening builder and a .hardguard.yml (hardguard init --help)\n"
     "  --explain RULE         what RULE checks, why, how to fix it, with examples\n"
     "  --version, -h/--help\n"
     "\n"
@@ -96,7 +104,8 @@ static int bad_option(FILE *err, const char *arg) {
 static int parse_args(hg_options *o, int argc, char **argv, FILE *err) {
   enum {
     OPT_FORMAT = 256, OPT_AUDIT, OPT_CONFIG, OPT_RULES, OPT_COLOR, OPT_LIST_RULES, OPT_EXPLAIN, OPT_VERSION,
-    OPT_DIFF, OPT_BASELINE, OPT_WRITE_BASELINE, OPT_CONFIG_FROM, OPT_STRICT, OPT_ALLOW_EMPTY,
+    OPT_DIFF, OPT_BASELINE, OPT_WRITE_BASELINE, OPT_CONFIG_FROM, OPT_STRICT, OPT_ALLOW_EMPTY, OPT_FIX,
+    OPT_SHOW_FIXES,
   };
   static const struct option longs[] = {
       {"format", required_argument, NULL, OPT_FORMAT},
@@ -105,6 +114,8 @@ static int parse_args(hg_options *o, int argc, char **argv, FILE *err) {
       {"changed-since", required_argument, NULL, OPT_DIFF},
       {"baseline", required_argument, NULL, OPT_BASELINE},
       {"write-baseline", required_argument, NULL, OPT_WRITE_BASELINE},
+      {"fix", no_argument, NULL, OPT_FIX},
+      {"show-fixes", no_argument, NULL, OPT_SHOW_FIXES},
       {"config", required_argument, NULL, OPT_CONFIG},
       {"rules", required_argument, NULL, OPT_RULES},
       {"config-from", required_argument, NULL, OPT_CONFIG_FROM},
@@ -146,6 +157,8 @@ static int parse_args(hg_options *o, int argc, char **argv, FILE *err) {
       break;
     case OPT_BASELINE: o->baseline = optarg; break;
     case OPT_WRITE_BASELINE: o->write_baseline = optarg; break;
+    case OPT_FIX: o->fix = true; break;
+    case OPT_SHOW_FIXES: o->show_fixes = true; break;
     case OPT_CONFIG: o->config_path = optarg; break;
     case OPT_RULES: o->rules_dir = optarg; break;
     case OPT_STRICT: o->strict = true; break;
@@ -175,6 +188,9 @@ static int parse_args(hg_options *o, int argc, char **argv, FILE *err) {
   }
   if (o->write_baseline && o->diff_ref)
     return usage_error(err, "%s", "--write-baseline records a whole run; it cannot be combined with --diff");
+  if (o->show_fixes && !o->fix) return usage_error(err, "%s", "--show-fixes goes with --fix");
+  if (o->fix && o->write_baseline)
+    return usage_error(err, "%s", "--fix and --write-baseline: fix first, then record the rest");
   static const char *const here[] = {"."};
   if (optind < argc) {
     o->paths = (const char *const *)argv + optind;
@@ -259,6 +275,8 @@ static int explain(const char *id, FILE *out, FILE *err) {
   code_block(out, r->example_fail);
   fputs("\nPasses\n", out);
   code_block(out, r->example_pass);
+  fputs("\nWith --fix\n", out);
+  wrapped(out, hg_fix_explain((hg_rule_id)(r - hg_rules)));
   return HG_EXIT_CLEAN;
 }
 
@@ -339,6 +357,55 @@ static void apply_baseline(baseline_result *b, const hg_options *o, hg_repo *rep
   free(used);
 }
 
+// --fix: fixes what the findings allow (fix/apply.h), says what became of each failing site on
+// err, and, when files changed, scans them all again so that the report shows what is left.
+// --show-fixes prints the diff on `out` instead and writes nothing. HG_EXIT_ERROR when a file with
+// fixes was left untouched (a symlink, read-only, changed on disk, failing its re-check).
+static int fix(const hg_options *o, const hg_ruleset *rules, const hg_config *config, hg_index **index,
+               hg_paths *files, hg_findings *findings, hg_file_errors *errors, hg_scan_stats *stats,
+               hg_fix_report *fr, FILE *out, FILE *err) {
+  hg_findings_sort(findings);
+  hg_fix_options fo = {.rules = rules, .config = config, .index = *index,
+                       .root = config->path ? config->root : ".", .dry_run = o->show_fixes};
+  hg_error e;
+  if (hg_fix_run(fr, &fo, findings, &e) != 0) {
+    fprintf(err, "hardguard: %s\n", e.message);
+    return HG_EXIT_ERROR;
+  }
+  for (size_t i = 0; i < fr->outcomes.len; i++) {
+    const hg_fix_outcome *oc = &fr->outcomes.items[i];
+    const char *what = oc->status == HG_FIX_FIXED      ? (o->show_fixes ? "fixable" : "fixed")
+                       : oc->status == HG_FIX_RESOLVED ? "resolved"
+                                                       : "not fixed";
+    fprintf(err, "%s:%u:%u: %s [%s]: %s\n", oc->path, oc->line, oc->col, what, hg_rules[oc->rule].id, oc->text);
+  }
+  for (size_t i = 0; i < fr->refused.len; i++)
+    fprintf(err, "hardguard: %s: %s\n", fr->refused.items[i].path, fr->refused.items[i].message);
+  // The text format gets the diff instead of a report; SARIF carries the fixes in its results.
+  if (o->show_fixes && o->reporter == &hg_reporter_text) fputs(fr->diff.data ? fr->diff.data : "", out);
+  if (!o->quiet)
+    fprintf(err, "hardguard: %s %zu site%s in %zu file%s; %zu not fixable\n", o->show_fixes ? "would fix" : "fixed",
+            fr->fixed, fr->fixed == 1 ? "" : "s", fr->files_changed, fr->files_changed == 1 ? "" : "s", fr->not_fixable);
+  int rc = fr->refused.len ? HG_EXIT_ERROR : 0;
+  if (fr->files_changed && !o->show_fixes) {
+    // Judge the tree as it is now; the index has read the modules as they were.
+    hg_findings_free(findings);
+    hg_file_errors_free(errors);
+    *findings = (hg_findings){0};
+    *errors = (hg_file_errors){0};
+    size_t excluded = stats->excluded;
+    *stats = (hg_scan_stats){.excluded = excluded};
+    hg_index_free(*index);
+    *index = hg_index_new(rules, config, o->paths[0]);
+    hg_scan_options so = {.rules = rules, .config = config, .index = *index, .jobs = o->jobs};
+    if (hg_scan(&so, files->items, files->len, findings, errors, stats, &e) != 0) {
+      fprintf(err, "hardguard: %s\n", e.message);
+      rc = HG_EXIT_ERROR;
+    }
+  }
+  return rc;
+}
+
 // With --config-from, the run's config and baseline come from the commit `trusted` (else NULL).
 static int load_config(const hg_options *o, hg_repo *repo, const char *trusted, baseline_result *base,
                        hg_config **config, hg_error *e) {
@@ -381,6 +448,8 @@ static int check(const hg_options *o, const hg_ruleset *rules, hg_repo *repo, co
   hg_scan_stats stats = {0};
   hg_gate gate = {.strict = o->strict || config->strict};
   char **relpaths = NULL;
+  int fix_rc = 0;
+  hg_fix_report fixes = {0};
   hg_walk(o->paths, o->n_paths, config, &files, &errors, &stats.excluded);
   hg_index *index = hg_index_new(rules, config, o->paths[0]);
   hg_scan_options so = {.rules = rules, .config = config, .index = index, .jobs = o->jobs};
@@ -399,6 +468,14 @@ static int check(const hg_options *o, const hg_ruleset *rules, hg_repo *repo, co
     fprintf(err, "hardguard: %s\n", e.message);
     rc = HG_EXIT_ERROR;
     goto cleanup;
+  }
+  if (o->fix) {
+    int frc = fix(o, rules, config, &index, &files, &findings, &errors, &stats, &fixes, out, err);
+    if (frc == HG_EXIT_ERROR) fix_rc = frc;
+    if (o->show_fixes && o->reporter == &hg_reporter_text) {
+      rc = frc ? frc : (stats.failing ? HG_EXIT_FINDINGS : HG_EXIT_CLEAN);
+      goto cleanup;
+    }
   }
   if (repo) {
     relpaths = hg_xcalloc(findings.len + 1, sizeof(char *));
@@ -432,13 +509,16 @@ static int check(const hg_options *o, const hg_ruleset *rules, hg_repo *repo, co
       .out = out, .color = color, .audit = o->audit, .quiet = o->quiet, .findings = &findings, .errors = &errors,
       .stats = &shown, .repo = repo, .relpaths = (const char *const *)relpaths, .baseline_path = baseline_path,
       .baselined = base.baselined, .stale = base.stale, .n_stale = base.n_stale, .gate = &gate,
+      .fixes = o->show_fixes ? &fixes : NULL,
   };
   hg_report(o->reporter, &in);
   rc = shown.failing || hg_report_gate_fails(&in) ? HG_EXIT_FINDINGS : HG_EXIT_CLEAN;
   for (size_t i = 0; i < errors.len; i++)
     if (errors.items[i].kind == HG_FILE_UNREADABLE) rc = HG_EXIT_ERROR;
+  if (fix_rc) rc = fix_rc;
 cleanup:
   fflush(out);
+  hg_fix_report_free(&fixes);
   if (relpaths) hg_strv_free(relpaths, findings.len);
   hg_baseline_free(&base.entries);
   free(base.baselined);
@@ -458,7 +538,60 @@ int hg_cli_parse(int argc, char **argv, FILE *err) {
   return parse_args(&o, argc, argv, err);
 }
 
+static const char INIT_USAGE[] =
+    "usage: hardguard init [--module PKG.MODULE] [--rules DIR] [DIR]\n"
+    "\n"
+    "Writes the project's hardening builder into DIR (default: .): a module whose functions yield\n"
+    "the policy's full hardening set, and a .hardguard.yml naming them. Without --module, the module\n"
+    "goes into the project's one package (under src/ or at the top), else at the top. Writes only\n"
+    "new files: when one exists, nothing is written (exit 2).\n";
+
+// hardguard init [--module M] [--rules DIR] [DIR]
+static int init_main(int argc, char **argv, FILE *out, FILE *err) {
+  enum { OPT_MODULE = 256, OPT_RULES };
+  static const struct option longs[] = {
+      {"module", required_argument, NULL, OPT_MODULE},
+      {"rules", required_argument, NULL, OPT_RULES},
+      {"help", no_argument, NULL, 'h'},
+      {0, 0, 0, 0},
+  };
+  const char *module = NULL, *rules_dir = NULL;
+  optind = 0;
+  opterr = 0;
+  int ch;
+  while ((ch = getopt_long(argc, argv, "+:h", longs, NULL)) != -1) {
+    switch (ch) {
+    case OPT_MODULE: module = optarg; break;
+    case OPT_RULES: rules_dir = optarg; break;
+    case 'h': fputs(INIT_USAGE, out); return HG_EXIT_CLEAN;
+    case ':': return usage_error(err, "option '%s' needs a value", argv[optind - 1]);
+    default: return bad_option(err, argv[optind - 1]);
+    }
+  }
+  if (argc - optind > 1) return usage_error(err, "init takes one directory, got also '%s'", argv[optind + 1]);
+  const char *dir = optind < argc ? argv[optind] : ".";
+  hg_ruleset *rules;
+  hg_error e;
+  if (hg_ruleset_load(&rules, rules_dir, &e) != 0) {
+    fprintf(err, "hardguard: %s\n", e.message);
+    return HG_EXIT_ERROR;
+  }
+  hg_init_result r;
+  int rc = hg_init_run(&r, hg_ruleset_policy(rules), dir, module, &e);
+  if (rc != 0) {
+    fprintf(err, "hardguard: %s\n", e.message);
+  } else {
+    for (size_t i = 0; i < r.n_created; i++) fprintf(out, "wrote %s\n", r.created[i]);
+    fprintf(out, "hardguard: the builder is %s; apply it at each site with `hardguard --fix`\n", r.module);
+  }
+  hg_init_result_free(&r);
+  hg_ruleset_free(rules);
+  return rc ? HG_EXIT_ERROR : HG_EXIT_CLEAN;
+}
+
 int hg_cli_main(int argc, char **argv, FILE *out, FILE *err) {
+  // A subcommand: `hardguard init` (a directory named init is ./init).
+  if (argc >= 2 && !strcmp(argv[1], "init")) return init_main(argc - 1, argv + 1, out, err);
   hg_options o;
   int rc = parse_args(&o, argc, argv, err);
   if (rc != 0) return rc;

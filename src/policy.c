@@ -258,9 +258,46 @@ static void borrow(const hg_policy *p, hg_spelling *spell) {
   }
 }
 
+// set: {dialect: {keyword: 'expression', ...} | [word, ...]}: what `hardguard init` writes, in the
+// shape of the dialect (keywords as a mapping, flags as a list of words).
+static int load_set(hg_yaml *y, const hg_policy *p, yaml_node_t *set, const char *what, hg_spelling *spell,
+                    hg_error *err) {
+  if (set->type != YAML_MAPPING_NODE)
+    return hg_yaml_error(y, set, err, "%s: 'set' is a mapping of dialect to the value init writes", what);
+  for (yaml_node_pair_t *pair = set->data.mapping.pairs.start; pair < set->data.mapping.pairs.top; pair++) {
+    yaml_node_t *k = hg_yaml_node(y, pair->key), *v = hg_yaml_node(y, pair->value);
+    const char *name = k->type == YAML_SCALAR_NODE ? (const char *)k->data.scalar.value : "";
+    int d = hg_policy_dialect(p, name);
+    if (d < 0 || !spell[d].given)
+      return hg_yaml_error(y, k, err, "%s: set.%s: not a dialect with a spelling of this requirement", what, name);
+    hg_shape shape = p->dialects[d].shape;
+    if (shape == HG_SHAPE_FLAGS) {
+      if (v->type != YAML_SEQUENCE_NODE || hg_yaml_strings(y, v, what, &spell[d].set, &spell[d].n_set, err) != 0)
+        return v->type != YAML_SEQUENCE_NODE
+                   ? hg_yaml_error(y, v, err, "%s: set.%s: a list of command-line words", what, name)
+                   : -1;
+      continue;
+    }
+    if (shape != HG_SHAPE_KEYWORDS || v->type != YAML_MAPPING_NODE)
+      return hg_yaml_error(y, v, err, "%s: set.%s: a mapping of keyword to Python expression", what, name);
+    size_t n = (size_t)(v->data.mapping.pairs.top - v->data.mapping.pairs.start);
+    spell[d].set = hg_xcalloc(2 * n + 1, sizeof(char *));
+    for (size_t i = 0; i < n; i++) {
+      const char *kw, *expr;
+      if (hg_yaml_scalar(y, hg_yaml_node(y, v->data.mapping.pairs.start[i].key), what, &kw, err) != 0 ||
+          hg_yaml_scalar(y, hg_yaml_node(y, v->data.mapping.pairs.start[i].value), what, &expr, err) != 0)
+        return -1;
+      spell[d].set[2 * i] = hg_xstrdup(kw);
+      spell[d].set[2 * i + 1] = hg_xstrdup(expr);
+      spell[d].n_set = 2 * i + 2;
+    }
+  }
+  return 0;
+}
+
 static int load_requirement(hg_yaml *y, const hg_policy *p, yaml_node_t *key, yaml_node_t *node, hg_requirement *r,
                             hg_error *err) {
-  static const char *const fixed[] = {"summary", "fix", NULL};
+  static const char *const fixed[] = {"summary", "fix", "set", NULL};
   r->id = hg_xstrdup((const char *)key->data.scalar.value);
   r->spell = hg_xcalloc(p->n_dialects, sizeof(hg_spelling));
   char what[160];
@@ -294,6 +331,9 @@ static int load_requirement(hg_yaml *y, const hg_policy *p, yaml_node_t *key, ya
   for (size_t d = 0; d < p->n_dialects; d++)
     if (r->spell[d].given && r->spell[d].n && !r->spell[d].fix)
       return hg_yaml_error(y, fix, err, "%s: '%s' needs 'fix.%s'", what, p->dialects[d].id, p->dialects[d].id);
+  yaml_node_t *set = hg_yaml_get(y, node, "set");
+  if (set && load_set(y, p, set, what, r->spell, err) != 0)
+    return -1;
   borrow(p, r->spell);
   return 0;
 }
@@ -340,8 +380,48 @@ static int load_lists(hg_yaml *y, yaml_node_t *parent, const char *where, string
   return 0;
 }
 
+// init: {module: name, callables: {function: dialect}}: every requirement needs a `set:` value in
+// each dialect named (own or borrowed), so that what init writes is the full set.
+static int load_init(hg_yaml *y, hg_policy *p, yaml_node_t *init, hg_error *err) {
+  static const char *const keys[] = {"module", "callables", NULL};
+  if (hg_yaml_mapping(y, init, keys, "init", err) != 0)
+    return -1;
+  yaml_node_t *module = hg_yaml_get(y, init, "module"), *callables = hg_yaml_get(y, init, "callables");
+  const char *s;
+  if (!module || !callables || callables->type != YAML_MAPPING_NODE)
+    return hg_yaml_error(y, init, err, "init: needs 'module' and 'callables' (a mapping of function to dialect)");
+  if (hg_yaml_scalar(y, module, "init.module", &s, err) != 0)
+    return -1;
+  if (!hg_dotted_name(s, strlen(s)) || strchr(s, '.'))
+    return hg_yaml_error(y, module, err, "init.module: expected a module name without dots, got '%s'", s);
+  p->init_module = hg_xstrdup(s);
+  size_t n = (size_t)(callables->data.mapping.pairs.top - callables->data.mapping.pairs.start);
+  p->init_callables = hg_xcalloc(n + 1, sizeof(char *));
+  p->init_dialects = hg_xcalloc(n + 1, sizeof(int));
+  for (size_t i = 0; i < n; i++) {
+    yaml_node_t *k = hg_yaml_node(y, callables->data.mapping.pairs.start[i].key),
+                *v = hg_yaml_node(y, callables->data.mapping.pairs.start[i].value);
+    const char *fn, *dialect;
+    if (hg_yaml_scalar(y, k, "init.callables", &fn, err) != 0 || hg_yaml_scalar(y, v, "init.callables", &dialect, err))
+      return -1;
+    int d = hg_policy_dialect(p, dialect);
+    if (d < 0 || p->dialects[d].shape == HG_SHAPE_MAPPING)
+      return hg_yaml_error(y, v, err, "init.callables.%s: '%s' is not a keyword or command-line dialect", fn, dialect);
+    if (!hg_dotted_name(fn, strlen(fn)) || strchr(fn, '.'))
+      return hg_yaml_error(y, k, err, "init.callables: expected a function name, got '%s'", fn);
+    for (size_t r = 0; r < p->n_req; r++)
+      if (!p->req[r].spell[d].n_set)
+        return hg_yaml_error(y, v, err, "init.callables.%s: requirement '%s' has no 'set.%s' value", fn, p->req[r].id,
+                             dialect);
+    p->init_callables[i] = hg_xstrdup(fn);
+    p->init_dialects[i] = d;
+    p->n_init = i + 1;
+  }
+  return 0;
+}
+
 static int load(hg_policy *p, hg_yaml *y, hg_error *err) {
-  static const char *const top[] = {"dialects", "require", "forbid", "cli", "classes", NULL};
+  static const char *const top[] = {"dialects", "require", "forbid", "cli", "classes", "init", NULL};
   static const char *const class_keys[] = {"field_decorators", "field_bases", "field_calls", "property_decorators",
                                            NULL};
   static const char *const cli_keys[] = {"subcommands",  "boolean_flags", "repeatable_flags", "process_calls",
@@ -395,6 +475,9 @@ static int load(hg_policy *p, hg_yaml *y, hg_error *err) {
     if (load_lists(y, classes, "classes", lists, sizeof(lists) / sizeof(lists[0]), err) != 0)
       return -1;
   }
+  yaml_node_t *init = hg_yaml_get(y, root, "init");
+  if (init && load_init(y, p, init, err) != 0)
+    return -1;
   if (!cli)
     return hg_yaml_error(y, root, err, "policy: missing 'cli'");
   if (hg_yaml_mapping(y, cli, cli_keys, "cli", err) != 0)
@@ -445,6 +528,7 @@ static void spellings_free(const hg_policy *p, hg_spelling *spell) {
       matcher_clear(&spell[d].m[j]);
     free(spell[d].m);
     free(spell[d].fix);
+    hg_strv_free(spell[d].set, spell[d].n_set);
   }
   free(spell);
 }
@@ -488,6 +572,9 @@ void hg_policy_free(hg_policy *self) {
     free(d->traps);
   }
   free(self->dialects);
+  free(self->init_module);
+  hg_strv_free(self->init_callables, self->n_init);
+  free(self->init_dialects);
   free(self->path);
   free(self);
 }

@@ -61,6 +61,8 @@ typedef struct {
   hg_matcher *m;
   size_t n;
   char *fix;     // how to write it, e.g. cap_drop=["ALL"]; NULL for forbidden options
+  char **set;    // what `hardguard init` writes (`set:`): keywords as pairs {name, Python expression,
+  size_t n_set;  // ...}, flags as words; NULL: none
   bool given;    // written in the policy (else borrowed from the `like` dialect, or none)
   bool borrowed; // m and fix belong to another dialect's spelling
 } hg_spelling;
@@ -121,6 +123,11 @@ typedef struct {
   size_t n_field_calls;
   char **property_decorators; // a method read as an attribute
   size_t n_property_decorators;
+  // init: the builder module `hardguard init` writes (all optional; NULL/0 when absent)
+  char *init_module;     // its last dotted component ("container_hardening")
+  char **init_callables; // function names, each yielding one dialect's `set:` values
+  int *init_dialects;    // the dialect of each
+  size_t n_init;
 } hg_policy;
 
 /** Parses policy YAML; 0, or -1 with "path:line:col: what was expected" in err. */

@@ -29,6 +29,7 @@ typedef struct {
   const bool *baselined;  // per finding: a failing finding the baseline accepts
   const hg_baseline_entry *const *stale;  // baseline entries that matched nothing in scope
   size_t n_stale;
+  const struct hg_fix_report *fixes;  // --fix --show-fixes: the fixes proposed (fix/apply.h), else NULL
   const hg_gate *gate;  // what the configuration relaxes, and gate-relaxed warnings; NULL: nothing
 } hg_report_input;
 

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fix/apply.h"
 #include "report.h"
 
 #ifndef HG_INFORMATION_URI
@@ -178,6 +179,21 @@ static void finding(const hg_report_input *in, void *state, const hg_finding *f)
     json_t *sup = json_pack("{s:s, s:s}", "kind", "inSource", "status", "accepted");
     if (f->justification) json_object_set_new(sup, "justification", jstr(f->justification));
     json_object_set_new(r, "suppressions", json_pack("[o]", sup));
+  }
+  const hg_fix_outcome *fx = hg_fix_report_find(in->fixes, f->path, f->line, f->col, f->rule);
+  if (fx && fx->status == HG_FIX_FIXED) {
+    // The fix --fix would apply: the site's replacements and the import it needs.
+    json_t *repl = json_array();
+    for (size_t i = 0; i < fx->n_changes; i++) {
+      const hg_fix_change *c = &fx->changes[i];
+      json_array_append_new(repl, json_pack("{s:{s:I, s:I, s:I, s:I}, s:{s:o}}", "deletedRegion", "startLine",
+                                            (json_int_t)c->line, "startColumn", (json_int_t)c->col, "endLine",
+                                            (json_int_t)c->end_line, "endColumn", (json_int_t)c->end_col,
+                                            "insertedContent", "text", jstr(c->text)));
+    }
+    json_t *change = json_pack("{s:o, s:o}", "artifactLocation", artifact(path), "replacements", repl);
+    json_object_set_new(r, "fixes", json_pack("[{s:{s:o}, s:[o]}]", "description", "text", jstr(fx->text),
+                                              "artifactChanges", change));
   }
   if (in->baselined && hg_finding_fails(f))
     json_object_set_new(r, "baselineState", json_string(st == HG_STATUS_BASELINED ? "unchanged" : "new"));

@@ -295,6 +295,16 @@ def generated_cases(c, tmp):
            expect_exit=1, also=gate_results("error"))
 
 
+def has_fixes(doc, problems):
+    fixes = [r["fixes"] for r in doc["runs"][0]["results"] if "fixes" in r]
+    if len(fixes) != 1:
+        problems.append(f"expected one result with fixes, got {len(fixes)}")
+        return
+    changes = fixes[0][0]["artifactChanges"][0]
+    if changes["artifactLocation"].get("uri") != "app/jobs.py" or len(changes["replacements"]) != 3:
+        problems.append(f"unexpected fix: {changes}")
+
+
 def main():
     hg, source = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2])
     c = Checker(hg)
@@ -309,6 +319,11 @@ def main():
     tmp = tempfile.mkdtemp(prefix="hg-sarif-")
     try:
         generated_cases(c, tmp)
+        # --fix --show-fixes: the fix of each fixable result as artifactChanges/replacements.
+        fixable = os.path.join(tmp, "fixable")
+        shutil.copytree(os.path.join(fixtures, "fix", "keyword-clash", "input"), fixable)
+        run(hg, ["init", "."], fixable)  # the builder the fix case gets from its runner
+        c.case("fixes", fixable, ["--fix", "--show-fixes", "."], expect_exit=1, also=has_fixes)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     print(f"sarif: {c.passed} passed, {c.failed} failed")

@@ -428,7 +428,7 @@ static void test_policy__rejects_unknown_keys(void **state) {
   (void)state;
   static const reject_case cases[] = {
       {"unknown top-level key", L1 L2 L3 L4 L5 L6 CLI "colour: red\n",
-       "t.yml:11:1: policy: unknown key 'colour'", "(expected one of: dialects, require, forbid, cli, classes)"},
+       "t.yml:11:1: policy: unknown key 'colour'", "(expected one of: dialects, require, forbid, cli, classes, init)"},
       {"unknown key in a requirement", L1 L2 L3 "    severity: high\n" L4 L5 L6 CLI,
        "t.yml:4:5: requirement 'r1': unknown key 'severity'", "(not a dialect of the policy's 'dialects')"},
       {"unknown key in a matcher", L1 L2 L3 "    kwarg: { name: k, regex: x }\n" L5 L6 CLI,
@@ -540,6 +540,42 @@ static void test_policy__classes(void **state) {
   hg_policy_free(q);
 }
 
+// init: the builder `hardguard init` writes takes each requirement's `set:` value in its dialect.
+static void test_policy__init_and_set(void **state) {
+  real_policy *rp = *state;
+  const hg_policy *p = rp->policy;
+  assert_string_equal(p->init_module, "container_hardening");
+  assert_int_equal(p->n_init, 3);
+  assert_string_equal(p->init_callables[0], "hardening_kwargs");
+  assert_string_equal(p->dialects[p->init_dialects[1]].id, "cli");
+  int podman = hg_policy_dialect(p, "podman-py");
+  size_t cpu;
+  assert_non_null(hg_policy_requirement(p, "cpu-limit", &cpu));
+  const hg_spelling *s = &p->req[cpu].spell[podman];
+  assert_int_equal(s->n_set, 4); // cpu_quota and cpu_period
+  assert_string_equal(s->set[0], "cpu_quota");
+  size_t ro;
+  assert_non_null(hg_policy_requirement(p, "read-only", &ro));
+  assert_string_equal(p->req[ro].spell[podman].set[1], "True"); // borrowed from docker-py
+  static const char SET[] = "require:\n  r: { summary: s, kwarg: { name: k }, flag: { name: --f }, fix: { kwarg: a, "
+                            "flag: b }, set: { kwarg: { k: '1' } } }\n";
+  char yaml[512];
+  hg_policy *q = NULL;
+  hg_error err = {{0}};
+  snprintf(yaml, sizeof(yaml), "%s%sinit: { module: m, callables: { f: kwarg, g: flag } }\n", SET, CLI);
+  assert_int_equal(hg_policy_load(&q, "t.yml", yaml, strlen(yaml), &err), -1);
+  assert_non_null(strstr(err.message, "init.callables.g: requirement 'r' has no 'set.flag' value"));
+  snprintf(yaml, sizeof(yaml), "%s%sinit: { module: m, callables: { f: kwarg } }\n", SET, CLI);
+  assert_int_equal(hg_policy_load(&q, "t.yml", yaml, strlen(yaml), &err), 0);
+  assert_int_equal(q->n_init, 1);
+  hg_policy_free(q);
+  // A flags dialect's set is a list of words, not a mapping.
+  snprintf(yaml, sizeof(yaml), "%s%s", "require:\n  r: { summary: s, flag: { name: --f }, fix: { flag: b }, set: "
+           "{ flag: { k: v } } }\n", CLI);
+  assert_int_equal(hg_policy_load(&q, "t.yml", yaml, strlen(yaml), &err), -1);
+  assert_non_null(strstr(err.message, "set.flag: a list of command-line words"));
+}
+
 static void test_policy__compose_spellings_load(void **state) {
   (void)state;
   // A requirement with a compose spelling and its fix; a forbidden option spelled for compose only.
@@ -642,6 +678,7 @@ int main(void) {
       cmocka_unit_test(test_policy__rejects_invalid_yaml),
       cmocka_unit_test(test_policy__at_most_64_requirements),
       cmocka_unit_test_setup_teardown(test_policy__classes, setup_real_policy, teardown_real_policy),
+      cmocka_unit_test_setup_teardown(test_policy__init_and_set, setup_real_policy, teardown_real_policy),
   };
   return cmocka_run_group_tests_name("policy", tests, NULL, NULL);
 }

@@ -1,0 +1,622 @@
+#include "fix/apply.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "check.h"
+#include "fix/diff.h"
+#include "fix/plan.h"
+#include "fix/shell.h"
+#include "fix/write.h"
+#include "project/index.h"
+#include "ruleset.h"
+#include "source.h"
+#include "surface.h"
+
+// One failing site of a file that --fix may fix, and what the fix did with it.
+typedef struct {
+  const hg_finding *f;
+  uint32_t start, end; // bytes of the site in the text (after any BOM)
+  TSNode node;
+  hg_fix_site_kind kind;
+  int choice;   // the builder callable applied (an index into the run's candidates), -1: none
+  char *why;    // not fixable: why (heap)
+  char *note;   // fixed: what was replaced (heap), or NULL
+  hg_edits own; // the last build's edits of this site (copies)
+} site;
+
+// A builder callable the config names, and what it yields when that can be read.
+typedef struct {
+  const char *module, *name;
+  char **yields; // keywords; NULL: unknown
+  size_t n_yields;
+} candidate;
+
+typedef struct {
+  const hg_fix_options *o;
+  const hg_policy *policy;
+  hg_checker *checker;
+  TSParser *parser[HG_SURFACE_COUNT]; // Python's and the shell's, made on first use
+  candidate *cands;
+  size_t n_cands;
+  const char **names_by_dialect[HG_POLICY_MAX_DIALECTS]; // the option names each keyword dialect reads
+  hg_fix_report *out;
+} fixer;
+
+static void outcome_as(fixer *fx, const hg_finding *f, hg_fix_status status, char *text) {
+  hg_fix_outcome oc = {
+      .path = hg_xstrdup(f->path), .line = f->line, .col = f->col, .rule = f->rule, .status = status, .text = text};
+  HG_VEC_PUSH(&fx->out->outcomes, oc);
+  if (status == HG_FIX_FIXED)
+    fx->out->fixed++;
+  else if (status == HG_FIX_NOT_FIXED)
+    fx->out->not_fixable++;
+}
+
+static void outcome(fixer *fx, const hg_finding *f, bool fixed, char *text) {
+  outcome_as(fx, f, fixed ? HG_FIX_FIXED : HG_FIX_NOT_FIXED, text);
+}
+
+static void refuse(fixer *fx, const char *path, char *message) {
+  hg_file_error e = {.path = hg_xstrdup(path), .kind = HG_FILE_UNREADABLE, .message = message};
+  HG_VEC_PUSH(&fx->out->refused, e);
+}
+
+// Why a failing finding of another rule is no fix's to make.
+static const char *never_fixed(hg_rule_id rule) {
+  switch (rule) {
+  case HG_RULE_WEAKENING_OPTION: return "a weakening option: a human decides whether it goes";
+  case HG_RULE_UNVERIFIABLE_FLAGS: return "options hardguard cannot follow: a human decides what they hold";
+  case HG_RULE_CLIENT_WITHOUT_BUILDER: return "an import added only to satisfy this rule is not a fix";
+  default: return "--fix applies the builder only at unhardened-site and builder-not-applied sites";
+  }
+}
+
+static bool fixable_rule(hg_rule_id r) { return r == HG_RULE_UNHARDENED_SITE || r == HG_RULE_BUILDER_NOT_APPLIED; }
+
+// ---- reading the candidates ---------------------------------------------------------------------
+
+static void load_candidates(fixer *fx, const char *from_path) {
+  const hg_config *c = fx->o->config;
+  size_t n = 0;
+  for (size_t i = 0; i < c->n_builders; i++)
+    n += c->builders[i].n_callables;
+  fx->cands = hg_xcalloc(n + 1, sizeof(candidate));
+  for (size_t i = 0; i < c->n_builders; i++) {
+    const hg_builder *b = &c->builders[i];
+    const hg_module *m = fx->o->index ? hg_index_module(fx->o->index, b->module, strlen(b->module), from_path) : NULL;
+    for (size_t k = 0; k < b->n_callables; k++) {
+      candidate *cd = &fx->cands[fx->n_cands++];
+      cd->module = b->module;
+      cd->name = b->callables[k];
+      if (m && !strchr(cd->name, '.') &&
+          !hg_fix_builder_keywords(m->src, m->root, cd->name, &cd->yields, &cd->n_yields))
+        cd->yields = NULL;
+    }
+  }
+}
+
+static const char *const *dialect_names(fixer *fx, const char *dialect) {
+  int d = dialect ? hg_policy_dialect(fx->policy, dialect) : -1;
+  if (d < 0)
+    return NULL;
+  if (!fx->names_by_dialect[d]) {
+    HG_VEC(const char *) v = {0};
+    for (size_t r = 0; r < fx->policy->n_req; r++)
+      for (size_t m = 0; m < fx->policy->req[r].spell[d].n; m++)
+        for (size_t k = 0; k < fx->policy->req[r].spell[d].m[m].n_names; k++)
+          HG_VEC_PUSH(&v, fx->policy->req[r].spell[d].m[m].names[k]);
+    for (size_t r = 0; r < fx->policy->n_forbid; r++)
+      for (size_t m = 0; m < fx->policy->forbid[r].spell[d].n; m++)
+        for (size_t k = 0; k < fx->policy->forbid[r].spell[d].m[m].n_names; k++)
+          HG_VEC_PUSH(&v, fx->policy->forbid[r].spell[d].m[m].names[k]);
+    HG_VEC_PUSH(&v, NULL);
+    fx->names_by_dialect[d] = v.items;
+  }
+  return fx->names_by_dialect[d];
+}
+
+// ---- one file -----------------------------------------------------------------------------------
+
+typedef struct {
+  const char *path;
+  hg_surface_id surface; // Python or shell
+  char *bytes;           // the whole file
+  size_t len;
+  size_t bom;
+  hg_fix_text text;
+  TSTree *tree;
+  site *sites;
+  size_t n_sites;
+  hg_edits imports; // the last build's import edits (copies)
+} file;
+
+static void copy_edits(hg_edits *to, const hg_edits *from, size_t start, size_t end) {
+  hg_edits_free(to);
+  for (size_t i = start; i < end; i++)
+    hg_edits_add(to, from->items[i].start, from->items[i].end, from->items[i].text);
+}
+
+// Records a site's plan: its note (owned), its edits (those from `before` on), and when it failed
+// (rc != 0) the reason and no choice.
+static void planned(site *s, const hg_edits *edits, size_t before, int rc, char *note, hg_buf *why) {
+  free(s->note);
+  s->note = note;
+  copy_edits(&s->own, edits, before, edits->len);
+  if (rc != 0) {
+    free(s->why);
+    s->why = hg_buf_detach(why);
+    s->choice = -1;
+  }
+  hg_buf_free(why);
+}
+
+// The file's text with the chosen callables applied: edits (sorted) and the new bytes (BOM kept).
+// Sites whose plan fails get their reason and no choice.
+static int build(fixer *fx, file *fl, hg_edits *edits, hg_buf *out) {
+  *edits = (hg_edits){0};
+  // Imports first: one edit per builder module, naming every callable the chosen sites call.
+  char **calls = hg_xcalloc(fx->n_cands + 1, sizeof(char *));
+  uint32_t first = (uint32_t)fl->text.len;
+  for (size_t i = 0; i < fl->n_sites; i++)
+    if (fl->sites[i].choice >= 0 && fl->sites[i].start < first)
+      first = fl->sites[i].start;
+  for (size_t c = 0; c < fx->n_cands && fl->surface == HG_SURFACE_PYTHON; c++) {
+    bool done = false;
+    for (size_t k = 0; k < c && !done; k++)
+      done = !strcmp(fx->cands[k].module, fx->cands[c].module);
+    if (done)
+      continue;
+    HG_VEC(char *) names = {0};
+    HG_VEC(size_t) which = {0};
+    for (size_t k = c; k < fx->n_cands; k++) {
+      if (strcmp(fx->cands[k].module, fx->cands[c].module))
+        continue;
+      bool used = false;
+      for (size_t i = 0; i < fl->n_sites && !used; i++)
+        used = fl->sites[i].choice == (int)k;
+      if (used) {
+        HG_VEC_PUSH(&names, (char *)fx->cands[k].name);
+        HG_VEC_PUSH(&which, k);
+      }
+    }
+    if (names.len) {
+      char **got = hg_xcalloc(names.len, sizeof(char *));
+      hg_fix_plan_import(&fl->text, fx->cands[c].module, names.items, names.len, first, edits, got);
+      for (size_t k = 0; k < names.len; k++)
+        calls[which.items[k]] = got[k];
+      free(got);
+    }
+    free(names.items);
+    free(which.items);
+  }
+  copy_edits(&fl->imports, edits, 0, edits->len);
+  for (size_t i = 0; i < fl->n_sites; i++) {
+    site *s = &fl->sites[i];
+    if (s->choice < 0)
+      continue;
+    size_t before = edits->len;
+    hg_buf note = {0}, why = {0};
+    if (fl->surface == HG_SURFACE_SHELL) {
+      // No builder: the missing flags themselves, as the policy writes them.
+      int d = hg_policy_dialect(fx->policy, s->f->dialect);
+      char *flags = d >= 0 ? hg_fix_shell_flags(fx->policy, d, s->f->missing, s->f->n_missing) : NULL;
+      int rc = flags ? hg_fix_plan_command(&fl->text, s->node, flags, fx->policy, edits, &why) : -1;
+      if (!flags)
+        hg_buf_puts(&why, "the policy has no `set:` value for a missing requirement");
+      planned(s, edits, before, rc, flags, &why);
+      continue;
+    }
+    const candidate *cd = &fx->cands[s->choice];
+    char *call = hg_xasprintf("%s()", calls[s->choice]);
+    int rc = s->kind == HG_FIX_SITE_ARGV ? hg_fix_plan_argv(&fl->text, s->node, call, fx->policy, edits, &why)
+                                         : hg_fix_plan_kwargs(&fl->text, s->node, call, cd->yields, cd->n_yields,
+                                                              dialect_names(fx, s->f->dialect), edits, &note, &why);
+    planned(s, edits, before, rc, note.len ? hg_buf_detach(&note) : NULL, &why);
+    hg_buf_free(&note);
+    free(call);
+  }
+  for (size_t c = 0; c < fx->n_cands; c++)
+    free(calls[c]);
+  free(calls);
+  hg_buf_add(out, fl->bytes, fl->bom);
+  return hg_edits_apply(edits, fl->text.src, fl->text.len, out);
+}
+
+// The 1-based line and character column of byte `at` of `s`.
+static void position(const char *s, size_t at, uint32_t *line, uint32_t *col) {
+  *line = 1;
+  *col = 1;
+  for (size_t i = 0; i < at; i++) {
+    if (s[i] == '\n') {
+      (*line)++;
+      *col = 1;
+    } else if (((unsigned char)s[i] & 0xC0) != 0x80) {
+      (*col)++;
+    }
+  }
+}
+
+typedef struct {
+  hg_findings findings;
+  hg_file_errors errors;
+} checked;
+
+static void check_bytes(fixer *fx, hg_surface_id surface, const char *path, const char *bytes, size_t len,
+                        checked *out) {
+  *out = (checked){0};
+  hg_source src;
+  hg_source_from_bytes(&src, path, bytes, len);
+  hg_check_source(fx->checker, surface, fx->o->rules, fx->o->config, fx->o->index, &src, &out->findings, &out->errors);
+  hg_source_free(&src);
+}
+
+static void checked_free(checked *c) {
+  hg_findings_free(&c->findings);
+  hg_file_errors_free(&c->errors);
+}
+
+static size_t syntax_errors(const checked *c) {
+  size_t n = 0;
+  for (size_t i = 0; i < c->errors.len; i++)
+    n += c->errors.items[i].kind == HG_FILE_SYNTAX;
+  return n;
+}
+
+// Does the site at old byte `s->start` pass in the edited text? Sets *why when not.
+static bool passes(const site *s, const hg_edits *edits, const hg_buf *text, size_t bom, const checked *c,
+                   const char **why) {
+  uint32_t at = hg_edits_map(edits, s->start), line, col;
+  position(text->data + bom, at, &line, &col);
+  for (size_t i = 0; i < c->findings.len; i++) {
+    const hg_finding *f = &c->findings.items[i];
+    if (f->line == line && f->col == col && !strcmp(f->kind, s->f->kind)) {
+      *why = f->message;
+      return !hg_finding_fails(f);
+    }
+  }
+  *why = "the site is not found again after the edit";
+  return false;
+}
+
+// Picks, site by site, the first callable that makes the site pass with the choices before it.
+static void choose(fixer *fx, file *fl, size_t syntax_before) {
+  for (size_t i = 0; i < fl->n_sites; i++) {
+    site *s = &fl->sites[i];
+    if (s->why)
+      continue;
+    hg_buf tried = {0};
+    const char *site_why;
+    char *plan_why = NULL;
+    size_t tries = fl->surface == HG_SURFACE_SHELL ? 1 : fx->n_cands; // a shell script has no builder
+    for (size_t c = 0; c < tries && s->choice < 0; c++) {
+      s->choice = (int)c;
+      hg_edits edits;
+      hg_buf text = {0};
+      bool ok = false;
+      if (build(fx, fl, &edits, &text) == 0 && s->choice >= 0) {
+        checked ck;
+        check_bytes(fx, fl->surface, fl->path, text.data, text.len, &ck);
+        ok = syntax_errors(&ck) <= syntax_before && passes(s, &edits, &text, fl->bom, &ck, &site_why);
+        checked_free(&ck);
+      } else if (s->why) {
+        // The first callable's reason: the others are tried as fallbacks.
+        if (!plan_why)
+          plan_why = s->why;
+        else
+          free(s->why);
+        s->why = NULL;
+      }
+      if (fl->surface == HG_SURFACE_PYTHON)
+        hg_buf_printf(&tried, "%s%s()", tried.len ? ", " : "", fx->cands[c].name);
+      if (!ok)
+        s->choice = -1;
+      hg_edits_free(&edits);
+      hg_buf_free(&text);
+    }
+    if (s->choice < 0)
+      s->why = plan_why ? plan_why
+               : fl->surface == HG_SURFACE_SHELL
+                   ? hg_xstrdup("the command still fails with the flags added")
+                   : hg_xasprintf("no configured builder makes this site pass (tried %s)", tried.data);
+    else
+      free(plan_why);
+    hg_buf_free(&tried);
+  }
+}
+
+// Test hook (fixtures/fix/broken-fix-rolled-back): HG_FIX_TEST_BREAK=PATH appends an unclosed
+// bracket to PATH's fixed text before its final re-check, as a fix that broke the file would.
+static void test_hook_break(const char *path, hg_buf *text) {
+  const char *target = getenv("HG_FIX_TEST_BREAK");
+  if (target && !strcmp(target, path))
+    hg_buf_puts(text, "broken = (\n");
+}
+
+// The site's edits and the file's import edits as changes in lines and columns, in file order.
+static void changes_of(const file *fl, const site *s, hg_fix_outcome *oc) {
+  hg_edits all = {0};
+  for (size_t i = 0; i < fl->imports.len; i++)
+    hg_edits_add(&all, fl->imports.items[i].start, fl->imports.items[i].end, fl->imports.items[i].text);
+  for (size_t i = 0; i < s->own.len; i++)
+    hg_edits_add(&all, s->own.items[i].start, s->own.items[i].end, s->own.items[i].text);
+  hg_edits_sort(&all);
+  oc->changes = hg_xcalloc(all.len + 1, sizeof(hg_fix_change));
+  for (size_t i = 0; i < all.len; i++) {
+    hg_fix_change *c = &oc->changes[oc->n_changes++];
+    position(fl->text.src, all.items[i].start, &c->line, &c->col);
+    position(fl->text.src, all.items[i].end, &c->end_line, &c->end_col);
+    c->text = all.items[i].text;
+    all.items[i].text = NULL;
+  }
+  hg_edits_free(&all);
+}
+
+static void report_site(fixer *fx, const file *fl, const site *s) {
+  if (s->choice < 0) {
+    outcome(fx, s->f, false, hg_xstrdup(s->why ? s->why : "not fixable"));
+    return;
+  }
+  hg_buf b = {0};
+  if (fl->surface == HG_SURFACE_SHELL) {
+    hg_buf_printf(&b, "%s `%s` before the image", fx->o->dry_run ? "would add" : "added", s->note);
+    outcome(fx, s->f, true, hg_buf_detach(&b));
+    changes_of(fl, s, &fx->out->outcomes.items[fx->out->outcomes.len - 1]);
+    return;
+  }
+  const candidate *cd = &fx->cands[s->choice];
+  hg_buf_printf(&b, "%s %s%s() from %s", fx->o->dry_run ? "would apply" : "applied",
+                s->kind == HG_FIX_SITE_ARGV ? "*" : "**", cd->name, cd->module);
+  hg_buf_puts(&b, s->kind == HG_FIX_SITE_ARGV ? " before the image" : ", merged last");
+  if (s->note)
+    hg_buf_printf(&b, " (%s, which it sets)", s->note);
+  outcome(fx, s->f, true, hg_buf_detach(&b));
+  changes_of(fl, s, &fx->out->outcomes.items[fx->out->outcomes.len - 1]);
+}
+
+// Every site of the file not fixed, with `why` (a file-level reason).
+static void all_not_fixed(fixer *fx, const file *fl, const char *why) {
+  for (size_t i = 0; i < fl->n_sites; i++)
+    outcome(fx, fl->sites[i].f, false, hg_xstrdup(why));
+}
+
+static void fix_file(fixer *fx, file *fl) {
+  struct stat st;
+  hg_error e;
+  const char *refusal = NULL;
+  if (lstat(fl->path, &st) != 0)
+    refusal = "cannot be read";
+  else if (S_ISLNK(st.st_mode))
+    refusal = "a symbolic link; --fix rewrites only regular files (fix its target)";
+  else if (!S_ISREG(st.st_mode))
+    refusal = "not a regular file";
+  else if (!(st.st_mode & S_IWUSR))
+    refusal = "read-only; --fix leaves it as it is";
+  else if (!hg_fix_inside(fl->path, fx->o->root))
+    refusal = "outside the project root; --fix leaves it as it is";
+  if (refusal) {
+    refuse(fx, fl->path, hg_xstrdup(refusal));
+    all_not_fixed(fx, fl, refusal);
+    return;
+  }
+  if (hg_read_file(&fl->bytes, &fl->len, fl->path, &e) != 0) {
+    refuse(fx, fl->path, hg_xstrdup(e.message));
+    all_not_fixed(fx, fl, "cannot be read");
+    return;
+  }
+  fl->bom = hg_text_bom(fl->bytes, fl->len);
+  fl->text = (hg_fix_text){.src = fl->bytes + fl->bom, .len = fl->len - fl->bom};
+  fl->text.eol = hg_text_eol(fl->text.src, fl->text.len);
+  TSParser **parser = &fx->parser[fl->surface];
+  if (!*parser) {
+    *parser = ts_parser_new();
+    if (!ts_parser_set_language(*parser, hg_surface_get(fl->surface)->language()))
+      abort(); // ABI checked at build
+  }
+  fl->tree = ts_parser_parse_string(*parser, NULL, fl->text.src, (uint32_t)fl->text.len);
+  fl->text.root = ts_tree_root_node(fl->tree);
+  for (size_t i = 0; i < fl->n_sites; i++) {
+    site *s = &fl->sites[i];
+    s->start = hg_text_offset(fl->text.src, fl->text.len, s->f->line, s->f->col);
+    s->end = hg_text_offset(fl->text.src, fl->text.len, s->f->end_line, s->f->end_col);
+    if (fl->surface == HG_SURFACE_SHELL) {
+      s->node = hg_fix_shell_command(&fl->text, s->start, s->end);
+      if (ts_node_is_null(s->node))
+        s->why = hg_xstrdup("--fix finds no command there");
+      else if (s->f->also & ~(UINT32_C(1) << HG_RULE_UNHARDENED_SITE))
+        s->why = hg_xstrdup("the site also fails another rule (a weakening option, say): a human decides first");
+      continue;
+    }
+    s->kind = hg_fix_site(&fl->text, s->start, s->end, &s->node);
+    int d = s->f->dialect ? hg_policy_dialect(fx->policy, s->f->dialect) : -1;
+    bool keywords = d >= 0 && fx->policy->dialects[d].shape == HG_SHAPE_KEYWORDS;
+    bool flags = d >= 0 && fx->policy->dialects[d].shape == HG_SHAPE_FLAGS;
+    if (s->kind != HG_FIX_SITE_ARGV && flags)
+      s->why = hg_xstrdup("a command string run by a shell: write it as an argv list ([\"docker\", \"run\", ...]) "
+                          "and run --fix again; --fix does not rewrite shell strings");
+    else if ((s->kind == HG_FIX_SITE_ARGV && !flags) || (s->kind == HG_FIX_SITE_KWARGS && !keywords))
+      s->why = hg_xasprintf("--fix applies builders to keyword calls and argv lists, not to %s sites",
+                            s->f->dialect ? s->f->dialect : "these");
+    else if (s->kind == HG_FIX_SITE_NONE || s->kind == HG_FIX_SITE_OTHER)
+      s->why = hg_xstrdup("--fix applies a builder to keyword calls and argv lists only");
+    else if (s->f->also & ~((UINT32_C(1) << HG_RULE_UNHARDENED_SITE) | (UINT32_C(1) << HG_RULE_BUILDER_NOT_APPLIED)))
+      s->why = hg_xstrdup("the site also fails another rule (a weakening option, say): a human decides first");
+    else if (!fx->n_cands)
+      s->why = hg_xstrdup("no builder configured: run `hardguard init` first");
+  }
+  checked before;
+  check_bytes(fx, fl->surface, fl->path, fl->bytes, fl->len, &before);
+  size_t syntax_before = syntax_errors(&before);
+  checked_free(&before);
+  if (syntax_before) {
+    // Where the parser recovered from an error is no place to edit: fix the syntax first.
+    all_not_fixed(fx, fl, "the file has a syntax error; --fix leaves it as it is");
+    return;
+  }
+  choose(fx, fl, syntax_before);
+  bool any = false;
+  for (size_t i = 0; i < fl->n_sites; i++)
+    any |= fl->sites[i].choice >= 0;
+  if (!any) {
+    for (size_t i = 0; i < fl->n_sites; i++)
+      report_site(fx, fl, &fl->sites[i]);
+    return;
+  }
+  // The whole file once more, with every choice: it must parse as before and each site pass.
+  hg_edits edits;
+  hg_buf text = {0};
+  char *why = NULL;
+  if (build(fx, fl, &edits, &text) != 0) {
+    why = hg_xstrdup("the fixes overlap; rolled back");
+  } else {
+    test_hook_break(fl->path, &text);
+    checked ck;
+    check_bytes(fx, fl->surface, fl->path, text.data, text.len, &ck);
+    const char *site_why = NULL;
+    if (syntax_errors(&ck) > syntax_before)
+      why = hg_xstrdup("the fixed file does not parse; rolled back");
+    for (size_t i = 0; i < fl->n_sites && !why; i++)
+      if (fl->sites[i].choice >= 0 && !passes(&fl->sites[i], &edits, &text, fl->bom, &ck, &site_why))
+        why = hg_xasprintf("line %u still fails after the fix (%s); rolled back", fl->sites[i].f->line, site_why);
+    checked_free(&ck);
+  }
+  if (!why && fx->o->dry_run)
+    hg_diff_unified(&fx->out->diff, fl->path, fl->text.src, fl->text.len, &edits);
+  else if (!why)
+    hg_fix_write(fl->path, text.data, text.len, fl->bytes, fl->len, &st, &why);
+  if (why) {
+    refuse(fx, fl->path, hg_xstrdup(why));
+    all_not_fixed(fx, fl, why);
+  } else {
+    fx->out->files_changed++;
+    for (size_t i = 0; i < fl->n_sites; i++)
+      report_site(fx, fl, &fl->sites[i]);
+  }
+  free(why);
+  hg_edits_free(&edits);
+  hg_buf_free(&text);
+}
+
+// ---- the run ------------------------------------------------------------------------------------
+
+int hg_fix_run(hg_fix_report *out, const hg_fix_options *o, const hg_findings *findings, hg_error *err) {
+  (void)err;
+  *out = (hg_fix_report){0};
+  fixer fx = {.o = o, .policy = hg_ruleset_policy(o->rules), .out = out};
+  fx.checker = hg_checker_new();
+  load_candidates(&fx, findings->len ? findings->items[0].path : ".");
+  // Findings come sorted by path: one file at a time.
+  for (size_t i = 0; i < findings->len;) {
+    size_t j = i;
+    while (j < findings->len && !strcmp(findings->items[j].path, findings->items[i].path))
+      j++;
+    file fl = {.path = findings->items[i].path};
+    HG_VEC(site) sites = {0};
+    HG_VEC(const hg_finding *) clients = {0};
+    for (size_t k = i; k < j; k++) {
+      const hg_finding *f = &findings->items[k];
+      if (!hg_finding_fails(f))
+        continue;
+      if (f->rule == HG_RULE_CLIENT_WITHOUT_BUILDER && !(f->also & ~(UINT32_C(1) << f->rule))) {
+        HG_VEC_PUSH(&clients, f); // settled below when a site of the file is fixed
+        continue;
+      }
+      if (!fixable_rule(f->rule)) {
+        outcome(&fx, f, false, hg_xstrdup(never_fixed(f->rule)));
+        continue;
+      }
+      HG_VEC_PUSH(&sites, ((site){.f = f, .choice = -1}));
+    }
+    fl.sites = sites.items;
+    fl.n_sites = sites.len;
+    int surface = hg_surface_by_name(fl.path);
+    bool fixable = surface == HG_SURFACE_PYTHON || surface == HG_SURFACE_SHELL;
+    if (fl.n_sites && !fixable)
+      all_not_fixed(&fx, &fl,
+                    "--fix rewrites Python files and shell scripts only (compose services, Makefiles and CI "
+                    "files are not fixed: add what the finding names)");
+    size_t changed = fx.out->files_changed;
+    fl.surface = fixable ? (hg_surface_id)surface : HG_SURFACE_PYTHON;
+    if (fl.n_sites && fixable)
+      fix_file(&fx, &fl);
+    // The import a fix adds is for the sites it fixed, which apply the builder: the module no
+    // longer opens a client without it.
+    for (size_t k = 0; k < clients.len; k++)
+      if (fx.out->files_changed > changed)
+        outcome_as(&fx, clients.items[k], HG_FIX_RESOLVED,
+                   hg_xstrdup(o->dry_run ? "would be settled by the import the fixes add"
+                                         : "settled by the import the fixes added"));
+      else
+        outcome(&fx, clients.items[k], false, hg_xstrdup(never_fixed(HG_RULE_CLIENT_WITHOUT_BUILDER)));
+    free(clients.items);
+    for (size_t k = 0; k < fl.n_sites; k++) {
+      free(fl.sites[k].why);
+      free(fl.sites[k].note);
+      hg_edits_free(&fl.sites[k].own);
+    }
+    hg_edits_free(&fl.imports);
+    free(fl.sites);
+    free(fl.bytes);
+    if (fl.tree)
+      ts_tree_delete(fl.tree);
+    i = j;
+  }
+  for (size_t c = 0; c < fx.n_cands; c++)
+    hg_strv_free(fx.cands[c].yields, fx.cands[c].n_yields);
+  free(fx.cands);
+  for (size_t d = 0; d < HG_POLICY_MAX_DIALECTS; d++)
+    free(fx.names_by_dialect[d]);
+  for (int i = 0; i < HG_SURFACE_COUNT; i++)
+    if (fx.parser[i])
+      ts_parser_delete(fx.parser[i]);
+  hg_checker_free(fx.checker);
+  return 0;
+}
+
+void hg_fix_report_free(hg_fix_report *self) {
+  for (size_t i = 0; i < self->outcomes.len; i++) {
+    hg_fix_outcome *oc = &self->outcomes.items[i];
+    free(oc->path);
+    free(oc->text);
+    for (size_t k = 0; k < oc->n_changes; k++)
+      free(oc->changes[k].text);
+    free(oc->changes);
+  }
+  free(self->outcomes.items);
+  hg_file_errors_free(&self->refused);
+  hg_buf_free(&self->diff);
+  *self = (hg_fix_report){0};
+}
+
+const hg_fix_outcome *hg_fix_report_find(const hg_fix_report *self, const char *path, uint32_t line, uint32_t col,
+                                         hg_rule_id rule) {
+  for (size_t i = 0; self && i < self->outcomes.len; i++) {
+    const hg_fix_outcome *oc = &self->outcomes.items[i];
+    if (oc->line == line && oc->col == col && oc->rule == rule && !strcmp(oc->path, path))
+      return oc;
+  }
+  return NULL;
+}
+
+const char *hg_fix_explain(hg_rule_id rule) {
+  switch (rule) {
+  case HG_RULE_UNHARDENED_SITE:
+  case HG_RULE_BUILDER_NOT_APPLIED:
+    return "hardguard --fix applies the configured builder here: a keyword call (docker-py, podman-py) gets "
+           "**builder() merged last, and a keyword the call also passes that the builder yields is dropped (Python "
+           "refuses a keyword given twice) and named; an argv list gets *builder() spliced right before the image; "
+           "the import goes into the file's import block in the form the file uses. The first configured callable "
+           "that makes the site pass is chosen, and the file is checked again before it is written. A command of a "
+           "shell script, which has no builder, gets the missing flags (the policy's set: words) before the image. "
+           "Shell command strings in Python, compose services, Makefiles and CI files are not fixed. `hardguard "
+           "init` writes a builder when the project has none; `--fix --show-fixes` shows the diff without writing.";
+  case HG_RULE_CLIENT_WITHOUT_BUILDER:
+    return "Never fixed on its own: an import added only to satisfy this rule is not a fix. When --fix applies the "
+           "builder at a site of the module, the import it adds settles this finding.";
+  case HG_RULE_WEAKENING_OPTION:
+  case HG_RULE_UNVERIFIABLE_FLAGS:
+    return "Never fixed: a human decides whether the option goes or what the expression holds.";
+  default: return "Not fixed by --fix.";
+  }
+}
