@@ -131,7 +131,8 @@ fi
 timed pcrss "0 1" "$hg" -q "${ten[@]}"
 
 # Start-up: one file without a trigger word (nothing to compile, nothing to parse).
-startup=$(py_list "$A/python3-sympy" | head -1)
+prefilter=$("$hg" --list-rules | sed -n 's/^ *python *prefilter: //p')
+startup=$(py_list "$A/python3-sympy" | tr '\n' '\0' | xargs -0 grep -LP -- "$prefilter" | sed -n 1p)
 if command -v hyperfine >/dev/null; then
   hyperfine -N --warmup 5 --runs 40 --export-json "$tmp/su.json" -i "$hg -q $startup" >/dev/null 2>&1
   startup_ms=$(python3 -c "import json,statistics; r=json.load(open('$tmp/su.json'))['results'][0]; print('%.1f' % (statistics.median(r['times'])*1000))")
@@ -146,7 +147,6 @@ rate1=$("$driver" -j 1 -r 3 - <"$tmp/b.list" | awk '{print $NF}')
 rateN=$("$driver" -j "$jobs" -r 3 - <"$tmp/b.list" | awk '{print $NF}')
 # The parse floor of C: exactly the files hardguard parses (those its prefilter lets through,
 # found by grep -P with the very alternation), parsed bare on $jobs threads, best of 3.
-prefilter=$("$hg" --list-rules | sed -n 's/^ *python *prefilter: //p')
 py_list "$C" | tr '\n' '\0' | xargs -0 grep -lP -- "$prefilter" >"$tmp/c.parsed" || true
 c_parsed=$(wc -l <"$tmp/c.parsed")
 floorC=$("$driver" -j "$jobs" -r 3 - <"$tmp/c.parsed" | awk '{print $(NF-2)}')
