@@ -2,15 +2,11 @@
 
 #include <dirent.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <pthread.h>
-#include <signal.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include "prefilter.h"
 #include "rules_embedded.h"
@@ -183,148 +179,12 @@ static const char *const QUERY_ERRORS[] = {
     [TSQueryErrorLanguage] = "grammar language version not supported",
 };
 
-static const struct {
-  const char *name;
-  hg_reads reads;
-  const char *needs;  // the capture holding the flags
-} READS[] = {
-    {"kwargs", HG_READS_KWARGS, "args"}, {"argv", HG_READS_ARGV, "argv"},     {"shell", HG_READS_SHELL, "command"},
-    {"command", HG_READS_COMMAND, NULL}, {"script", HG_READS_SCRIPT, NULL},   {"client", HG_READS_CLIENT, NULL},
-    {"opaque", HG_READS_OPAQUE, NULL},   {"compose", HG_READS_COMPOSE, NULL}, {"body", HG_READS_BODY, "body"},
-};
-
-// The dialect a site of reading mode `reads` is judged in: `name` (from hardguard.dialect), which
-// must serve the mode, or the mode's default. 0 with *out = 1 + its index (0: the default), or -1
-// with a message in msg. Modes without options (client, opaque, script) need none.
-static int site_dialect(const hg_policy *p, hg_reads reads, const char *name, uint8_t *out, char *msg, size_t cap) {
-  *out = 0;
-  if (name) {
-    int d = hg_policy_dialect(p, name);
-    if (d < 0) return snprintf(msg, cap, "unknown dialect \"%s\" (not under 'dialects' in the policy)", name), -1;
-    if (!(p->dialects[d].reads & (UINT32_C(1) << reads)))
-      return snprintf(msg, cap, "dialect \"%s\" does not read \"%s\"", name, hg_reads_name((int)reads)), -1;
-    *out = (uint8_t)(d + 1);
-    return 0;
-  }
-  bool options = reads != HG_READS_CLIENT && reads != HG_READS_OPAQUE && reads != HG_READS_SCRIPT;
-  if (options && hg_policy_site_dialect(p, (int)reads, -1) < 0)
-    return snprintf(msg, cap, "the policy has no dialect that reads \"%s\"", hg_reads_name((int)reads)), -1;
-  return 0;
-}
-
-static uint32_t capture_id(const TSQuery *q, const char *name) {
-  uint32_t n = ts_query_capture_count(q), len;
-  for (uint32_t i = 0; i < n; i++)
-    if (strcmp(ts_query_capture_name_for_id(q, i, &len), name) == 0) return i;
-  return UINT32_MAX;
-}
-
-static bool pattern_has(const TSQuery *q, uint32_t pattern, uint32_t capture) {
-  return capture != UINT32_MAX && ts_query_capture_quantifier_for_id(q, pattern, capture) != TSQuantifierZero;
-}
-
 static char *kind_of(const char *name) {
   const char *base = hg_path_base(name);
   return hg_xstrndup(base, strlen(base) - 4);
 }
 
 static bool is_fact(const char *name) { return strstr(name, "/facts/") != NULL; }
-
-// (#set! hardguard.kind-by "@capture verb=kind ..."): a capture of the pattern, then verbs each
-// naming a kind some rule file is named for.
-static int kind_by_setup(const hg_ruleset *self, const TSQuery *q, uint32_t i, hg_pattern *p, const char *text,
-                         char *msg, size_t cap) {
-  hg_argv_words w = {0};
-  hg_argv_split(&w, text);
-  int rc = 0;
-  if (w.len < 2 || w.items[0][0] != '@' || !pattern_has(q, i, capture_id(q, w.items[0] + 1))) {
-    snprintf(msg, cap, "hardguard.kind-by is \"@capture verb=kind ...\", the capture one of the pattern's");
-    rc = -1;
-  } else {
-    p->kind_capture = capture_id(q, w.items[0] + 1);
-  }
-  p->kind_ids = hg_xcalloc(w.len, sizeof(char *));
-  for (size_t k = 1; rc == 0 && k < w.len; k++) {
-    char *eq = strchr(w.items[k], '=');
-    const char *kind = NULL;
-    for (size_t j = 0; eq && j < self->n_kinds && !kind; j++)
-      if (!strcmp(eq + 1, self->kinds[j])) kind = self->kinds[j];
-    if (!eq || eq == w.items[k] || !kind) {
-      snprintf(msg, cap, "hardguard.kind-by: \"%s\" is not verb=kind, the kind a rule file's name", w.items[k]);
-      rc = -1;
-      break;
-    }
-    *eq = '\0';
-    HG_VEC_PUSH(&p->kind_verbs, hg_xstrdup(w.items[k]));
-    p->kind_ids[p->kind_verbs.len - 1] = kind;
-  }
-  hg_argv_words_free(&w);
-  return rc;
-}
-
-static int setup_pattern(hg_ruleset *self, hg_rules_query *rq, const file_vec *files, uint32_t i, hg_error *err) {
-  const TSQuery *q = rq->query;
-  uint32_t start = ts_query_start_byte_for_pattern(q, i);
-  const rule_file *f = file_at(files, start);
-  hg_pattern *p = (hg_pattern *)&rq->patterns[i];
-  hg_error perr;
-  if (hg_predicates_compile(&p->predicates, q, i, &perr) != 0) return query_error(err, files, start, perr.message);
-  const hg_captures *c = &rq->captures;
-  if (is_fact(f->name)) {
-    const char *fact = hg_predicates_property(p->predicates, "hardguard.fact");
-    if (fact && strcmp(fact, "marker") == 0) {
-      if (!pattern_has(q, i, c->marker)) return query_error(err, files, start, "a marker fact captures @marker");
-      p->role = HG_PATTERN_MARKER;
-      return 0;
-    }
-    if (!fact || strcmp(fact, "import") != 0)
-      return query_error(err, files, start, "a facts pattern needs (#set! hardguard.fact \"import\" or \"marker\")");
-    if (!pattern_has(q, i, c->import_module) && !pattern_has(q, i, c->import_from))
-      return query_error(err, files, start, "an import fact captures @import.module or @import.from");
-    p->role = HG_PATTERN_IMPORT;
-    return 0;
-  }
-  p->role = HG_PATTERN_SITE;
-  char *kind = kind_of(f->name);
-  for (size_t k = 0; k < self->n_kinds; k++)
-    if (!strcmp(kind, self->kinds[k])) p->kind = self->kinds[k];
-  free(kind);
-  const char *reads = hg_predicates_property(p->predicates, "hardguard.reads");
-  size_t r = 0;
-  while (reads && r < HG_ARRAY_LEN(READS) && strcmp(READS[r].name, reads) != 0) r++;
-  if (!reads || r == HG_ARRAY_LEN(READS))
-    return query_error(err, files, start,
-                       "a site pattern needs (#set! hardguard.reads "
-                       "\"kwargs|argv|shell|command|script|client|opaque|body\")");
-  p->reads = READS[r].reads;
-  char msg[192];
-  if (site_dialect(self->policy, p->reads, hg_predicates_property(p->predicates, "hardguard.dialect"), &p->dialect, msg,
-                   sizeof(msg)) != 0)
-    return query_error(err, files, start, msg);
-  if (!pattern_has(q, i, c->site)) return query_error(err, files, start, "a site pattern captures @site");
-  const char *keywords = hg_predicates_property(p->predicates, "hardguard.body-keyword");
-  const char *unwrap = hg_predicates_property(p->predicates, "hardguard.body-unwrap");
-  if (keywords) hg_argv_split(&p->body_keywords, keywords);
-  if (unwrap) hg_argv_split(&p->body_unwrap, unwrap);
-  p->kind_capture = UINT32_MAX;
-  const char *kind_by = hg_predicates_property(p->predicates, "hardguard.kind-by");
-  if (kind_by && kind_by_setup(self, q, i, p, kind_by, msg, sizeof(msg)) != 0)
-    return query_error(err, files, start, msg);
-  const char *position = hg_predicates_property(p->predicates, "hardguard.body-position");
-  p->body_position = UINT32_MAX;
-  if (position) {
-    char *end;
-    unsigned long v = strtoul(position, &end, 10);
-    if (!*position || *end || v > 255)
-      return query_error(err, files, start, "hardguard.body-position is a number (the positional argument, from 0)");
-    p->body_position = (uint32_t)v;
-  }
-  if (READS[r].needs && !pattern_has(q, i, capture_id(q, READS[r].needs))) {
-    snprintf(msg, sizeof(msg), "a \"%s\" pattern captures @%s", reads, READS[r].needs);
-    return query_error(err, files, start, msg);
-  }
-  return 0;
-}
 
 // ---- prefilter ------------------------------------------------------------------------------------
 
@@ -349,79 +209,6 @@ static hg_prefilter *build_prefilter(const hg_rules_query *rq, const file_vec *f
 
 enum { QUERY_PROBE_SECONDS = 60 };
 
-size_t hg_query_stacked_quantifier(const char *text, size_t len) {
-  char prev = 0;  // the character before, outside comments and strings
-  for (size_t i = 0; i < len; i++) {
-    char c = text[i];
-    if (c == ';') {
-      while (i < len && text[i] != '\n') i++;
-      prev = '\n';
-      continue;
-    }
-    if (c == '"') {
-      for (i++; i < len && text[i] != '"'; i++)
-        if (text[i] == '\\') i++;
-      prev = '"';
-      continue;
-    }
-    bool quantifier = c == '?' || c == '*' || c == '+';
-    if (quantifier && (prev == '?' || prev == '*' || prev == '+')) return i;
-    prev = c;
-  }
-  return len;
-}
-
-int hg_query_probe(const TSLanguage *language, const char *text, uint32_t len, unsigned seconds, hg_error *err) {
-  // The child says it survived with one byte on a pipe: its exit status alone could be a tool's
-  // (valgrind's error exit code in a forked child), not the compilation's.
-  int fds[2];
-  if (pipe2(fds, O_CLOEXEC) != 0) return hg_error_set(err, "cannot try the query: %s", strerror(errno));
-  pid_t pid = fork();
-  if (pid < 0) {
-    close(fds[0]);
-    close(fds[1]);
-    return hg_error_set(err, "cannot fork to try the query: %s", strerror(errno));
-  }
-  if (pid == 0) {
-    // The child: default signal dispositions (no sanitizer or fuzzer handler reporting its death
-    // as the parent's), a deadline, the compilation, and nothing else.
-    static const int sigs[] = {SIGABRT, SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGALRM, SIGTRAP};
-    for (size_t i = 0; i < HG_ARRAY_LEN(sigs); i++) signal(sigs[i], SIG_DFL);
-    int null = open("/dev/null", O_WRONLY);  // the library's assertion text: the parent explains
-    if (null >= 0) dup2(null, STDERR_FILENO);
-    close(fds[0]);
-    alarm(seconds);
-    uint32_t eoff;
-    TSQueryError etype;
-    TSQuery *q = ts_query_new(language, text, len, &eoff, &etype);
-    (void)q;
-    ssize_t w = write(fds[1], "k", 1);
-    _exit(w == 1 ? 0 : 1);
-  }
-  close(fds[1]);
-  char byte;
-  ssize_t got;
-  while ((got = read(fds[0], &byte, 1)) < 0 && errno == EINTR) {
-  }
-  close(fds[0]);
-  int status = 0;
-  while (waitpid(pid, &status, 0) < 0)
-    if (errno != EINTR) return hg_error_set(err, "cannot wait for the query's trial: %s", strerror(errno));
-  if (got == 1) return 0;
-  if (WIFSIGNALED(status) && WTERMSIG(status) == SIGALRM)
-    return hg_error_set(err,
-                        "libtree-sitter took over %u s to compile this query (simplify it: fewer "
-                        "quantified or alternative steps per pattern)",
-                        seconds);
-  if (WIFSIGNALED(status))
-    return hg_error_set(err,
-                        "libtree-sitter crashed compiling this query (%s); it is malformed in a way the "
-                        "library does not report (a predicate as an alternative, a quantifier on a "
-                        "quantifier)",
-                        strsignal(WTERMSIG(status)));
-  return hg_error_set(err, "libtree-sitter failed compiling this query (exit %d)", WEXITSTATUS(status));
-}
-
 // A rules directory the user gave is tried in a child first, the whole and then file by file to
 // name the one at fault: libtree-sitter 0.20.7 aborts, crashes or loops on some malformed
 // queries, and a guard must answer with an error, not die. The built-in rules are tested.
@@ -440,14 +227,7 @@ static int probe_files(const TSLanguage *lang, const file_vec *files, const char
 static int kind_cmp(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
 
 static void query_free(hg_rules_query *rq) {
-  for (uint32_t i = 0; i < rq->n_patterns; i++) {
-    hg_pattern *p = (hg_pattern *)&rq->patterns[i];
-    hg_predicates_free(p->predicates);
-    hg_argv_words_free(&p->body_keywords);
-    hg_argv_words_free(&p->body_unwrap);
-    hg_argv_words_free(&p->kind_verbs);
-    free(p->kind_ids);
-  }
+  for (uint32_t i = 0; i < rq->n_patterns; i++) hg_pattern_free((hg_pattern *)&rq->patterns[i]);
   free((hg_pattern *)rq->patterns);
   if (rq->query) ts_query_delete((TSQuery *)rq->query);
   free(rq);  // the first member of its query_node
@@ -508,14 +288,23 @@ static int compile_query(hg_ruleset *self, const surface_rules *sr, hg_units uni
   rq->query = q;
   rq->units = units & sr->units;
   rq->captures = (hg_captures){
-      capture_id(q, "site"),        capture_id(q, "args"),          capture_id(q, "argv"),
-      capture_id(q, "command"),     capture_id(q, "import.module"), capture_id(q, "import.alias"),
-      capture_id(q, "import.from"), capture_id(q, "import.name"),   capture_id(q, "marker"),
-      capture_id(q, "body"),
+      hg_query_capture_id(q, "site"),        hg_query_capture_id(q, "args"),          hg_query_capture_id(q, "argv"),
+      hg_query_capture_id(q, "command"),     hg_query_capture_id(q, "import.module"), hg_query_capture_id(q, "import.alias"),
+      hg_query_capture_id(q, "import.from"), hg_query_capture_id(q, "import.name"),   hg_query_capture_id(q, "marker"),
+      hg_query_capture_id(q, "body"),
   };
   rq->n_patterns = ts_query_pattern_count(q);
   rq->patterns = hg_xcalloc(rq->n_patterns ? rq->n_patterns : 1, sizeof(hg_pattern));
-  for (uint32_t i = 0; i < rq->n_patterns && rc == 0; i++) rc = setup_pattern(self, rq, &files, i, err);
+  for (uint32_t i = 0; i < rq->n_patterns && rc == 0; i++) {
+    uint32_t start = ts_query_start_byte_for_pattern(q, i);
+    const rule_file *f = file_at(&files, start);
+    char *kind = is_fact(f->name) ? NULL : kind_of(f->name);
+    hg_error perr;
+    if (hg_pattern_setup((hg_pattern *)&rq->patterns[i], q, i, &rq->captures, kind, self->kinds, self->n_kinds,
+                         self->policy, &perr) != 0)
+      rc = query_error(err, &files, start, perr.message);
+    free(kind);
+  }
   if (rc == 0 && !sr->prefilter && (units & sr->units) == sr->units)
     ((surface_rules *)sr)->prefilter = build_prefilter(rq, &files);  // under the lock, or while loading
   free(files.items);
@@ -583,7 +372,7 @@ static int build_yaml_surface(const hg_ruleset *self, surface_rules *sr, file_ve
     uint8_t dialect;
     char msg[192];
     int mode = rc == 0 ? hg_reads_by_name(sr->yaml[i].reads) : -1;
-    if (rc == 0 && mode >= 0 && site_dialect(self->policy, (hg_reads)mode, NULL, &dialect, msg, sizeof(msg)) != 0)
+    if (rc == 0 && mode >= 0 && hg_pattern_site_dialect(self->policy, (hg_reads)mode, NULL, &dialect, msg, sizeof(msg)) != 0)
       rc = hg_error_set(err, "%s: %s", f->path, msg);
     hg_yaml_free(&y);
     if (rc != 0) return -1;

@@ -11,33 +11,14 @@
 #include "argv.h"
 #include "policy.h"
 #include "predicate.h"
+#include "pattern.h"
 #include "prefilter.h"
+#include "queryprobe.h"
 #include "site.h"
 #include "surface.h"
 
 typedef struct hg_ruleset hg_ruleset;
 
-typedef enum { HG_PATTERN_SITE, HG_PATTERN_IMPORT, HG_PATTERN_MARKER } hg_pattern_role;
-
-typedef struct {
-  hg_pattern_role role;
-  const char *kind;  // SITE: the kind id
-  hg_reads reads;    // SITE: from (#set! hardguard.reads "...")
-  uint8_t dialect;   // SITE: 1 + the policy's dialect from (#set! hardguard.dialect "..."); 0: the mode's default
-  // BODY sites whose @body is a call's arguments: the argument holding the body, by keyword
-  // (#set! hardguard.body-keyword "config" [or several, space-separated]), else by position
-  // (#set! hardguard.body-position "1"; UINT32_MAX: none); a call to one of body_unwrap (#set!
-  // hardguard.body-unwrap "json.dumps") in its place holds the body as its first argument
-  hg_argv_words body_keywords;
-  uint32_t body_position;
-  hg_argv_words body_unwrap;
-  // (#set! hardguard.kind-by "@capture verb=kind ..."): the site's kind is the one named for the
-  // last name the capture's value resolves to (its text when it cannot be followed), else `kind`
-  uint32_t kind_capture;     // UINT32_MAX: no kind-by
-  hg_argv_words kind_verbs;  // the verbs ...
-  const char **kind_ids;     // ... and their kinds (the ruleset's strings)
-  hg_predicates *predicates;
-} hg_pattern;
 
 /** A site rule of a surface read without tree-sitter (YAML): rules/<surface>/<kind>.yml. */
 typedef struct {
@@ -56,13 +37,6 @@ typedef struct {
   size_t n_literals;
 } hg_yaml_rule;
 
-/** Capture ids of the capture-name contract; UINT32_MAX where no pattern uses the name. */
-typedef struct {
-  uint32_t site, args, argv, command;
-  uint32_t import_module, import_alias, import_from, import_name;
-  uint32_t marker;  // a `# hardguard: ...` comment
-  uint32_t body;    // BODY sites: the mapping (the Engine API's create body)
-} hg_captures;
 
 /** A compiled query of a surface's facts files and some of its site files (units). Owned by the
  *  ruleset; read-only. */
@@ -86,15 +60,6 @@ uint64_t hg_ruleset_builtin_hash(void);
 const TSLanguage *tree_sitter_python(void);
 const TSLanguage *tree_sitter_bash(void);
 
-/** Where in query text `text` a quantifier (?, *, +) directly follows another (`)??`, `)*?`),
- *  outside strings and comments; `len` when none does. libtree-sitter 0.20.7 hangs or crashes compiling one
- *  (`(identifier)**`), so such a query is refused before it gets there. */
-size_t hg_query_stacked_quantifier(const char *text, size_t len);
-
-/** Compiles query text in a child process that has `seconds` to finish: 0 when the library
- *  survives it (the query may still be invalid: ts_query_new says how), else -1 with err saying
- *  whether it crashed or ran out of time. Call it before other threads exist. */
-int hg_query_probe(const TSLanguage *language, const char *text, uint32_t len, unsigned seconds, hg_error *err);
 
 /** Loads the rules from directory `dir`, or the built-in rules when dir is NULL. On failure err
  *  says "file:line:col: what was expected". A directory's queries are tried with hg_query_probe
