@@ -228,6 +228,11 @@ int hg_baseline_write(const char *path, const hg_findings *findings, const char 
 void hg_baseline_match(hg_baseline *self, const hg_findings *findings, const char *const *relpaths, bool *matched,
                        bool *used) {
   hg_baseline_sort(self);
+  hg_baseline_match_sorted(self, findings, relpaths, matched, used);
+}
+
+void hg_baseline_match_sorted(const hg_baseline *self, const hg_findings *findings, const char *const *relpaths,
+                              bool *matched, bool *used) {
   for (size_t i = 0; i < findings->len; i++) {
     if (!hg_finding_fails(&findings->items[i])) continue;
     hg_baseline_entry key;

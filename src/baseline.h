@@ -50,6 +50,9 @@ int hg_baseline_write(const char *path, const hg_findings *findings, const char 
  *  accepted one (both arrays hold false on entry; used is indexed in the sorted order). */
 void hg_baseline_match(hg_baseline *self, const hg_findings *findings, const char *const *relpaths, bool *matched,
                        bool *used);
+/** The same on a baseline already sorted (file by file, as a streamed report matches). */
+void hg_baseline_match_sorted(const hg_baseline *self, const hg_findings *findings, const char *const *relpaths,
+                              bool *matched, bool *used);
 
 /** A stable fingerprint of a finding: 16 hex digits of a 64-bit FNV-1a hash of its path relative to
  *  the root, rule, kind and normalised code — the baseline's key, without the line number. */

@@ -326,11 +326,9 @@ static bool in_scope(const hg_baseline_entry *e, const hg_strings *scanned, char
 
 static int cmp_str(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
 
-static void apply_baseline(baseline_result *b, const hg_options *o, hg_repo *repo, const hg_paths *files,
-                           const hg_file_errors *errors, const hg_findings *findings, const char *const *relpaths) {
-  b->baselined = hg_xcalloc(findings->len, sizeof(bool));
-  bool *used = hg_xcalloc(b->entries.len, sizeof(bool));
-  hg_baseline_match(&b->entries, findings, relpaths, b->baselined, used);
+// The baseline entries (sorted) that no finding used and that the run could have matched.
+static void find_stale(baseline_result *b, const hg_options *o, hg_repo *repo, const hg_paths *files,
+                       const hg_file_errors *errors, const bool *used) {
   hg_strings scanned = {0};
   for (size_t i = 0; i < files->len; i++) {
     bool unreadable = false;
@@ -354,7 +352,42 @@ static void apply_baseline(baseline_result *b, const hg_options *o, hg_repo *rep
     }
   hg_strv_free(args, o->n_paths);
   hg_strings_free(&scanned);
+}
+
+static void apply_baseline(baseline_result *b, const hg_options *o, hg_repo *repo, const hg_paths *files,
+                           const hg_file_errors *errors, const hg_findings *findings, const char *const *relpaths) {
+  b->baselined = hg_xcalloc(findings->len + 1, sizeof(bool));
+  bool *used = hg_xcalloc(b->entries.len + 1, sizeof(bool));
+  hg_baseline_match(&b->entries, findings, relpaths, b->baselined, used);
+  find_stale(b, o, repo, files, errors, used);
   free(used);
+}
+
+// The scan feeds the reporter file by file (hg_report_stream), so that memory holds the files in
+// flight, not every finding: a run without --fix or --write-baseline, in a format that streams.
+static int scan_streaming(const hg_options *o, const hg_scan_options *so, const hg_report_input *in,
+                          baseline_result *base, hg_paths *files, hg_file_errors *errors, hg_scan_stats *stats,
+                          FILE *err) {
+  hg_report_stream rs;
+  if (o->baseline) hg_baseline_sort(&base->entries);
+  hg_report_stream_begin(&rs, o->reporter, in, o->baseline ? &base->entries : NULL);
+  hg_scan_options with_sink = *so;
+  with_sink.sink = hg_report_stream_file;
+  with_sink.sink_ctx = &rs;
+  hg_error e;
+  int rc = 0;
+  if (hg_scan(&with_sink, files->items, files->len, NULL, errors, stats, &e) != 0) {
+    fprintf(err, "hardguard: %s\n", e.message);
+    rc = HG_EXIT_ERROR;
+  }
+  if (o->baseline) find_stale(base, o, in->repo, files, errors, rs.used);
+  size_t accepted = rs.baselined;
+  hg_report_stream_end(&rs, stats, errors, base->stale, base->n_stale);
+  if (rc) return rc;
+  rc = stats->failing > accepted || hg_report_gate_fails(&rs.in) ? HG_EXIT_FINDINGS : HG_EXIT_CLEAN;
+  for (size_t i = 0; i < errors->len; i++)
+    if (errors->items[i].kind == HG_FILE_UNREADABLE) rc = HG_EXIT_ERROR;
+  return rc;
 }
 
 // --fix: fixes what the findings allow (fix/apply.h), says what became of each failing site on
@@ -464,6 +497,13 @@ static int check(const hg_options *o, const hg_ruleset *rules, hg_repo *repo, co
     rc = HG_EXIT_ERROR;
     goto cleanup;
   }
+  bool color = o->color == 1 || (o->color == -1 && !getenv("NO_COLOR") && isatty(fileno(out)));
+  if (o->reporter->streams && !o->fix && !o->write_baseline) {
+    hg_report_input in = {.out = out, .color = color, .audit = o->audit, .quiet = o->quiet, .repo = repo,
+                          .baseline_path = o->baseline, .gate = &gate};
+    rc = scan_streaming(o, &so, &in, &base, &files, &errors, &stats, err);
+    goto cleanup;
+  }
   if (hg_scan(&so, files.items, files.len, &findings, &errors, &stats, &e) != 0) {
     fprintf(err, "hardguard: %s\n", e.message);
     rc = HG_EXIT_ERROR;
@@ -504,7 +544,6 @@ static int check(const hg_options *o, const hg_ruleset *rules, hg_repo *repo, co
   hg_scan_stats shown = stats;
   if (base.baselined)
     for (size_t i = 0; i < findings.len; i++) shown.failing -= base.baselined[i];
-  bool color = o->color == 1 || (o->color == -1 && !getenv("NO_COLOR") && isatty(fileno(out)));
   hg_report_input in = {
       .out = out, .color = color, .audit = o->audit, .quiet = o->quiet, .findings = &findings, .errors = &errors,
       .stats = &shown, .repo = repo, .relpaths = (const char *const *)relpaths, .baseline_path = baseline_path,

@@ -9,6 +9,53 @@
 static const hg_reporter *const REPORTERS[] = {&hg_reporter_text, &hg_reporter_json, &hg_reporter_sarif,
                                                &hg_reporter_github, &hg_reporter_markdown, &hg_reporter_html};
 
+void hg_report_stream_begin(hg_report_stream *self, const hg_reporter *r, const hg_report_input *in,
+                            hg_baseline *baseline) {
+  *self = (hg_report_stream){.r = r, .in = *in, .baseline = baseline};
+  if (baseline) self->used = hg_xcalloc(baseline->len + 1, sizeof(bool));
+  if (r->begin) r->begin(&self->in, &self->state);
+}
+
+void hg_report_stream_file(void *ctx, hg_findings *file) {
+  hg_report_stream *self = ctx;
+  hg_report_input *in = &self->in;
+  // Every finding of a file has its path; the relative one is worked out once.
+  char *rel = in->repo && file->len ? hg_repo_relpath(in->repo, file->items[0].path) : NULL;
+  const char **relpaths = rel ? hg_xcalloc(file->len, sizeof(char *)) : NULL;
+  for (size_t i = 0; relpaths && i < file->len; i++) relpaths[i] = rel;
+  bool *baselined = self->baseline ? hg_xcalloc(file->len + 1, sizeof(bool)) : NULL;
+  if (baselined) hg_baseline_match_sorted(self->baseline, file, relpaths, baselined, self->used);
+  in->findings = file;
+  in->relpaths = relpaths;
+  in->baselined = baselined;
+  for (size_t i = 0; i < file->len; i++) {
+    self->r->finding(in, self->state, &file->items[i]);
+    if (baselined) self->baselined += baselined[i];
+  }
+  in->findings = NULL;
+  in->relpaths = NULL;
+  in->baselined = NULL;
+  free(baselined);
+  free(relpaths);
+  free(rel);
+  hg_findings_free(file);
+}
+
+void hg_report_stream_end(hg_report_stream *self, const hg_scan_stats *stats, const hg_file_errors *errors,
+                          const hg_baseline_entry *const *stale, size_t n_stale) {
+  hg_scan_stats shown = *stats;
+  shown.failing -= self->baselined;
+  hg_findings none = {0};
+  hg_report_input *in = &self->in;
+  in->findings = &none;
+  in->stats = &shown;
+  in->errors = errors;
+  in->stale = stale;
+  in->n_stale = n_stale;
+  if (self->r->end) self->r->end(in, self->state);
+  free(self->used);
+}
+
 const hg_reporter *hg_reporter_find(const char *name) {
   for (size_t i = 0; i < HG_ARRAY_LEN(REPORTERS); i++)
     if (strcmp(REPORTERS[i]->name, name) == 0) return REPORTERS[i];
@@ -58,7 +105,7 @@ void hg_report_summary_line(const hg_report_input *in, const hg_status_totals to
           st->sites, st->sites == 1 ? "" : "s", total[HG_STATUS_FAIL]);
   if (total[HG_STATUS_SUPPRESSED]) fprintf(o, ", %zu suppressed", total[HG_STATUS_SUPPRESSED]);
   if (total[HG_STATUS_ALLOWED]) fprintf(o, ", %zu allowed", total[HG_STATUS_ALLOWED]);
-  if (in->baselined) fprintf(o, ", %zu accepted by the baseline", total[HG_STATUS_BASELINED]);
+  if (in->baseline_path) fprintf(o, ", %zu accepted by the baseline", total[HG_STATUS_BASELINED]);
   if (in->n_stale) fprintf(o, ", %zu stale baseline entr%s", in->n_stale, in->n_stale == 1 ? "y" : "ies");
   if (st->excluded) fprintf(o, ", %zu path%s excluded", st->excluded, st->excluded == 1 ? "" : "s");
   if (g && g->trusted_builders)
@@ -75,6 +122,19 @@ void hg_report_relaxation(hg_buf *out, const hg_relaxation *r) {
 }
 
 bool hg_report_gate_fails(const hg_report_input *in) { return in->gate && in->gate->strict && in->gate->added.len; }
+
+void hg_json_put_indented(FILE *out, const char *text, size_t indent) {
+  for (const char *p = text;;) {
+    fprintf(out, "%*s", (int)indent, "");
+    const char *nl = strchr(p, '\n');
+    if (!nl) {
+      fputs(p, out);
+      return;
+    }
+    fwrite(p, 1, (size_t)(nl - p + 1), out);
+    p = nl + 1;
+  }
+}
 
 json_t *hg_json_string(const char *s) {
   json_t *j = json_string(s);

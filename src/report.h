@@ -35,6 +35,10 @@ typedef struct {
 
 typedef struct {
   const char *name;
+  // Reads the run's totals (stats, stale entries, errors) only in `end`, and a finding only while
+  // it is passed to `finding`: so it can be fed file by file while the scan runs
+  // (hg_report_stream), and memory does not grow with the number of sites.
+  bool streams;
   void (*begin)(const hg_report_input *in, void **state);
   void (*finding)(const hg_report_input *in, void *state, const hg_finding *f);
   void (*end)(const hg_report_input *in, void *state);
@@ -55,6 +59,27 @@ const char *hg_reporter_names(void);
 bool hg_reporter_wants_root(const hg_reporter *r);
 /** Runs a reporter over the input: begin, each finding, end. */
 void hg_report(const hg_reporter *r, const hg_report_input *in);
+
+/** A reporter fed during the scan: hg_report_stream_file is the scan's sink (scan.h). */
+typedef struct {
+  const hg_reporter *r;
+  hg_report_input in;  // findings, relpaths and baselined: the file being reported
+  void *state;
+  hg_baseline *baseline;  // sorted (hg_baseline_sort), or NULL
+  bool *used;             // per baseline entry: matched by a finding
+  size_t baselined;       // failing findings the baseline accepted
+} hg_report_stream;
+
+/** Begins the report; `in` gives everything but the findings, the stats and the stale entries.
+ *  With `baseline` (its entries), each finding is matched against them as it comes. */
+void hg_report_stream_begin(hg_report_stream *self, const hg_reporter *r, const hg_report_input *in,
+                            hg_baseline *baseline);
+/** The sink: reports one file's findings, then frees them. */
+void hg_report_stream_file(void *self, hg_findings *file);
+/** Ends the report once the scan is done. stats->failing counts every failing finding; the report
+ *  shows it less what the baseline accepted. */
+void hg_report_stream_end(hg_report_stream *self, const hg_scan_stats *stats, const hg_file_errors *errors,
+                          const hg_baseline_entry *const *stale, size_t n_stale);
 
 /** What the run made of a site. */
 typedef enum {
@@ -91,6 +116,10 @@ bool hg_report_gate_fails(const hg_report_input *in);
 struct json_t;
 /** A jansson string for any bytes. */
 struct json_t *hg_json_string(const char *s);
+/** Writes a jansson dump (JSON_INDENT) as it stands at depth `indent` (spaces) of a bigger
+ *  document: each line indented. A dump holds no raw newline inside a string, so this is safe;
+ *  the JSON and SARIF reporters write their sites one at a time so. */
+void hg_json_put_indented(FILE *out, const char *text, size_t indent);
 /** GitHub workflow command data (the message): %, CR and LF escaped. */
 void hg_github_escape_data(hg_buf *out, const char *s);
 /** GitHub workflow command property values: also ':' and ','. */

@@ -108,4 +108,4 @@ static void end(const hg_report_input *in, void *state) {
   if (!in->quiet) hg_report_summary_line(in, total, unreadable);
 }
 
-const hg_reporter hg_reporter_github = {.name = "github", .begin = begin, .finding = finding, .end = end};
+const hg_reporter hg_reporter_github = {.name = "github", .streams = true, .begin = begin, .finding = finding, .end = end};

@@ -16,22 +16,9 @@
 // (each piece dumped alone and indented to its depth; a dump never holds a raw newline inside a
 // string, so indenting line by line is safe).
 typedef struct {
-  size_t sites;  // written so far
+  size_t sites;                    // written so far
+  size_t totals[HG_STATUS_COUNT];  // sites by status
 } json_state;
-
-static void put_indented(FILE *out, const char *text, const char *indent) {
-  size_t n = strlen(indent);
-  for (const char *p = text;;) {
-    fwrite(indent, 1, n, out);
-    const char *nl = strchr(p, '\n');
-    if (!nl) {
-      fputs(p, out);
-      return;
-    }
-    fwrite(p, 1, (size_t)(nl - p + 1), out);
-    p = nl + 1;
-  }
-}
 
 static void begin(const hg_report_input *in, void **state) {
   *state = hg_xcalloc(1, sizeof(json_state));
@@ -91,11 +78,13 @@ static void finding(const hg_report_input *in, void *state, const hg_finding *f)
                         json_string(f->suppression == HG_SUPPRESSION_SUPPRESSED ? "suppressed" : "allowed"));
     json_object_set_new(site, "justification", f->justification ? jstr(f->justification) : json_null());
   }
-  if (in->baselined) json_object_set_new(site, "baselined", json_boolean(in->baselined[f - in->findings->items]));
+  hg_status st = hg_report_status(in, f);
+  if (in->baselined) json_object_set_new(site, "baselined", json_boolean(st == HG_STATUS_BASELINED));
   json_state *js = state;
+  js->totals[st]++;
   char *text = json_dumps(site, DUMP_FLAGS);
   fputs(js->sites++ ? ",\n" : "\n", in->out);
-  put_indented(in->out, text, "    ");
+  hg_json_put_indented(in->out, text, 4);
   free(text);
   json_decref(site);
 }
@@ -134,8 +123,8 @@ static void end(const hg_report_input *in, void *state) {
                            (json_int_t)st->modules_indexed, "sites", (json_int_t)st->sites, "failing",
                            (json_int_t)st->failing, "unreadable", (json_int_t)unreadable);
   // What the run's exceptions account for, zero or not, so a reader sees that nothing was relaxed.
-  size_t totals[HG_STATUS_COUNT] = {0};
-  for (size_t i = 0; i < in->findings->len; i++) totals[hg_report_status(in, &in->findings->items[i])]++;
+  json_state *js = state;
+  const size_t *totals = js->totals;
   json_t *summary = json_object_get(root, "summary");
   json_object_set_new(summary, "excluded", json_integer((json_int_t)st->excluded));
   json_object_set_new(summary, "suppressed", json_integer((json_int_t)totals[HG_STATUS_SUPPRESSED]));
@@ -148,10 +137,9 @@ static void end(const hg_report_input *in, void *state) {
     json_object_set_new(root, "gate_relaxed",
                         relaxations(&in->gate->added, hg_report_gate_fails(in) ? "error" : "warning"));
   }
-  if (in->baselined) {
+  if (in->baseline_path) {
     json_t *stale = json_array();
-    size_t accepted = 0;
-    for (size_t i = 0; i < in->findings->len; i++) accepted += in->baselined[i];
+    size_t accepted = totals[HG_STATUS_BASELINED];
     for (size_t i = 0; i < in->n_stale; i++) {
       const hg_baseline_entry *e = in->stale[i];
       json_array_append_new(stale, json_pack("{s:I, s:o, s:o, s:o, s:o}", "line", (json_int_t)e->line, "path",
@@ -161,7 +149,6 @@ static void end(const hg_report_input *in, void *state) {
     json_object_set_new(root, "baseline", json_pack("{s:o, s:I, s:o}", "path", jstr(in->baseline_path), "accepted",
                                                     (json_int_t)accepted, "stale", stale));
   }
-  json_state *js = state;
   fputs(js->sites ? "\n  ],\n" : "],\n", in->out);
   char *text = json_dumps(root, DUMP_FLAGS);
   fputs(text + 2, in->out);  // the rest of the document, after the "{\n" that opened it
@@ -171,4 +158,4 @@ static void end(const hg_report_input *in, void *state) {
   free(js);
 }
 
-const hg_reporter hg_reporter_json = {.name = "json", .begin = begin, .finding = finding, .end = end};
+const hg_reporter hg_reporter_json = {.name = "json", .streams = true, .begin = begin, .finding = finding, .end = end};

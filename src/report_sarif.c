@@ -19,11 +19,15 @@
 
 #define FINGERPRINT_KEY "hardguardSite/v1"
 
+// Results are written one at a time as they come, as the JSON reporter writes its sites: the bytes
+// are those jansson gives for the whole document, which is dumped with an empty results array to
+// find what goes before and after them.
 typedef struct {
-  json_t *results;
+  size_t results;  // written so far
+  size_t indent;   // of a result in the document
   // Occurrences of each fingerprint within the current file (findings arrive sorted by path, and
   // the path is part of the fingerprint, so equal ones are never in different files).
-  const char *path;
+  char *path;  // a copy: findings may be freed once reported (hg_report_stream)
   char (*seen)[17];
   size_t n_seen, cap_seen;
 } sarif_state;
@@ -106,16 +110,53 @@ static json_t *location(const char *relpath, uint32_t line, uint32_t col, uint32
   return json_pack("{s:o}", "physicalLocation", phys);
 }
 
+#define DUMP_FLAGS (JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_ENSURE_ASCII)
+#define RESULTS_KEY "\"results\": ["
+
+// The document with no results, dumped; `invocation` is taken (NULL: an empty one). *at: where
+// its results array opens (the '[' after RESULTS_KEY).
+static char *document(json_t *invocation, char **at) {
+  json_t *rules = json_array();
+  for (size_t i = 0; i < HG_RULE_COUNT; i++) json_array_append_new(rules, rule_descriptor(&hg_rules[i]));
+  json_t *run = json_pack("{s:{s:{s:s, s:s, s:s, s:s, s:o}}, s:s, s:[], s:[o]}", "tool", "driver", "name", "hardguard",
+                          "version", HG_VERSION, "semanticVersion", HG_VERSION, "informationUri", HG_INFORMATION_URI,
+                          "rules", rules, "columnKind", "unicodeCodePoints", "results", "invocations",
+                          invocation ? invocation : json_object());
+  json_t *root = json_pack("{s:s, s:s, s:[o]}", "$schema",
+                           "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json",
+                           "version", "2.1.0", "runs", run);
+  char *text = json_dumps(root, DUMP_FLAGS);
+  json_decref(root);
+  *at = strstr(strstr(text, "\"columnKind\""), RESULTS_KEY) + strlen(RESULTS_KEY) - 1;
+  return text;
+}
+
 static void begin(const hg_report_input *in, void **state) {
-  (void)in;
   sarif_state *s = hg_xcalloc(1, sizeof(sarif_state));
-  s->results = json_array();
+  char *at, *text = document(NULL, &at);
+  fwrite(text, 1, (size_t)(at + 1 - text), in->out);
+  // A result's indent: the key's, one level deeper.
+  const char *key = at - strlen(RESULTS_KEY) + 1, *line = key;
+  while (line > text && line[-1] != '\n') line--;
+  s->indent = (size_t)(key - line) + 2;
+  free(text);
   *state = s;
 }
 
+static void put_result(const hg_report_input *in, sarif_state *s, json_t *r) {
+  char *text = json_dumps(r, DUMP_FLAGS);
+  fputs(s->results++ ? ",\n" : "\n", in->out);
+  hg_json_put_indented(in->out, text, s->indent);
+  free(text);
+  json_decref(r);
+}
+
 static unsigned occurrence(sarif_state *s, const char *path, const char fp[17]) {
-  if (!s->path || strcmp(s->path, path) != 0) s->n_seen = 0;
-  s->path = path;
+  if (!s->path || strcmp(s->path, path) != 0) {
+    s->n_seen = 0;
+    free(s->path);
+    s->path = hg_xstrdup(path);
+  }
   unsigned n = 1;
   for (size_t i = 0; i < s->n_seen; i++) n += strcmp(s->seen[i], fp) == 0;
   if (s->n_seen == s->cap_seen) {
@@ -197,7 +238,7 @@ static void finding(const hg_report_input *in, void *state, const hg_finding *f)
   }
   if (in->baselined && hg_finding_fails(f))
     json_object_set_new(r, "baselineState", json_string(st == HG_STATUS_BASELINED ? "unchanged" : "new"));
-  json_array_append_new(s->results, r);
+  put_result(in, s, r);
   free(fingerprint);
   hg_buf_free(&msg);
 }
@@ -214,7 +255,6 @@ static void gate(const hg_report_input *in, sarif_state *s, json_t *invocation) 
   if (!in->gate) return;
   hg_buf msg = {0}, key = {0};
   const char *level = hg_report_gate_fails(in) ? "error" : "warning";
-  char *held = NULL;  // the previous result's path, which occurrence() compares the next one with
   for (size_t i = 0; i < in->gate->added.len; i++) {
     const hg_relaxation *r = &in->gate->added.items[i];
     char *path = hg_report_relpath(in, r->path);
@@ -228,17 +268,16 @@ static void gate(const hg_report_input *in, sarif_state *s, json_t *invocation) 
     if (r->line)
       json_object_set_new(json_object_get(loc, "physicalLocation"), "region",
                           json_pack("{s:I}", "startLine", (json_int_t)r->line));
-    json_array_append_new(s->results, json_pack("{s:s, s:I, s:s, s:{s:o}, s:[o], s:{s:s}, s:{s:s}}", "ruleId",
-                                                "gate-relaxed", "ruleIndex", (json_int_t)HG_RULE_GATE_RELAXED, "level",
-                                                level, "message", "text", jstr(msg.data), "locations", loc,
-                                                "partialFingerprints", "hardguardGate/v1", fingerprint, "properties",
-                                                "kind", hg_relax_names[r->kind]));
+    put_result(in, s,
+               json_pack("{s:s, s:I, s:s, s:{s:o}, s:[o], s:{s:s}, s:{s:s}}", "ruleId", "gate-relaxed", "ruleIndex",
+                         (json_int_t)HG_RULE_GATE_RELAXED, "level", level, "message", "text", jstr(msg.data),
+                         "locations", loc, "partialFingerprints", "hardguardGate/v1", fingerprint, "properties",
+                         "kind", hg_relax_names[r->kind]));
     free(fingerprint);
-    free(held);
-    held = path;
+    free(path);
   }
+  free(s->path);
   s->path = NULL;
-  free(held);
   hg_buf_free(&key);
   json_t *notes = json_array();
   for (size_t i = 0; i < in->gate->in_force.len; i++) {
@@ -257,8 +296,6 @@ static void gate(const hg_report_input *in, sarif_state *s, json_t *invocation) 
 
 static void end(const hg_report_input *in, void *state) {
   sarif_state *s = state;
-  json_t *rules = json_array();
-  for (size_t i = 0; i < HG_RULE_COUNT; i++) json_array_append_new(rules, rule_descriptor(&hg_rules[i]));
   // Files that could not be read or parsed, and stale baseline entries, are notifications about
   // the run, not results.
   json_t *notes = json_array();
@@ -287,23 +324,20 @@ static void end(const hg_report_input *in, void *state) {
   json_t *invocation = json_pack("{s:b}", "executionSuccessful", ok);
   if (json_array_size(notes))
     json_object_set(invocation, "toolExecutionNotifications", notes);
+  free(s->path);
   s->path = NULL;  // fingerprints counted afresh, per file of the gate
   gate(in, s, invocation);
-  json_t *run = json_pack("{s:{s:{s:s, s:s, s:s, s:s, s:o}}, s:s, s:o, s:[o]}", "tool", "driver", "name", "hardguard",
-                          "version", HG_VERSION, "semanticVersion", HG_VERSION, "informationUri", HG_INFORMATION_URI,
-                          "rules", rules, "columnKind", "unicodeCodePoints", "results", s->results, "invocations",
-                          invocation);
   json_decref(notes);
-  json_t *root = json_pack("{s:s, s:s, s:[o]}", "$schema",
-                           "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json",
-                           "version", "2.1.0", "runs", run);
-  char *text = json_dumps(root, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_ENSURE_ASCII);
-  fputs(text, in->out);
+  // The results array closes as jansson closes it, then the rest of the document.
+  char *at, *text = document(invocation, &at);
+  if (s->results) fprintf(in->out, "\n%*s]", (int)s->indent - 2, "");
+  else fputc(']', in->out);
+  fputs(at + 2, in->out);  // after the empty array's "[]"
   fputc('\n', in->out);
   free(text);
-  json_decref(root);
   free(s->seen);
+  free(s->path);
   free(s);
 }
 
-const hg_reporter hg_reporter_sarif = {.name = "sarif", .begin = begin, .finding = finding, .end = end};
+const hg_reporter hg_reporter_sarif = {.name = "sarif", .streams = true, .begin = begin, .finding = finding, .end = end};

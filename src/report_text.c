@@ -11,7 +11,7 @@
 enum { MAX_KINDS = 64 };
 
 typedef struct {
-  const char *last_path;
+  char *last_path;  // a copy: findings may be freed once reported (hg_report_stream)
   hg_buf scratch;  // a path escaped for one line of output
   const char *kinds[MAX_KINDS];
   size_t n_kinds;
@@ -63,9 +63,11 @@ static void caret_block(const hg_report_input *in, const hg_finding *f) {
 
 static void audit_line(const hg_report_input *in, text_state *s, const hg_finding *f, hg_status st) {
   FILE *o = in->out;
-  if (!s->last_path || strcmp(s->last_path, f->path) != 0)
+  if (!s->last_path || strcmp(s->last_path, f->path) != 0) {
     fprintf(o, "%s%s%s\n", c(in, BOLD), hg_utf8_escaped(&s->scratch, f->path), c(in, RESET));
-  s->last_path = f->path;
+    free(s->last_path);
+    s->last_path = hg_xstrdup(f->path);
+  }
   char pos[32];
   snprintf(pos, sizeof(pos), "%u:%u", f->line, f->col);
   const char *colour = st == HG_STATUS_FAIL ? RED : st == HG_STATUS_PASS || st == HG_STATUS_ALLOWED ? GREEN : YELLOW;
@@ -100,8 +102,10 @@ static void totals(const hg_report_input *in, const text_state *s) {
   FILE *o = in->out;
   // The baselined column only when a baseline was given; the others always, so the table's shape
   // does not depend on what was found.
-  size_t cols = in->baselined ? HG_STATUS_COUNT : HG_STATUS_BASELINED;
-  fprintf(o, "%s\n  %-12s", in->findings->len ? "" : "no sites", "kind");
+  size_t cols = in->baseline_path ? HG_STATUS_COUNT : HG_STATUS_BASELINED;
+  size_t sites = 0;
+  for (size_t v = 0; v < HG_STATUS_COUNT; v++) sites += s->total[v];
+  fprintf(o, "%s\n  %-12s", sites ? "" : "no sites", "kind");
   for (size_t v = 0; v < cols; v++) fprintf(o, " %10s", hg_status_names[v]);
   fputc('\n', o);
   for (size_t k = 0; k <= s->n_kinds; k++) {
@@ -172,7 +176,8 @@ static void end(const hg_report_input *in, void *state) {
   if (in->audit && s->n_kinds) totals(in, s);
   if (!in->quiet) hg_report_summary_line(in, s->total, unreadable);
   hg_buf_free(&s->scratch);
+  free(s->last_path);
   free(s);
 }
 
-const hg_reporter hg_reporter_text = {.name = "text", .begin = begin, .finding = finding, .end = end};
+const hg_reporter hg_reporter_text = {.name = "text", .streams = true, .begin = begin, .finding = finding, .end = end};

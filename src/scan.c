@@ -22,12 +22,22 @@
 // the next file, and checks the ones it kept as soon as the big lock is free.
 #define BIG_FILE ((size_t)256 * 1024)
 
+// With a sink, each file's findings wait in its slot until every file before it in path order
+// has been handed on: memory holds the files in flight, not the run's findings.
+typedef struct {
+  hg_findings findings;
+  atomic_bool ready;
+} slot;
+
 typedef struct {
   const hg_scan_options *opts;
   char *const *paths;
   size_t n;
   atomic_size_t next;
   pthread_mutex_t big;  // held while a BIG_FILE is checked
+  slot *slots;          // with a sink: one per path, else NULL
+  atomic_size_t emitted;  // slots handed to the sink
+  atomic_bool emitting;   // a thread is handing slots to the sink
 } job;
 
 typedef struct {
@@ -36,6 +46,7 @@ typedef struct {
   hg_reader *reader;
   HG_VEC(hg_source) deferred;  // big files kept for when the big lock is free; owned copies ...
   HG_VEC(unsigned char) deferred_surface;  // ... and their surfaces
+  HG_VEC(size_t) deferred_index;           // ... and their places in the path list (with a sink)
   hg_findings findings;
   hg_file_errors errors;
   hg_scan_stats stats;
@@ -52,6 +63,7 @@ static void worker_fini(worker *w) {
   assert(w->deferred.len == 0);
   free(w->deferred.items);
   free(w->deferred_surface.items);
+  free(w->deferred_index.items);
   hg_checker_free(w->checker);
   hg_reader_free(w->reader);
 }
@@ -64,6 +76,49 @@ static void check(worker *w, hg_surface_id surface, hg_source *src) {
     w->stats.sites++;
     if (hg_finding_fails(&w->findings.items[i])) w->stats.failing++;
   }
+}
+
+// The end of the run of slots from `i` that share its path, when all of them are ready; else i.
+static size_t run_end(job *j, size_t i) {
+  size_t end = i;
+  while (end < j->n && atomic_load(&j->slots[end].ready) && (end == i || !strcmp(j->paths[end], j->paths[i]))) end++;
+  return end < j->n && end > i && !strcmp(j->paths[end], j->paths[i]) ? i : end;
+}
+
+// Hands the sink every ready slot that follows those already handed on, in path order; files
+// that share a path (named twice) are merged first, as the sorted list of a run without a sink
+// has them. One thread at a time: the others go on checking. A thread that publishes a slot while
+// another is handing on finds the flag set; the other one looks again after clearing it
+// (sequentially consistent, so one of the two sees the slot).
+static void drain(job *j) {
+  while (!atomic_exchange(&j->emitting, true)) {
+    size_t i = atomic_load(&j->emitted), end;
+    while ((end = run_end(j, i)) > i) {
+      hg_findings *batch = &j->slots[i].findings;
+      for (size_t k = i + 1; k < end; k++) {
+        for (size_t m = 0; m < j->slots[k].findings.len; m++) HG_VEC_PUSH(batch, j->slots[k].findings.items[m]);
+        free(j->slots[k].findings.items);
+        j->slots[k].findings = (hg_findings){0};
+      }
+      hg_findings_sort(batch);
+      j->opts->sink(j->opts->sink_ctx, batch);
+      free(batch->items);
+      *batch = (hg_findings){0};
+      atomic_store(&j->emitted, i = end);
+    }
+    atomic_store(&j->emitting, false);
+    if (run_end(j, i) == i) return;
+  }
+}
+
+// With a sink, the findings of path `i` (all the worker holds) go to its slot.
+static void publish(worker *w, size_t i) {
+  job *j = w->job;
+  if (!j->slots) return;
+  j->slots[i].findings = w->findings;
+  w->findings = (hg_findings){0};
+  atomic_store(&j->slots[i].ready, true);
+  drain(j);
 }
 
 // Checks a big file with the big lock held (taken by the caller), then returns its tree's memory.
@@ -87,16 +142,18 @@ static void check_deferred(worker *w, bool wait) {
     hg_surface_id surface = w->deferred_surface.items[--w->deferred_surface.len];
     check_big(w, surface, &src);
     hg_source_free(&src);
+    if (w->job->slots) publish(w, w->deferred_index.items[--w->deferred_index.len]);
   }
 }
 
 // Scans a file read whole. `by_name`: the surface its name or path says (hg_surface_by_name), or
 // -1, when its `#!` line decides; -1 then too for a file no surface reads (a README or a YAML file
 // named on the command line: the walk takes only files a surface reads).
-static void scan_source(worker *w, hg_source *src, int by_name) {
+// Returns whether the file was kept for later (a big file while another one is checked).
+static bool scan_source(worker *w, hg_source *src, int by_name) {
   int s = by_name >= 0 ? by_name : hg_surface_by_shebang(src->data, src->len);
   if (s < 0 || w->job->opts->config->surface_off[s])
-    return;  // no surface reads it, or `surfaces:` turned its surface off: not a file hardguard reads
+    return false;  // no surface reads it, or `surfaces:` turned its surface off: not a file hardguard reads
   hg_surface_id surface = (hg_surface_id)s;
   w->stats.files++;
   // A file the prefilter rules out is neither copied nor parsed: its bytes stay in the reader.
@@ -104,7 +161,7 @@ static void scan_source(worker *w, hg_source *src, int by_name) {
   // check, which reports it as not checked instead of letting it pass.
   const unsigned char *d = (const unsigned char *)src->data;
   bool wide = src->len >= 2 && ((d[0] == 0xFF && d[1] == 0xFE) || (d[0] == 0xFE && d[1] == 0xFF));
-  if (!wide && !hg_ruleset_may_contain_site(w->job->opts->rules, surface, src->data, src->len, NULL)) return;
+  if (!wide && !hg_ruleset_may_contain_site(w->job->opts->rules, surface, src->data, src->len, NULL)) return false;
   w->stats.parsed++;
   if (src->len < BIG_FILE) {
     check(w, surface, src);
@@ -115,13 +172,16 @@ static void scan_source(worker *w, hg_source *src, int by_name) {
     hg_source_from_bytes(&copy, src->path, src->data, src->len);
     HG_VEC_PUSH(&w->deferred, copy);
     HG_VEC_PUSH(&w->deferred_surface, (unsigned char)surface);
+    return true;
   }
+  return false;
 }
 
-static void scan_path(worker *w, const char *path) {
+// Returns whether the file was kept for later.
+static bool scan_path(worker *w, const char *path) {
   int by_name = hg_surface_by_name(path);
   if (by_name >= 0 && w->job->opts->config->surface_off[by_name])
-    return;  // not even read
+    return false;  // not even read
   hg_source src;
   hg_error err;
   if (hg_reader_read(w->reader, &src, path, &err) != 0) {
@@ -131,16 +191,19 @@ static void scan_path(worker *w, const char *path) {
     if (!strncmp(msg, path, n) && msg[n] == ':') msg += n + 2;
     hg_file_error e = {.path = hg_xstrdup(path), .kind = HG_FILE_UNREADABLE, .message = hg_xstrdup(msg)};
     HG_VEC_PUSH(&w->errors, e);
-    return;
+    return false;
   }
-  scan_source(w, &src, by_name);
+  return scan_source(w, &src, by_name);
 }
 
 static void *run_worker(void *arg) {
   worker *w = arg;
   job *j = w->job;
   for (size_t i; (i = atomic_fetch_add(&j->next, 1)) < j->n;) {
-    scan_path(w, j->paths[i]);
+    if (!scan_path(w, j->paths[i]))
+      publish(w, i);
+    else if (j->slots)
+      HG_VEC_PUSH(&w->deferred_index, i);
     check_deferred(w, false);
   }
   check_deferred(w, true);
@@ -161,8 +224,16 @@ static void merge(worker *w, hg_findings *out, hg_file_errors *errors, hg_scan_s
 static void job_init(job *j, const hg_scan_options *opts, char *const *paths, size_t n) {
   *j = (job){.opts = opts, .paths = paths, .n = n};
   atomic_init(&j->next, 0);
+  atomic_init(&j->emitted, 0);
+  atomic_init(&j->emitting, false);
   pthread_mutex_init(&j->big, NULL);
+  if (opts->sink && n) {
+    j->slots = hg_xcalloc(n, sizeof(slot));
+    for (size_t i = 0; i < n; i++) atomic_init(&j->slots[i].ready, false);
+  }
 }
+
+static int cmp_path(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
 
 // A run over a few files (the pre-commit hook's) tells the ruleset which kinds of site they may
 // hold, so that it compiles only their patterns (libtree-sitter 0.20.7 takes ~40 ms for all of
@@ -194,6 +265,14 @@ int hg_scan(const hg_scan_options *opts, char *const *paths, size_t n, hg_findin
             hg_scan_stats *stats, hg_error *err) {
   if (n <= FEW_FILES)
     expect_units(opts, paths, n);
+  // A sink takes files in the order of the sorted findings: by path.
+  char **sorted = NULL;
+  if (opts->sink && n) {
+    sorted = hg_xcalloc(n, sizeof(char *));
+    memcpy(sorted, paths, n * sizeof(char *));
+    qsort(sorted, n, sizeof(char *), cmp_path);
+    paths = sorted;
+  }
   unsigned jobs = opts->jobs;
   if (jobs == 0) {
     long cores = sysconf(_SC_NPROCESSORS_ONLN);
@@ -215,15 +294,21 @@ int hg_scan(const hg_scan_options *opts, char *const *paths, size_t n, hg_findin
     }
   run_worker(&workers[0]);
   for (unsigned i = 1; i <= started; i++) pthread_join(threads[i], NULL);
+  if (j.slots) {
+    drain(&j);  // every slot is ready now: worker 0 took what threads that did not start left
+    assert(atomic_load(&j.emitted) == n);
+  }
   for (unsigned i = 0; i < jobs; i++) {
     merge(&workers[i], out, errors, stats);
     worker_fini(&workers[i]);
   }
   pthread_mutex_destroy(&j.big);
+  free(j.slots);
+  free(sorted);
   free(workers);
   free(threads);
   stats->modules_indexed = hg_index_parsed(opts->index);
-  hg_findings_sort(out);
+  if (out) hg_findings_sort(out);
   hg_file_errors_sort(errors);
   return rc;
 }

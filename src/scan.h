@@ -3,7 +3,8 @@
  * buffer, skips it without copying when the prefilter rules out every site, otherwise hands it to
  * check.c, and keeps the owned findings. Files over 256 KB are checked one at a time (their trees
  * are large). The caller gets all findings and file errors, sorted, so the output is the same for
- * any number of workers. */
+ * any number of workers; or, with a sink, each file's findings as soon as every file before it in
+ * path order is done, so that memory does not grow with the number of sites. */
 #ifndef HG_SCAN_H
 #define HG_SCAN_H
 
@@ -22,14 +23,21 @@ typedef struct {
 
 struct hg_index;
 
+/** Takes one file's findings, sorted, and owns them (the vector's items; its array is freed after
+ *  the call). Called in path order, by one thread at a time (any worker). */
+typedef void (*hg_scan_sink)(void *ctx, hg_findings *file);
+
 typedef struct {
   const hg_ruleset *rules;
   const hg_config *config;
   struct hg_index *index;  // the project's modules, for values from outside a file (NULL: none)
   unsigned jobs;           // 0: one per online core
+  hg_scan_sink sink;       // NULL: every finding is appended to hg_scan's `out`
+  void *sink_ctx;
 } hg_scan_options;
 
-/** Scans `paths`; appends to out and errors (both sorted on return). -1 only when a thread cannot
+/** Scans `paths`; appends to out (NULL with a sink, which gets them file by file instead) and
+ *  errors (both sorted on return). -1 only when a thread cannot
  *  be started (err filled). */
 int hg_scan(const hg_scan_options *opts, char *const *paths, size_t n, hg_findings *out, hg_file_errors *errors,
             hg_scan_stats *stats, hg_error *err);

@@ -158,6 +158,50 @@ static void test_scan__same_for_any_number_of_workers(void **state) {
   free(want);
 }
 
+// A sink's findings, appended in the order the scan hands them on.
+static void collect(void *ctx, hg_findings *file) {
+  hg_findings *all = ctx;
+  for (size_t i = 0; i < file->len; i++) HG_VEC_PUSH(all, file->items[i]);
+  free(file->items);
+  *file = (hg_findings){0};
+}
+
+// With a sink, the findings come file by file in path order and, joined, are the sorted list a
+// run without one returns: for any number of workers, paths given in any order, big files set
+// aside, and a file named twice (its findings merged as the sort has them).
+static void test_scan__sink_gets_files_in_path_order(void **state) {
+  env *e = *state;
+  HG_VEC(char *) paths = {0};
+  for (size_t i = e->paths.len; i-- > 0;) HG_VEC_PUSH(&paths, e->paths.items[i]);
+  HG_VEC_PUSH(&paths, e->paths.items[1]);
+  HG_VEC_PUSH(&paths, e->paths.items[e->paths.len - 1]);  // a big file
+  hg_scan_options o = {.rules = e->rules, .config = e->config, .jobs = 1};
+  hg_findings f = {0};
+  hg_file_errors errors = {0};
+  hg_scan_stats s = {0};
+  hg_error err = {{0}};
+  assert_int_equal(hg_scan(&o, paths.items, paths.len, &f, &errors, &s, &err), 0);
+  char *want = render(&f, &errors, &s);
+  hg_findings_free(&f);
+  hg_file_errors_free(&errors);
+  static const unsigned jobs[] = {1, 2, 3, 8};
+  for (size_t i = 0; i < sizeof(jobs) / sizeof(jobs[0]); i++) {
+    hg_findings got = {0};
+    o = (hg_scan_options){.rules = e->rules, .config = e->config, .jobs = jobs[i], .sink = collect, .sink_ctx = &got};
+    errors = (hg_file_errors){0};
+    s = (hg_scan_stats){0};
+    assert_int_equal(hg_scan(&o, paths.items, paths.len, NULL, &errors, &s, &err), 0);
+    char *text = render(&got, &errors, &s);
+    if (strcmp(text, want) != 0) print_error("-j %u with a sink differs:\n%s\n---\n%s\n", jobs[i], text, want);
+    assert_string_equal(text, want);
+    free(text);
+    hg_findings_free(&got);
+    hg_file_errors_free(&errors);
+  }
+  free(want);
+  free(paths.items);
+}
+
 static void test_scan__bytes_like_files(void **state) {
   env *e = *state;
   // hg_scan_bytes on a file's bytes gives what hg_scan gives for the file.
@@ -263,6 +307,7 @@ static void test_scan__reader(void **state) {
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_scan__same_for_any_number_of_workers),
+      cmocka_unit_test(test_scan__sink_gets_files_in_path_order),
       cmocka_unit_test(test_scan__bytes_like_files),
       cmocka_unit_test(test_scan__unreadable_inputs_never_block),
       cmocka_unit_test(test_scan__reader),
