@@ -52,6 +52,16 @@ typedef struct rhs_span {
 // comment counts too, so a span can be longer than its statement, never shorter).
 enum { MAX_SPAN_LINES = 64 };
 
+// A qualified name already worked out for a node (hg_resolve_qualify): the patterns of a file's
+// query ask for the same callee many times.
+typedef struct {
+  uint32_t start, end;  // the node's bytes; end 0: an empty slot
+  TSSymbol symbol;
+  bool ok;
+  const char *name;  // in the arena
+  size_t len;
+} qualified;
+
 struct hg_name_memo {
   bool built;
   size_t cap, used;
@@ -60,6 +70,8 @@ struct hg_name_memo {
     uint32_t len;
     rhs_span *rhs;
   } * slot;
+  qualified *q;  // open addressing, q_cap a power of two
+  size_t q_cap, q_used;
 };
 
 struct hg_name_memo *hg_name_memo_new(hg_arena *arena) {
@@ -276,10 +288,43 @@ static bool qualify(const hg_resolver *self, TSNode n, hg_buf *out, int depth) {
   return false;
 }
 
+static qualified *q_slot(qualified *q, size_t cap, uint32_t start, uint32_t end, TSSymbol symbol) {
+  size_t at = ((size_t)start * 2654435761u ^ end * 40503u ^ symbol) & (cap - 1);
+  while (q[at].end && !(q[at].start == start && q[at].end == end && q[at].symbol == symbol)) at = (at + 1) & (cap - 1);
+  return &q[at];
+}
+
+// The memo's entry for the node, growing the table: NULL when the memo cannot serve this resolver
+// (none, or a function evaluated with bound parameters, whose names may qualify otherwise).
+static qualified *q_entry(const hg_resolver *self, TSNode node) {
+  struct hg_name_memo *m = self->memo;
+  if (!m || self->frame || self->hops) return NULL;
+  if (2 * (m->q_used + 1) > m->q_cap) {
+    size_t cap = m->q_cap ? 2 * m->q_cap : 256;
+    qualified *q = hg_arena_alloc(self->arena, cap * sizeof(qualified));
+    for (size_t i = 0; i < m->q_cap; i++)
+      if (m->q[i].end) *q_slot(q, cap, m->q[i].start, m->q[i].end, m->q[i].symbol) = m->q[i];
+    m->q = q;
+    m->q_cap = cap;
+  }
+  return q_slot(m->q, m->q_cap, ts_node_start_byte(node), ts_node_end_byte(node), ts_node_symbol(node));
+}
+
 bool hg_resolve_qualify(const hg_resolver *self, TSNode node, hg_buf *out) {
   out->len = 0;
   hg_buf_add(out, "", 0);
-  return qualify(self, node, out, 0);
+  qualified *e = ts_node_is_null(node) ? NULL : q_entry(self, node);
+  if (e && e->end) {
+    hg_buf_add(out, e->name, e->len);
+    return e->ok;
+  }
+  bool ok = qualify(self, node, out, 0);
+  if (e && ts_node_end_byte(node) > 0) {
+    *e = (qualified){.start = ts_node_start_byte(node), .end = ts_node_end_byte(node), .symbol = ts_node_symbol(node),
+                     .ok = ok, .name = hg_arena_strndup(self->arena, out->data, out->len), .len = out->len};
+    self->memo->q_used++;
+  }
+  return ok;
 }
 
 TSNode hg_resolve_call(const hg_resolver *self, TSNode node) {
