@@ -341,19 +341,33 @@ TSNode hg_resolve_call(const hg_resolver *self, TSNode node) {
   return (TSNode){0};
 }
 
-bool hg_resolve_may_end_in(const hg_resolver *self, TSNode callee, const char *last, size_t len) {
+void hg_resolve_callee_end(const hg_resolver *self, TSNode callee, hg_callee_end *out) {
+  *out = (hg_callee_end){0};
   TSNode id = callee;
-  if (hg_node_is(callee, "attribute"))
+  if (hg_node_is(callee, "attribute")) {
     id = hg_node_child(callee, HG_FIELD_ATTRIBUTE);
-  else if (hg_node_is(callee, "call"))
-    return true;
+  } else if (hg_node_is(callee, "call")) {
+    out->any = true;
+    return;
+  } else {
+    out->bare = true;
+  }
   if (ts_node_is_null(id) || !hg_node_is(id, "identifier"))
-    return false;
+    return;
   uint32_t a = ts_node_start_byte(id), b = ts_node_end_byte(id);
-  if (b - a == len && memcmp(self->src + a, last, len) == 0)
+  out->text = self->src + a;
+  out->len = b - a;
+  out->imported = out->bare && hg_imports_lookup(self->imports, out->text, out->len);
+}
+
+bool hg_resolve_may_end_in(const hg_resolver *self, const hg_callee_end *e, const char *last, size_t len) {
+  if (e->any)
+    return true;
+  if (!e->text)
+    return false;
+  if (e->len == len && memcmp(e->text, last, len) == 0)
     return true;
   // A bare name: bound by an import, or an alias whose assignment mentions the last name
   // (run = client.containers.run).
-  return hg_node_is(callee, "identifier") && (hg_imports_lookup(self->imports, self->src + a, b - a) ||
-                                              assigned_with(self, self->src + a, b - a, last, len));
+  return e->bare && (e->imported || assigned_with(self, e->text, e->len, last, len));
 }

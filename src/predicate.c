@@ -313,11 +313,13 @@ static bool eval_one(const predicate *p, const TSQueryMatch *m, hg_predctx *ctx)
     if (ctx->resolver) {
       // Most calls end in some other name: rule them out before building qualified names.
       bool may = false;
+      hg_callee_end end;
+      hg_resolve_callee_end(ctx->resolver, node, &end);
       for (size_t i = 0; i < p->n_args && !may; i++) {
         const char *last = p->lasts[i];
         size_t n = strlen(last);
         if (n > 2 && !strcmp(last + n - 2, "()")) n -= 2;  // "docker.APIClient()" ends in APIClient
-        may = hg_resolve_may_end_in(ctx->resolver, node, last, n);
+        may = hg_resolve_may_end_in(ctx->resolver, &end, last, n);
       }
       if (!may) return false;
     }

@@ -49,10 +49,21 @@ typedef struct hg_resolver {
  *  qualifies as "docker.from_env()". */
 bool hg_resolve_qualify(const hg_resolver *self, TSNode node, hg_buf *out);
 
-/** Could `callee` qualify as a name whose last component is `last` (len bytes)? A cheap test
+/** What hg_resolve_may_end_in reads of a callee, worked out once for all the names it is tried
+ *  against. */
+typedef struct {
+  bool any;         // a call (getattr, partial): it may end in anything
+  const char *text; // its own last identifier (NULL: none, it ends in nothing)
+  size_t len;
+  bool bare;        // the callee is that identifier alone ...
+  bool imported;    // ... and an import binds it
+} hg_callee_end;
+
+void hg_resolve_callee_end(const hg_resolver *self, TSNode callee, hg_callee_end *out);
+/** Could the callee qualify as a name whose last component is `last` (len bytes)? A cheap test
  *  before hg_resolve_qualify: its own last identifier is `last`, or it is a name bound by an
  *  import or an assignment, or a call (getattr, partial). */
-bool hg_resolve_may_end_in(const hg_resolver *self, TSNode callee, const char *last, size_t len);
+bool hg_resolve_may_end_in(const hg_resolver *self, const hg_callee_end *callee, const char *last, size_t len);
 
 /** The call a name or expression stands for (following `x = f(...)`), or a null node. */
 TSNode hg_resolve_call(const hg_resolver *self, TSNode node);
