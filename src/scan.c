@@ -18,8 +18,9 @@
 // literals needs 45 MB). Files this big are checked one at a time, and the memory of each tree is
 // handed back to the system once it is freed, so that peak memory holds one big tree, not one
 // per worker (each thread has its own malloc arena, which would keep it). A worker that finds
-// another big file being checked does not wait: it keeps a copy of the bytes and goes on with
-// the next file, and checks the ones it kept as soon as the big lock is free.
+// another big file being checked does not wait: it notes the file and goes on with the next, and
+// reads the ones it noted again as soon as the big lock is free (a copy of their bytes would hold
+// memory for as long: a 29 MB file of ansible's waited so next to another big one).
 #define BIG_FILE ((size_t)256 * 1024)
 
 // With a sink, each file's findings wait in its slot until every file before it in path order
@@ -44,9 +45,9 @@ typedef struct {
   job *job;
   hg_checker *checker;
   hg_reader *reader;
-  HG_VEC(hg_source) deferred;  // big files kept for when the big lock is free; owned copies ...
-  HG_VEC(unsigned char) deferred_surface;  // ... and their surfaces
-  HG_VEC(size_t) deferred_index;           // ... and their places in the path list (with a sink)
+  HG_VEC(size_t) deferred;  // big files (places in the path list) to read again when the big lock is free
+  size_t current;           // the place of the file being scanned (SIZE_MAX: bytes, no path)
+  bool holds_big;           // the big lock is held for the file being read again
   hg_findings findings;
   hg_file_errors errors;
   hg_scan_stats stats;
@@ -55,6 +56,7 @@ typedef struct {
 static void worker_init(worker *w, job *j) {
   memset(w, 0, sizeof(*w));
   w->job = j;
+  w->current = SIZE_MAX;
   w->checker = hg_checker_new();
   w->reader = hg_reader_new();
 }
@@ -62,8 +64,6 @@ static void worker_init(worker *w, job *j) {
 static void worker_fini(worker *w) {
   assert(w->deferred.len == 0);
   free(w->deferred.items);
-  free(w->deferred_surface.items);
-  free(w->deferred_index.items);
   hg_checker_free(w->checker);
   hg_reader_free(w->reader);
 }
@@ -130,19 +130,25 @@ static void check_big(worker *w, hg_surface_id surface, hg_source *src) {
   pthread_mutex_unlock(&w->job->big);
 }
 
-// Checks the big files this worker kept, as long as the big lock is free (or, with `wait`, all of
-// them, waiting for it).
+static bool scan_path(worker *w, size_t i);
+
+// Reads again and checks the big files this worker noted, as long as the big lock is free (or,
+// with `wait`, all of them, waiting for it). The file is read afresh: what it holds now is checked
+// (and it was counted when first read).
 static void check_deferred(worker *w, bool wait) {
   while (w->deferred.len) {
     if (wait)
       pthread_mutex_lock(&w->job->big);
     else if (pthread_mutex_trylock(&w->job->big) != 0)
       return;
-    hg_source src = w->deferred.items[--w->deferred.len];
-    hg_surface_id surface = w->deferred_surface.items[--w->deferred_surface.len];
-    check_big(w, surface, &src);
-    hg_source_free(&src);
-    if (w->job->slots) publish(w, w->deferred_index.items[--w->deferred_index.len]);
+    size_t i = w->deferred.items[--w->deferred.len];
+    w->holds_big = true;
+    scan_path(w, i);
+    if (w->holds_big) {  // not taken: the file is no longer big, or not read
+      w->holds_big = false;
+      pthread_mutex_unlock(&w->job->big);
+    }
+    publish(w, i);
   }
 }
 
@@ -155,30 +161,36 @@ static bool scan_source(worker *w, hg_source *src, int by_name) {
   if (s < 0 || w->job->opts->config->surface_off[s])
     return false;  // no surface reads it, or `surfaces:` turned its surface off: not a file hardguard reads
   hg_surface_id surface = (hg_surface_id)s;
-  w->stats.files++;
+  bool again = w->holds_big;  // read again: counted the first time
+  if (!again) w->stats.files++;
   // A file the prefilter rules out is neither copied nor parsed: its bytes stay in the reader.
   // UTF-16/32 text (a byte-order mark) hides its words from the prefilter, so it goes on to the
   // check, which reports it as not checked instead of letting it pass.
   const unsigned char *d = (const unsigned char *)src->data;
   bool wide = src->len >= 2 && ((d[0] == 0xFF && d[1] == 0xFE) || (d[0] == 0xFE && d[1] == 0xFF));
   if (!wide && !hg_ruleset_may_contain_site(w->job->opts->rules, surface, src->data, src->len, NULL)) return false;
-  w->stats.parsed++;
+  if (!again) w->stats.parsed++;
   if (src->len < BIG_FILE) {
     check(w, surface, src);
+  } else if (w->holds_big) {
+    w->holds_big = false;
+    check_big(w, surface, src);
+  } else if (w->current == SIZE_MAX) {  // bytes without a path (hg_scan_bytes): wait for the lock
+    pthread_mutex_lock(&w->job->big);
+    check_big(w, surface, src);
   } else if (pthread_mutex_trylock(&w->job->big) == 0) {
     check_big(w, surface, src);
   } else {
-    hg_source copy;
-    hg_source_from_bytes(&copy, src->path, src->data, src->len);
-    HG_VEC_PUSH(&w->deferred, copy);
-    HG_VEC_PUSH(&w->deferred_surface, (unsigned char)surface);
+    HG_VEC_PUSH(&w->deferred, w->current);
     return true;
   }
   return false;
 }
 
-// Returns whether the file was kept for later.
-static bool scan_path(worker *w, const char *path) {
+// Scans path i of the job. Returns whether the file was kept for later.
+static bool scan_path(worker *w, size_t i) {
+  const char *path = w->job->paths[i];
+  w->current = i;
   int by_name = hg_surface_by_name(path);
   if (by_name >= 0 && w->job->opts->config->surface_off[by_name])
     return false;  // not even read
@@ -200,10 +212,7 @@ static void *run_worker(void *arg) {
   worker *w = arg;
   job *j = w->job;
   for (size_t i; (i = atomic_fetch_add(&j->next, 1)) < j->n;) {
-    if (!scan_path(w, j->paths[i]))
-      publish(w, i);
-    else if (j->slots)
-      HG_VEC_PUSH(&w->deferred_index, i);
+    if (!scan_path(w, i)) publish(w, i);
     check_deferred(w, false);
   }
   check_deferred(w, true);
@@ -322,7 +331,6 @@ void hg_scan_bytes(const hg_scan_options *opts, const char *path, const char *by
   hg_source src;
   hg_source_from_bytes(&src, path, bytes, len);
   scan_source(&w, &src, hg_surface_by_name(path));
-  check_deferred(&w, true);
   hg_source_free(&src);
   hg_scan_stats stats = {0};
   merge(&w, out, errors, &stats);

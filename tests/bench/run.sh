@@ -8,6 +8,10 @@
 #   corpus B  generated modules full of sites (corpus_b.py): parse, extract, resolve, judge;
 #   corpus C  real code that creates containers, from Debian packages (corpus_c.sh): docker-compose,
 #             buildbot, python3-docker, ansible's community.docker;
+#   corpus D  32,000 modules of corpus_b.py, a million sites: time and peak RSS of one run, which
+#             must not grow with the number of sites (the report is streamed);
+#   corpus E  a project with its builder configured (corpus_e.py), 500 and 2,000 services: the
+#             project index's modules_indexed and time, which must grow linearly;
 # and prints medians (wall and CPU), ratios, peak RSS (/usr/bin/time), the bare tree-sitter parse
 # rate (parse_rate.c), the parse floor of exactly the files hardguard parses in C, start-up (one
 # file without a trigger word) and a pre-commit run on 10 files (hyperfine when installed), then
@@ -43,6 +47,16 @@ if [ ! -f "$work/B/.done" ]; then
   log "corpus B (generated)"
   rm -rf "$work/B" && python3 "$here/corpus_b.py" "$work/B" 3000 && touch "$work/B/.done"
 fi
+if [ ! -f "$work/D/.done" ]; then
+  log "corpus D (generated: a million sites)"
+  rm -rf "$work/D" && python3 "$here/corpus_b.py" "$work/D" 32000 && touch "$work/D/.done"
+fi
+for e in E1:500 E4:2000; do
+  if [ ! -f "$work/${e%%:*}/.done" ]; then
+    log "corpus ${e%%:*} (generated: ${e#*:} services with a builder configured)"
+    rm -rf "${work:?}/${e%%:*}" && python3 "$here/corpus_e.py" "$work/${e%%:*}" "${e#*:}" && touch "$work/${e%%:*}/.done"
+  fi
+done
 ag=$work/node/node_modules/.bin/ast-grep
 if [ ! -x "$ag" ]; then
   log "ast-grep (npm install @ast-grep/cli)"
@@ -141,6 +155,17 @@ else
   startup_ms=$(awk -v us="$(median su)" 'BEGIN {printf "%.1f", us / 1000}')
 fi
 
+# D: one run (a minute); the closing summary line gives its sites.
+log "corpus D: one run"
+/usr/bin/time -f '%e %M' -o "$tmp/d.rss" "$hg" -j "$jobs" "$work/D" 2>/dev/null | tail -1 >"$tmp/d.sum" || true
+d_sites=$(sed -n 's/.* scanned, \([0-9]*\) sites found.*/\1/p' "$tmp/d.sum")
+read -r d_secs d_kb < <(tail -1 "$tmp/d.rss")  # after "Command exited with non-zero status 1"
+# E: the project stage, at two sizes; modules_indexed from the JSON summary.
+for e in E1 E4; do
+  for _ in $(seq 1 "$runs"); do timed "$e.hg" "0 1" "$hg" -q -j "$jobs" "$work/$e"; done
+  "$hg" --format json -j "$jobs" "$work/$e" | python3 -c 'import json,sys; print(json.load(sys.stdin)["summary"]["modules_indexed"])' >"$tmp/$e.idx" || true
+done
+
 log "bare parse rate"
 py_list "$B" >"$tmp/b.list"
 rate1=$("$driver" -j 1 -r 3 - <"$tmp/b.list" | awk '{print $NF}')
@@ -195,6 +220,9 @@ echo "parse floor of the $c_parsed files hardguard parses in C, -j $jobs: ${floo
 echo "pre-commit, 10 files on the command line: ${precommit_ms} ms median ($precommit_how), peak RSS $(awk -v k="$(stat_of pcrss m | cut -d' ' -f3)" 'BEGIN {printf "%.1f", k / 1024}') MB"
 echo "bare tree-sitter parse rate on B: $rate1 MB/s on 1 thread, $rateN MB/s on $jobs; x $cores cores = $(awk -v r="$rate1" -v c="$cores" 'BEGIN {printf "%.1f", r * c}') MB/s"
 echo "hardguard on B: $thrB MB/s"
+echo "corpus D, $d_sites sites, -j $jobs: $d_secs s, peak RSS $(awk -v k="$d_kb" 'BEGIN {printf "%.1f", k / 1024}') MB"
+e1=$(median E1.hg) e4=$(median E4.hg)
+echo "corpus E (builder configured), -j $jobs: $(cat "$tmp/E1.idx") modules indexed $(secs "$e1") s, $(stat_of E1.hg m | awk '{printf "%.1f", $3 / 1024}') MB; $(cat "$tmp/E4.idx") modules indexed $(secs "$e4") s, $(stat_of E4.hg m | awk '{printf "%.1f", $3 / 1024}') MB; 4x the modules: $(ratio "$e4" "$e1")x the time"
 [ ! -f "$tmp/A.hg1.t" ] || echo "scaling -j 1 -> -j $jobs: A $(ratio "$(median A.hg1)" "$hgA")x, B $(ratio "$(median B.hg1)" "$hgB")x"
 echo
 okA1=$(awk -v a="$hgA" -v b="$grA" 'BEGIN {print (a <= 2 * b) ? 1 : 0}')
@@ -218,3 +246,5 @@ echo "  $(verdict "$okRSSB")  B: peak RSS <= 64 MB: $(awk -v k="$rssB" 'BEGIN {p
 echo "  $(verdict "$okC")  C: hardguard <= 1.2x the parse floor of the files it parses: $(ratio "$hgC" "$floorC_us")x"
 echo "  $(verdict "$okPC")  10 files on the command line <= 15 ms: ${precommit_ms} ms"
 echo "  $(verdict "$okRSS")  peak RSS <= 64 MB on A: $(awk -v k="$rssA" 'BEGIN {printf "%.1f", k / 1024}') MB"
+okD=$(awk -v k="$d_kb" -v s="$d_sites" 'BEGIN {print (s >= 1000000 && k <= 256 * 1024) ? 1 : 0}')
+echo "  $(verdict "$okD")  D: $d_sites sites in well under 1 GB (<= 256 MB): $(awk -v k="$d_kb" 'BEGIN {printf "%.1f", k / 1024}') MB"
