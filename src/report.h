@@ -1,7 +1,8 @@
 /* Reporters: one vtable per output format, filled with designated initialisers in
  * report_<format>.c and listed in report.c. Every reporter reads the same sorted findings and file
- * errors; report.c also holds what they share: a finding's status in this run, its path relative
- * to the repository root, and escaping for the formats. */
+ * errors: all at once (hg_report), or file by file while the scan runs (hg_report_stream, for the
+ * formats that stream); report.c also holds what they share: a finding's status in this run, its
+ * path relative to the repository root, and escaping for the formats. */
 #ifndef HG_REPORT_H
 #define HG_REPORT_H
 

@@ -37,8 +37,7 @@ typedef struct {
 } hg_scan_options;
 
 /** Scans `paths`; appends to out (NULL with a sink, which gets them file by file instead) and
- *  errors (both sorted on return). -1 only when a thread cannot
- *  be started (err filled). */
+ *  errors (both sorted on return). -1 only when a thread cannot be started (err filled). */
 int hg_scan(const hg_scan_options *opts, char *const *paths, size_t n, hg_findings *out, hg_file_errors *errors,
             hg_scan_stats *stats, hg_error *err);
 

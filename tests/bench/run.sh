@@ -175,6 +175,10 @@ rateN=$("$driver" -j "$jobs" -r 3 - <"$tmp/b.list" | awk '{print $NF}')
 py_list "$C" | tr '\n' '\0' | xargs -0 grep -lP -- "$prefilter" >"$tmp/c.parsed" || true
 c_parsed=$(wc -l <"$tmp/c.parsed")
 floorC=$("$driver" -j "$jobs" -r 3 - <"$tmp/c.parsed" | awk '{print $(NF-2)}')
+# ... and of A, against which its grep target stands.
+py_list "$A" | tr '\n' '\0' | xargs -0 grep -lP -- "$prefilter" >"$tmp/a.parsed" || true
+a_parsed=$(wc -l <"$tmp/a.parsed")
+floorA=$("$driver" -j "$jobs" -r 3 - <"$tmp/a.parsed" | awk '{print $(NF-2)}')
 
 # ---- report -------------------------------------------------------------------------------------
 secs() { awk -v us="$1" 'BEGIN {printf "%.3f", us / 1e6}'; }
@@ -217,6 +221,7 @@ row C.grep "C  grep -rl"
 echo
 echo "start-up, one file without a trigger word: ${startup_ms} ms median"
 echo "parse floor of the $c_parsed files hardguard parses in C, -j $jobs: ${floorC} s; hardguard $(secs "$hgC") s = $(ratio "$hgC" "$(awk -v s="$floorC" 'BEGIN {print s * 1e6}')")x"
+echo "parse floor of the $a_parsed files hardguard parses in A, -j $jobs: ${floorA} s; 2x grep -rl = $(secs "$((2 * grA))") s"
 echo "pre-commit, 10 files on the command line: ${precommit_ms} ms median ($precommit_how), peak RSS $(awk -v k="$(stat_of pcrss m | cut -d' ' -f3)" 'BEGIN {printf "%.1f", k / 1024}') MB"
 echo "bare tree-sitter parse rate on B: $rate1 MB/s on 1 thread, $rateN MB/s on $jobs; x $cores cores = $(awk -v r="$rate1" -v c="$cores" 'BEGIN {printf "%.1f", r * c}') MB/s"
 echo "hardguard on B: $thrB MB/s"
