@@ -2,7 +2,7 @@
  * reader, taking files in turn from a shared counter. A worker reads a file once into its reused
  * buffer, skips it without copying when the prefilter rules out every site, otherwise hands it to
  * check.c, and keeps the owned findings. Files over 256 KB are checked one at a time (their trees
- * are large). The caller gets all findings and file errors, sorted, so the output is the same for
+ * are large; one met while another is checked is read again later). The caller gets all findings and file errors, sorted, so the output is the same for
  * any number of workers; or, with a sink, each file's findings as soon as every file before it in
  * path order is done, so that memory does not grow with the number of sites. */
 #ifndef HG_SCAN_H
