@@ -83,12 +83,15 @@ hg_units hg_ruleset_units(const hg_ruleset *self, hg_surface_id s, const char *d
  *  before other threads use the ruleset. */
 void hg_ruleset_whole(hg_ruleset *self);
 /** The files of this run may hold sites of units `units` of surface `s` only (hg_ruleset_units of
- *  each): the first query compiled holds just those; a file asking for more gets one of every unit.
- *  Call it before other threads use the ruleset. */
-void hg_ruleset_expect(hg_ruleset *self, hg_surface_id s, hg_units units);
+ *  each): the first query compiled holds just those, compiled light (quick to compile, slower to
+ *  match: see ruleset.c) when `light` says the files are small; a file asking for more gets one of
+ *  every unit. Call it before other threads use the ruleset. */
+void hg_ruleset_expect(hg_ruleset *self, hg_surface_id s, hg_units units, bool light);
 /** From now on, every query holds just the units asked for (one query per set asked for), not
  *  also those asked for before it: the soundness tests' narrowest analysis. */
 void hg_ruleset_exact(hg_ruleset *self);
+/** From now on, every query is compiled light: the soundness tests hold its findings equal. */
+void hg_ruleset_light(hg_ruleset *self);
 /** Surface `s`'s prefilter as a seed (views into the ruleset; all zero for a surface without
  *  tree-sitter rules). Compiles the surface's rules when it has no seed. */
 hg_prefilter_seed hg_ruleset_seed_of(const hg_ruleset *self, hg_surface_id s);
