@@ -236,27 +236,45 @@ static void query_free(hg_rules_query *rq) {
   free(rq);  // the first member of its query_node
 }
 
-// A query for a few small files is compiled light: each `(call` that starts a line of a rule
-// file and whose next token is a field only a call has (`function:`, `arguments:`: the pinned
-// grammar's node-types.json says so, tests/check_wildcard_fields.py checks it) becomes `(_   `, the
-// same node with the same bytes' offsets. libtree-sitter 0.20.7 then skips its analysis of the
-// pattern (~0.6 ms each: the Python rules compile in 5 ms, not 19), and matches the same nodes,
-// but tries every node against the pattern where it tried only calls: matching takes about twice
-// as long, which pays off below a few hundred KB of source (bench: the hook's ten files).
-static void light_calls(char *text, size_t len) {
+// A query for a few small files is compiled light: a node that starts a line of a rule file, of
+// a type below, whose next token is one of the fields only that type has (the pinned grammar's
+// node-types.json says so; tests/check_wildcard_fields.py reads this table and checks it), is
+// written `(_` padded with spaces: the same node, and the same offsets for every byte after it.
+// libtree-sitter 0.20.7 then skips its analysis of the pattern (~0.6 ms each: the Python rules
+// compile in 5 ms, not 19) and matches the same nodes, but tries every node against it where it
+// tried only nodes of its type: matching takes about twice as long, which pays off below a few
+// hundred KB of source (the bench's hook files: 149 KB).
+static const struct {
+  const char *type;
+  const char *fields[3];
+} LIGHT[] = {
+    // Measured on the hook's files and not worth it: attribute, import_from_statement and
+    // exec_statement roots, whose slower matching outweighed their quicker compile.
+    {"call", {"function:", "arguments:"}},
+};
+
+static void light_nodes(char *text, size_t len) {
   for (size_t i = 0; i < len; i++) {
     if ((i && text[i - 1] != '\n') || text[i] != '(') continue;
-    size_t k = i + 1 + (i + 1 < len && text[i + 1] == '(');
-    if (len - k < 5 || memcmp(text + k, "call", 4) != 0 || !isspace((unsigned char)text[k + 4])) continue;
-    size_t at = k;
-    for (k += 4; k < len && isspace((unsigned char)text[k]); k++) {}
-    if ((len - k > 9 && !memcmp(text + k, "function:", 9)) || (len - k > 10 && !memcmp(text + k, "arguments:", 10)))
-      memcpy(text + at, "_   ", 4);
+    size_t at = i + 1 + (i + 1 < len && text[i + 1] == '(');
+    for (size_t t = 0; t < HG_ARRAY_LEN(LIGHT); t++) {
+      size_t n = strlen(LIGHT[t].type), k = at + n;
+      if (k >= len || memcmp(text + at, LIGHT[t].type, n) != 0 || !isspace((unsigned char)text[k])) continue;
+      while (k < len && isspace((unsigned char)text[k])) k++;
+      for (size_t f = 0; f < 3 && LIGHT[t].fields[f]; f++) {
+        size_t m = strlen(LIGHT[t].fields[f]);
+        if (len - k > m && !memcmp(text + k, LIGHT[t].fields[f], m)) {
+          text[at] = '_';
+          memset(text + at + 1, ' ', n - 1);
+          break;
+        }
+      }
+    }
   }
 }
 
 // Compiles the files of surface sr that are facts or of the units `units` (in name order) into one
-// query (`light`: light_calls); a directory the user gave (`trusted` false) is tried in a child
+// query (`light`: light_nodes); a directory the user gave (`trusted` false) is tried in a child
 // first.
 static int compile_query(hg_ruleset *self, const surface_rules *sr, hg_units units, bool light, bool trusted,
                          hg_rules_query **out, hg_error *err) {
@@ -269,7 +287,7 @@ static int compile_query(hg_ruleset *self, const surface_rules *sr, hg_units uni
     if (f.unit >= 0 && !(units & ((hg_units)1 << f.unit))) continue;
     f.offset = (uint32_t)src.len;
     hg_buf_add(&src, f.data, f.len);
-    if (light && f.unit >= 0) light_calls(src.data + f.offset, f.len);
+    if (light) light_nodes(src.data + f.offset, f.len);
     hg_buf_putc(&src, '\n');
     HG_VEC_PUSH(&files, f);
   }
