@@ -363,6 +363,14 @@ static void apply_baseline(baseline_result *b, const hg_options *o, hg_repo *rep
   free(used);
 }
 
+// A reported run's exit status: unreadable paths, else failing findings (those the baseline does
+// not accept) or gate-relaxed warnings under --strict, else clean.
+static int exit_status(size_t failing, const hg_report_input *in, const hg_file_errors *errors) {
+  for (size_t i = 0; i < errors->len; i++)
+    if (errors->items[i].kind == HG_FILE_UNREADABLE) return HG_EXIT_ERROR;
+  return failing || hg_report_gate_fails(in) ? HG_EXIT_FINDINGS : HG_EXIT_CLEAN;
+}
+
 // The scan feeds the reporter file by file (hg_report_stream), so that memory holds the files in
 // flight, not every finding: a run without --fix or --write-baseline, in a format that streams.
 static int scan_streaming(const hg_options *o, const hg_scan_options *so, const hg_report_input *in,
@@ -383,11 +391,7 @@ static int scan_streaming(const hg_options *o, const hg_scan_options *so, const 
   if (o->baseline) find_stale(base, o, in->repo, files, errors, rs.used);
   size_t accepted = rs.baselined;
   hg_report_stream_end(&rs, stats, errors, base->stale, base->n_stale);
-  if (rc) return rc;
-  rc = stats->failing > accepted || hg_report_gate_fails(&rs.in) ? HG_EXIT_FINDINGS : HG_EXIT_CLEAN;
-  for (size_t i = 0; i < errors->len; i++)
-    if (errors->items[i].kind == HG_FILE_UNREADABLE) rc = HG_EXIT_ERROR;
-  return rc;
+  return rc ? rc : exit_status(stats->failing - accepted, &rs.in, errors);
 }
 
 // --fix: fixes what the findings allow (fix/apply.h), says what became of each failing site on
@@ -551,10 +555,7 @@ static int check(const hg_options *o, const hg_ruleset *rules, hg_repo *repo, co
       .fixes = o->show_fixes ? &fixes : NULL,
   };
   hg_report(o->reporter, &in);
-  rc = shown.failing || hg_report_gate_fails(&in) ? HG_EXIT_FINDINGS : HG_EXIT_CLEAN;
-  for (size_t i = 0; i < errors.len; i++)
-    if (errors.items[i].kind == HG_FILE_UNREADABLE) rc = HG_EXIT_ERROR;
-  if (fix_rc) rc = fix_rc;
+  rc = fix_rc ? fix_rc : exit_status(shown.failing, &in, &errors);
 cleanup:
   fflush(out);
   hg_fix_report_free(&fixes);

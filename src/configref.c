@@ -1,7 +1,6 @@
 #include "configref.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <ftw.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -177,27 +176,6 @@ static int make_parents(const char *base, const char *path, hg_error *err) {
   return rc;
 }
 
-static int write_all(const char *path, const hg_buf *b, hg_error *err) {
-  int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
-  if (fd < 0)
-    return hg_error_set(err, "cannot create %s: %s", path, strerror(errno));
-  size_t done = 0;
-  while (done < b->len) {
-    ssize_t n = write(fd, b->data + done, b->len - done);
-    if (n < 0 && errno == EINTR)
-      continue;
-    if (n <= 0) {
-      int e = errno;
-      close(fd);
-      return hg_error_set(err, "cannot write %s: %s", path, strerror(e));
-    }
-    done += (size_t)n;
-  }
-  if (close(fd) != 0)
-    return hg_error_set(err, "cannot write %s: %s", path, strerror(errno));
-  return 0;
-}
-
 int hg_configref_rules(char **out, hg_repo *repo, const char *commit, const char *ref, const char *dir, hg_error *err) {
   *out = NULL;
   char *rel;
@@ -229,7 +207,7 @@ int hg_configref_rules(char **out, hg_repo *repo, const char *commit, const char
     char *to = hg_xasprintf("%s/%s", base, inner);
     if ((rc = make_parents(base, inner, err)) == 0 &&
         (rc = hg_repo_blob(repo, commit, files.items[i], &bytes, err)) == 0)
-      rc = write_all(to, &bytes, err);
+      rc = hg_write_new_file(to, bytes.data ? bytes.data : "", bytes.len, 0600, err);
     free(to);
     hg_buf_free(&bytes);
   }

@@ -2,7 +2,6 @@
 
 #include <dirent.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -195,29 +194,6 @@ static int propose(const hg_policy *p, const char *dir, const char *module, char
   return rc;
 }
 
-// Writes a new file; fails when it exists (O_EXCL: not even a file that appeared just now).
-static int write_new(const char *path, const char *text, hg_error *err) {
-  int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
-  if (fd < 0)
-    return hg_error_set(err, "%s: cannot create: %s", path, strerror(errno));
-  size_t len = strlen(text), done = 0;
-  while (done < len) {
-    ssize_t w = write(fd, text + done, len - done);
-    if (w < 0) {
-      int e = errno;
-      close(fd);
-      unlink(path);
-      return hg_error_set(err, "%s: cannot write: %s", path, strerror(e));
-    }
-    done += (size_t)w;
-  }
-  if (close(fd) != 0) {
-    unlink(path);
-    return hg_error_set(err, "%s: cannot write: %s", path, strerror(errno));
-  }
-  return 0;
-}
-
 int hg_init_run(hg_init_result *out, const hg_policy *p, const char *dir, const char *module, hg_error *err) {
   *out = (hg_init_result){0};
   if (!p->n_init || !p->init_module)
@@ -268,7 +244,7 @@ int hg_init_run(hg_init_result *out, const hg_policy *p, const char *dir, const 
       made++;
   }
   while (rc == 0 && written < files.len) {
-    if (write_new(files.items[written], texts.items[written], err) != 0)
+    if (hg_write_new_file(files.items[written], texts.items[written], strlen(texts.items[written]), 0666, err) != 0)
       rc = -1;
     else
       written++;

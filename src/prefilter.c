@@ -16,6 +16,7 @@ struct hg_prefilter {
   pcre2_code *code;
   needle *needles;
   size_t n_needles;
+  hg_units units;  // of every needle
 };
 
 // ---- deriving the literals ----------------------------------------------------------------------
@@ -227,6 +228,7 @@ hg_prefilter *hg_prefilter_new_units(const hg_predicates *const *patterns, const
     self->source = hg_xstrdup("");
   }
   self->on = self->code != NULL;
+  for (size_t i = 0; i < self->n_needles; i++) self->units |= self->needles[i].units;
   atomic_store(&self->compiled, true);
   return self;
 }
@@ -239,6 +241,7 @@ hg_prefilter *hg_prefilter_from_seed(const hg_prefilter_seed *seed) {
   for (size_t i = 0; i < seed->n_needles; i++) {
     self->needles[i] = seed->needles[i];
     self->needles[i].text = hg_xstrdup(seed->needles[i].text);
+    self->units |= seed->needles[i].units;
   }
   self->n_needles = seed->n_needles;
   return self;
@@ -306,10 +309,9 @@ bool hg_prefilter_match(const hg_prefilter *self, const char *data, size_t len) 
 
 hg_units hg_prefilter_units(const hg_prefilter *self, const char *data, size_t len) {
   if (!self->on) return HG_UNITS_ALL;
-  hg_units all = 0, got = 0;
-  for (size_t i = 0; i < self->n_needles; i++) all |= self->needles[i].units;
+  hg_units got = 0;
   // A needle whose units are all known already need not be searched.
-  for (size_t i = 0; i < self->n_needles && got != all; i++)
+  for (size_t i = 0; i < self->n_needles && got != self->units; i++)
     if ((self->needles[i].units & ~got) && found(&self->needles[i], data, len)) got |= self->needles[i].units;
   return got;
 }

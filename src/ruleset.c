@@ -236,38 +236,26 @@ static void query_free(hg_rules_query *rq) {
   free(rq);  // the first member of its query_node
 }
 
-// A query for a few small files is compiled light: a node that starts a line of a rule file, of
-// a type below, whose next token is one of the fields only that type has (the pinned grammar's
-// node-types.json says so; tests/check_wildcard_fields.py reads this table and checks it), is
-// written `(_` padded with spaces: the same node, and the same offsets for every byte after it.
+// A query for a few small files is compiled light: a node that starts a line of a rule file and
+// is one of the surface's `wildcards` (a type followed by a field no other type has) is written
+// `(_` padded with spaces: the same node, and the same offsets for every byte after it.
 // libtree-sitter 0.20.7 then skips its analysis of the pattern (~0.6 ms each: the Python rules
 // compile in 5 ms, not 19) and matches the same nodes, but tries every node against it where it
 // tried only nodes of its type: matching takes about twice as long, which pays off below a few
 // hundred KB of source (the bench's hook files: 149 KB).
-static const struct {
-  const char *type;
-  const char *fields[3];
-} LIGHT[] = {
-    // Measured on the hook's files and not worth it: attribute, import_from_statement and
-    // exec_statement roots, whose slower matching outweighed their quicker compile.
-    {"call", {"function:", "arguments:"}},
-};
-
-static void light_nodes(char *text, size_t len) {
-  for (size_t i = 0; i < len; i++) {
+static void light_nodes(const char *const *wildcards, char *text, size_t len) {
+  for (size_t i = 0; wildcards && i < len; i++) {
     if ((i && text[i - 1] != '\n') || text[i] != '(') continue;
     size_t at = i + 1 + (i + 1 < len && text[i + 1] == '(');
-    for (size_t t = 0; t < HG_ARRAY_LEN(LIGHT); t++) {
-      size_t n = strlen(LIGHT[t].type), k = at + n;
-      if (k >= len || memcmp(text + at, LIGHT[t].type, n) != 0 || !isspace((unsigned char)text[k])) continue;
+    for (const char *const *w = wildcards; *w; w++) {
+      size_t n = strcspn(*w, " "), k = at + n;  // "type field:"
+      const char *field = *w + n + 1;
+      if (k >= len || memcmp(text + at, *w, n) != 0 || !isspace((unsigned char)text[k])) continue;
       while (k < len && isspace((unsigned char)text[k])) k++;
-      for (size_t f = 0; f < 3 && LIGHT[t].fields[f]; f++) {
-        size_t m = strlen(LIGHT[t].fields[f]);
-        if (len - k > m && !memcmp(text + k, LIGHT[t].fields[f], m)) {
-          text[at] = '_';
-          memset(text + at + 1, ' ', n - 1);
-          break;
-        }
+      if (len - k > strlen(field) && !memcmp(text + k, field, strlen(field))) {
+        text[at] = '_';
+        memset(text + at + 1, ' ', n - 1);
+        break;
       }
     }
   }
@@ -287,7 +275,7 @@ static int compile_query(hg_ruleset *self, const surface_rules *sr, hg_units uni
     if (f.unit >= 0 && !(units & ((hg_units)1 << f.unit))) continue;
     f.offset = (uint32_t)src.len;
     hg_buf_add(&src, f.data, f.len);
-    if (light) light_nodes(src.data + f.offset, f.len);
+    if (light) light_nodes(sr->surface->wildcards, src.data + f.offset, f.len);
     hg_buf_putc(&src, '\n');
     HG_VEC_PUSH(&files, f);
   }

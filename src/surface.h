@@ -46,6 +46,10 @@ typedef struct {
   const char *const *blocks;           // NULL-terminated node types that hold statements: a parse error is reported as
                                        // the statement of one of them that holds it
   bool bracket_limit;                  // files nesting brackets deeper than CPython allows are not parsed
+  // NULL-terminated "type field:" pairs: only that node type has that field, so a rule's node of
+  // that type followed by that field may be compiled as a wildcard (ruleset.c's light compile;
+  // tests/check_wildcard_fields.py holds each against the pinned grammar's node-types.json)
+  const char *const *wildcards;
 } hg_surface;
 
 /** The row of surface `id`. */

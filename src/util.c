@@ -184,6 +184,29 @@ int hg_error_set(hg_error *err, const char *fmt, ...) {
   return -1;
 }
 
+int hg_write_all(int fd, const char *data, size_t len) {
+  for (size_t done = 0; done < len;) {
+    ssize_t n = write(fd, data + done, len - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) {
+      if (n == 0) errno = EIO;
+      return -1;
+    }
+    done += (size_t)n;
+  }
+  return 0;
+}
+
+int hg_write_new_file(const char *path, const char *data, size_t len, unsigned mode, hg_error *err) {
+  int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, (mode_t)mode);
+  if (fd < 0) return hg_error_set(err, "%s: cannot create: %s", path, strerror(errno));
+  int rc = hg_write_all(fd, data, len), e = errno;
+  if (close(fd) != 0 && rc == 0) rc = -1, e = errno;
+  if (rc == 0) return 0;
+  unlink(path);
+  return hg_error_set(err, "%s: cannot write: %s", path, strerror(e));
+}
+
 int hg_read_file(char **out, size_t *out_len, const char *path, hg_error *err) {
   *out = NULL;
   *out_len = 0;

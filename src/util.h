@@ -77,6 +77,11 @@ const char *hg_path_base(const char *path);
 char *hg_path_dir(const char *path);
 /** Reads a whole file into a heap buffer (NUL-terminated); -1 with errno-based message on failure. */
 int hg_read_file(char **out, size_t *out_len, const char *path, hg_error *err);
+/** Writes all `len` bytes to `fd` (again after EINTR); -1 with errno set on failure. */
+int hg_write_all(int fd, const char *data, size_t len);
+/** Creates `path` (mode before the umask) and writes `len` bytes to it; fails when it exists
+ *  (O_EXCL: not even a file that appeared just now), and removes what it began on failure. */
+int hg_write_new_file(const char *path, const char *data, size_t len, unsigned mode, hg_error *err);
 
 /** Is `s` (len bytes) a dotted name: identifiers (letters, digits not first, `_`; any byte of a
  *  non-ASCII UTF-8 sequence counts as a letter, as in `länder.flags`) separated by single dots? */

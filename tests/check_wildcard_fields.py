@@ -5,9 +5,9 @@ call wherever such a node is not a pattern's root: libtree-sitter 0.20.7 analyse
 step of a concrete type when it compiles a query (~10 M instructions each for `call` and
 `attribute`) and skips wildcard ones. That is the same pattern only while no other node type of
 the pinned grammar has the wildcard's first field; this test reads the grammar's node-types.json
-and fails the day one does. A run over a few small files also compiles the nodes of ruleset.c's
-LIGHT table as wildcards when the field named there follows them: each field must stay its type's
-alone (this test reads the table from ruleset.c).
+and fails the day one does. A run over a few small files also compiles the Python surface's
+`wildcards` (surface.c: "type field:" pairs) as wildcards: each field must stay its type's alone
+(this test reads the pairs from surface.c).
 
     check_wildcard_fields.py RULES_DIR GRAMMAR_DIR     (BUILD/_grammar/python: the fetched tarball)
 """
@@ -42,16 +42,15 @@ for path in sorted((rules / "python").rglob("*.scm")):
             failures.append(f"{path}:{line}: (_ {field}: ...) may be any of {sorted(owners.get(field, ()))}")
 if not seen:
     failures.append("no wildcard parent with a field in the rules: this test checks nothing")
-ruleset_c = pathlib.Path(__file__).resolve().parent.parent / "src" / "ruleset.c"
-table = re.search(r"\} LIGHT\[\] = \{(.*?)\n\};", ruleset_c.read_text(), re.S)
-entries = re.findall(r'\{"([a-z_]+)", \{([^}]*)\}\}', table.group(1)) if table else []
-if not entries:
-    failures.append(f"{ruleset_c}: no LIGHT table read: this test checks nothing of it")
-for node, fields in entries:
-    for field in re.findall(r'"([a-z_]+):"', fields):
-        if owners.get(field) != {node}:
-            failures.append(f"ruleset.c compiles ({node} {field}: ...) as (_ {field}: ...), but {field} belongs to "
-                            f"{sorted(owners.get(field, ()))}")
+surface_c = pathlib.Path(__file__).resolve().parent.parent / "src" / "surface.c"
+table = re.search(r"PYTHON_WILDCARDS\[\] = \{([^}]*)\}", surface_c.read_text())
+pairs = re.findall(r'"([a-z_]+) ([a-z_]+):"', table.group(1)) if table else []
+if not pairs:
+    failures.append(f"{surface_c}: no PYTHON_WILDCARDS read: this test checks nothing of them")
+for node, field in pairs:
+    if owners.get(field) != {node}:
+        failures.append(f"surface.c lets ({node} {field}: ...) compile as (_ {field}: ...), but {field} belongs to "
+                        f"{sorted(owners.get(field, ()))}")
 for f in failures:
     print(f)
 sys.exit(1 if failures else 0)

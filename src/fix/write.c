@@ -42,15 +42,7 @@ int hg_fix_write(const char *path, const char *text, size_t len, const char *old
     free(tmp);
     return -1;
   }
-  size_t done = 0;
-  int rc = 0;
-  while (done < len && rc == 0) {
-    ssize_t w = write(fd, text + done, len - done);
-    if (w < 0 && errno != EINTR)
-      rc = -1;
-    else if (w > 0)
-      done += (size_t)w;
-  }
+  int rc = hg_write_all(fd, text, len);
   if (rc == 0 && (fchmod(fd, st->st_mode & 07777) != 0 || fsync(fd) != 0))
     rc = -1;
   if (close(fd) != 0)

@@ -210,6 +210,19 @@ static const char *const LITERAL_BITS[] = {
     "'", "\"", "\n", "(", "-", "\xc3\xa9", "\xff", "\t",
 };
 
+// Up to `parts` random pieces of LITERAL_BITS joined into `text` (cap bytes); its length.
+static size_t random_text(char *text, size_t cap, uint32_t parts) {
+  size_t len = 0;
+  for (parts = 1 + rnd(parts); parts-- > 0;) {
+    const char *bit = LITERAL_BITS[rnd(sizeof(LITERAL_BITS) / sizeof(LITERAL_BITS[0]))];
+    size_t n = strlen(bit);
+    if (len + n >= cap) break;
+    memcpy(text + len, bit, n);
+    len += n;
+  }
+  return len;
+}
+
 // The matcher and the alternation it prints agree, on the built-in rules, over random strings
 // made of literals, their pieces and the characters around word boundaries, on every prefix.
 static void test_prefilter__agrees_with_the_alternation(void **state) {
@@ -220,14 +233,7 @@ static void test_prefilter__agrees_with_the_alternation(void **state) {
   char text[256];
   size_t agree_true = 0;
   for (int round = 0; round < 4000; round++) {
-    size_t len = 0;
-    for (uint32_t parts = 1 + rnd(8); parts-- > 0;) {
-      const char *bit = LITERAL_BITS[rnd(sizeof(LITERAL_BITS) / sizeof(LITERAL_BITS[0]))];
-      size_t n = strlen(bit);
-      if (len + n >= sizeof(text)) break;
-      memcpy(text + len, bit, n);
-      len += n;
-    }
+    size_t len = random_text(text, sizeof(text), 8);
     for (size_t cut = 0; cut <= len; cut += 1 + cut / 4) {
       bool got = hg_ruleset_may_contain_site(e->rules, HG_SURFACE_PYTHON, text, cut, NULL);
       bool want = pcre2_match(code, (PCRE2_SPTR)text, cut, 0, 0, e->md, NULL) >= 0;
@@ -247,22 +253,21 @@ static void test_prefilter__seed_round_trip(void **state) {
   assert_non_null(seed.source);
   assert_true(seed.n_needles > 3);
   hg_prefilter *back = hg_prefilter_from_seed(&seed);
+  hg_prefilter_seed again = hg_prefilter_seed_of(back);  // the same data, copied
+  assert_string_equal(again.source, seed.source);
+  assert_int_equal(again.n_needles, seed.n_needles);
+  for (size_t i = 0; i < seed.n_needles; i++) {
+    assert_string_equal(again.needles[i].text, seed.needles[i].text);
+    assert_int_equal(again.needles[i].combos, seed.needles[i].combos);
+    assert_int_equal(again.needles[i].units, seed.needles[i].units);
+  }
   hg_prefilter *fresh = hg_prefilter_from_seed(&seed);
   assert_true(hg_prefilter_equal(back, fresh));
-  assert_string_equal(hg_prefilter_source(back), seed.source);
   rng_state = UINT64_C(0x2545F4914F6CDD1D);
   char text[128];
   size_t narrowed = 0;
   for (int round = 0; round < 2000; round++) {
-    size_t len = 0;
-    for (uint32_t parts = 1 + rnd(5); parts-- > 0;) {
-      const char *bit = LITERAL_BITS[rnd(sizeof(LITERAL_BITS) / sizeof(LITERAL_BITS[0]))];
-      size_t n = strlen(bit);
-      if (len + n >= sizeof(text))
-        break;
-      memcpy(text + len, bit, n);
-      len += n;
-    }
+    size_t len = random_text(text, sizeof(text), 5);
     hg_units want = hg_ruleset_units(e->rules, HG_SURFACE_PYTHON, text, len);
     hg_units got = hg_prefilter_units(back, text, len);
     assert_int_equal(got & want, want);  // the ruleset masks them with the units it has
