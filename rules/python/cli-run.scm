@@ -55,7 +55,7 @@
  (#set! hardguard.reads "shell"))
 
 ;; Shell code that is more than one command line, read as shell (the shell surface's rules find
-;; its docker/podman/nerdctl commands, src/shell/): a command string given to a shell whose first
+;; its docker/podman/nerdctl commands, src/surfaces/shell/): a command string given to a shell whose first
 ;; word is not the program (`make prep && docker run ...`), or kept in a name and followed back
 ;; from the call (cmd = "docker run " "--rm x"; os.system(cmd)). Strings starting with the program
 ;; are read by the "shell" patterns above. (A comment before the argument is not looked past here:

@@ -1,7 +1,7 @@
 ;; cli-run: a docker / podman / nerdctl run or create command in a shell script (and in the
 ;; shell of CI steps and Makefile recipes). Wherever the command stands: after && || ; or |, in a
 ;; function, an if, a loop, a subshell or a $(...). Which commands start a container is decided
-;; by the "command" reading (src/shell/): after wrappers such as sudo or timeout and the program's
+;; by the "command" reading (src/surfaces/shell/): after wrappers such as sudo or timeout and the program's
 ;; own options, a verb (`run`, `create`, policy.yml cli.verbs) must follow; `docker build`,
 ;; `docker exec` and `echo docker run` are not sites.
 

@@ -4,15 +4,15 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "check.h"
+#include "app/check.h"
 #include "fix/diff.h"
-#include "fix/plan.h"
-#include "fix/shell.h"
+#include "surfaces/python/fix.h"
+#include "surfaces/shell/fix.h"
 #include "fix/write.h"
-#include "project/index.h"
-#include "ruleset.h"
-#include "source.h"
-#include "surface.h"
+#include "surfaces/python/project/index.h"
+#include "rules/ruleset.h"
+#include "base/source.h"
+#include "surfaces/surface.h"
 
 // One failing site of a file that --fix may fix, and what the fix did with it.
 typedef struct {

@@ -6,8 +6,8 @@
 #ifndef HG_FIX_APPLY_H
 #define HG_FIX_APPLY_H
 
-#include "config.h"
-#include "finding.h"
+#include "app/config.h"
+#include "judge/finding.h"
 
 struct hg_ruleset;
 struct hg_index;

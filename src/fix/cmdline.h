@@ -7,7 +7,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "policy.h"
+#include "rules/policy.h"
 
 /** The index of the image among `n` words: words[i] is a literal word, or NULL for an expression
  *  (taken for the image where an option could stand); spread[i] marks an expression that expands

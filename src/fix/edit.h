@@ -3,7 +3,7 @@
 #ifndef HG_FIX_EDIT_H
 #define HG_FIX_EDIT_H
 
-#include "util.h"
+#include "base/util.h"
 
 /** Replace bytes [start, end) with `text` (owned; "" deletes). start == end inserts. */
 typedef struct {

@@ -7,7 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "util.h"
+#include "base/util.h"
 
 bool hg_fix_inside(const char *path, const char *root) {
   char rp[PATH_MAX], rr[PATH_MAX];

@@ -7,9 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "compose/service.h"
-#include "evaluate.h"
-#include "rules_embedded.h"
+#include "surfaces/compose/service.h"
+#include "judge/verdict.h"
+#include "base/rules_embedded.h"
 
 static hg_policy *policy;
 static hg_config *config;

@@ -4,8 +4,8 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-#include "config.h"
-#include "policy.h"
+#include "app/config.h"
+#include "rules/policy.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   hg_error err;

@@ -11,10 +11,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "config.h"
-#include "project/index.h"
-#include "ruleset.h"
-#include "scan.h"
+#include "app/config.h"
+#include "surfaces/python/project/index.h"
+#include "rules/ruleset.h"
+#include "app/scan.h"
 
 static hg_ruleset *rules;
 static hg_config *plain, *with_builder;

@@ -7,10 +7,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "config.h"
-#include "predicate.h"
-#include "resolve.h"
-#include "ruleset.h"
+#include "app/config.h"
+#include "rules/predicate.h"
+#include "surfaces/python/resolve.h"
+#include "rules/ruleset.h"
 
 enum { MAX_QUANTIFIED_STEPS = 48 };  // rules/python/cli-run.scm has 32
 

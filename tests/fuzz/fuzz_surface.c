@@ -7,9 +7,9 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-#include "config.h"
-#include "ruleset.h"
-#include "scan.h"
+#include "app/config.h"
+#include "rules/ruleset.h"
+#include "app/scan.h"
 
 static hg_ruleset *rules;
 static hg_config *config;

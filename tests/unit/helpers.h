@@ -2,8 +2,8 @@
 #ifndef HG_TEST_HELPERS_H
 #define HG_TEST_HELPERS_H
 
-#include "config.h"
-#include "policy.h"
+#include "app/config.h"
+#include "rules/policy.h"
 
 /** The requirement bits of rules/policy.yml, in policy order (hg_verdict.missing and friends). */
 enum {

@@ -9,8 +9,8 @@
 
 #include <cmocka.h>
 
-#include "argv.h"
-#include "site.h"
+#include "base/argv.h"
+#include "judge/site.h"
 
 #define MAX_WORDS 8
 

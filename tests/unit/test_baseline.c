@@ -11,7 +11,7 @@
 
 #include <cmocka.h>
 
-#include "baseline.h"
+#include "app/baseline.h"
 
 // ---- hg_code_normalise ----------------------------------------------------------------------------
 

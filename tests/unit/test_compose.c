@@ -13,9 +13,9 @@
 
 #include "helpers.h"
 
-#include "compose/render.h"
-#include "compose/service.h"
-#include "evaluate.h"
+#include "surfaces/compose/render.h"
+#include "surfaces/compose/service.h"
+#include "judge/verdict.h"
 
 #ifndef HG_SOURCE_DIR
 #error "HG_SOURCE_DIR must name the source tree (set by tests/unit/CMakeLists.txt)"

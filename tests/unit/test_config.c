@@ -13,7 +13,7 @@
 
 #include <cmocka.h>
 
-#include "config.h"
+#include "app/config.h"
 
 // ---- temp directory fixture ---------------------------------------------------------------------
 

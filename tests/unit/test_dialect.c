@@ -14,9 +14,9 @@
 
 #include "helpers.h"
 
-#include "finding.h"
-#include "ruleset.h"
-#include "scan.h"
+#include "judge/finding.h"
+#include "rules/ruleset.h"
+#include "app/scan.h"
 
 typedef struct {
   hg_ruleset *rules;

@@ -13,7 +13,7 @@
 
 #include "helpers.h"
 
-#include "evaluate.h"
+#include "judge/verdict.h"
 
 #ifndef HG_SOURCE_DIR
 #error "HG_SOURCE_DIR must name the source tree (set by tests/unit/CMakeLists.txt)"

@@ -13,7 +13,7 @@
 
 #include <cmocka.h>
 
-#include "excerpt.h"
+#include "report/excerpt.h"
 
 typedef struct {
   char dir[64];

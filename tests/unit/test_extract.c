@@ -17,8 +17,8 @@
 
 #include "helpers.h"
 
-#include "project/index.h"
-#include "scan.h"
+#include "surfaces/python/project/index.h"
+#include "app/scan.h"
 
 #ifndef HG_SOURCE_DIR
 #error "HG_SOURCE_DIR must name the source tree (set by tests/unit/CMakeLists.txt)"

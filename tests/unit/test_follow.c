@@ -15,7 +15,7 @@
 
 #include "helpers.h"
 
-#include "scan.h"
+#include "app/scan.h"
 
 // ---- group fixture: the built-in rules, no config and a builder config --------------------------
 

@@ -14,8 +14,8 @@
 
 #include <cmocka.h>
 
-#include "gate.h"
-#include "project/index.h"
+#include "app/gate.h"
+#include "surfaces/python/project/index.h"
 
 static hg_config *parse(const char *text) {
   hg_config *c = NULL;

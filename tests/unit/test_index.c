@@ -13,8 +13,8 @@
 
 #include <cmocka.h>
 
-#include "project/index.h"
-#include "ruleset.h"
+#include "surfaces/python/project/index.h"
+#include "rules/ruleset.h"
 
 typedef struct {
   char dir[64];

@@ -9,7 +9,7 @@
 
 #include <cmocka.h>
 
-#include "init.h"
+#include "app/init.h"
 
 static const char POLICY[] =
     "dialects: { kw: { reads: kwargs }, fl: { reads: [argv, shell, command, script] } }\n"

@@ -10,10 +10,10 @@
 
 #include <cmocka.h>
 
-#include "fix/plan.h"
-#include "fix/shell.h"
+#include "surfaces/python/fix.h"
+#include "surfaces/shell/fix.h"
 #include "helpers.h"
-#include "ruleset.h"
+#include "rules/ruleset.h"
 
 typedef struct {
   TSParser *parser;

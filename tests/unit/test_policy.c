@@ -12,7 +12,7 @@
 
 #include "helpers.h"
 
-#include "policy.h"
+#include "rules/policy.h"
 
 #ifndef HG_SOURCE_DIR
 #error "HG_SOURCE_DIR must name the source tree (set by tests/unit/CMakeLists.txt)"

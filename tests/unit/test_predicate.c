@@ -10,8 +10,8 @@
 
 #include <cmocka.h>
 
-#include "predicate.h"
-#include "ruleset.h"  // tree_sitter_python()
+#include "rules/predicate.h"
+#include "rules/ruleset.h"  // tree_sitter_python()
 
 typedef struct {
   TSParser *parser;

@@ -14,9 +14,9 @@
 
 #include <cmocka.h>
 
-#include "check.h"
-#include "prefilter.h"
-#include "ruleset.h"
+#include "app/check.h"
+#include "rules/prefilter.h"
+#include "rules/ruleset.h"
 
 #ifndef HG_SOURCE_DIR
 #error "HG_SOURCE_DIR must name the source tree (set by tests/unit/CMakeLists.txt)"

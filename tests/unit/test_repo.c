@@ -12,7 +12,7 @@
 
 #include <cmocka.h>
 
-#include "repo.h"
+#include "app/repo.h"
 
 static void test_repo__run_program(void **state) {
   (void)state;

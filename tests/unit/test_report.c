@@ -12,7 +12,7 @@
 #include <cmocka.h>
 #include <jansson.h>
 
-#include "report.h"
+#include "report/report.h"
 
 typedef struct {
   const char *in, *want;

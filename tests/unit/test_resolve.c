@@ -10,8 +10,8 @@
 
 #include <cmocka.h>
 
-#include "resolve.h"
-#include "ruleset.h"  // tree_sitter_python()
+#include "surfaces/python/resolve.h"
+#include "rules/ruleset.h"  // tree_sitter_python()
 
 // ---- fixture: an arena per test -------------------------------------------------------------
 

@@ -16,8 +16,8 @@
 
 #include <cmocka.h>
 
-#include "scan.h"
-#include "source.h"
+#include "app/scan.h"
+#include "base/source.h"
 
 typedef struct {
   hg_ruleset *rules;

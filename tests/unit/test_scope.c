@@ -11,9 +11,9 @@
 
 #include <cmocka.h>
 
-#include "ruleset.h"  // tree_sitter_python()
-#include "scope.h"
-#include "util.h"
+#include "rules/ruleset.h"  // tree_sitter_python()
+#include "surfaces/python/scope.h"
+#include "base/util.h"
 
 // ---- fixture: a parser per test, and the tree of the last snippet ------------------------------
 

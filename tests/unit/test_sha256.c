@@ -9,7 +9,7 @@
 
 #include <cmocka.h>
 
-#include "sha256.h"
+#include "base/sha256.h"
 
 typedef struct {
   size_t n_a; // the input: "abc" when 0, else that many 'a'

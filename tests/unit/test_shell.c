@@ -1,4 +1,4 @@
-// Unit tests for the shell surface's word reading (src/shell/words.c): quotes, escapes, word
+// Unit tests for the shell surface's word reading (src/surfaces/shell/words.c): quotes, escapes, word
 // splitting, variables and arrays assigned in the script, defaults, and what stays unknown.
 #include <setjmp.h>
 #include <stdarg.h>
@@ -9,7 +9,7 @@
 
 #include <cmocka.h>
 
-#include "shell/sh.h"
+#include "surfaces/shell/sh.h"
 
 const TSLanguage *tree_sitter_bash(void);
 

@@ -10,7 +10,7 @@
 
 #include <cmocka.h>
 
-#include "source.h"
+#include "base/source.h"
 
 // The 0-based row of `offset`, as tree-sitter would report it.
 static uint32_t row_of(const hg_source *s, uint32_t offset) {

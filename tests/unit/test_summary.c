@@ -14,10 +14,10 @@
 
 #include <cmocka.h>
 
-#include "extract.h"
-#include "project/index.h"
-#include "project/summary.h"
-#include "ruleset.h"
+#include "surfaces/python/extract.h"
+#include "surfaces/python/project/index.h"
+#include "surfaces/python/project/summary.h"
+#include "rules/ruleset.h"
 
 // The project every test reads: a builder module and the file the sites stand in.
 static const char BUILDERS[] = "from dataclasses import dataclass\n"

@@ -13,8 +13,8 @@
 #include <cmocka.h>
 
 #include "helpers.h"
-#include "scan.h"
-#include "suppress.h"
+#include "app/scan.h"
+#include "judge/suppress.h"
 
 #define RULE(r) (UINT32_C(1) << (r))
 #define WEAK RULE(HG_RULE_WEAKENING_OPTION)

@@ -7,7 +7,7 @@
 
 #include <cmocka.h>
 
-#include "surface.h"
+#include "surfaces/surface.h"
 
 static void test_surface__by_name(void **state) {
   (void)state;

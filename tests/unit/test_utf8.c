@@ -8,7 +8,7 @@
 
 #include <cmocka.h>
 
-#include "utf8.h"
+#include "base/utf8.h"
 
 static void test_utf8__sequence_lengths(void **state) {
   (void)state;

@@ -10,7 +10,7 @@
 
 #include <cmocka.h>
 
-#include "util.h"
+#include "base/util.h"
 
 // ---- hg_glob_match ------------------------------------------------------------------------------
 

@@ -15,7 +15,7 @@
 
 #include <cmocka.h>
 
-#include "walk.h"
+#include "app/walk.h"
 
 typedef struct {
   char root[64];

@@ -1,5 +1,5 @@
 ;; Marker facts: `# hardguard: allow[requirement] -- reason` and `# hardguard: ignore[rule] -- reason`
-;; comments, the named and audited exceptions (src/suppress.c reads them). Never produce findings.
+;; comments, the named and audited exceptions (src/judge/suppress.c reads them). Never produce findings.
 ((comment) @marker
  (#contains? @marker "hardguard:")
  (#set! hardguard.fact "marker"))

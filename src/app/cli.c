@@ -1,0 +1,666 @@
+#include "app/cli.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "app/baseline.h"
+#include "app/config.h"
+#include "app/configref.h"
+#include "fix/apply.h"
+#include "app/gate.h"
+#include "app/init.h"
+#include "surfaces/python/project/index.h"
+#include "app/repo.h"
+#include "report/report.h"
+#include "rules/ruleset.h"
+#include "app/scan.h"
+#include "app/walk.h"
+
+typedef enum { CMD_CHECK, CMD_LIST_RULES, CMD_EXPLAIN, CMD_HELP, CMD_VERSION } command;
+
+typedef struct {
+  command cmd;
+  const hg_reporter *reporter;
+  const char *config_path;
+  const char *rules_dir;
+  const char *explain;
+  const char *diff_ref;        // --diff / --changed-since
+  const char *baseline;        // --baseline
+  const char *write_baseline;  // --write-baseline
+  const char *config_from;     // --config-from: config, baseline and rules from this git commit
+  unsigned jobs;
+  bool audit, quiet;
+  bool fix, show_fixes;  // --fix, --show-fixes
+  bool strict;       // --strict: gate-relaxed warnings fail the run
+  bool allow_empty;  // --allow-empty: excludes may leave nothing to check
+  int color;  // -1 auto, 0 never, 1 always
+  const char *const *paths;
+  size_t n_paths;
+} hg_options;
+
+static const char USAGE[] =
+    "usage: hardguard [options] [PATH...]\n"
+    "\n"
+    "Finds every place Python code creates a Docker container or opens a Docker client and fails\n"
+    "the sites that neither apply the shared hardening builder nor pass the full hardening flags.\n"
+    "PATHs are files or directories (default: .).\n"
+    "\n"
+    "options:\n"
+    "  --format FORMAT        text (default), json, sarif (code scanning), github (workflow\n"
+    "                         annotations), markdown (the audit, for an issue or pull request),\n"
+    "                         html (the audit as a self-contained page)\n"
+    "  --audit                list every site with its verdict and how it is hardened\n"
+    "  --diff REF             judge only the Python files changed since git commit REF (committed,\n"
+    "                         staged, unstaged or untracked); alias --changed-since REF\n"
+    "  --baseline FILE        fail only on findings FILE does not list; report its stale entries\n"
+    "  --write-baseline FILE  record the failing findings in FILE and exit 0\n"
+    "  --fix                  apply the configured builder at the failing Python sites it can fix,\n"
+    "                         then report what is left\n"
+    "  --show-fixes           with --fix: print the fixes as a unified diff (with --format sarif: as\n"
+    "                         the results' fixes) and write nothing\n"
+    "  --config FILE          use FILE instead of the nearest .hardguard.yml\n"
+    "  --rules DIR            use the rules in DIR (<surface>/*.scm, <surface>/facts/*.scm, policy.yml)\n"
+    "  --config-from REF      read the config, the --baseline file and the --rules directory from\n"
+    "                         git commit REF (e.g. the target branch) instead of the work tree\n"
+    "  --strict               with --diff, a change that relaxes the gate (gate-relaxed) fails\n"
+    "  --allow-empty          pass when the config's excludes leave no file to check\n"
+    "  -j, --jobs N           worker threads (default: one per online core)\n"
+    "  --color WHEN           auto (default), always, never; NO_COLOR=1 also turns colour off\n"
+    "  -q, --quiet            findings only: no summary line, no stale-baseline warnings\n"
+    "  --list-rules           list the rules and site kinds\n"
+    "  init [DIR]             write a hardening builder and a .hardguard.yml (hardguard init --help)\n"
+    "  --explain RULE         what RULE checks, why, how to fix it, with examples\n"
+    "  --version, -h/--help\n"
+    "\n"
+    "exit status: 0 every site passes, 1 a site fails, 2 could not check (usage, configuration,\n"
+    "unreadable input)\n";
+
+static int usage_error(FILE *err, const char *fmt, const char *arg) {
+  fputs("hardguard: ", err);
+  fprintf(err, fmt, arg);
+  fputs("\nTry 'hardguard --help'.\n", err);
+  return HG_EXIT_ERROR;
+}
+
+// getopt's '?': an unknown short option inside a cluster (-qz), a long option given a value it
+// does not take (--audit=x), or an unknown option.
+static int bad_option(FILE *err, const char *arg) {
+  if (arg[0] == '-' && arg[1] != '-' && optopt > 0 && optopt < 256) {
+    char opt[3] = {'-', (char)optopt, '\0'};
+    return usage_error(err, "unknown option '%s'", opt);
+  }
+  const char *eq = strchr(arg, '=');
+  if (arg[0] == '-' && arg[1] == '-' && eq && optopt != 0) {
+    fprintf(err, "hardguard: option '%.*s' takes no value\nTry 'hardguard --help'.\n", (int)(eq - arg), arg);
+    return HG_EXIT_ERROR;
+  }
+  return usage_error(err, "unknown option '%s'", arg);
+}
+
+static int parse_args(hg_options *o, int argc, char **argv, FILE *err) {
+  enum {
+    OPT_FORMAT = 256, OPT_AUDIT, OPT_CONFIG, OPT_RULES, OPT_COLOR, OPT_LIST_RULES, OPT_EXPLAIN, OPT_VERSION,
+    OPT_DIFF, OPT_BASELINE, OPT_WRITE_BASELINE, OPT_CONFIG_FROM, OPT_STRICT, OPT_ALLOW_EMPTY, OPT_FIX,
+    OPT_SHOW_FIXES,
+  };
+  static const struct option longs[] = {
+      {"format", required_argument, NULL, OPT_FORMAT},
+      {"audit", no_argument, NULL, OPT_AUDIT},
+      {"diff", required_argument, NULL, OPT_DIFF},
+      {"changed-since", required_argument, NULL, OPT_DIFF},
+      {"baseline", required_argument, NULL, OPT_BASELINE},
+      {"write-baseline", required_argument, NULL, OPT_WRITE_BASELINE},
+      {"fix", no_argument, NULL, OPT_FIX},
+      {"show-fixes", no_argument, NULL, OPT_SHOW_FIXES},
+      {"config", required_argument, NULL, OPT_CONFIG},
+      {"rules", required_argument, NULL, OPT_RULES},
+      {"config-from", required_argument, NULL, OPT_CONFIG_FROM},
+      {"strict", no_argument, NULL, OPT_STRICT},
+      {"allow-empty", no_argument, NULL, OPT_ALLOW_EMPTY},
+      {"jobs", required_argument, NULL, 'j'},
+      {"color", required_argument, NULL, OPT_COLOR},
+      {"quiet", no_argument, NULL, 'q'},
+      {"list-rules", no_argument, NULL, OPT_LIST_RULES},
+      {"explain", required_argument, NULL, OPT_EXPLAIN},
+      {"version", no_argument, NULL, OPT_VERSION},
+      {"help", no_argument, NULL, 'h'},
+      {0, 0, 0, 0},
+  };
+  *o = (hg_options){.cmd = CMD_CHECK, .reporter = &hg_reporter_text, .color = -1};
+  optind = 0;  // reset getopt (glibc: 0 also re-reads GNU extensions), so tests can call twice
+  opterr = 0;
+  int ch;
+  // '+': stop at the first path; ':': a missing value is reported as such, not as unknown.
+  while ((ch = getopt_long(argc, argv, "+:j:qh", longs, NULL)) != -1) {
+    switch (ch) {
+    case OPT_FORMAT:
+      if (!(o->reporter = hg_reporter_find(optarg))) {
+        fprintf(err, "hardguard: unknown format '%s' (expected one of %s)\nTry 'hardguard --help'.\n", optarg,
+                hg_reporter_names());
+        return HG_EXIT_ERROR;
+      }
+      break;
+    case OPT_AUDIT: o->audit = true; break;
+    case OPT_DIFF:
+    case OPT_CONFIG_FROM:
+      // A ref that starts with '-' is an option git would act on (or the next option, swallowed).
+      if (optarg[0] == '-' || optarg[0] == '\0')
+        return usage_error(err,
+                           ch == OPT_DIFF ? "--diff expects a git commit (a branch, tag or hash), got '%s'"
+                                          : "--config-from expects a git commit (a branch, tag or hash), got '%s'",
+                           optarg);
+      *(ch == OPT_DIFF ? &o->diff_ref : &o->config_from) = optarg;
+      break;
+    case OPT_BASELINE: o->baseline = optarg; break;
+    case OPT_WRITE_BASELINE: o->write_baseline = optarg; break;
+    case OPT_FIX: o->fix = true; break;
+    case OPT_SHOW_FIXES: o->show_fixes = true; break;
+    case OPT_CONFIG: o->config_path = optarg; break;
+    case OPT_RULES: o->rules_dir = optarg; break;
+    case OPT_STRICT: o->strict = true; break;
+    case OPT_ALLOW_EMPTY: o->allow_empty = true; break;
+    case 'j': {
+      char *end;
+      long n = strtol(optarg, &end, 10);
+      if (*optarg == '\0' || *end != '\0' || n < 1 || n > 256)
+        return usage_error(err, "--jobs expects a number from 1 to 256, got '%s'", optarg);
+      o->jobs = (unsigned)n;
+      break;
+    }
+    case OPT_COLOR:
+      if (!strcmp(optarg, "auto")) o->color = -1;
+      else if (!strcmp(optarg, "always")) o->color = 1;
+      else if (!strcmp(optarg, "never")) o->color = 0;
+      else return usage_error(err, "--color expects auto, always or never, got '%s'", optarg);
+      break;
+    case 'q': o->quiet = true; break;
+    case OPT_LIST_RULES: o->cmd = CMD_LIST_RULES; break;
+    case OPT_EXPLAIN: o->cmd = CMD_EXPLAIN; o->explain = optarg; break;
+    case OPT_VERSION: o->cmd = CMD_VERSION; break;
+    case 'h': o->cmd = CMD_HELP; break;
+    case ':': return usage_error(err, "option '%s' needs a value", argv[optind - 1]);
+    default: return bad_option(err, argv[optind - 1]);
+    }
+  }
+  if (o->write_baseline && o->diff_ref)
+    return usage_error(err, "%s", "--write-baseline records a whole run; it cannot be combined with --diff");
+  if (o->show_fixes && !o->fix) return usage_error(err, "%s", "--show-fixes goes with --fix");
+  if (o->fix && o->write_baseline)
+    return usage_error(err, "%s", "--fix and --write-baseline: fix first, then record the rest");
+  static const char *const here[] = {"."};
+  if (optind < argc) {
+    o->paths = (const char *const *)argv + optind;
+    o->n_paths = (size_t)(argc - optind);
+  } else {
+    o->paths = here;
+    o->n_paths = 1;
+  }
+  return 0;
+}
+
+static int list_rules(const hg_ruleset *rules, FILE *out) {
+  fputs("rules:\n", out);
+  for (size_t i = 0; i < HG_RULE_COUNT; i++) fprintf(out, "  %-24s %s\n", hg_rules[i].id, hg_rules[i].summary);
+  const char *const *kinds;
+  size_t n = hg_ruleset_kinds(rules, &kinds);
+  fputs("site kinds:\n", out);
+  for (size_t i = 0; i < n; i++) fprintf(out, "  %s\n", kinds[i]);
+  const hg_policy *p = hg_ruleset_policy(rules);
+  fputs("requirements:\n", out);
+  for (size_t i = 0; i < p->n_req; i++) fprintf(out, "  %-24s %s\n", p->req[i].id, p->req[i].summary);
+  fputs("surfaces:\n", out);
+  for (int s = 0; s < HG_SURFACE_COUNT; s++) {
+    const hg_surface *sf = hg_surface_get((hg_surface_id)s);
+    if (!hg_ruleset_has(rules, (hg_surface_id)s)) {
+      fprintf(out, "  %-8s off (the rules have no %s/ patterns)\n", sf->id, sf->id);
+      continue;
+    }
+    const char *pre = hg_ruleset_prefilter_source(rules, (hg_surface_id)s);
+    fprintf(out, "  %-8s prefilter: %s\n", sf->id, *pre ? pre : "off (a site pattern has no literal)");
+  }
+  return HG_EXIT_CLEAN;
+}
+
+// Prose wrapped at 80 columns under a two-space indent; a newline in the text starts a new line.
+static void wrapped(FILE *out, const char *text) {
+  enum { WIDTH = 80, INDENT = 2 };
+  size_t col = 0;
+  for (const char *p = text; *p;) {
+    if (*p == '\n') {
+      fputc('\n', out);
+      col = 0;
+      p++;
+      continue;
+    }
+    if (*p == ' ') {
+      p++;
+      continue;
+    }
+    size_t n = strcspn(p, " \n");
+    if (col && col + 1 + n > WIDTH) {
+      fputc('\n', out);
+      col = 0;
+    }
+    if (col == 0) col = (size_t)fprintf(out, "%*s", INDENT, "");
+    else col += (size_t)fprintf(out, " ");
+    col += fwrite(p, 1, n, out);
+    p += n;
+  }
+  fputc('\n', out);
+}
+
+// Code kept as written, each line under a four-space indent.
+static void code_block(FILE *out, const char *code) {
+  for (const char *p = code; *p;) {
+    size_t n = strcspn(p, "\n");
+    fprintf(out, "    %.*s\n", (int)n, p);
+    p += n + (p[n] == '\n');
+  }
+}
+
+static int explain(const char *id, FILE *out, FILE *err) {
+  const hg_rule *r = hg_rule_find(id);
+  if (!r) return usage_error(err, "unknown rule '%s' (see --list-rules)", id);
+  fprintf(out, "%s: %s\n\nWhat it checks\n", r->id, r->summary);
+  wrapped(out, r->what);
+  fputs("\nWhy it matters\n", out);
+  wrapped(out, r->why);
+  fputs("\nHow to fix\n", out);
+  wrapped(out, r->fix);
+  fputs("\nFails\n", out);
+  code_block(out, r->example_fail);
+  fputs("\nPasses\n", out);
+  code_block(out, r->example_pass);
+  fputs("\nWith --fix\n", out);
+  wrapped(out, hg_fix_explain((hg_rule_id)(r - hg_rules)));
+  return HG_EXIT_CLEAN;
+}
+
+// Keeps the files git reports changed since the ref; frees the others.
+static int keep_changed(hg_repo *repo, const char *ref, hg_paths *files, hg_error *e) {
+  hg_strings changed = {0};
+  if (hg_repo_changed(repo, ref, &changed, e) != 0) return -1;
+  size_t w = 0;
+  for (size_t i = 0; i < files->len; i++) {
+    char *rel = hg_repo_relpath(repo, files->items[i]);
+    if (hg_strings_contains(&changed, rel)) files->items[w++] = files->items[i];
+    else free(files->items[i]);
+    free(rel);
+  }
+  files->len = w;
+  hg_strings_free(&changed);
+  return 0;
+}
+
+typedef struct {
+  hg_baseline entries;   // sorted by hg_baseline_match
+  bool *baselined;       // per finding
+  const hg_baseline_entry **stale;
+  size_t n_stale;
+} baseline_result;
+
+static bool under(const char *path, const char *dir) {
+  size_t n = strlen(dir);
+  return !strcmp(dir, ".") || !strcmp(path, dir) || (!strncmp(path, dir, n) && path[n] == '/');
+}
+
+// Which baseline entries this run could have matched: those of files it scanned, and of files
+// that are gone from under the paths it was given. Entries of files outside the run (other paths,
+// unchanged files with --diff, excluded or unreadable files) are neither matched nor stale.
+static bool in_scope(const hg_baseline_entry *e, const hg_strings *scanned, char *const *args, size_t n_args,
+                     const char *root) {
+  if (hg_strings_contains(scanned, e->path)) return true;
+  bool below = false;
+  for (size_t i = 0; i < n_args && !below; i++) below = under(e->path, args[i]);
+  if (!below) return false;
+  char *abs = e->path[0] == '/' ? hg_xstrdup(e->path) : hg_xasprintf("%s/%s", root, e->path);
+  struct stat st;
+  bool gone = lstat(abs, &st) != 0 && errno == ENOENT;
+  free(abs);
+  return gone;
+}
+
+static int cmp_str(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
+
+// The baseline entries (sorted) that no finding used and that the run could have matched.
+static void find_stale(baseline_result *b, const hg_options *o, hg_repo *repo, const hg_paths *files,
+                       const hg_file_errors *errors, const bool *used) {
+  hg_strings scanned = {0};
+  for (size_t i = 0; i < files->len; i++) {
+    bool unreadable = false;
+    for (size_t k = 0; k < errors->len && !unreadable; k++)
+      unreadable = errors->items[k].kind == HG_FILE_UNREADABLE && !strcmp(errors->items[k].path, files->items[i]);
+    if (!unreadable) HG_VEC_PUSH(&scanned, hg_repo_relpath(repo, files->items[i]));
+  }
+  if (scanned.len) qsort(scanned.items, scanned.len, sizeof(char *), cmp_str);
+  char **args = hg_xcalloc(o->n_paths, sizeof(char *));
+  for (size_t i = 0; i < o->n_paths; i++) args[i] = hg_repo_relpath(repo, o->paths[i]);
+  b->stale = hg_xcalloc(b->entries.len, sizeof(hg_baseline_entry *));
+  for (size_t j = 0; j < b->entries.len; j++)
+    if (!used[j] && in_scope(&b->entries.items[j], &scanned, args, o->n_paths, hg_repo_root(repo)))
+      b->stale[b->n_stale++] = &b->entries.items[j];
+  // Stale entries in the order they stand in the file.
+  for (size_t i = 1; i < b->n_stale; i++)
+    for (size_t k = i; k > 0 && b->stale[k - 1]->line > b->stale[k]->line; k--) {
+      const hg_baseline_entry *t = b->stale[k];
+      b->stale[k] = b->stale[k - 1];
+      b->stale[k - 1] = t;
+    }
+  hg_strv_free(args, o->n_paths);
+  hg_strings_free(&scanned);
+}
+
+static void apply_baseline(baseline_result *b, const hg_options *o, hg_repo *repo, const hg_paths *files,
+                           const hg_file_errors *errors, const hg_findings *findings, const char *const *relpaths) {
+  b->baselined = hg_xcalloc(findings->len + 1, sizeof(bool));
+  bool *used = hg_xcalloc(b->entries.len + 1, sizeof(bool));
+  hg_baseline_match(&b->entries, findings, relpaths, b->baselined, used);
+  find_stale(b, o, repo, files, errors, used);
+  free(used);
+}
+
+// A reported run's exit status: unreadable paths, else failing findings (those the baseline does
+// not accept) or gate-relaxed warnings under --strict, else clean.
+static int exit_status(size_t failing, const hg_report_input *in, const hg_file_errors *errors) {
+  for (size_t i = 0; i < errors->len; i++)
+    if (errors->items[i].kind == HG_FILE_UNREADABLE) return HG_EXIT_ERROR;
+  return failing || hg_report_gate_fails(in) ? HG_EXIT_FINDINGS : HG_EXIT_CLEAN;
+}
+
+// The scan feeds the reporter file by file (hg_report_stream), so that memory holds the files in
+// flight, not every finding: a run without --fix or --write-baseline, in a format that streams.
+static int scan_streaming(const hg_options *o, const hg_scan_options *so, const hg_report_input *in,
+                          baseline_result *base, hg_paths *files, hg_file_errors *errors, hg_scan_stats *stats,
+                          FILE *err) {
+  hg_report_stream rs;
+  if (o->baseline) hg_baseline_sort(&base->entries);
+  hg_report_stream_begin(&rs, o->reporter, in, o->baseline ? &base->entries : NULL);
+  hg_scan_options with_sink = *so;
+  with_sink.sink = hg_report_stream_file;
+  with_sink.sink_ctx = &rs;
+  hg_error e;
+  int rc = 0;
+  if (hg_scan(&with_sink, files->items, files->len, NULL, errors, stats, &e) != 0) {
+    fprintf(err, "hardguard: %s\n", e.message);
+    rc = HG_EXIT_ERROR;
+  }
+  if (o->baseline) find_stale(base, o, in->repo, files, errors, rs.used);
+  size_t accepted = rs.baselined;
+  hg_report_stream_end(&rs, stats, errors, base->stale, base->n_stale);
+  return rc ? rc : exit_status(stats->failing - accepted, &rs.in, errors);
+}
+
+// --fix: fixes what the findings allow (fix/apply.h), says what became of each failing site on
+// err, and, when files changed, scans them all again so that the report shows what is left.
+// --show-fixes prints the diff on `out` instead and writes nothing. HG_EXIT_ERROR when a file with
+// fixes was left untouched (a symlink, read-only, changed on disk, failing its re-check).
+static int fix(const hg_options *o, const hg_ruleset *rules, const hg_config *config, hg_index **index,
+               hg_paths *files, hg_findings *findings, hg_file_errors *errors, hg_scan_stats *stats,
+               hg_fix_report *fr, FILE *out, FILE *err) {
+  hg_findings_sort(findings);
+  hg_fix_options fo = {.rules = rules, .config = config, .index = *index,
+                       .root = config->path ? config->root : ".", .dry_run = o->show_fixes};
+  hg_error e;
+  if (hg_fix_run(fr, &fo, findings, &e) != 0) {
+    fprintf(err, "hardguard: %s\n", e.message);
+    return HG_EXIT_ERROR;
+  }
+  for (size_t i = 0; i < fr->outcomes.len; i++) {
+    const hg_fix_outcome *oc = &fr->outcomes.items[i];
+    const char *what = oc->status == HG_FIX_FIXED      ? (o->show_fixes ? "fixable" : "fixed")
+                       : oc->status == HG_FIX_RESOLVED ? "resolved"
+                                                       : "not fixed";
+    fprintf(err, "%s:%u:%u: %s [%s]: %s\n", oc->path, oc->line, oc->col, what, hg_rules[oc->rule].id, oc->text);
+  }
+  for (size_t i = 0; i < fr->refused.len; i++)
+    fprintf(err, "hardguard: %s: %s\n", fr->refused.items[i].path, fr->refused.items[i].message);
+  // The text format gets the diff instead of a report; SARIF carries the fixes in its results.
+  if (o->show_fixes && o->reporter == &hg_reporter_text) fputs(fr->diff.data ? fr->diff.data : "", out);
+  if (!o->quiet)
+    fprintf(err, "hardguard: %s %zu site%s in %zu file%s; %zu not fixable\n", o->show_fixes ? "would fix" : "fixed",
+            fr->fixed, fr->fixed == 1 ? "" : "s", fr->files_changed, fr->files_changed == 1 ? "" : "s", fr->not_fixable);
+  int rc = fr->refused.len ? HG_EXIT_ERROR : 0;
+  if (fr->files_changed && !o->show_fixes) {
+    // Judge the tree as it is now; the index has read the modules as they were.
+    hg_findings_free(findings);
+    hg_file_errors_free(errors);
+    *findings = (hg_findings){0};
+    *errors = (hg_file_errors){0};
+    size_t excluded = stats->excluded;
+    *stats = (hg_scan_stats){.excluded = excluded};
+    hg_index_free(*index);
+    *index = hg_index_new(rules, config, o->paths[0]);
+    hg_scan_options so = {.rules = rules, .config = config, .index = *index, .jobs = o->jobs};
+    if (hg_scan(&so, files->items, files->len, findings, errors, stats, &e) != 0) {
+      fprintf(err, "hardguard: %s\n", e.message);
+      rc = HG_EXIT_ERROR;
+    }
+  }
+  return rc;
+}
+
+// With --config-from, the run's config and baseline come from the commit `trusted` (else NULL).
+static int load_config(const hg_options *o, hg_repo *repo, const char *trusted, baseline_result *base,
+                       hg_config **config, hg_error *e) {
+  if (o->baseline && (trusted ? hg_configref_baseline(&base->entries, repo, trusted, o->config_from, o->baseline,
+                                                      false, e)
+                              : hg_baseline_load(&base->entries, o->baseline, e)) != 0)
+    return -1;
+  bool found;
+  int rc = trusted ? hg_configref_config(config, o->config_path ? NULL : &found, repo, trusted, o->config_from,
+                                         o->config_path, o->paths[0], e)
+           : o->config_path ? hg_config_load(config, o->config_path, e)
+                            : hg_config_discover(config, o->paths[0], e);
+  return rc;
+}
+
+static int check(const hg_options *o, const hg_ruleset *rules, hg_repo *repo, const char *trusted, FILE *out,
+                 FILE *err) {
+  hg_error e;
+  baseline_result base = {0};
+  hg_config *config = NULL;
+  int rc = load_config(o, repo, trusted, &base, &config, &e);
+  if (rc == 0 && (rc = hg_config_check(config, hg_ruleset_policy(rules), &e)) != 0) {
+    hg_config_free(config);
+    config = NULL;
+  }
+  if (rc != 0) {
+    fprintf(err, "hardguard: %s\n", e.message);
+    hg_baseline_free(&base.entries);
+    hg_config_free(config);
+    return HG_EXIT_ERROR;
+  }
+  // The repository root, only when something names files relative to it.
+  bool want_root = o->diff_ref || o->baseline || o->write_baseline || hg_reporter_wants_root(o->reporter);
+  // Outside git: the directory of the .hardguard.yml, else the working directory.
+  bool own_repo = want_root && !repo;
+  if (own_repo) repo = hg_repo_open(o->paths[0], config->path ? config->root : ".");
+  hg_paths files = {0};
+  hg_findings findings = {0};
+  hg_file_errors errors = {0};
+  hg_scan_stats stats = {0};
+  hg_gate gate = {.strict = o->strict || config->strict};
+  char **relpaths = NULL;
+  int fix_rc = 0;
+  hg_fix_report fixes = {0};
+  hg_walk(o->paths, o->n_paths, config, &files, &errors, &stats.excluded);
+  hg_index *index = hg_index_new(rules, config, o->paths[0]);
+  hg_scan_options so = {.rules = rules, .config = config, .index = index, .jobs = o->jobs};
+  hg_gate_init(&gate, config);
+  if ((!o->allow_empty &&
+       hg_gate_check_empty(o->paths, o->n_paths, config, files.len, stats.excluded, &e) != 0) ||
+      hg_gate_check_builders(config, index, &e) != 0 ||
+      (o->diff_ref && keep_changed(repo, o->diff_ref, &files, &e) != 0) ||
+      (o->diff_ref && hg_gate_review(&gate, repo, o->diff_ref, o->config_path, o->paths[0], trusted ? NULL : config,
+                                     o->baseline, &files, &e) != 0)) {
+    fprintf(err, "hardguard: %s\n", e.message);
+    rc = HG_EXIT_ERROR;
+    goto cleanup;
+  }
+  bool color = o->color == 1 || (o->color == -1 && !getenv("NO_COLOR") && isatty(fileno(out)));
+  if (o->reporter->streams && !o->fix && !o->write_baseline) {
+    hg_report_input in = {.out = out, .color = color, .audit = o->audit, .quiet = o->quiet, .repo = repo,
+                          .baseline_path = o->baseline, .gate = &gate};
+    rc = scan_streaming(o, &so, &in, &base, &files, &errors, &stats, err);
+    goto cleanup;
+  }
+  if (hg_scan(&so, files.items, files.len, &findings, &errors, &stats, &e) != 0) {
+    fprintf(err, "hardguard: %s\n", e.message);
+    rc = HG_EXIT_ERROR;
+    goto cleanup;
+  }
+  if (o->fix) {
+    int frc = fix(o, rules, config, &index, &files, &findings, &errors, &stats, &fixes, out, err);
+    if (frc == HG_EXIT_ERROR) fix_rc = frc;
+    if (o->show_fixes && o->reporter == &hg_reporter_text) {
+      rc = frc ? frc : (stats.failing ? HG_EXIT_FINDINGS : HG_EXIT_CLEAN);
+      goto cleanup;
+    }
+  }
+  if (repo) {
+    relpaths = hg_xcalloc(findings.len + 1, sizeof(char *));
+    for (size_t i = 0; i < findings.len; i++) relpaths[i] = hg_repo_relpath(repo, findings.items[i].path);
+  }
+  const char *baseline_path = o->baseline;
+  if (o->write_baseline) {
+    if (hg_baseline_write(o->write_baseline, &findings, (const char *const *)relpaths, &e) != 0) {
+      fprintf(err, "hardguard: %s\n", e.message);
+      rc = HG_EXIT_ERROR;
+      goto cleanup;
+    }
+    // Report the run as the new baseline sees it: everything that fails is now accepted.
+    hg_baseline_free(&base.entries);
+    free(base.baselined);
+    base = (baseline_result){.baselined = hg_xcalloc(findings.len + 1, sizeof(bool))};
+    size_t n = 0;
+    for (size_t i = 0; i < findings.len; i++) n += base.baselined[i] = hg_finding_fails(&findings.items[i]);
+    if (!o->quiet)
+      fprintf(err, "hardguard: wrote %zu finding%s to %s\n", n, n == 1 ? "" : "s", o->write_baseline);
+    baseline_path = o->write_baseline;
+  } else if (o->baseline) {
+    apply_baseline(&base, o, repo, &files, &errors, &findings, (const char *const *)relpaths);
+  }
+  // `failing` is what fails the run: findings the baseline accepts do not.
+  hg_scan_stats shown = stats;
+  if (base.baselined)
+    for (size_t i = 0; i < findings.len; i++) shown.failing -= base.baselined[i];
+  hg_report_input in = {
+      .out = out, .color = color, .audit = o->audit, .quiet = o->quiet, .findings = &findings, .errors = &errors,
+      .stats = &shown, .repo = repo, .relpaths = (const char *const *)relpaths, .baseline_path = baseline_path,
+      .baselined = base.baselined, .stale = base.stale, .n_stale = base.n_stale, .gate = &gate,
+      .fixes = o->show_fixes ? &fixes : NULL,
+  };
+  hg_report(o->reporter, &in);
+  rc = fix_rc ? fix_rc : exit_status(shown.failing, &in, &errors);
+cleanup:
+  fflush(out);
+  hg_fix_report_free(&fixes);
+  if (relpaths) hg_strv_free(relpaths, findings.len);
+  hg_baseline_free(&base.entries);
+  free(base.baselined);
+  free(base.stale);
+  hg_paths_free(&files);
+  hg_findings_free(&findings);
+  hg_file_errors_free(&errors);
+  if (own_repo) hg_repo_free(repo);
+  hg_gate_free(&gate);
+  hg_index_free(index);
+  hg_config_free(config);
+  return rc;
+}
+
+int hg_cli_parse(int argc, char **argv, FILE *err) {
+  hg_options o;
+  return parse_args(&o, argc, argv, err);
+}
+
+static const char INIT_USAGE[] =
+    "usage: hardguard init [--module PKG.MODULE] [--rules DIR] [DIR]\n"
+    "\n"
+    "Writes the project's hardening builder into DIR (default: .): a module whose functions yield\n"
+    "the policy's full hardening set, and a .hardguard.yml naming them. Without --module, the module\n"
+    "goes into the project's one package (under src/ or at the top), else at the top. Writes only\n"
+    "new files: when one exists, nothing is written (exit 2).\n";
+
+// hardguard init [--module M] [--rules DIR] [DIR]
+static int init_main(int argc, char **argv, FILE *out, FILE *err) {
+  enum { OPT_MODULE = 256, OPT_RULES };
+  static const struct option longs[] = {
+      {"module", required_argument, NULL, OPT_MODULE},
+      {"rules", required_argument, NULL, OPT_RULES},
+      {"help", no_argument, NULL, 'h'},
+      {0, 0, 0, 0},
+  };
+  const char *module = NULL, *rules_dir = NULL;
+  optind = 0;
+  opterr = 0;
+  int ch;
+  while ((ch = getopt_long(argc, argv, "+:h", longs, NULL)) != -1) {
+    switch (ch) {
+    case OPT_MODULE: module = optarg; break;
+    case OPT_RULES: rules_dir = optarg; break;
+    case 'h': fputs(INIT_USAGE, out); return HG_EXIT_CLEAN;
+    case ':': return usage_error(err, "option '%s' needs a value", argv[optind - 1]);
+    default: return bad_option(err, argv[optind - 1]);
+    }
+  }
+  if (argc - optind > 1) return usage_error(err, "init takes one directory, got also '%s'", argv[optind + 1]);
+  const char *dir = optind < argc ? argv[optind] : ".";
+  hg_ruleset *rules;
+  hg_error e;
+  if (hg_ruleset_load(&rules, rules_dir, &e) != 0) {
+    fprintf(err, "hardguard: %s\n", e.message);
+    return HG_EXIT_ERROR;
+  }
+  hg_init_result r;
+  int rc = hg_init_run(&r, hg_ruleset_policy(rules), dir, module, &e);
+  if (rc != 0) {
+    fprintf(err, "hardguard: %s\n", e.message);
+  } else {
+    for (size_t i = 0; i < r.n_created; i++) fprintf(out, "wrote %s\n", r.created[i]);
+    fprintf(out, "hardguard: the builder is %s; apply it at each site with `hardguard --fix`\n", r.module);
+  }
+  hg_init_result_free(&r);
+  hg_ruleset_free(rules);
+  return rc ? HG_EXIT_ERROR : HG_EXIT_CLEAN;
+}
+
+int hg_cli_main(int argc, char **argv, FILE *out, FILE *err) {
+  // A subcommand: `hardguard init` (a directory named init is ./init).
+  if (argc >= 2 && !strcmp(argv[1], "init")) return init_main(argc - 1, argv + 1, out, err);
+  hg_options o;
+  int rc = parse_args(&o, argc, argv, err);
+  if (rc != 0) return rc;
+  if (o.cmd == CMD_HELP) {
+    fputs(USAGE, out);
+    return HG_EXIT_CLEAN;
+  }
+  if (o.cmd == CMD_VERSION) {
+    fprintf(out, "hardguard %s\n", HG_VERSION);
+    return HG_EXIT_CLEAN;
+  }
+  if (o.cmd == CMD_EXPLAIN) return explain(o.explain, out, err);
+  hg_ruleset *rules = NULL;
+  hg_error e;
+  // --config-from: the commit, resolved once, and the rules directory as it stands there.
+  hg_repo *repo = o.config_from ? hg_repo_open(o.paths[0], ".") : NULL;
+  char *trusted = NULL, *rules_copy = NULL;
+  rc = repo ? hg_repo_commit(repo, "--config-from", o.config_from, &trusted, &e) : 0;
+  if (rc == 0 && trusted && o.rules_dir) rc = hg_configref_rules(&rules_copy, repo, trusted, o.config_from, o.rules_dir, &e);
+  if (rc == 0) rc = hg_ruleset_load(&rules, rules_copy ? rules_copy : o.rules_dir, &e);
+  if (rc != 0) {
+    fprintf(err, "hardguard: %s\n", e.message);
+    rc = HG_EXIT_ERROR;
+  } else {
+    rc = o.cmd == CMD_LIST_RULES ? list_rules(rules, out) : check(&o, rules, repo, trusted, out, err);
+  }
+  hg_ruleset_free(rules);
+  hg_configref_rules_remove(rules_copy);
+  hg_repo_free(repo);
+  free(trusted);
+  return rc;
+}

@@ -1,0 +1,50 @@
+#include "base/argv.h"
+
+#include <stdbool.h>
+#include <stdlib.h>
+
+#include "base/util.h"
+
+static bool is_space(char c) { return c == ' ' || c == '\t' || c == '\r'; }
+static bool ends_command(char c) { return c == ';' || c == '&' || c == '|' || c == '\n'; }
+
+void hg_argv_split(hg_argv_words *out, const char *s) {
+  hg_buf word = {0};
+  bool in_word = false;
+  for (const char *p = s;; p++) {
+    char c = *p;
+    if (c == '\0' || is_space(c) || ends_command(c)) {
+      if (in_word) HG_VEC_PUSH(out, hg_buf_detach(&word));
+      in_word = false;
+      if (c == '\0' || ends_command(c)) break;
+      continue;
+    }
+    in_word = true;
+    if (c == '\\' && p[1]) {
+      // Backslash-newline is a line continuation; any other escaped byte is literal.
+      if (p[1] != '\n') hg_buf_putc(&word, p[1]);
+      p++;
+    } else if (c == '\'') {
+      for (p++; *p && *p != '\''; p++) hg_buf_putc(&word, *p);
+      hg_buf_add(&word, "", 0);
+      if (!*p) p--;  // unterminated: take the rest as the word
+    } else if (c == '"') {
+      for (p++; *p && *p != '"'; p++) {
+        if (*p == '\\' && (p[1] == '"' || p[1] == '\\' || p[1] == '$' || p[1] == '`')) p++;
+        hg_buf_putc(&word, *p);
+      }
+      hg_buf_add(&word, "", 0);
+      if (!*p) p--;
+    } else {
+      hg_buf_putc(&word, c);
+    }
+  }
+  hg_buf_free(&word);
+}
+
+void hg_argv_words_free(hg_argv_words *self) {
+  for (size_t i = 0; i < self->len; i++) free(self->items[i]);
+  free(self->items);
+  self->items = NULL;
+  self->len = self->cap = 0;
+}

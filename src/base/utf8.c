@@ -1,0 +1,68 @@
+#include "base/utf8.h"
+
+size_t hg_utf8_seq(const char *s) {
+  const unsigned char *p = (const unsigned char *)s;
+  if (p[0] < 0x80) return 1;
+  size_t n;
+  unsigned char lo = 0x80, hi = 0xBF;  // allowed range of the second byte (RFC 3629, table 3-7)
+  if (p[0] >= 0xC2 && p[0] <= 0xDF) {
+    n = 2;
+  } else if (p[0] >= 0xE0 && p[0] <= 0xEF) {
+    n = 3;
+    if (p[0] == 0xE0) lo = 0xA0;       // no overlong forms
+    else if (p[0] == 0xED) hi = 0x9F;  // no surrogates
+  } else if (p[0] >= 0xF0 && p[0] <= 0xF4) {
+    n = 4;
+    if (p[0] == 0xF0) lo = 0x90;
+    else if (p[0] == 0xF4) hi = 0x8F;  // nothing past U+10FFFF
+  } else {
+    return 0;
+  }
+  if (p[1] < lo || p[1] > hi) return 0;
+  for (size_t i = 2; i < n; i++)
+    if ((p[i] & 0xC0) != 0x80) return 0;
+  return n;
+}
+
+void hg_utf8_sanitize(hg_buf *out, const char *s) {
+  while (*s) {
+    size_t n = hg_utf8_seq(s);
+    if (n) {
+      hg_buf_add(out, s, n);
+      s += n;
+    } else {
+      hg_buf_puts(out, "\xEF\xBF\xBD");
+      s++;
+    }
+  }
+}
+
+char *hg_utf8_sanitized(const char *s) {
+  hg_buf b = {0};
+  hg_utf8_sanitize(&b, s);
+  return hg_buf_detach(&b);
+}
+
+const char *hg_utf8_escaped(hg_buf *out, const char *s) {
+  out->len = 0;
+  hg_buf_add(out, "", 0);
+  for (const unsigned char *p = (const unsigned char *)s; *p;) {
+    size_t n = *p >= 0x80 ? hg_utf8_seq((const char *)p) : 1;
+    if (*p == '\\') {
+      hg_buf_puts(out, "\\\\");
+    } else if (*p == '\n') {
+      hg_buf_puts(out, "\\n");
+    } else if (*p == '\t') {
+      hg_buf_puts(out, "\\t");
+    } else if (*p == '\r') {
+      hg_buf_puts(out, "\\r");
+    } else if (*p < 0x20 || *p == 0x7f || n == 0) {
+      hg_buf_printf(out, "\\x%02x", *p);
+      n = 1;
+    } else {
+      hg_buf_add(out, (const char *)p, n);
+    }
+    p += n ? n : 1;
+  }
+  return out->data;
+}

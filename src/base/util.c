@@ -1,0 +1,380 @@
+#include "base/util.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <fnmatch.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static void oom(void) {
+  fputs("hardguard: out of memory\n", stderr);
+  abort();
+}
+
+void *hg_xmalloc(size_t n) {
+  void *p = malloc(n ? n : 1);
+  if (!p) oom();
+  return p;
+}
+
+void *hg_xcalloc(size_t count, size_t size) {
+  void *p = calloc(count ? count : 1, size ? size : 1);
+  if (!p) oom();
+  return p;
+}
+
+void *hg_xrealloc(void *p, size_t n) {
+  p = realloc(p, n ? n : 1);
+  if (!p) oom();
+  return p;
+}
+
+char *hg_xstrdup(const char *s) { return hg_xstrndup(s, strlen(s)); }
+
+char *hg_xstrndup(const char *s, size_t n) {
+  char *p = hg_xmalloc(n + 1);
+  memcpy(p, s, n);
+  p[n] = '\0';
+  return p;
+}
+
+char *hg_xasprintf(const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  int n = vsnprintf(NULL, 0, fmt, ap);
+  va_end(ap);
+  char *p = hg_xmalloc((size_t)n + 1);
+  va_start(ap, fmt);
+  vsnprintf(p, (size_t)n + 1, fmt, ap);
+  va_end(ap);
+  return p;
+}
+
+void hg_strv_free(char **v, size_t n) {
+  for (size_t i = 0; i < n; i++) free(v[i]);
+  free(v);
+}
+
+static void buf_reserve(hg_buf *self, size_t extra) {
+  if (self->len + extra + 1 <= self->cap) return;
+  size_t cap = self->cap ? self->cap : 64;
+  while (cap < self->len + extra + 1) cap *= 2;
+  self->data = hg_xrealloc(self->data, cap);
+  self->cap = cap;
+}
+
+void hg_buf_add(hg_buf *self, const char *s, size_t n) {
+  buf_reserve(self, n);
+  if (n) memcpy(self->data + self->len, s, n);
+  self->len += n;
+  self->data[self->len] = '\0';
+}
+
+void hg_buf_puts(hg_buf *self, const char *s) { hg_buf_add(self, s, strlen(s)); }
+
+void hg_buf_putc(hg_buf *self, char c) { hg_buf_add(self, &c, 1); }
+
+void hg_buf_printf(hg_buf *self, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  int n = vsnprintf(NULL, 0, fmt, ap);
+  va_end(ap);
+  buf_reserve(self, (size_t)n);
+  va_start(ap, fmt);
+  vsnprintf(self->data + self->len, (size_t)n + 1, fmt, ap);
+  va_end(ap);
+  self->len += (size_t)n;
+}
+
+char *hg_buf_detach(hg_buf *self) {
+  char *p = self->data ? self->data : hg_xstrdup("");
+  self->data = NULL;
+  self->len = self->cap = 0;
+  return p;
+}
+
+void hg_buf_free(hg_buf *self) {
+  free(self->data);
+  self->data = NULL;
+  self->len = self->cap = 0;
+}
+
+typedef struct chunk {
+  struct chunk *next;
+  size_t used, size;
+  max_align_t data[];
+} chunk;
+
+struct hg_arena {
+  chunk *head;
+};
+
+hg_arena *hg_arena_new(void) { return hg_xcalloc(1, sizeof(hg_arena)); }
+
+void *hg_arena_alloc(hg_arena *self, size_t n) {
+  n = (n + sizeof(max_align_t) - 1) / sizeof(max_align_t) * sizeof(max_align_t);
+  chunk *c = self->head;
+  if (!c || c->size - c->used < n) {
+    size_t size = n > 64 * 1024 ? n : 64 * 1024;
+    c = hg_xmalloc(sizeof(chunk) + size);
+    c->size = size;
+    c->used = 0;
+    c->next = self->head;
+    self->head = c;
+  }
+  void *p = (char *)c->data + c->used;
+  c->used += n;
+  memset(p, 0, n);
+  return p;
+}
+
+char *hg_arena_strndup(hg_arena *self, const char *s, size_t n) {
+  char *p = hg_arena_alloc(self, n + 1);
+  memcpy(p, s, n);
+  p[n] = '\0';
+  return p;
+}
+
+char *hg_arena_printf(hg_arena *self, const char *fmt, ...) {
+  va_list ap, ap2;
+  va_start(ap, fmt);
+  va_copy(ap2, ap);
+  int n = vsnprintf(NULL, 0, fmt, ap);
+  va_end(ap);
+  char *p = hg_arena_alloc(self, (size_t)(n < 0 ? 0 : n) + 1);
+  vsnprintf(p, (size_t)(n < 0 ? 0 : n) + 1, fmt, ap2);
+  va_end(ap2);
+  return p;
+}
+
+void hg_arena_reset(hg_arena *self) {
+  if (!self || !self->head) return;
+  // Keep the newest chunk for reuse, free the rest.
+  chunk *keep = self->head, *c = keep->next;
+  while (c) {
+    chunk *next = c->next;
+    free(c);
+    c = next;
+  }
+  keep->next = NULL;
+  keep->used = 0;
+}
+
+void hg_arena_free(hg_arena *self) {
+  if (!self) return;
+  for (chunk *c = self->head; c;) {
+    chunk *next = c->next;
+    free(c);
+    c = next;
+  }
+  free(self);
+}
+
+int hg_error_set(hg_error *err, const char *fmt, ...) {
+  if (err) {
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err->message, sizeof(err->message), fmt, ap);
+    va_end(ap);
+  }
+  return -1;
+}
+
+int hg_write_all(int fd, const char *data, size_t len) {
+  for (size_t done = 0; done < len;) {
+    ssize_t n = write(fd, data + done, len - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) {
+      if (n == 0) errno = EIO;
+      return -1;
+    }
+    done += (size_t)n;
+  }
+  return 0;
+}
+
+int hg_write_new_file(const char *path, const char *data, size_t len, unsigned mode, hg_error *err) {
+  int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, (mode_t)mode);
+  if (fd < 0) return hg_error_set(err, "%s: cannot create: %s", path, strerror(errno));
+  int rc = hg_write_all(fd, data, len), e = errno;
+  if (close(fd) != 0 && rc == 0) rc = -1, e = errno;
+  if (rc == 0) return 0;
+  unlink(path);
+  return hg_error_set(err, "%s: cannot write: %s", path, strerror(e));
+}
+
+int hg_read_file(char **out, size_t *out_len, const char *path, hg_error *err) {
+  *out = NULL;
+  *out_len = 0;
+  int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+  if (fd < 0) return hg_error_set(err, "%s: cannot open: %s", path, strerror(errno));
+  struct stat st;
+  if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+    int e = errno;
+    close(fd);
+    return hg_error_set(err, "%s: %s", path, S_ISREG(st.st_mode) ? strerror(e) : "not a regular file");
+  }
+  size_t cap = (size_t)st.st_size + 1, len = 0;
+  char *data = hg_xmalloc(cap);
+  for (;;) {
+    if (len + 1 == cap) {
+      cap *= 2;
+      data = hg_xrealloc(data, cap);
+    }
+    ssize_t n = read(fd, data + len, cap - len - 1);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      int e = errno;
+      free(data);
+      close(fd);
+      return hg_error_set(err, "%s: cannot read: %s", path, strerror(e));
+    }
+    if (n == 0) break;
+    len += (size_t)n;
+  }
+  close(fd);
+  data[len] = '\0';
+  *out = data;
+  *out_len = len;
+  return 0;
+}
+
+// A glob pattern as tokens, so that matching is one pass per token over the path.
+typedef enum { TOK_CHAR, TOK_ANY, TOK_CLASS, TOK_STAR, TOK_SEGMENTS, TOK_REST } tok_kind;
+
+typedef struct {
+  tok_kind kind;
+  char c;           // TOK_CHAR
+  const char *cls;  // TOK_CLASS: "[...]" in the pattern, for fnmatch
+  size_t cls_len;
+} glob_tok;
+
+static size_t glob_tokens(const char *p, glob_tok **out) {
+  glob_tok *t = hg_xcalloc(strlen(p) + 1, sizeof(glob_tok));
+  size_t n = 0;
+  while (*p) {
+    glob_tok *k = &t[n++];
+    if (p[0] == '*' && p[1] == '*') {
+      // "**/" is zero or more whole segments; "**" elsewhere, any run of characters.
+      p += 2;
+      k->kind = *p == '/' ? TOK_SEGMENTS : TOK_REST;
+      if (*p == '/') p++;
+    } else if (*p == '*') {
+      k->kind = TOK_STAR;
+      p++;
+    } else if (*p == '?') {
+      k->kind = TOK_ANY;
+      p++;
+    } else if (*p == '[' && strchr(p + 1, ']')) {
+      const char *end = strchr(p + 1, ']');
+      k->kind = TOK_CLASS;
+      k->cls = p;
+      k->cls_len = (size_t)(end - p + 1);
+      p = end + 1;
+    } else {
+      k->kind = TOK_CHAR;
+      k->c = *p++;
+    }
+  }
+  *out = t;
+  return n;
+}
+
+// Dynamic programming from the last token back: next[j] says whether the tokens after the
+// current one match s + j, cur[j] whether the current one and those after it do. Time is
+// tokens × length and memory two rows, whatever the pattern (a backtracking matcher takes
+// exponential time on patterns like "*a*a*a*a*b").
+static bool glob_whole(const glob_tok *t, size_t n, const char *s) {
+  size_t len = strlen(s);
+  bool *next = hg_xcalloc(len + 1, sizeof(bool)), *cur = hg_xcalloc(len + 1, sizeof(bool));
+  next[len] = true;  // no tokens left: only the end of the path matches
+  for (size_t i = n; i-- > 0;) {
+    const glob_tok *k = &t[i];
+    char cls[256] = "";
+    if (k->kind == TOK_CLASS) {
+      size_t m = k->cls_len < sizeof(cls) - 1 ? k->cls_len : sizeof(cls) - 1;
+      memcpy(cls, k->cls, m);
+      cls[m] = '\0';
+    }
+    bool any = false;         // TOK_REST: does next[] hold at j or after?
+    size_t slash = SIZE_MAX;  // TOK_SEGMENTS: the first '/' at j or after
+    for (size_t j = len + 1; j-- > 0;) {
+      bool in_segment = j < len && s[j] != '/';
+      switch (k->kind) {
+      case TOK_CHAR: cur[j] = j < len && s[j] == k->c && next[j + 1]; break;
+      case TOK_ANY: cur[j] = in_segment && next[j + 1]; break;
+      case TOK_CLASS: {
+        char one[2] = {j < len ? s[j] : '\0', '\0'};
+        cur[j] = in_segment && fnmatch(cls, one, 0) == 0 && next[j + 1];
+        break;
+      }
+      case TOK_STAR: cur[j] = next[j] || (in_segment && cur[j + 1]); break;
+      case TOK_REST:
+        any = any || next[j];
+        cur[j] = any;
+        break;
+      case TOK_SEGMENTS:
+        if (j < len && s[j] == '/') slash = j;
+        cur[j] = next[j] || (slash != SIZE_MAX && cur[slash + 1]);
+        break;
+      }
+    }
+    bool *swap = next;
+    next = cur;
+    cur = swap;
+  }
+  bool ok = next[0];
+  free(next);
+  free(cur);
+  return ok;
+}
+
+bool hg_glob_match(const char *pattern, const char *path) {
+  glob_tok *t;
+  size_t n = glob_tokens(pattern, &t);
+  bool ok = glob_whole(t, n, path);
+  if (!ok && !strchr(pattern, '/')) {
+    const char *base = strrchr(path, '/');
+    ok = base && glob_whole(t, n, base + 1);
+  }
+  free(t);
+  return ok;
+}
+
+bool hg_dotted_name(const char *s, size_t len) {
+  if (len == 0) return false;
+  for (size_t i = 0; i < len; i++) {
+    char c = s[i];
+    bool start = i == 0 || s[i - 1] == '.';
+    if (c == '.') {
+      if (start || i + 1 == len) return false;
+    } else if (!(c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (unsigned char)c >= 0x80 ||
+                 (!start && c >= '0' && c <= '9'))) {
+      return false;
+    }
+  }
+  return true;
+}
+
+const char *hg_path_base(const char *path) {
+  const char *slash = strrchr(path, '/');
+  return slash ? slash + 1 : path;
+}
+
+char *hg_path_dir(const char *path) {
+  const char *slash = strrchr(path, '/');
+  if (!slash) return hg_xstrdup(".");
+  if (slash == path) return hg_xstrdup("/");
+  return hg_xstrndup(path, (size_t)(slash - path));
+}
+
+uint64_t hg_hash(const char *s, size_t n) {
+  uint64_t h = 1469598103934665603u;
+  for (size_t i = 0; i < n; i++)
+    h = (h ^ (unsigned char)s[i]) * 1099511628211u;
+  return h;
+}

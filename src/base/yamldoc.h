@@ -1,0 +1,36 @@
+/* A loaded YAML document (libyaml's node API) with the checks every data file needs: expected
+ * types, known keys only, and errors that name file:line:col. Used by policy.c and config.c. */
+#ifndef HG_YAMLDOC_H
+#define HG_YAMLDOC_H
+
+#include <yaml.h>
+
+#include "base/util.h"
+
+typedef struct {
+  yaml_document_t doc;
+  char *path;  // owned
+  int loaded;
+} hg_yaml;
+
+/** Parses `len` bytes named `path`; 0, or -1 with "path:line:col: message" in err. */
+int hg_yaml_load(hg_yaml *out, const char *path, const char *bytes, size_t len, hg_error *err);
+void hg_yaml_free(hg_yaml *self);
+
+yaml_node_t *hg_yaml_root(hg_yaml *self);
+yaml_node_t *hg_yaml_node(hg_yaml *self, int id);
+/** Formats "path:line:col: message" for `node` into err; returns -1. */
+int hg_yaml_error(hg_yaml *self, const yaml_node_t *node, hg_error *err, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+/** Checks that `node` is a mapping whose keys are all in NULL-terminated `allowed`. */
+int hg_yaml_mapping(hg_yaml *self, yaml_node_t *node, const char *const *allowed, const char *what,
+                    hg_error *err);
+/** The value for `key` in a mapping, or NULL. */
+yaml_node_t *hg_yaml_get(hg_yaml *self, yaml_node_t *mapping, const char *key);
+/** A scalar's text (owned by the document), or -1 with an error naming `what`. */
+int hg_yaml_scalar(hg_yaml *self, yaml_node_t *node, const char *what, const char **out, hg_error *err);
+/** A scalar or a sequence of scalars as a new heap array of heap strings (free with hg_strv_free). */
+int hg_yaml_strings(hg_yaml *self, yaml_node_t *node, const char *what, char ***out, size_t *n,
+                    hg_error *err);
+
+#endif

@@ -1,0 +1,118 @@
+/* The data model between extraction and evaluation: a site (where a container is created or a
+ * client opened) and the values that reach it. Plain transparent structs; everything here lives
+ * in the per-file arena and is gone when the file is done. evaluate.c reads these and never
+ * touches tree-sitter. */
+#ifndef HG_SITE_H
+#define HG_SITE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "base/util.h"
+
+/** How a site's flags are read: set per pattern by `(#set! hardguard.reads "...")`. */
+typedef enum {
+  HG_READS_KWARGS,  // docker-py keywords in @args (an argument_list)
+  HG_READS_ARGV,    // an argv list or tuple in @argv
+  HG_READS_SHELL,   // a shell command string in @command
+  HG_READS_COMMAND, // a command of a shell script (@site): its words, read by src/surfaces/shell/
+  HG_READS_SCRIPT,  // shell code embedded in another surface's file (@site): its sites come from the shell rules
+  HG_READS_CLIENT,  // a client: no flags, judged by the module's imports
+  HG_READS_OPAQUE,  // code run at run time (exec, eval): nothing to read, never verifiable
+  HG_READS_COMPOSE, // a compose service (reported at its key): its mapping, from src/surfaces/compose/service.h
+  HG_READS_BODY,    // a mapping in @body: the Engine API's create body (aiodocker's config, a request's json=)
+} hg_reads;
+
+/** Marks an interpolated part (`{expr}` of an f-string) inside a string value's text. */
+#define HG_HOLE '\x01'
+
+typedef enum {
+  HG_VAL_UNKNOWN,  // cannot be followed: `text` is the expression, `origin` says why
+  HG_VAL_STR,      // text: the literal content; HG_HOLE marks interpolations
+  HG_VAL_NUM,      // text: the literal as written
+  HG_VAL_TRUE,
+  HG_VAL_FALSE,
+  HG_VAL_NONE,
+  HG_VAL_LIST,     // items, in order (list, tuple or set literal)
+  HG_VAL_DICT,     // items with `key`, in order; a spread item has key NULL
+  HG_VAL_BUILDER,  // a call to a configured hardening builder; text: the call. items[0] (n_items 1)
+                   // is what it yields, read from its definition; n_items 0: a builder marked
+                   // `trust: true` (or no project index), taken at its word
+  HG_VAL_OBJECT,   // an instance of a class defined in the project: items are its attributes
+                   // (keyed, later wins); def: the class
+} hg_value_kind;
+
+struct hg_def;  // a definition in the project (project/summary.h)
+
+typedef struct hg_value hg_value;
+struct hg_value {
+  hg_value_kind kind;
+  const char *text;
+  const char *origin;  // UNKNOWN only: "a variable", "a call to f()", ...
+  const char *key;     // DICT items: the key, or NULL for a `**spread`
+  bool splat;          // `*x` in a list or `**x` in a dict or call
+  bool conditional;    // set on only some paths to the site (inside an if, a loop, an except…)
+  bool of_builder;     // UNKNOWN: the result of a call to a configured builder that cannot be read
+  uint32_t group;      // kwargs: 0 for a call's own keyword or spread; n for every entry of the n-th
+                       // dict literal spread into the call (later entries of one group override)
+  uint32_t line;       // 1-based line of the expression
+  const char *path;    // the file it stands in (NULL: the site's own file)
+  const char *via;     // the builder, function or constant it came through, as "name() (path:line)"
+  const struct hg_def *def;  // OBJECT: its class; BUILDER: the builder's definition
+  hg_value *items;
+  size_t n_items;
+};
+
+typedef HG_VEC(hg_value) hg_value_vec;
+
+/** `v` with the values collected in `items` as its items, copied into the arena; frees the
+ *  vector's heap array. */
+hg_value hg_values_finish(hg_arena *arena, hg_value v, hg_value_vec *items);
+
+/** A branch a function summary skipped because its condition was known false, for messages: "a
+ *  flag is added only when ..." */
+typedef struct {
+  const char *condition;  // the condition as written
+  const char *why;        // what made it false: "False (the default of ContainerPolicy.cap_drop_all, x.py:12)"
+  const char *branch;     // the text of the skipped block
+  const char *path;       // where the branch is
+  uint32_t line;
+} hg_note;
+
+typedef HG_VEC(hg_note) hg_notes;
+
+typedef struct {
+  const char *path;  // the file; owned by the caller
+  const char *kind;  // the site kind id (rule file stem); owned by the ruleset
+  hg_reads reads;
+  uint8_t dialect;   // 1 + the index of the policy's dialect it is judged in; 0: its reading mode's default
+  uint32_t start_byte, end_byte;
+  uint32_t line, col, end_line, end_col;  // 1-based; columns in characters
+  bool has_error;                         // the site's own text holds a syntax error
+  bool region;                            // not a site but a region that failed to parse and may hide one
+  bool imports_builder;                   // its module imports a configured builder module
+  uint64_t allowable;  // bit i: requirement i is named by an allow[...] marker at the site (it is
+                       // relaxed only when the site fails without it and misses it)
+  hg_value flags;  // KWARGS: a DICT; ARGV, SHELL and COMMAND: a LIST of words; CLIENT: unused;
+                   // COMPOSE: a DICT of the service's keys, see below
+  const hg_note *notes;  // branches the builders it calls skipped (in the arena)
+  size_t n_notes;
+} hg_site;
+
+/* A compose service as `flags` (HG_READS_COMPOSE), from src/surfaces/compose/service.h:
+ * - a mapping is a DICT with one item per key (`key` set), in the order written, merge keys
+ *   (`<<: *anchor`) applied: the mapping's own keys first, then each merged key not yet present;
+ *   nested mappings stay nested (`deploy` holds `resources` holds `limits`), and the policy's
+ *   dotted compose names (`deploy.resources.limits.memory`) are paths through them;
+ * - a sequence is a LIST;
+ * - a scalar is a STR with its text as written (`true`, `512m`, `0.50`: the policy's regexes read
+ *   the text) after interpolation (`${VAR:-default}` gives the default, `$$` a `$`); a plain
+ *   `null`, `~` or empty scalar is NONE;
+ * - a scalar with an interpolation that has no default (`$VAR`, `${VAR}`, `${VAR:?err}`) is
+ *   UNKNOWN: `text` as written, `origin` naming the variable;
+ * - `line` is where the value stands (for a mapping's item, the line of its key); `via` names
+ *   where an alias or a merge key brought a value from: the top-level key holding the anchor
+ *   (`x-hardening (line 1)`), else "the merge key at line N". */
+
+#endif

@@ -1,0 +1,637 @@
+#include "judge/verdict.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/argv.h"
+#include "surfaces/compose/render.h"
+#include "judge/options.h"
+
+// What one reading mode's options look like, for messages and fix hints.
+static const struct {
+  const char *subject; // how the message names the site
+  bool argv_style;     // fix flags written as list items ("--cap-drop", "ALL")
+  bool flags;          // judged by CLI flags (else keywords)
+  bool builder;        // the configured (Python) builders can be applied here
+  const char *apply;   // how a builder is applied, around its name
+  const char *apply_end;
+  bool yaml;           // compose keys: values and fixes written as YAML (`cap_drop: [ALL]`)
+} MODES[] = {
+    [HG_READS_KWARGS] = {"container created with keywords", false, false, true, "**", "()", false},
+    [HG_READS_ARGV] = {"container command line", true, true, true, "*", "()", false},
+    [HG_READS_SHELL] = {"container shell command", false, true, true, "{shlex.join(", "())}", false},
+    [HG_READS_COMMAND] = {"container command", false, true, false, "", "", false},
+    [HG_READS_SCRIPT] = {"shell script", false, true, false, "", "", false},
+    [HG_READS_CLIENT] = {"Docker client", false, false, true, "", "()", false},
+    [HG_READS_OPAQUE] = {"code run at run time", false, false, true, "", "()", false},
+    [HG_READS_COMPOSE] = {"compose service", false, false, false, "", "", true},
+    [HG_READS_BODY] = {"container created through the Engine API", false, false, true, "**", "()", false},
+};
+
+// How a message names a site: its dialect's subject, else its reading mode's.
+static const char *subject_of(const hg_policy *p, const hg_site *site, size_t dialect) {
+  const char *s = p->dialects[dialect].subject;
+  return s ? s : MODES[site->reads].subject;
+}
+
+// A mapping name as Python indexes it: HostConfig.CapDrop -> ["HostConfig"]["CapDrop"].
+static void put_path(hg_buf *b, const char *name) {
+  for (const char *p = name;;) {
+    const char *dot = strchr(p, '.');
+    size_t n = dot ? (size_t)(dot - p) : strlen(p);
+    hg_buf_printf(b, "[\"%.*s\"]", (int)n, p);
+    if (!dot)
+      return;
+    p = dot + 1;
+  }
+}
+
+// An expression as the user wrote it: a string with interpolations is shown as f"...{…}...".
+static void put_expr(hg_buf *b, const hg_value *v, bool with_key) {
+  if (with_key && v->key && v->group)
+    hg_buf_printf(b, "\"%s\": ", v->key); // an entry of a dict literal
+  if (v->kind != HG_VAL_STR) {
+    hg_buf_puts(b, v->text);
+    return;
+  }
+  bool fstring = strchr(v->text, HG_HOLE) != NULL;
+  hg_buf_puts(b, fstring ? "f\"" : "\"");
+  for (const char *p = v->text; *p; p++) {
+    if (*p == HG_HOLE)
+      hg_buf_puts(b, "{…}");
+    else
+      hg_buf_putc(b, *p);
+  }
+  hg_buf_putc(b, '"');
+}
+
+// A word as the site's language writes it: a shell command's words bare, others as expressions.
+static void put_word(hg_buf *b, const hg_value *v, hg_reads reads) {
+  if (reads != HG_READS_COMMAND || v->kind != HG_VAL_STR) {
+    put_expr(b, v, false);
+    return;
+  }
+  for (const char *p = v->text; *p; p++) {
+    if (*p == HG_HOLE)
+      hg_buf_puts(b, "{…}");
+    else
+      hg_buf_putc(b, *p);
+  }
+}
+
+static const char *builder_modules(const hg_config *c, hg_buf *b) {
+  for (size_t i = 0; i < c->n_builders; i++)
+    hg_buf_printf(b, "%s%s", i ? ", " : "", c->builders[i].module);
+  return b->data ? b->data : "";
+}
+
+static void list_missing(const hg_policy *p, uint64_t missing, hg_buf *b) {
+  bool first = true;
+  for (size_t r = 0; r < p->n_req; r++)
+    if (missing & (UINT64_C(1) << r)) {
+      hg_buf_printf(b, "%s%s", first ? "" : ", ", p->req[r].id);
+      first = false;
+    }
+}
+
+static char *fix_hint(const hg_policy *p, const hg_config *c, hg_reads reads, size_t dialect, uint64_t missing) {
+  hg_buf b = {0};
+  size_t n_builders = MODES[reads].builder ? c->n_builders : 0;
+  if (n_builders == 1 && c->builders[0].n_callables == 1) {
+    hg_buf_printf(&b, "apply `%s%s%s` from %s", MODES[reads].apply, c->builders[0].callables[0], MODES[reads].apply_end,
+                  c->builders[0].module);
+  } else {
+    for (size_t i = 0; i < n_builders; i++) {
+      const hg_builder *bl = &c->builders[i];
+      hg_buf_printf(&b, "%s%s: ", i ? "; " : "apply a hardening builder (", bl->module);
+      for (size_t k = 0; k < bl->n_callables; k++)
+        hg_buf_printf(&b, "%s%s", k ? ", " : "", bl->callables[k]);
+    }
+    if (n_builders)
+      hg_buf_puts(&b, ")");
+  }
+  if (n_builders) {
+    hg_buf_puts(&b, ", merged last");
+    if (missing)
+      hg_buf_puts(&b, "; or add ");
+  } else if (missing) {
+    hg_buf_puts(&b, "add ");
+  }
+  bool first = true;
+  for (size_t r = 0; r < p->n_req; r++) {
+    if (!(missing & (UINT64_C(1) << r)))
+      continue;
+    hg_buf_puts(&b, first ? "" : ", ");
+    first = false;
+    const hg_requirement *req = &p->req[r];
+    const char *fix = req->spell[dialect].n ? req->spell[dialect].fix : NULL;
+    if (!fix) {
+      hg_buf_printf(&b, "%s (the policy has no %s spelling for it)", req->id, p->dialects[dialect].id);
+    } else if (MODES[reads].yaml) {
+      hg_buf_printf(&b, "`%s`", fix);
+    } else if (!MODES[reads].argv_style) {
+      hg_buf_puts(&b, fix);
+    } else {
+      hg_argv_words w = {0};
+      hg_argv_split(&w, fix);
+      for (size_t k = 0; k < w.len; k++)
+        hg_buf_printf(&b, "%s\"%s\"", k ? ", " : "", w.items[k]);
+      hg_argv_words_free(&w);
+    }
+  }
+  return hg_buf_detach(&b);
+}
+
+static void judge_client(hg_verdict *out, const hg_config *config, const hg_site *site) {
+  if (site->imports_builder) {
+    out->via = HG_VIA_BUILDER;
+    out->message = hg_xstrdup("Docker client in a module that imports the hardening builder");
+    return;
+  }
+  hg_buf mods = {0};
+  out->rule = HG_RULE_CLIENT_WITHOUT_BUILDER;
+  if (config->n_builders) {
+    out->message = hg_xasprintf("Docker client opened in a module that does not import the hardening "
+                                "builder (%s)",
+                                builder_modules(config, &mods));
+    out->fix = hg_xasprintf("import the builder from %s here and apply it at every container site",
+                            config->builders[0].module);
+  } else {
+    out->message = hg_xstrdup("Docker client opened, and no hardening builder is configured");
+    out->fix = hg_xstrdup("name the project's builder under `builders:` in .hardguard.yml and import it here");
+  }
+  hg_buf_free(&mods);
+}
+
+// The options that undo hardening become the first rule; whatever else fails stays in `also` and
+// in the message.
+static void put_where(hg_buf *b, const hg_site *site, const hg_value *v);
+
+static void add_weakening(hg_verdict *out, const hg_judge *j, const hg_site *site) {
+  hg_reads reads = site->reads;
+  hg_buf msg = {0}, fix = {0};
+  hg_buf_printf(&msg, "%s undoes hardening:", subject_of(j->policy, site, j->dialect));
+  hg_buf_puts(&fix, "remove ");
+  bool first = true;
+  for (size_t f = 0; f < j->policy->n_forbid; f++) {
+    const hg_value *v = j->forbid_hit[f];
+    if (!v)
+      continue;
+    const hg_value *entry = j->forbid_value[f];
+    if (MODES[reads].yaml) {
+      // `privileged: true`, or the list entry that sets it: `volumes: ["/:/host"]`
+      hg_buf_puts(&msg, first ? " `" : "; `");
+      hg_buf_printf(&fix, "%s`", first ? "" : ", ");
+      if (entry) {
+        hg_value one = {.kind = HG_VAL_LIST, .items = (hg_value *)entry, .n_items = 1};
+        hg_compose_put_entry(&msg, j->forbid_name[f], &one);
+        hg_compose_put_value(&fix, entry, true);
+        hg_buf_printf(&fix, "` from `%s`", j->forbid_name[f]);
+      } else {
+        hg_compose_put_entry(&msg, j->forbid_name[f], v);
+        hg_compose_put_entry(&fix, j->forbid_name[f], v);
+        hg_buf_puts(&fix, "`");
+      }
+      hg_buf_puts(&msg, "` (");
+      put_where(&msg, site, entry ? entry : v);
+      hg_buf_printf(&msg, ") %s", j->policy->forbid[f].message);
+      first = false;
+      continue;
+    }
+    hg_buf_puts(&msg, first ? " `" : "; `");
+    hg_buf_puts(&fix, first ? "`" : ", `");
+    if (reads == HG_READS_KWARGS) {
+      hg_buf_printf(&msg, "%s=", j->forbid_name[f]);
+      hg_buf_printf(&fix, "%s", j->forbid_name[f]);
+    } else if (reads == HG_READS_BODY) {
+      put_path(&msg, j->forbid_name[f]);
+      put_path(&fix, j->forbid_name[f]);
+      hg_buf_puts(&msg, "=");
+    } else {
+      hg_buf_puts(&fix, j->forbid_name[f]);
+    }
+    put_word(&msg, reads == HG_READS_BODY && j->forbid_value[f] ? j->forbid_value[f] : v, reads);
+    if (j->forbid_value[f] && reads != HG_READS_BODY) {
+      hg_buf_puts(&msg, reads == HG_READS_COMMAND ? " " : ", ");
+      put_word(&msg, j->forbid_value[f], reads);
+    }
+    hg_buf_puts(&msg, "` (");
+    put_where(&msg, site, v);
+    hg_buf_printf(&msg, ") %s", j->policy->forbid[f].message);
+    hg_buf_puts(&fix, "`");
+    first = false;
+  }
+  if (out->rule != HG_RULE_NONE) {
+    out->also |= UINT32_C(1) << out->rule;
+    hg_buf_printf(&msg, "; also %s: %s", hg_rules[out->rule].id, out->message);
+    hg_buf_printf(&fix, "; %s", out->fix);
+  }
+  free(out->message);
+  free(out->fix);
+  out->message = hg_buf_detach(&msg);
+  out->fix = hg_buf_detach(&fix);
+  out->rule = HG_RULE_WEAKENING_OPTION;
+}
+
+static void judge_flags(hg_verdict *out, const hg_judge *j, const hg_policy *policy, const hg_config *config,
+                        const hg_site *site);
+
+// "; `pids_limit=-1` (line 4) means no limit to Docker" for each requirement a "no limit" value
+// left unmet.
+static void explain_unlimited(hg_buf *msg, const hg_judge *j, const hg_policy *policy, const hg_site *site,
+                              uint64_t missing) {
+  for (size_t r = 0; r < policy->n_req; r++) {
+    if (!(missing & (UINT64_C(1) << r)) || !hg_judge_unlimited(j, r))
+      continue;
+    const hg_value *v = j->src[r];
+    const char *sep = site->reads == HG_READS_KWARGS || site->reads == HG_READS_BODY ? "="
+                      : site->reads == HG_READS_COMPOSE                               ? ": "
+                                                                                      : " ";
+    bool quote = (site->reads == HG_READS_KWARGS || site->reads == HG_READS_BODY) && v->kind == HG_VAL_STR;
+    hg_buf_puts(msg, "; `");
+    if (site->reads == HG_READS_BODY)
+      put_path(msg, j->src_name[r]);
+    else
+      hg_buf_puts(msg, j->src_name[r]);
+    hg_buf_printf(msg, "%s%s%s%s` (line %u) means no limit to Docker", sep, quote ? "\"" : "", v->text,
+                  quote ? "\"" : "", v->line);
+  }
+}
+
+// "; `security_opt` (line 5): podman-py passes ..." for each option the site sets that its SDK
+// reads otherwise than the policy's other dialects do.
+static void explain_traps(hg_buf *msg, const hg_judge *j, const hg_site *site) {
+  const hg_dialect *d = &j->policy->dialects[j->dialect];
+  for (size_t t = 0; t < d->n_traps; t++) {
+    const hg_value *v = j->trap_hit[t];
+    if (!v)
+      continue;
+    hg_buf_printf(msg, "; `%s` (", d->traps[t].name);
+    put_where(msg, site, v);
+    hg_buf_printf(msg, "): %s", d->traps[t].text);
+  }
+}
+
+// ---- what reached the site ----------------------------------------------------------------------
+
+typedef HG_VEC(hg_effect) effect_vec;
+
+// An occurrence as written: `key=value` for a keyword, the option and its value for a flag.
+static char *written(const hg_site *site, const char *name, const hg_value *v) {
+  hg_buf b = {0};
+  if (MODES[site->reads].yaml) {
+    hg_compose_put_entry(&b, name ? name : "", v);
+  } else if (site->reads == HG_READS_KWARGS) {
+    hg_buf_printf(&b, "%s=", name ? name : "");
+    put_expr(&b, v, false);
+  } else if (site->reads == HG_READS_BODY) {
+    put_path(&b, name ? name : "");
+    hg_buf_puts(&b, "=");
+    put_expr(&b, v, false);
+  } else if (v->text[0] == '-' || !name) {
+    hg_buf_puts(&b, v->text); // the option word itself: --read-only, --network=none
+  } else {
+    hg_buf_printf(&b, "%s %s", name, v->text);
+  }
+  return hg_buf_detach(&b);
+}
+
+static void add_effect(effect_vec *out, const hg_site *site, hg_effect e, const hg_value *v, char *value) {
+  if (v) {
+    e.value = value;
+    e.line = v->line;
+    e.via = v->via && v->kind != HG_VAL_BUILDER ? v->via : NULL;
+    e.path = v->path && site->path && strcmp(v->path, site->path) != 0 ? v->path : NULL;
+  }
+  HG_VEC_PUSH(out, e);
+}
+
+// The strings of one block: each distinct string once (the entries of a site that applies a
+// builder share its path and `via`).
+typedef struct {
+  char *at; // the next free byte
+  const char *kept[4 * 2 * HG_POLICY_MAX_REQ];
+  size_t n;
+} packer;
+
+static const char *seen_in(const char *const *kept, size_t n, const char *s) {
+  for (size_t i = 0; i < n; i++)
+    if (!strcmp(kept[i], s))
+      return kept[i];
+  return NULL;
+}
+
+static const char *pack(packer *p, const char *s) {
+  if (!s)
+    return NULL;
+  const char *old = seen_in(p->kept, p->n, s);
+  if (old)
+    return old;
+  size_t n = strlen(s) + 1;
+  memcpy(p->at, s, n);
+  const char *out = p->at;
+  p->at += n;
+  if (p->n < sizeof(p->kept) / sizeof(p->kept[0]))
+    p->kept[p->n++] = out;
+  return out;
+}
+
+// Per requirement what decided it and where it came from, then the forbidden options set, in one
+// heap block (the array, then its strings): a site's findings are kept until the run ends.
+static void effective(hg_verdict *out, const hg_judge *j, const hg_site *site) {
+  const hg_policy *p = j->policy;
+  effect_vec v = {0};
+  for (size_t r = 0; r < p->n_req; r++) {
+    hg_effect e = {.id = p->req[r].id};
+    const hg_value *src = j->src[r];
+    e.status = j->req[r] == HG_SAT            ? HG_EFFECT_SATISFIED
+               : j->req[r] == HG_UNVERIFIABLE ? HG_EFFECT_UNVERIFIABLE
+               : j->cond_seen[r]              ? HG_EFFECT_CONDITIONAL
+                                              : HG_EFFECT_MISSING;
+    if (out->relaxed & (UINT64_C(1) << r))
+      e.status = HG_EFFECT_ALLOWED;
+    if (j->trusted && j->trusted_by && e.status != HG_EFFECT_SATISFIED) {
+      e.status = HG_EFFECT_TRUSTED;
+      e.reason = "a builder marked `trust: true` in the config, not read";
+      add_effect(&v, site, e, j->trusted_by, hg_xstrdup(j->trusted_by->text));
+    } else if (e.status == HG_EFFECT_UNVERIFIABLE && j->unverifiable[r]) {
+      src = j->unverifiable[r];
+      e.reason = src->origin;
+      add_effect(&v, site, e, src, hg_xstrdup(src->text));
+    } else {
+      add_effect(&v, site, e, src, src ? written(site, j->src_name[r], src) : NULL);
+    }
+  }
+  for (size_t f = 0; f < p->n_forbid; f++) {
+    const hg_value *hit = j->forbid_hit[f];
+    if (!hit)
+      continue;
+    hg_effect e = {.id = p->forbid[f].id, .forbidden = true, .status = HG_EFFECT_FORBIDDEN};
+    const hg_value *entry = j->forbid_value[f];
+    char *value;
+    if (MODES[site->reads].yaml && entry) {
+      hg_value one = {.kind = HG_VAL_LIST, .items = (hg_value *)entry, .n_items = 1};
+      value = written(site, j->forbid_name[f], &one);
+      hit = entry; // where the entry stands
+    } else {
+      value = written(site, j->forbid_name[f], entry ? entry : hit);
+    }
+    add_effect(&v, site, e, hit, value);
+  }
+  // Size the block for the distinct strings only, then pack them (the same strings, in the same
+  // order, so the packer finds the same repeats).
+  size_t size = v.len * sizeof(hg_effect);
+  const char *distinct[4 * 2 * HG_POLICY_MAX_REQ];
+  size_t n_distinct = 0;
+  for (size_t i = 0; i < v.len; i++) {
+    const char *strs[] = {v.items[i].path, v.items[i].via, v.items[i].reason, v.items[i].value};
+    for (size_t k = 0; k < 4; k++) {
+      if (!strs[k] || seen_in(distinct, n_distinct, strs[k]))
+        continue;
+      if (n_distinct < sizeof(distinct) / sizeof(distinct[0]))
+        distinct[n_distinct++] = strs[k];
+      size += strlen(strs[k]) + 1;
+    }
+  }
+  out->effective = hg_xmalloc(size ? size : 1);
+  packer pk = {.at = (char *)(out->effective + v.len)};
+  for (size_t i = 0; i < v.len; i++) {
+    hg_effect e = v.items[i];
+    e.path = pack(&pk, e.path);
+    e.via = pack(&pk, e.via);
+    e.reason = pack(&pk, e.reason);
+    const char *value = pack(&pk, e.value);
+    free((char *)e.value);
+    e.value = value;
+    out->effective[i] = e;
+  }
+  out->n_effective = v.len;
+  free(v.items);
+}
+
+// The verdict on what the judge read: the first failing rule and its message, then the options
+// that undo hardening in front of it.
+static void verdict_of(hg_verdict *out, const hg_judge *j, const hg_policy *policy, const hg_config *config,
+                       const hg_site *site) {
+  out->rule = HG_RULE_NONE;
+  judge_flags(out, j, policy, config, site);
+  for (size_t f = 0; f < policy->n_forbid; f++)
+    if (j->forbid_hit[f]) {
+      add_weakening(out, j, site);
+      break;
+    }
+}
+
+void hg_evaluate(hg_verdict *out, const hg_policy *policy, const hg_config *config, const hg_site *site,
+                 pcre2_match_data *md) {
+  memset(out, 0, sizeof(*out));
+  out->rule = HG_RULE_NONE;
+  if (site->has_error) {
+    out->rule = HG_RULE_UNPARSABLE_SITE;
+    out->message = hg_xstrdup(site->region ? "code that failed to parse mentions a container or client site's "
+                                             "words, so a site may be hidden in it"
+                                           : "the site's own code has a syntax error, so its flags cannot be judged");
+    out->fix = hg_xstrdup("fix the syntax error; the site is judged once it parses");
+    return;
+  }
+  if (site->reads == HG_READS_OPAQUE) {
+    out->rule = HG_RULE_UNVERIFIABLE_FLAGS;
+    out->message = hg_xstrdup("code that mentions Docker is run through exec/eval/compile or imported by a "
+                              "computed name, so what it starts cannot be checked");
+    out->fix = hg_xstrdup("call docker-py or build the command in ordinary code, with the hardening builder");
+    return;
+  }
+  if (site->reads == HG_READS_CLIENT) {
+    judge_client(out, config, site);
+    return;
+  }
+  int dialect = hg_policy_site_dialect(policy, site->reads, (int)site->dialect - 1);
+  if (dialect < 0)
+    abort(); // the rules were checked against the policy when loaded (ruleset.c)
+  hg_judge j;
+  hg_judge_init(&j, policy, dialect, md);
+  if (site->reads == HG_READS_KWARGS)
+    hg_judge_read_kwargs(&j, &site->flags);
+  else if (site->reads == HG_READS_COMPOSE || site->reads == HG_READS_BODY)
+    hg_judge_read_mapping(&j, &site->flags);
+  else
+    hg_judge_read_argv(&j, &site->flags);
+  verdict_of(out, &j, policy, config, site);
+  // A failing site's missing requirements that an allow[...] marker names are relaxed: the verdict
+  // is given again from the same reading, with them counted as met.
+  uint64_t relax = out->rule != HG_RULE_NONE ? site->allowable & out->missing : 0;
+  if (relax) {
+    for (size_t r = 0; r < policy->n_req; r++)
+      if (relax & (UINT64_C(1) << r)) {
+        j.req[r] = HG_SAT;
+        j.unverifiable[r] = NULL;
+      }
+    hg_verdict_clear(out);
+    verdict_of(out, &j, policy, config, site);
+    out->relaxed = relax;
+  }
+  effective(out, &j, site);
+  hg_judge_free(&j);
+}
+
+// Where a value stands, for a message: "line 7" in the site's file, else "path:7", and the builder
+// or constant it came through.
+static void put_where(hg_buf *b, const hg_site *site, const hg_value *v) {
+  if (v->path && site->path && strcmp(v->path, site->path) != 0)
+    hg_buf_printf(b, "%s:%u", v->path, v->line);
+  else
+    hg_buf_printf(b, "line %u", v->line);
+  if (v->via && v->kind != HG_VAL_BUILDER)
+    hg_buf_printf(b, ", via %s", v->via);
+}
+
+// For each missing requirement a branch of the builder mentions (by keyword or flag name) but
+// did not take: "; cap-drop-all is added only when `self.cap_drop_all` is true, and it is False (x.py:12)"
+static void explain_skipped(hg_buf *msg, const hg_policy *p, size_t dialect, const hg_site *site, uint64_t missing) {
+  for (size_t r = 0; r < p->n_req; r++) {
+    if (!(missing & (UINT64_C(1) << r)))
+      continue;
+    const hg_requirement *req = &p->req[r];
+    for (size_t k = 0; k < site->n_notes; k++) {
+      const hg_note *n = &site->notes[k];
+      bool mentions = false;
+      const hg_spelling *sp = &req->spell[dialect];
+      for (size_t m = 0; m < sp->n && !mentions; m++)
+        for (size_t x = 0; x < sp->m[m].n_names && !mentions; x++)
+          mentions = strstr(n->branch, sp->m[m].names[x]);
+      if (!mentions)
+        continue;
+      hg_buf_printf(msg, "; %s is added only when `%s` is true (%s:%u), and it is %s", req->id, n->condition, n->path,
+                    n->line, n->why);
+      break;
+    }
+  }
+}
+
+static void judge_flags(hg_verdict *out, const hg_judge *jp, const hg_policy *policy, const hg_config *config,
+                        const hg_site *site) {
+  const hg_judge j = *jp;
+  const hg_value *unverifiable = j.carrier;
+  for (size_t r = 0; r < policy->n_req; r++) {
+    if (j.req[r] != HG_SAT)
+      out->missing |= UINT64_C(1) << r;
+    if (j.req[r] == HG_UNVERIFIABLE && !unverifiable)
+      unverifiable = j.unverifiable[r];
+  }
+  hg_buf msg = {0}, mods = {0};
+  const char *subject = subject_of(policy, site, j.dialect);
+  if (j.builder) {
+    out->via = HG_VIA_BUILDER;
+    if (!j.builder_safe) {
+      out->missing = 0;
+      out->rule = HG_RULE_BUILDER_OVERRIDABLE;
+      hg_buf_printf(&msg, "%s applies the hardening builder, but `", subject);
+      put_expr(&msg, j.overrider, true);
+      hg_buf_puts(&msg, "` (");
+      put_where(&msg, site, j.overrider);
+      hg_buf_puts(&msg, "), merged after it, can replace what it sets");
+      out->message = hg_buf_detach(&msg);
+      out->fix = hg_xstrdup(site->reads == HG_READS_KWARGS
+                                ? "merge the builder last: **{**caller_kwargs, **hardening_kwargs()}"
+                                : "put the builder's options after every other option");
+      return;
+    }
+    if (j.trusted) {
+      out->missing = 0;
+      out->message = hg_xasprintf("%s applies the hardening builder, taken at its word (`trust: true`)", subject);
+      return;
+    }
+    // Nothing merged after the builder can replace what it sets, so what came before it (an
+    // unknown spread of the caller's options, say) cannot take a requirement away.
+    if (!out->missing) {
+      out->message = hg_xasprintf("%s applies the hardening builder %s, which yields every requirement", subject,
+                                  j.applied->via ? j.applied->via : j.applied->text);
+      return;
+    }
+    if (!unverifiable) {
+      out->rule = HG_RULE_BUILDER_INCOMPLETE;
+      uint64_t yields = hg_judge_yields(&j, j.applied, MODES[site->reads].flags);
+      hg_buf_printf(&msg, "%s applies the hardening builder %s, which yields ", subject,
+                    j.applied->via ? j.applied->via : j.applied->text);
+      if (yields)
+        list_missing(policy, yields, &msg);
+      else
+        hg_buf_puts(&msg, "none of the requirements");
+      hg_buf_puts(&msg, "; missing: ");
+      list_missing(policy, out->missing, &msg);
+      explain_skipped(&msg, policy, j.dialect, site, out->missing);
+      explain_traps(&msg, &j, site);
+      out->message = hg_buf_detach(&msg);
+      out->fix = fix_hint(policy, config, site->reads, j.dialect, out->missing);
+      return;
+    }
+    out->via = HG_VIA_NONE;
+  }
+  if (!out->missing && !unverifiable) {
+    out->via = HG_VIA_FLAGS;
+    // Where the flags came from, when not from the site itself: constants and helpers.
+    hg_buf_puts(&msg, subject);
+    hg_buf_puts(&msg, " passes every hardening requirement");
+    bool any = false;
+    for (size_t r = 0; r < policy->n_req; r++) {
+      const char *via = j.src[r] ? j.src[r]->via : NULL;
+      bool seen = false;
+      for (size_t k = 0; via && k < r && !seen; k++)
+        seen = j.src[k] && j.src[k]->via && !strcmp(j.src[k]->via, via);
+      if (!via || seen)
+        continue;
+      hg_buf_printf(&msg, "%s%s", any ? ", " : ", via flags from ", via);
+      any = true;
+    }
+    if (!any)
+      hg_buf_puts(&msg, " literally");
+    out->message = hg_buf_detach(&msg);
+    return;
+  }
+  // A builder that was called but could not be read is unverifiable, not "not applied".
+  if (site->imports_builder && !j.builder && !(unverifiable && unverifiable->of_builder)) {
+    out->rule = HG_RULE_BUILDER_NOT_APPLIED;
+    hg_buf_printf(&msg, "%s does not apply the hardening builder this module imports (%s)", subject,
+                  builder_modules(config, &mods));
+  } else if (unverifiable) {
+    out->rule = HG_RULE_UNVERIFIABLE_FLAGS;
+    hg_buf_printf(&msg, "%s takes options from `", subject);
+    if (MODES[site->reads].yaml && unverifiable->key)
+      hg_compose_put_entry(&msg, unverifiable->key, unverifiable);
+    else if (MODES[site->reads].yaml)
+      hg_compose_put_value(&msg, unverifiable, false);
+    else
+      put_expr(&msg, unverifiable, true);
+    hg_buf_puts(&msg, "` at ");
+    put_where(&msg, site, unverifiable);
+    hg_buf_printf(&msg, " (%s), which cannot be verified",
+                  unverifiable->origin ? unverifiable->origin : "not a literal");
+  } else {
+    out->rule = HG_RULE_UNHARDENED_SITE;
+    hg_buf_printf(&msg,
+                  MODES[site->reads].builder ? "%s without the hardening builder or the full flag set"
+                                             : "%s without the full flag set",
+                  subject);
+  }
+  if (out->missing) {
+    hg_buf_puts(&msg, out->rule == HG_RULE_UNVERIFIABLE_FLAGS ? "; not literally present: " : "; missing: ");
+    list_missing(policy, out->missing, &msg);
+    explain_unlimited(&msg, &j, policy, site, out->missing);
+    explain_traps(&msg, &j, site);
+  }
+  if (j.mismatch) {
+    hg_buf_printf(&msg, "; `%s` (line %u) is a %s builder used as %s, which does not count", j.mismatch->text,
+                  j.mismatch->line, MODES[site->reads].flags ? "keyword" : "command-line",
+                  MODES[site->reads].flags ? "command-line flags" : "keywords");
+  }
+  out->message = hg_buf_detach(&msg);
+  out->fix = fix_hint(policy, config, site->reads, j.dialect, out->missing);
+  hg_buf_free(&mods);
+}
+
+void hg_verdict_clear(hg_verdict *self) {
+  free(self->message);
+  free(self->fix);
+  free(self->effective);
+  memset(self, 0, sizeof(*self));
+}

@@ -1,0 +1,161 @@
+/* The JSON contract (README "JSON output"): {"tool", "sites", "errors", "summary"}. Every site
+ * is listed, passing ones too. Fields that only some runs have (a site's suppression, the
+ * baseline) appear only there, so the output of a plain run never changes. Written with jansson. */
+#include <jansson.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report/report.h"
+
+#define jstr hg_json_string
+
+#define DUMP_FLAGS (JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_ENSURE_ASCII)
+
+// Sites are written one at a time as they come, so that memory does not grow with their number:
+// the output is the same bytes jansson would give for the whole document, built piece by piece
+// (each piece dumped alone and indented to its depth; a dump never holds a raw newline inside a
+// string, so indenting line by line is safe).
+typedef struct {
+  size_t sites;                    // written so far
+  size_t totals[HG_STATUS_COUNT];  // sites by status
+} json_state;
+
+static void begin(const hg_report_input *in, void **state) {
+  *state = hg_xcalloc(1, sizeof(json_state));
+  json_t *head = json_pack("{s:{s:s, s:s}}", "tool", "name", "hardguard", "version", HG_VERSION);
+  char *text = json_dumps(head, DUMP_FLAGS);
+  size_t n = strlen(text);
+  fwrite(text, 1, n - 2, in->out);  // without the closing "\n}"
+  fputs(",\n  \"sites\": [", in->out);
+  free(text);
+  json_decref(head);
+}
+
+// What reached the site per requirement and forbidden option, with where each came from.
+static json_t *effective(const hg_finding *f) {
+  json_t *a = json_array();
+  for (size_t i = 0; i < f->n_effective; i++) {
+    const hg_effect *e = &f->effective[i];
+    json_t *o = json_pack("{s:o, s:s, s:s}", "id", jstr(e->id), "type", e->forbidden ? "forbidden" : "requirement",
+                          "status", hg_effect_names[e->status]);
+    json_object_set_new(o, "value", e->value ? jstr(e->value) : json_null());
+    if (e->line) {
+      // Paths as reached, like the site's own: another module's relative to the working directory.
+      json_t *origin = json_pack("{s:o, s:I}", "path", jstr(e->path ? e->path : f->path), "line", (json_int_t)e->line);
+      json_object_set_new(origin, "via", e->via ? jstr(e->via) : json_null());
+      json_object_set_new(o, "origin", origin);
+    } else {
+      json_object_set_new(o, "origin", json_null());
+    }
+    if (e->reason) json_object_set_new(o, "reason", jstr(e->reason));
+    json_array_append_new(a, o);
+  }
+  return a;
+}
+
+static void finding(const hg_report_input *in, void *state, const hg_finding *f) {
+  json_t *rules = json_array(), *missing = json_array();
+  if (f->rule != HG_RULE_NONE) json_array_append_new(rules, json_string(hg_rules[f->rule].id));
+  for (int r = 0; r < HG_RULE_COUNT; r++)
+    if (f->also & (UINT32_C(1) << r)) json_array_append_new(rules, json_string(hg_rules[r].id));
+  // pass | fail, or the named exception that decided it: suppressed (ignore[...]), allowed
+  // (allow[...] relaxed what was missing and the site passes)
+  const char *verdict = f->suppression == HG_SUPPRESSION_SUPPRESSED ? "suppressed"
+                        : f->rule != HG_RULE_NONE                  ? "fail"
+                        : f->suppression == HG_SUPPRESSION_ALLOWED ? "allowed"
+                                                                   : "pass";
+  for (size_t i = 0; i < f->n_missing; i++) json_array_append_new(missing, json_string(f->missing[i]));
+  json_t *site = json_pack("{s:o, s:I, s:I, s:I, s:I, s:o, s:s, s:s, s:o, s:o, s:o}", "path", jstr(f->path), "line",
+                           (json_int_t)f->line, "column", (json_int_t)f->col, "end_line", (json_int_t)f->end_line,
+                           "end_column", (json_int_t)f->end_col, "kind", jstr(f->kind), "verdict",
+                           verdict, "via", hg_via_names[f->via], "rules", rules,
+                           "missing", missing, "message", jstr(f->message ? f->message : ""));
+  json_object_set_new(site, "dialect", f->dialect ? json_string(f->dialect) : json_null());
+  json_object_set_new(site, "fix", f->fix ? jstr(f->fix) : json_null());
+  json_object_set_new(site, "effective", effective(f));
+  if (f->suppression != HG_SUPPRESSION_NONE) {
+    json_object_set_new(site, "suppression",
+                        json_string(f->suppression == HG_SUPPRESSION_SUPPRESSED ? "suppressed" : "allowed"));
+    json_object_set_new(site, "justification", f->justification ? jstr(f->justification) : json_null());
+  }
+  hg_status st = hg_report_status(in, f);
+  if (in->baselined) json_object_set_new(site, "baselined", json_boolean(st == HG_STATUS_BASELINED));
+  json_state *js = state;
+  js->totals[st]++;
+  char *text = json_dumps(site, DUMP_FLAGS);
+  fputs(js->sites++ ? ",\n" : "\n", in->out);
+  hg_json_put_indented(in->out, text, 4);
+  free(text);
+  json_decref(site);
+}
+
+// [{path, line, kind, message, reason}], and each one's level when given.
+static json_t *relaxations(const hg_relaxations *v, const char *level) {
+  json_t *a = json_array();
+  for (size_t i = 0; i < v->len; i++) {
+    const hg_relaxation *r = &v->items[i];
+    json_t *o = json_pack("{s:o, s:I, s:s, s:o}", "path", jstr(r->path), "line", (json_int_t)r->line, "kind",
+                          hg_relax_names[r->kind], "message", jstr(r->message));
+    json_object_set_new(o, "reason", r->reason ? jstr(r->reason) : json_null());
+    if (level) json_object_set_new(o, "level", json_string(level));
+    json_array_append_new(a, o);
+  }
+  return a;
+}
+
+static void end(const hg_report_input *in, void *state) {
+  json_t *errors = json_array();
+  size_t unreadable = 0;
+  for (size_t i = 0; i < in->errors->len; i++) {
+    const hg_file_error *e = &in->errors->items[i];
+    json_t *o = json_pack("{s:o, s:s, s:o}", "path", jstr(e->path), "kind",
+                          e->kind == HG_FILE_SYNTAX ? "syntax" : "unreadable", "message", jstr(e->message));
+    unreadable += e->kind == HG_FILE_UNREADABLE;
+    if (e->kind == HG_FILE_SYNTAX) {
+      json_object_set_new(o, "line", json_integer(e->line));
+      json_object_set_new(o, "column", json_integer(e->col));
+    }
+    json_array_append_new(errors, o);
+  }
+  const hg_scan_stats *st = in->stats;
+  json_t *root = json_pack("{s:o, s:{s:I, s:I, s:I, s:I, s:I, s:I}}", "errors", errors, "summary", "files",
+                           (json_int_t)st->files, "parsed", (json_int_t)st->parsed, "modules_indexed",
+                           (json_int_t)st->modules_indexed, "sites", (json_int_t)st->sites, "failing",
+                           (json_int_t)st->failing, "unreadable", (json_int_t)unreadable);
+  // What the run's exceptions account for, zero or not, so a reader sees that nothing was relaxed.
+  json_state *js = state;
+  const size_t *totals = js->totals;
+  json_t *summary = json_object_get(root, "summary");
+  json_object_set_new(summary, "excluded", json_integer((json_int_t)st->excluded));
+  json_object_set_new(summary, "suppressed", json_integer((json_int_t)totals[HG_STATUS_SUPPRESSED]));
+  json_object_set_new(summary, "allowed", json_integer((json_int_t)totals[HG_STATUS_ALLOWED]));
+  json_object_set_new(summary, "baselined", json_integer((json_int_t)totals[HG_STATUS_BASELINED]));
+  json_object_set_new(summary, "trusted_builders", json_integer(in->gate ? (json_int_t)in->gate->trusted_builders : 0));
+  if (in->gate && in->gate->in_force.len) json_object_set_new(root, "relaxations", relaxations(&in->gate->in_force, NULL));
+  if (in->gate && in->gate->reviewed) {
+    json_object_set_new(summary, "gate_relaxed", json_integer((json_int_t)in->gate->added.len));
+    json_object_set_new(root, "gate_relaxed",
+                        relaxations(&in->gate->added, hg_report_gate_fails(in) ? "error" : "warning"));
+  }
+  if (in->baseline_path) {
+    json_t *stale = json_array();
+    size_t accepted = totals[HG_STATUS_BASELINED];
+    for (size_t i = 0; i < in->n_stale; i++) {
+      const hg_baseline_entry *e = in->stale[i];
+      json_array_append_new(stale, json_pack("{s:I, s:o, s:o, s:o, s:o}", "line", (json_int_t)e->line, "path",
+                                             jstr(e->path), "rule", jstr(e->rule), "kind", jstr(e->kind), "code",
+                                             jstr(e->code)));
+    }
+    json_object_set_new(root, "baseline", json_pack("{s:o, s:I, s:o}", "path", jstr(in->baseline_path), "accepted",
+                                                    (json_int_t)accepted, "stale", stale));
+  }
+  fputs(js->sites ? "\n  ],\n" : "],\n", in->out);
+  char *text = json_dumps(root, DUMP_FLAGS);
+  fputs(text + 2, in->out);  // the rest of the document, after the "{\n" that opened it
+  fputc('\n', in->out);
+  free(text);
+  json_decref(root);
+  free(js);
+}
+
+const hg_reporter hg_reporter_json = {.name = "json", .streams = true, .begin = begin, .finding = finding, .end = end};

@@ -1,0 +1,145 @@
+#include "rules/pattern.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const struct {
+  const char *name;
+  hg_reads reads;
+  const char *needs;  // the capture holding the flags
+} READS[] = {
+    {"kwargs", HG_READS_KWARGS, "args"},
+    {"argv", HG_READS_ARGV, "argv"},
+    {"shell", HG_READS_SHELL, "command"},
+    {"command", HG_READS_COMMAND, NULL},
+    {"script", HG_READS_SCRIPT, NULL},
+    {"client", HG_READS_CLIENT, NULL},
+    {"opaque", HG_READS_OPAQUE, NULL},
+    {"compose", HG_READS_COMPOSE, NULL},
+    {"body", HG_READS_BODY, "body"},
+};
+
+int hg_pattern_site_dialect(const hg_policy *p, hg_reads reads, const char *name, uint8_t *out, char *msg, size_t cap) {
+  *out = 0;
+  if (name) {
+    int d = hg_policy_dialect(p, name);
+    if (d < 0) return snprintf(msg, cap, "unknown dialect \"%s\" (not under 'dialects' in the policy)", name), -1;
+    if (!(p->dialects[d].reads & (UINT32_C(1) << reads)))
+      return snprintf(msg, cap, "dialect \"%s\" does not read \"%s\"", name, hg_reads_name((int)reads)), -1;
+    *out = (uint8_t)(d + 1);
+    return 0;
+  }
+  bool options = reads != HG_READS_CLIENT && reads != HG_READS_OPAQUE && reads != HG_READS_SCRIPT;
+  if (options && hg_policy_site_dialect(p, (int)reads, -1) < 0)
+    return snprintf(msg, cap, "the policy has no dialect that reads \"%s\"", hg_reads_name((int)reads)), -1;
+  return 0;
+}
+
+uint32_t hg_query_capture_id(const TSQuery *q, const char *name) {
+  uint32_t n = ts_query_capture_count(q), len;
+  for (uint32_t i = 0; i < n; i++)
+    if (strcmp(ts_query_capture_name_for_id(q, i, &len), name) == 0) return i;
+  return UINT32_MAX;
+}
+
+static bool pattern_has(const TSQuery *q, uint32_t pattern, uint32_t capture) {
+  return capture != UINT32_MAX && ts_query_capture_quantifier_for_id(q, pattern, capture) != TSQuantifierZero;
+}
+
+// (#set! hardguard.kind-by "@capture verb=kind ..."): a capture of the pattern, then verbs each
+// naming a kind some rule file is named for.
+static int kind_by_setup(char *const *kinds, size_t n_kinds, const TSQuery *q, uint32_t i, hg_pattern *p,
+                         const char *text, char *msg, size_t cap) {
+  hg_argv_words w = {0};
+  hg_argv_split(&w, text);
+  int rc = 0;
+  if (w.len < 2 || w.items[0][0] != '@' || !pattern_has(q, i, hg_query_capture_id(q, w.items[0] + 1))) {
+    snprintf(msg, cap, "hardguard.kind-by is \"@capture verb=kind ...\", the capture one of the pattern's");
+    rc = -1;
+  } else {
+    p->kind_capture = hg_query_capture_id(q, w.items[0] + 1);
+  }
+  p->kind_ids = hg_xcalloc(w.len, sizeof(char *));
+  for (size_t k = 1; rc == 0 && k < w.len; k++) {
+    char *eq = strchr(w.items[k], '=');
+    const char *kind = NULL;
+    for (size_t j = 0; eq && j < n_kinds && !kind; j++)
+      if (!strcmp(eq + 1, kinds[j])) kind = kinds[j];
+    if (!eq || eq == w.items[k] || !kind) {
+      snprintf(msg, cap, "hardguard.kind-by: \"%s\" is not verb=kind, the kind a rule file's name", w.items[k]);
+      rc = -1;
+      break;
+    }
+    *eq = '\0';
+    HG_VEC_PUSH(&p->kind_verbs, hg_xstrdup(w.items[k]));
+    p->kind_ids[p->kind_verbs.len - 1] = kind;
+  }
+  hg_argv_words_free(&w);
+  return rc;
+}
+
+int hg_pattern_setup(hg_pattern *p, const TSQuery *q, uint32_t i, const hg_captures *c, const char *kind,
+                     char *const *kinds, size_t n_kinds, const hg_policy *policy, hg_error *err) {
+  if (hg_predicates_compile(&p->predicates, q, i, err) != 0) return -1;
+  if (!kind) {
+    const char *fact = hg_predicates_property(p->predicates, "hardguard.fact");
+    if (fact && strcmp(fact, "marker") == 0) {
+      if (!pattern_has(q, i, c->marker))
+        return hg_error_set(err, "a marker fact captures @marker");
+      p->role = HG_PATTERN_MARKER;
+      return 0;
+    }
+    if (!fact || strcmp(fact, "import") != 0)
+      return hg_error_set(err, "a facts pattern needs (#set! hardguard.fact \"import\" or \"marker\")");
+    if (!pattern_has(q, i, c->import_module) && !pattern_has(q, i, c->import_from))
+      return hg_error_set(err, "an import fact captures @import.module or @import.from");
+    p->role = HG_PATTERN_IMPORT;
+    return 0;
+  }
+  p->role = HG_PATTERN_SITE;
+  for (size_t k = 0; k < n_kinds; k++)
+    if (!strcmp(kind, kinds[k])) p->kind = kinds[k];
+  const char *reads = hg_predicates_property(p->predicates, "hardguard.reads");
+  size_t r = 0;
+  while (reads && r < HG_ARRAY_LEN(READS) && strcmp(READS[r].name, reads) != 0) r++;
+  if (!reads || r == HG_ARRAY_LEN(READS))
+    return hg_error_set(err, "a site pattern needs (#set! hardguard.reads "
+                       "\"kwargs|argv|shell|command|script|client|opaque|body\")");
+  p->reads = READS[r].reads;
+  char msg[192];
+  if (hg_pattern_site_dialect(policy, p->reads, hg_predicates_property(p->predicates, "hardguard.dialect"), &p->dialect, msg,
+                   sizeof(msg)) != 0)
+    return hg_error_set(err, "%s", msg);
+  if (!pattern_has(q, i, c->site)) return hg_error_set(err, "a site pattern captures @site");
+  const char *keywords = hg_predicates_property(p->predicates, "hardguard.body-keyword");
+  const char *unwrap = hg_predicates_property(p->predicates, "hardguard.body-unwrap");
+  if (keywords) hg_argv_split(&p->body_keywords, keywords);
+  if (unwrap) hg_argv_split(&p->body_unwrap, unwrap);
+  p->kind_capture = UINT32_MAX;
+  const char *kind_by = hg_predicates_property(p->predicates, "hardguard.kind-by");
+  if (kind_by && kind_by_setup(kinds, n_kinds, q, i, p, kind_by, msg, sizeof(msg)) != 0)
+    return hg_error_set(err, "%s", msg);
+  const char *position = hg_predicates_property(p->predicates, "hardguard.body-position");
+  p->body_position = UINT32_MAX;
+  if (position) {
+    char *end;
+    unsigned long v = strtoul(position, &end, 10);
+    if (!*position || *end || v > 255)
+      return hg_error_set(err, "hardguard.body-position is a number (the positional argument, from 0)");
+    p->body_position = (uint32_t)v;
+  }
+  if (READS[r].needs && !pattern_has(q, i, hg_query_capture_id(q, READS[r].needs))) {
+    snprintf(msg, sizeof(msg), "a \"%s\" pattern captures @%s", reads, READS[r].needs);
+    return hg_error_set(err, "%s", msg);
+  }
+  return 0;
+}
+
+void hg_pattern_free(hg_pattern *p) {
+  hg_predicates_free(p->predicates);
+  hg_argv_words_free(&p->body_keywords);
+  hg_argv_words_free(&p->body_unwrap);
+  hg_argv_words_free(&p->kind_verbs);
+  free(p->kind_ids);
+}

@@ -1,0 +1,643 @@
+#include "rules/policy.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/yamldoc.h"
+
+static void matcher_clear(hg_matcher *m) {
+  hg_strv_free(m->names, m->n_names);
+  pcre2_code_free(m->value);
+  pcre2_code_free(m->unlimited);
+  free(m->value_src);
+}
+
+static int compile_regex(hg_yaml *y, yaml_node_t *node, const char *what, pcre2_code **out, char **src_out,
+                         hg_error *err) {
+  const char *src;
+  if (hg_yaml_scalar(y, node, what, &src, err) != 0)
+    return -1;
+  int code;
+  PCRE2_SIZE off;
+  *out = pcre2_compile((PCRE2_SPTR)src, PCRE2_ZERO_TERMINATED, PCRE2_UTF, &code, &off, NULL);
+  if (!*out) {
+    PCRE2_UCHAR msg[256];
+    pcre2_get_error_message(code, msg, sizeof(msg));
+    return hg_yaml_error(y, node, err, "%s: invalid regex at offset %zu: %s", what, (size_t)off, msg);
+  }
+  if (src_out)
+    *src_out = hg_xstrdup(src);
+  return 0;
+}
+
+static int load_matcher(hg_yaml *y, yaml_node_t *node, const char *what, hg_matcher *m, hg_error *err) {
+  static const char *const keys[] = {"name", "value", "unlimited", NULL};
+  if (hg_yaml_mapping(y, node, keys, what, err) != 0)
+    return -1;
+  yaml_node_t *name = hg_yaml_get(y, node, "name"), *value = hg_yaml_get(y, node, "value"),
+              *unlimited = hg_yaml_get(y, node, "unlimited");
+  if (!name)
+    return hg_yaml_error(y, node, err, "%s: missing 'name'", what);
+  if (hg_yaml_strings(y, name, what, &m->names, &m->n_names, err) != 0)
+    return -1;
+  if (value && compile_regex(y, value, what, &m->value, &m->value_src, err) != 0)
+    return -1;
+  if (unlimited && compile_regex(y, unlimited, what, &m->unlimited, NULL, err) != 0)
+    return -1;
+  return 0;
+}
+
+// A dialect's spelling is one matcher mapping or a list of them.
+static int load_matchers(hg_yaml *y, yaml_node_t *node, const char *what, hg_matcher **out, size_t *n, hg_error *err) {
+  if (node->type == YAML_MAPPING_NODE) {
+    *out = hg_xcalloc(1, sizeof(hg_matcher));
+    *n = 1;
+    return load_matcher(y, node, what, *out, err);
+  }
+  if (node->type != YAML_SEQUENCE_NODE)
+    return hg_yaml_error(y, node, err, "%s: expected a mapping {name, value} or a list of them", what);
+  size_t count = (size_t)(node->data.sequence.items.top - node->data.sequence.items.start);
+  *out = hg_xcalloc(count, sizeof(hg_matcher));
+  *n = count;
+  for (size_t i = 0; i < count; i++)
+    if (load_matcher(y, hg_yaml_node(y, node->data.sequence.items.start[i]), what, &(*out)[i], err) != 0)
+      return -1;
+  return 0;
+}
+
+// ---- dialects -----------------------------------------------------------------------------------
+
+static const char *const READS_NAMES[] = {
+    [HG_READS_KWARGS] = "kwargs",   [HG_READS_ARGV] = "argv",     [HG_READS_SHELL] = "shell",
+    [HG_READS_COMMAND] = "command", [HG_READS_SCRIPT] = "script", [HG_READS_CLIENT] = "client",
+    [HG_READS_OPAQUE] = "opaque",   [HG_READS_COMPOSE] = "compose", [HG_READS_BODY] = "body",
+};
+
+const char *hg_reads_name(int reads) {
+  return reads >= 0 && (size_t)reads < HG_ARRAY_LEN(READS_NAMES) ? READS_NAMES[reads] : NULL;
+}
+
+int hg_reads_by_name(const char *name) {
+  for (size_t i = 0; i < HG_ARRAY_LEN(READS_NAMES); i++)
+    if (READS_NAMES[i] && !strcmp(READS_NAMES[i], name))
+      return (int)i;
+  return -1;
+}
+
+// The shape of judging a reading mode's options; -1 for modes that have no options.
+static int shape_of(int reads) {
+  switch (reads) {
+  case HG_READS_KWARGS: return HG_SHAPE_KEYWORDS;
+  case HG_READS_ARGV:
+  case HG_READS_SHELL:
+  case HG_READS_COMMAND:
+  case HG_READS_SCRIPT: return HG_SHAPE_FLAGS;
+  case HG_READS_COMPOSE:
+  case HG_READS_BODY: return HG_SHAPE_MAPPING;
+  default: return -1;
+  }
+}
+
+int hg_policy_dialect(const hg_policy *self, const char *id) {
+  for (size_t i = 0; i < self->n_dialects; i++)
+    if (!strcmp(self->dialects[i].id, id))
+      return (int)i;
+  return -1;
+}
+
+int hg_policy_site_dialect(const hg_policy *self, int reads, int dialect) {
+  if (dialect >= 0 && (size_t)dialect < self->n_dialects)
+    return dialect;
+  for (size_t i = 0; i < self->n_dialects; i++)
+    if (self->dialects[i].reads & (UINT32_C(1) << reads))
+      return (int)i;
+  return -1;
+}
+
+static int load_dialect(hg_yaml *y, hg_policy *p, yaml_node_t *key, yaml_node_t *node, hg_dialect *d, hg_error *err) {
+  static const char *const keys[] = {"reads", "subject", "like", "fold_case", "traps", "at", NULL};
+  d->id = hg_xstrdup((const char *)key->data.scalar.value);
+  d->like = -1;
+  char what[160];
+  snprintf(what, sizeof(what), "dialect '%s'", d->id);
+  if (hg_yaml_mapping(y, node, keys, what, err) != 0)
+    return -1;
+  yaml_node_t *reads = hg_yaml_get(y, node, "reads"), *subject = hg_yaml_get(y, node, "subject"),
+              *like = hg_yaml_get(y, node, "like"), *fold = hg_yaml_get(y, node, "fold_case"),
+              *traps = hg_yaml_get(y, node, "traps"), *at = hg_yaml_get(y, node, "at");
+  if (!reads)
+    return hg_yaml_error(y, node, err, "%s: needs 'reads' (the reading modes it spells)", what);
+  char **modes = NULL;
+  size_t n_modes = 0;
+  if (hg_yaml_strings(y, reads, what, &modes, &n_modes, err) != 0)
+    return -1;
+  int shape = -1, rc = 0;
+  for (size_t i = 0; i < n_modes && rc == 0; i++) {
+    int m = hg_reads_by_name(modes[i]);
+    int s = m >= 0 ? shape_of(m) : -1;
+    if (s < 0)
+      rc = hg_yaml_error(y, reads, err, "%s: reads: '%s' is not a reading mode with options (kwargs, argv, shell, "
+                         "command, script, compose, body)", what, modes[i]);
+    else if (shape >= 0 && s != shape)
+      rc = hg_yaml_error(y, reads, err, "%s: reads: '%s' is judged unlike '%s'", what, modes[i], modes[0]);
+    else
+      d->reads |= UINT32_C(1) << m, shape = s;
+  }
+  hg_strv_free(modes, n_modes);
+  if (rc != 0)
+    return -1;
+  if (!n_modes)
+    return hg_yaml_error(y, reads, err, "%s: reads: at least one reading mode", what);
+  d->shape = (hg_shape)shape;
+  const char *s;
+  if (subject) {
+    if (hg_yaml_scalar(y, subject, what, &s, err) != 0)
+      return -1;
+    d->subject = hg_xstrdup(s);
+  }
+  if (like) {
+    if (hg_yaml_scalar(y, like, what, &s, err) != 0)
+      return -1;
+    d->like = hg_policy_dialect(p, s);
+    if (d->like < 0)
+      return hg_yaml_error(y, like, err, "%s: like: '%s' is not a dialect declared before it", what, s);
+    if (p->dialects[d->like].shape != d->shape)
+      return hg_yaml_error(y, like, err, "%s: like: '%s' is judged unlike it", what, s);
+  }
+  if (at) {
+    if (hg_yaml_scalar(y, at, what, &s, err) != 0)
+      return -1;
+    if (d->shape != HG_SHAPE_MAPPING || !*s)
+      return hg_yaml_error(y, at, err, "%s: at: a dotted name, for a dialect that reads a mapping", what);
+    d->at = hg_xstrdup(s);
+  }
+  if (fold) {
+    if (hg_yaml_scalar(y, fold, what, &s, err) != 0)
+      return -1;
+    if (strcmp(s, "true") != 0 && strcmp(s, "false") != 0)
+      return hg_yaml_error(y, fold, err, "%s: fold_case: expected true or false, found '%s'", what, s);
+    d->fold_case = !strcmp(s, "true");
+  }
+  if (traps) {
+    if (traps->type != YAML_MAPPING_NODE)
+      return hg_yaml_error(y, traps, err, "%s: traps: expected a mapping of option name to what it does", what);
+    size_t n = (size_t)(traps->data.mapping.pairs.top - traps->data.mapping.pairs.start);
+    d->traps = hg_xcalloc(n ? n : 1, sizeof(hg_trap));
+    for (size_t i = 0; i < n; i++) {
+      yaml_node_pair_t *pair = &traps->data.mapping.pairs.start[i];
+      const char *k, *v;
+      if (hg_yaml_scalar(y, hg_yaml_node(y, pair->key), what, &k, err) != 0 ||
+          hg_yaml_scalar(y, hg_yaml_node(y, pair->value), what, &v, err) != 0)
+        return -1;
+      d->traps[i] = (hg_trap){hg_xstrdup(k), hg_xstrdup(v)};
+      d->n_traps = i + 1;
+    }
+  }
+  return 0;
+}
+
+static int load_dialects(hg_yaml *y, hg_policy *p, yaml_node_t *node, hg_error *err) {
+  if (!node || node->type != YAML_MAPPING_NODE || node->data.mapping.pairs.top == node->data.mapping.pairs.start)
+    return hg_yaml_error(y, node ? node : hg_yaml_root(y), err,
+                         "policy: 'dialects' must be a non-empty mapping (how each SDK, the command line and compose "
+                         "spell the options)");
+  size_t n = (size_t)(node->data.mapping.pairs.top - node->data.mapping.pairs.start);
+  if (n > HG_POLICY_MAX_DIALECTS)
+    return hg_yaml_error(y, node, err, "policy: at most %d dialects", HG_POLICY_MAX_DIALECTS);
+  p->dialects = hg_xcalloc(n, sizeof(hg_dialect));
+  for (size_t i = 0; i < n; i++) {
+    yaml_node_pair_t *pair = &node->data.mapping.pairs.start[i];
+    yaml_node_t *key = hg_yaml_node(y, pair->key);
+    if (key->type != YAML_SCALAR_NODE)
+      return hg_yaml_error(y, key, err, "policy: dialect ids are strings");
+    if (hg_policy_dialect(p, (const char *)key->data.scalar.value) >= 0)
+      return hg_yaml_error(y, key, err, "policy: dialect '%s' declared twice", key->data.scalar.value);
+    p->n_dialects = i + 1;
+    if (load_dialect(y, p, key, hg_yaml_node(y, pair->value), &p->dialects[i], err) != 0)
+      return -1;
+  }
+  return 0;
+}
+
+// ---- requirements and forbidden options ---------------------------------------------------------
+
+// Each key of a requirement or forbidden option other than `fixed` (summary, fix, message) is a
+// dialect's spelling: one matcher mapping or a list of them (an empty list: none).
+static int load_spellings(hg_yaml *y, const hg_policy *p, yaml_node_t *node, const char *const *fixed,
+                          const char *what, hg_spelling *spell, hg_error *err) {
+  if (node->type != YAML_MAPPING_NODE)
+    return hg_yaml_mapping(y, node, NULL, what, err); // says what was found instead
+  for (yaml_node_pair_t *pair = node->data.mapping.pairs.start; pair < node->data.mapping.pairs.top; pair++) {
+    yaml_node_t *key = hg_yaml_node(y, pair->key);
+    const char *k = key->type == YAML_SCALAR_NODE ? (const char *)key->data.scalar.value : "";
+    bool known = false;
+    for (const char *const *f = fixed; *f && !known; f++)
+      known = !strcmp(*f, k);
+    if (known)
+      continue;
+    int d = hg_policy_dialect(p, k);
+    if (d < 0)
+      return hg_yaml_error(y, key, err, "%s: unknown key '%s' (not a dialect of the policy's 'dialects')", what, k);
+    spell[d].given = true;
+    if (load_matchers(y, hg_yaml_node(y, pair->value), what, &spell[d].m, &spell[d].n, err) != 0)
+      return -1;
+  }
+  return 0;
+}
+
+// Dialects `like` another take its spelling wherever they give none (in declaration order, so a
+// chain of likes resolves).
+static void borrow(const hg_policy *p, hg_spelling *spell) {
+  for (size_t d = 0; d < p->n_dialects; d++) {
+    int from = p->dialects[d].like;
+    if (spell[d].given || from < 0 || !spell[from].n)
+      continue;
+    spell[d] = spell[from];
+    spell[d].given = false;
+    spell[d].borrowed = true;
+  }
+}
+
+// set: {dialect: {keyword: 'expression', ...} | [word, ...]}: what `hardguard init` writes, in the
+// shape of the dialect (keywords as a mapping, flags as a list of words).
+static int load_set(hg_yaml *y, const hg_policy *p, yaml_node_t *set, const char *what, hg_spelling *spell,
+                    hg_error *err) {
+  if (set->type != YAML_MAPPING_NODE)
+    return hg_yaml_error(y, set, err, "%s: 'set' is a mapping of dialect to the value init writes", what);
+  for (yaml_node_pair_t *pair = set->data.mapping.pairs.start; pair < set->data.mapping.pairs.top; pair++) {
+    yaml_node_t *k = hg_yaml_node(y, pair->key), *v = hg_yaml_node(y, pair->value);
+    const char *name = k->type == YAML_SCALAR_NODE ? (const char *)k->data.scalar.value : "";
+    int d = hg_policy_dialect(p, name);
+    if (d < 0 || !spell[d].given)
+      return hg_yaml_error(y, k, err, "%s: set.%s: not a dialect with a spelling of this requirement", what, name);
+    hg_shape shape = p->dialects[d].shape;
+    if (shape == HG_SHAPE_FLAGS) {
+      if (v->type != YAML_SEQUENCE_NODE || hg_yaml_strings(y, v, what, &spell[d].set, &spell[d].n_set, err) != 0)
+        return v->type != YAML_SEQUENCE_NODE
+                   ? hg_yaml_error(y, v, err, "%s: set.%s: a list of command-line words", what, name)
+                   : -1;
+      continue;
+    }
+    if (shape != HG_SHAPE_KEYWORDS || v->type != YAML_MAPPING_NODE)
+      return hg_yaml_error(y, v, err, "%s: set.%s: a mapping of keyword to Python expression", what, name);
+    size_t n = (size_t)(v->data.mapping.pairs.top - v->data.mapping.pairs.start);
+    spell[d].set = hg_xcalloc(2 * n + 1, sizeof(char *));
+    for (size_t i = 0; i < n; i++) {
+      const char *kw, *expr;
+      if (hg_yaml_scalar(y, hg_yaml_node(y, v->data.mapping.pairs.start[i].key), what, &kw, err) != 0 ||
+          hg_yaml_scalar(y, hg_yaml_node(y, v->data.mapping.pairs.start[i].value), what, &expr, err) != 0)
+        return -1;
+      spell[d].set[2 * i] = hg_xstrdup(kw);
+      spell[d].set[2 * i + 1] = hg_xstrdup(expr);
+      spell[d].n_set = 2 * i + 2;
+    }
+  }
+  return 0;
+}
+
+static int load_requirement(hg_yaml *y, const hg_policy *p, yaml_node_t *key, yaml_node_t *node, hg_requirement *r,
+                            hg_error *err) {
+  static const char *const fixed[] = {"summary", "fix", "set", NULL};
+  r->id = hg_xstrdup((const char *)key->data.scalar.value);
+  r->spell = hg_xcalloc(p->n_dialects, sizeof(hg_spelling));
+  char what[160];
+  snprintf(what, sizeof(what), "requirement '%s'", r->id);
+  if (load_spellings(y, p, node, fixed, what, r->spell, err) != 0)
+    return -1;
+  const char *s;
+  yaml_node_t *summary = hg_yaml_get(y, node, "summary"), *fix = hg_yaml_get(y, node, "fix");
+  if (!summary || !fix)
+    return hg_yaml_error(y, node, err, "%s: needs 'summary' and 'fix'", what);
+  if (hg_yaml_scalar(y, summary, what, &s, err) != 0)
+    return -1;
+  r->summary = hg_xstrdup(s);
+  if (fix->type != YAML_MAPPING_NODE)
+    return hg_yaml_error(y, fix, err, "%s: 'fix' is a mapping of dialect to how it is written", what);
+  for (yaml_node_pair_t *pair = fix->data.mapping.pairs.start; pair < fix->data.mapping.pairs.top; pair++) {
+    yaml_node_t *k = hg_yaml_node(y, pair->key);
+    const char *name = k->type == YAML_SCALAR_NODE ? (const char *)k->data.scalar.value : "";
+    int d = hg_policy_dialect(p, name);
+    if (d < 0)
+      return hg_yaml_error(y, k, err, "%s: fix: unknown key '%s' (not a dialect of the policy's 'dialects')", what,
+                           name);
+    // A spelling without its fix text would leave a finding without a hint, and a fix text
+    // without a spelling would suggest what can never satisfy the requirement.
+    if (!r->spell[d].given)
+      return hg_yaml_error(y, k, err, "%s: fix.%s without a '%s' spelling", what, name, name);
+    if (hg_yaml_scalar(y, hg_yaml_node(y, pair->value), what, &s, err) != 0)
+      return -1;
+    r->spell[d].fix = hg_xstrdup(s);
+  }
+  for (size_t d = 0; d < p->n_dialects; d++)
+    if (r->spell[d].given && r->spell[d].n && !r->spell[d].fix)
+      return hg_yaml_error(y, fix, err, "%s: '%s' needs 'fix.%s'", what, p->dialects[d].id, p->dialects[d].id);
+  yaml_node_t *set = hg_yaml_get(y, node, "set");
+  if (set && load_set(y, p, set, what, r->spell, err) != 0)
+    return -1;
+  borrow(p, r->spell);
+  return 0;
+}
+
+static int load_forbidden(hg_yaml *y, const hg_policy *p, yaml_node_t *key, yaml_node_t *node, hg_forbidden *f,
+                          hg_error *err) {
+  static const char *const fixed[] = {"message", NULL};
+  f->id = hg_xstrdup((const char *)key->data.scalar.value);
+  f->spell = hg_xcalloc(p->n_dialects, sizeof(hg_spelling));
+  char what[160];
+  snprintf(what, sizeof(what), "forbidden option '%s'", f->id);
+  if (load_spellings(y, p, node, fixed, what, f->spell, err) != 0)
+    return -1;
+  yaml_node_t *message = hg_yaml_get(y, node, "message");
+  bool any = false;
+  for (size_t d = 0; d < p->n_dialects; d++)
+    any |= f->spell[d].n > 0;
+  if (!message || !any)
+    return hg_yaml_error(y, node, err, "%s: needs 'message' and a dialect's spelling", what);
+  const char *s;
+  if (hg_yaml_scalar(y, message, what, &s, err) != 0)
+    return -1;
+  f->message = hg_xstrdup(s);
+  borrow(p, f->spell);
+  return 0;
+}
+
+// Optional lists of strings under `parent`, each into its own field.
+typedef struct {
+  const char *key;
+  char ***list;
+  size_t *n;
+} string_list;
+
+static int load_lists(hg_yaml *y, yaml_node_t *parent, const char *where, string_list *lists, size_t n,
+                      hg_error *err) {
+  for (size_t i = 0; i < n; i++) {
+    yaml_node_t *l = hg_yaml_get(y, parent, lists[i].key);
+    char what[64];
+    snprintf(what, sizeof(what), "%s.%s", where, lists[i].key);
+    if (l && hg_yaml_strings(y, l, what, lists[i].list, lists[i].n, err) != 0)
+      return -1;
+  }
+  return 0;
+}
+
+// init: {module: name, callables: {function: dialect}}: every requirement needs a `set:` value in
+// each dialect named (own or borrowed), so that what init writes is the full set.
+static int load_init(hg_yaml *y, hg_policy *p, yaml_node_t *init, hg_error *err) {
+  static const char *const keys[] = {"module", "callables", NULL};
+  if (hg_yaml_mapping(y, init, keys, "init", err) != 0)
+    return -1;
+  yaml_node_t *module = hg_yaml_get(y, init, "module"), *callables = hg_yaml_get(y, init, "callables");
+  const char *s;
+  if (!module || !callables || callables->type != YAML_MAPPING_NODE)
+    return hg_yaml_error(y, init, err, "init: needs 'module' and 'callables' (a mapping of function to dialect)");
+  if (hg_yaml_scalar(y, module, "init.module", &s, err) != 0)
+    return -1;
+  if (!hg_dotted_name(s, strlen(s)) || strchr(s, '.'))
+    return hg_yaml_error(y, module, err, "init.module: expected a module name without dots, got '%s'", s);
+  p->init_module = hg_xstrdup(s);
+  size_t n = (size_t)(callables->data.mapping.pairs.top - callables->data.mapping.pairs.start);
+  p->init_callables = hg_xcalloc(n + 1, sizeof(char *));
+  p->init_dialects = hg_xcalloc(n + 1, sizeof(int));
+  for (size_t i = 0; i < n; i++) {
+    yaml_node_t *k = hg_yaml_node(y, callables->data.mapping.pairs.start[i].key),
+                *v = hg_yaml_node(y, callables->data.mapping.pairs.start[i].value);
+    const char *fn, *dialect;
+    if (hg_yaml_scalar(y, k, "init.callables", &fn, err) != 0 || hg_yaml_scalar(y, v, "init.callables", &dialect, err))
+      return -1;
+    int d = hg_policy_dialect(p, dialect);
+    if (d < 0 || p->dialects[d].shape == HG_SHAPE_MAPPING)
+      return hg_yaml_error(y, v, err, "init.callables.%s: '%s' is not a keyword or command-line dialect", fn, dialect);
+    if (!hg_dotted_name(fn, strlen(fn)) || strchr(fn, '.'))
+      return hg_yaml_error(y, k, err, "init.callables: expected a function name, got '%s'", fn);
+    for (size_t r = 0; r < p->n_req; r++)
+      if (!p->req[r].spell[d].n_set)
+        return hg_yaml_error(y, v, err, "init.callables.%s: requirement '%s' has no 'set.%s' value", fn, p->req[r].id,
+                             dialect);
+    p->init_callables[i] = hg_xstrdup(fn);
+    p->init_dialects[i] = d;
+    p->n_init = i + 1;
+  }
+  return 0;
+}
+
+static int load(hg_policy *p, hg_yaml *y, hg_error *err) {
+  static const char *const top[] = {"dialects", "require", "forbid", "cli", "classes", "init", NULL};
+  static const char *const class_keys[] = {"field_decorators", "field_bases", "field_calls", "property_decorators",
+                                           NULL};
+  static const char *const cli_keys[] = {"subcommands",  "boolean_flags", "repeatable_flags", "process_calls",
+                                         "programs",     "verbs",         "wrappers",         "global_value_flags",
+                                         NULL};
+  yaml_node_t *root = hg_yaml_root(y);
+  if (hg_yaml_mapping(y, root, top, "policy", err) != 0)
+    return -1;
+  if (load_dialects(y, p, hg_yaml_get(y, root, "dialects"), err) != 0)
+    return -1;
+  yaml_node_t *req = hg_yaml_get(y, root, "require"), *cli = hg_yaml_get(y, root, "cli");
+  if (!req || req->type != YAML_MAPPING_NODE || req->data.mapping.pairs.top == req->data.mapping.pairs.start)
+    return hg_yaml_error(y, req ? req : root, err, "policy: 'require' must be a non-empty mapping");
+  size_t n = (size_t)(req->data.mapping.pairs.top - req->data.mapping.pairs.start);
+  if (n > HG_POLICY_MAX_REQ)
+    return hg_yaml_error(y, req, err, "policy: at most %d requirements", HG_POLICY_MAX_REQ);
+  p->req = hg_xcalloc(n, sizeof(hg_requirement));
+  for (size_t i = 0; i < n; i++) {
+    yaml_node_pair_t *pair = &req->data.mapping.pairs.start[i];
+    yaml_node_t *key = hg_yaml_node(y, pair->key);
+    p->n_req = i + 1;
+    if (key->type != YAML_SCALAR_NODE)
+      return hg_yaml_error(y, key, err, "policy: requirement ids are strings");
+    if (load_requirement(y, p, key, hg_yaml_node(y, pair->value), &p->req[i], err) != 0)
+      return -1;
+  }
+  yaml_node_t *forbid = hg_yaml_get(y, root, "forbid");
+  if (forbid) {
+    if (forbid->type != YAML_MAPPING_NODE)
+      return hg_yaml_error(y, forbid, err, "policy: 'forbid' must be a mapping");
+    size_t nf = (size_t)(forbid->data.mapping.pairs.top - forbid->data.mapping.pairs.start);
+    p->forbid = hg_xcalloc(nf ? nf : 1, sizeof(hg_forbidden));
+    for (size_t i = 0; i < nf; i++) {
+      yaml_node_pair_t *pair = &forbid->data.mapping.pairs.start[i];
+      yaml_node_t *key = hg_yaml_node(y, pair->key);
+      p->n_forbid = i + 1;
+      if (key->type != YAML_SCALAR_NODE)
+        return hg_yaml_error(y, key, err, "policy: forbidden option ids are strings");
+      if (load_forbidden(y, p, key, hg_yaml_node(y, pair->value), &p->forbid[i], err) != 0)
+        return -1;
+    }
+  }
+  yaml_node_t *classes = hg_yaml_get(y, root, "classes");
+  if (classes) {
+    if (hg_yaml_mapping(y, classes, class_keys, "classes", err) != 0)
+      return -1;
+    string_list lists[] = {{"field_decorators", &p->field_decorators, &p->n_field_decorators},
+                           {"field_bases", &p->field_bases, &p->n_field_bases},
+                           {"field_calls", &p->field_calls, &p->n_field_calls},
+                           {"property_decorators", &p->property_decorators, &p->n_property_decorators}};
+    if (load_lists(y, classes, "classes", lists, sizeof(lists) / sizeof(lists[0]), err) != 0)
+      return -1;
+  }
+  yaml_node_t *init = hg_yaml_get(y, root, "init");
+  if (init && load_init(y, p, init, err) != 0)
+    return -1;
+  if (!cli)
+    return hg_yaml_error(y, root, err, "policy: missing 'cli'");
+  if (hg_yaml_mapping(y, cli, cli_keys, "cli", err) != 0)
+    return -1;
+  yaml_node_t *sub = hg_yaml_get(y, cli, "subcommands"), *bools = hg_yaml_get(y, cli, "boolean_flags"),
+              *rep = hg_yaml_get(y, cli, "repeatable_flags"), *proc = hg_yaml_get(y, cli, "process_calls");
+  if (!sub || !bools)
+    return hg_yaml_error(y, cli, err, "cli: needs 'subcommands' and 'boolean_flags'");
+  if (hg_yaml_strings(y, sub, "cli.subcommands", &p->subcommands, &p->n_subcommands, err) != 0)
+    return -1;
+  if (rep && hg_yaml_strings(y, rep, "cli.repeatable_flags", &p->repeatable_flags, &p->n_repeatable_flags, err) != 0)
+    return -1;
+  if (proc && hg_yaml_strings(y, proc, "cli.process_calls", &p->process_calls, &p->n_process_calls, err) != 0)
+    return -1;
+  string_list more[] = {{"programs", &p->programs, &p->n_programs},
+                        {"verbs", &p->verbs, &p->n_verbs},
+                        {"wrappers", &p->wrappers, &p->n_wrappers},
+                        {"global_value_flags", &p->global_value_flags, &p->n_global_value_flags}};
+  if (load_lists(y, cli, "cli", more, sizeof(more) / sizeof(more[0]), err) != 0)
+    return -1;
+  return hg_yaml_strings(y, bools, "cli.boolean_flags", &p->boolean_flags, &p->n_boolean_flags, err);
+}
+
+int hg_policy_load(hg_policy **out, const char *path, const char *bytes, size_t len, hg_error *err) {
+  *out = NULL;
+  hg_yaml y;
+  if (hg_yaml_load(&y, path, bytes, len, err) != 0) {
+    hg_yaml_free(&y);
+    return -1;
+  }
+  hg_policy *p = hg_xcalloc(1, sizeof(hg_policy));
+  p->path = hg_xstrdup(path);
+  int rc = load(p, &y, err);
+  hg_yaml_free(&y);
+  if (rc != 0) {
+    hg_policy_free(p);
+    return -1;
+  }
+  *out = p;
+  return 0;
+}
+
+static void spellings_free(const hg_policy *p, hg_spelling *spell) {
+  for (size_t d = 0; spell && d < p->n_dialects; d++) {
+    if (spell[d].borrowed)
+      continue;
+    for (size_t j = 0; j < spell[d].n; j++)
+      matcher_clear(&spell[d].m[j]);
+    free(spell[d].m);
+    free(spell[d].fix);
+    hg_strv_free(spell[d].set, spell[d].n_set);
+  }
+  free(spell);
+}
+
+void hg_policy_free(hg_policy *self) {
+  if (!self)
+    return;
+  for (size_t i = 0; i < self->n_req; i++) {
+    free(self->req[i].id);
+    free(self->req[i].summary);
+    spellings_free(self, self->req[i].spell);
+  }
+  free(self->req);
+  for (size_t i = 0; i < self->n_forbid; i++) {
+    free(self->forbid[i].id);
+    free(self->forbid[i].message);
+    spellings_free(self, self->forbid[i].spell);
+  }
+  free(self->forbid);
+  hg_strv_free(self->boolean_flags, self->n_boolean_flags);
+  hg_strv_free(self->subcommands, self->n_subcommands);
+  hg_strv_free(self->programs, self->n_programs);
+  hg_strv_free(self->verbs, self->n_verbs);
+  hg_strv_free(self->wrappers, self->n_wrappers);
+  hg_strv_free(self->global_value_flags, self->n_global_value_flags);
+  hg_strv_free(self->repeatable_flags, self->n_repeatable_flags);
+  hg_strv_free(self->process_calls, self->n_process_calls);
+  hg_strv_free(self->field_decorators, self->n_field_decorators);
+  hg_strv_free(self->field_bases, self->n_field_bases);
+  hg_strv_free(self->field_calls, self->n_field_calls);
+  hg_strv_free(self->property_decorators, self->n_property_decorators);
+  for (size_t i = 0; i < self->n_dialects; i++) {
+    hg_dialect *d = &self->dialects[i];
+    free(d->id);
+    free(d->subject);
+    free(d->at);
+    for (size_t k = 0; k < d->n_traps; k++) {
+      free(d->traps[k].name);
+      free(d->traps[k].text);
+    }
+    free(d->traps);
+  }
+  free(self->dialects);
+  free(self->init_module);
+  hg_strv_free(self->init_callables, self->n_init);
+  free(self->init_dialects);
+  free(self->path);
+  free(self);
+}
+
+bool hg_matcher_unlimited(const hg_matcher *self, const char *text, pcre2_match_data *md) {
+  return self->unlimited && pcre2_match(self->unlimited, (PCRE2_SPTR)text, strlen(text), 0, 0, md, NULL) >= 0;
+}
+
+bool hg_matcher_value_ok(const hg_matcher *self, const char *text, pcre2_match_data *md) {
+  if (!self->value)
+    return true;
+  return pcre2_match(self->value, (PCRE2_SPTR)text, strlen(text), 0, 0, md, NULL) >= 0;
+}
+
+const hg_requirement *hg_policy_requirement(const hg_policy *self, const char *id, size_t *index) {
+  for (size_t i = 0; i < self->n_req; i++)
+    if (strcmp(self->req[i].id, id) == 0) {
+      if (index)
+        *index = i;
+      return &self->req[i];
+    }
+  return NULL;
+}
+
+static bool in(char *const *v, size_t n, const char *s) {
+  for (size_t i = 0; i < n; i++)
+    if (strcmp(v[i], s) == 0)
+      return true;
+  return false;
+}
+
+bool hg_matcher_has_name(const hg_matcher *self, const char *name) { return in(self->names, self->n_names, name); }
+
+bool hg_policy_is_boolean_flag(const hg_policy *self, const char *flag) {
+  return in(self->boolean_flags, self->n_boolean_flags, flag);
+}
+
+bool hg_policy_is_repeatable_flag(const hg_policy *self, const char *flag) {
+  return in(self->repeatable_flags, self->n_repeatable_flags, flag);
+}
+
+bool hg_policy_list_has(char *const *list, size_t n, const char *name, size_t len) {
+  for (size_t i = 0; i < n; i++)
+    if (strlen(list[i]) == len && !memcmp(list[i], name, len))
+      return true;
+  return false;
+}
+
+bool hg_policy_is_process_call(const hg_policy *self, const char *qualified) {
+  return in(self->process_calls, self->n_process_calls, qualified);
+}
+
+bool hg_policy_is_program(const hg_policy *self, const char *word) {
+  return in(self->programs, self->n_programs, word);
+}
+bool hg_policy_is_verb(const hg_policy *self, const char *word) { return in(self->verbs, self->n_verbs, word); }
+bool hg_policy_is_wrapper(const hg_policy *self, const char *word) {
+  return in(self->wrappers, self->n_wrappers, word);
+}
+bool hg_policy_is_global_value_flag(const hg_policy *self, const char *word) {
+  return in(self->global_value_flags, self->n_global_value_flags, word);
+}
+
+bool hg_policy_is_subcommand(const hg_policy *self, const char *word) {
+  return in(self->subcommands, self->n_subcommands, word);
+}

@@ -1,0 +1,164 @@
+/* The policy: what a container site must carry (requirements) and how the docker CLI is read,
+ * loaded from rules/policy.yml into an immutable hg_policy. Regexes are compiled at load; the
+ * policy is shared read-only by every worker thread. */
+#ifndef HG_POLICY_H
+#define HG_POLICY_H
+
+#define PCRE2_CODE_UNIT_WIDTH 8
+#include <pcre2.h>
+
+#include "judge/site.h"
+#include "base/util.h"
+
+/** One spelling of a requirement: a keyword, flag or compose key name (several spellings allowed)
+ *  and, for requirements that compare a value, the regex the literal value must match. Without a
+ *  value regex the requirement only needs the keyword or flag to be set to something other than a
+ *  literal None, 0 or empty string. A compose name is a dotted path into the service's mappings
+ *  (`deploy.resources.limits.memory`). */
+typedef struct {
+  char **names;
+  size_t n_names;
+  pcre2_code *value; // NULL: presence is enough
+  char *value_src;
+  pcre2_code *unlimited; // literal values that mean "no limit" to Docker (0, -1): they do not count; NULL: none
+} hg_matcher;
+
+/** How a dialect's options are judged, from the reading modes it serves (site.h). */
+typedef enum {
+  HG_SHAPE_KEYWORDS, // Python keywords (kwargs)
+  HG_SHAPE_FLAGS,    // command-line words (argv, shell, command, script)
+  HG_SHAPE_MAPPING,  // a mapping whose names are dotted paths (compose, body)
+} hg_shape;
+
+/** Something an SDK accepts under a name the policy judges elsewhere, read another way than its
+ *  docker-py namesake (podman-py's `security_opt` goes to SELinux): named in a failing site's
+ *  message when the site sets it. */
+typedef struct {
+  char *name;
+  char *text;
+} hg_trap;
+
+/** A dialect: how one SDK, the command line or compose spells the options, declared under
+ *  `dialects:` in the policy. Requirements and forbidden options give one spelling per dialect
+ *  (a key named after it); a dialect `like` another takes that one's spelling (and fix) wherever
+ *  it gives none of its own. */
+typedef struct {
+  char *id;         // "docker-py", "cli", "podman-py", ...
+  char *subject;    // how a message names its sites ("container created through podman-py"); NULL: by reading mode
+  uint32_t reads;   // bit per hg_reads it serves; the first dialect serving a mode is that mode's default
+  hg_shape shape;
+  bool fold_case;   // mapping names match in any case (Go's encoding/json, which the Engine API decodes with)
+  char *at;         // a mapping dialect's sites hold the mapping at this dotted name of its spellings
+                    // (docker-py's host_config= dict is the body's HostConfig); NULL: the whole
+  int like;         // the dialect it borrows spellings from, or -1
+  hg_trap *traps;
+  size_t n_traps;
+} hg_dialect;
+
+/** One dialect's spelling of a requirement or forbidden option: matchers (none: a site of the
+ *  dialect can never satisfy the requirement / set the option) and the fix text. */
+typedef struct {
+  hg_matcher *m;
+  size_t n;
+  char *fix;     // how to write it, e.g. cap_drop=["ALL"]; NULL for forbidden options
+  char **set;    // what `hardguard init` writes (`set:`): keywords as pairs {name, Python expression,
+  size_t n_set;  // ...}, flags as words; NULL: none
+  bool given;    // written in the policy (else borrowed from the `like` dialect, or none)
+  bool borrowed; // m and fix belong to another dialect's spelling
+} hg_spelling;
+
+typedef struct {
+  char *id;      // kebab-case requirement id, e.g. "cap-drop-all"
+  char *summary; // one line: what it guarantees
+  hg_spelling *spell; // one per dialect, indexed like hg_policy.dialects
+} hg_requirement;
+
+/** An option that undoes hardening: forbidden at every site, builder or not. A matcher without a
+ *  value regex hits when the option is set at all; with one, when a literal value (any element of
+ *  a list, any key or value of a dict) matches it, or, for a value hardguard cannot follow, when
+ *  the expression's source text does. */
+typedef struct {
+  char *id;      // e.g. "privileged"
+  char *message; // what it does, for the finding
+  hg_spelling *spell; // one per dialect
+} hg_forbidden;
+
+/** Requirements are kept as bits of a uint64_t (hg_verdict.missing, hg_site.allowed): the policy
+ *  refuses more. Forbidden options have no such limit. */
+#define HG_POLICY_MAX_REQ 64
+/** A site keeps its dialect in a byte (site.h). */
+#define HG_POLICY_MAX_DIALECTS 64
+
+/** Read-only after hg_policy_load. */
+typedef struct {
+  char *path;
+  hg_dialect *dialects;
+  size_t n_dialects;
+  hg_requirement *req;
+  size_t n_req;
+  hg_forbidden *forbid;
+  size_t n_forbid;
+  char **boolean_flags; // CLI options that take no value; all others take one
+  size_t n_boolean_flags;
+  char **subcommands; // words that may follow the program before the flags ("container", "run")
+  size_t n_subcommands;
+  char **repeatable_flags; // CLI options whose occurrences add up; of any other the last one counts
+  size_t n_repeatable_flags;
+  char **process_calls; // qualified callees that run an argv list (subprocess.run, os.execv, …)
+  size_t n_process_calls;
+  char **programs; // container CLIs a shell command may run (docker, podman, nerdctl)
+  size_t n_programs;
+  char **verbs; // the subcommands that create a container (run, create)
+  size_t n_verbs;
+  char **wrappers; // commands that run the rest of their words as a command (sudo, env, timeout)
+  size_t n_wrappers;
+  char **global_value_flags; // the program's own options before the subcommand that take a value (-H, --context)
+  size_t n_global_value_flags;
+  // classes: how the project's classes are read (all optional)
+  char **field_decorators; // a class taking its annotated fields as arguments, in order
+  size_t n_field_decorators;
+  char **field_bases; // ... the same by a base class
+  size_t n_field_bases;
+  char **field_calls; // field(default=...): a field's default
+  size_t n_field_calls;
+  char **property_decorators; // a method read as an attribute
+  size_t n_property_decorators;
+  // init: the builder module `hardguard init` writes (all optional; NULL/0 when absent)
+  char *init_module;     // its last dotted component ("container_hardening")
+  char **init_callables; // function names, each yielding one dialect's `set:` values
+  int *init_dialects;    // the dialect of each
+  size_t n_init;
+} hg_policy;
+
+/** Parses policy YAML; 0, or -1 with "path:line:col: what was expected" in err. */
+int hg_policy_load(hg_policy **out, const char *path, const char *bytes, size_t len, hg_error *err);
+void hg_policy_free(hg_policy *self);
+
+/** Does `text` match the matcher's value regex? `md` is the caller's (per-thread) match data. */
+/** Does a literal value mean "no limit" (the matcher's `unlimited:` regex)? */
+bool hg_matcher_unlimited(const hg_matcher *self, const char *text, pcre2_match_data *md);
+bool hg_matcher_value_ok(const hg_matcher *self, const char *text, pcre2_match_data *md);
+/** The requirement with this id, or NULL. */
+/** The name of reading mode `reads` ("kwargs", "argv", ...), and the mode of a name (-1: none). */
+const char *hg_reads_name(int reads);
+int hg_reads_by_name(const char *name);
+/** The dialect with this id (-1: none). */
+int hg_policy_dialect(const hg_policy *self, const char *id);
+/** The dialect a site of reading mode `reads` is judged in: `dialect` when >= 0, else the mode's
+ *  default (the first dialect serving it), or -1 when no dialect serves it. */
+int hg_policy_site_dialect(const hg_policy *self, int reads, int dialect);
+
+const hg_requirement *hg_policy_requirement(const hg_policy *self, const char *id, size_t *index);
+bool hg_matcher_has_name(const hg_matcher *self, const char *name);
+bool hg_policy_is_boolean_flag(const hg_policy *self, const char *flag);
+bool hg_policy_is_subcommand(const hg_policy *self, const char *word);
+bool hg_policy_is_repeatable_flag(const hg_policy *self, const char *flag);
+bool hg_policy_is_program(const hg_policy *self, const char *word);
+bool hg_policy_is_verb(const hg_policy *self, const char *word);
+bool hg_policy_is_wrapper(const hg_policy *self, const char *word);
+bool hg_policy_is_global_value_flag(const hg_policy *self, const char *word);
+bool hg_policy_is_process_call(const hg_policy *self, const char *qualified);
+/** Is `name` (len bytes) one of the `n` strings of `list`? */
+bool hg_policy_list_has(char *const *list, size_t n, const char *name, size_t len);
+
+#endif

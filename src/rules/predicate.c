@@ -1,0 +1,418 @@
+#include "rules/predicate.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "surfaces/python/project/summary.h"
+
+typedef enum {
+  OP_EQ,
+  OP_NOT_EQ,
+  OP_ANY_OF,
+  OP_CONTAINS,
+  OP_MATCH,
+  OP_NOT_MATCH,
+  OP_RESOLVES_TO,
+  OP_RESOLVES_SUFFIX,
+  OP_FILE_CONTAINS,
+  OP_IMPORTS,
+  OP_NOT_IMPORTS,
+  OP_SDK,
+  OP_VALUE_CONTAINS,
+  OP_DEFINED,
+  OP_NOT_DEFINED,
+} op_kind;
+
+typedef struct {
+  op_kind op;
+  uint32_t capture;
+  bool required;          // the capture is in every match of the pattern (not optional, not in one alternative only)
+  int64_t other_capture;  // #eq? @a @b; -1 otherwise
+  char **args;
+  size_t n_args;
+  char **words;  // #resolves-to-suffix?: the longest component of each argument, for the prefilter
+  char **lasts;  // #resolves-to?, #resolves-to-suffix?: the last component of each argument
+  pcre2_code *re;
+} predicate;
+
+typedef struct {
+  char *key, *value;
+} property;
+
+struct hg_predicates {
+  HG_VEC(predicate) preds;
+  HG_VEC(property) props;
+};
+
+static const struct {
+  const char *name;
+  op_kind op;
+  int min_args;  // string arguments after the capture (-1: exactly one capture or string)
+} OPS[] = {
+    {"eq?", OP_EQ, -1},
+    {"not-eq?", OP_NOT_EQ, -1},
+    {"any-of?", OP_ANY_OF, 1},
+    {"contains?", OP_CONTAINS, 1},
+    {"match?", OP_MATCH, 1},
+    {"not-match?", OP_NOT_MATCH, 1},
+    {"resolves-to?", OP_RESOLVES_TO, 1},
+    {"resolves-to-suffix?", OP_RESOLVES_SUFFIX, 1},
+    {"file-contains?", OP_FILE_CONTAINS, 1},
+    {"imports?", OP_IMPORTS, 1},
+    {"not-imports?", OP_NOT_IMPORTS, 1},
+    {"sdk?", OP_SDK, 1},
+    {"value-contains?", OP_VALUE_CONTAINS, 1},
+    {"defined-in-project?", OP_DEFINED, 0},
+    {"not-defined-in-project?", OP_NOT_DEFINED, 0},
+};
+
+void hg_predicates_free(hg_predicates *self) {
+  if (!self) return;
+  for (size_t i = 0; i < self->preds.len; i++) {
+    hg_strv_free(self->preds.items[i].args, self->preds.items[i].n_args);
+    hg_strv_free(self->preds.items[i].words, self->preds.items[i].words ? self->preds.items[i].n_args : 0);
+    hg_strv_free(self->preds.items[i].lasts, self->preds.items[i].lasts ? self->preds.items[i].n_args : 0);
+    pcre2_code_free(self->preds.items[i].re);
+  }
+  for (size_t i = 0; i < self->props.len; i++) {
+    free(self->props.items[i].key);
+    free(self->props.items[i].value);
+  }
+  free(self->preds.items);
+  free(self->props.items);
+  free(self);
+}
+
+static int compile_one(hg_predicates *self, const TSQuery *q, uint32_t pattern, const TSQueryPredicateStep *s,
+                       uint32_t n, hg_error *err) {
+  uint32_t len;
+  if (n == 0 || s[0].type != TSQueryPredicateStepTypeString)
+    return hg_error_set(err, "a predicate must start with its name");
+  const char *name = ts_query_string_value_for_id(q, s[0].value_id, &len);
+  if (strcmp(name, "set!") == 0) {
+    if (n != 3 || s[1].type != TSQueryPredicateStepTypeString || s[2].type != TSQueryPredicateStepTypeString)
+      return hg_error_set(err, "#set! takes a key and a value");
+    property p = {hg_xstrdup(ts_query_string_value_for_id(q, s[1].value_id, &len)),
+                  hg_xstrdup(ts_query_string_value_for_id(q, s[2].value_id, &len))};
+    HG_VEC_PUSH(&self->props, p);
+    return 0;
+  }
+  size_t k = 0;
+  while (k < HG_ARRAY_LEN(OPS) && strcmp(OPS[k].name, name) != 0) k++;
+  if (k == HG_ARRAY_LEN(OPS))
+    return hg_error_set(err,
+                        "unknown predicate #%s (known: #eq? #not-eq? #any-of? #contains? #match? "
+                        "#not-match? #resolves-to? #resolves-to-suffix? #file-contains? #imports? "
+                        "#not-imports? #sdk? #value-contains? #defined-in-project? #not-defined-in-project? #set!)",
+                        name);
+  if (OPS[k].op == OP_FILE_CONTAINS || OPS[k].op == OP_IMPORTS || OPS[k].op == OP_NOT_IMPORTS) {
+    // No capture: the file holds one of the strings (a site whose code may come from elsewhere in
+    // the file, such as a command kept in a variable, still needs its words somewhere in it), or
+    // imports (or does not import) one of the modules, in any form.
+    predicate p = {.op = OPS[k].op, .capture = UINT32_MAX, .other_capture = -1, .required = true};
+    if (n < 2) return hg_error_set(err, "#%s needs a string", name);
+    p.args = hg_xcalloc(n - 1, sizeof(char *));
+    for (uint32_t i = 1; i < n; i++) {
+      if (s[i].type != TSQueryPredicateStepTypeString) {
+        hg_strv_free(p.args, p.n_args);
+        return hg_error_set(err, "#%s: argument %u must be a string", name, i);
+      }
+      p.args[p.n_args++] = hg_xstrdup(ts_query_string_value_for_id(q, s[i].value_id, &len));
+    }
+    HG_VEC_PUSH(&self->preds, p);
+    return 0;
+  }
+  if (OPS[k].min_args == 0) {
+    // A capture alone: #defined-in-project? @callee
+    if (n != 2 || s[1].type != TSQueryPredicateStepTypeCapture)
+      return hg_error_set(err, "#%s takes one capture", name);
+    TSQuantifier quantifier = ts_query_capture_quantifier_for_id(q, pattern, s[1].value_id);
+    predicate p = {.op = OPS[k].op,
+                   .capture = s[1].value_id,
+                   .other_capture = -1,
+                   .required = quantifier == TSQuantifierOne || quantifier == TSQuantifierOneOrMore};
+    HG_VEC_PUSH(&self->preds, p);
+    return 0;
+  }
+  if (n < 3 || s[1].type != TSQueryPredicateStepTypeCapture)
+    return hg_error_set(err, "#%s needs a capture and an argument", name);
+  TSQuantifier quantifier = ts_query_capture_quantifier_for_id(q, pattern, s[1].value_id);
+  predicate p = {.op = OPS[k].op, .capture = s[1].value_id, .other_capture = -1,
+                 .required = quantifier == TSQuantifierOne || quantifier == TSQuantifierOneOrMore};
+  if (OPS[k].min_args < 0) {
+    if (n != 3) return hg_error_set(err, "#%s takes exactly two arguments", name);
+    if (s[2].type == TSQueryPredicateStepTypeCapture) p.other_capture = s[2].value_id;
+  }
+  if (p.other_capture < 0) {
+    p.args = hg_xcalloc(n - 2, sizeof(char *));
+    for (uint32_t i = 2; i < n; i++) {
+      if (s[i].type != TSQueryPredicateStepTypeString) {
+        hg_strv_free(p.args, p.n_args);
+        return hg_error_set(err, "#%s: argument %u must be a string", name, i);
+      }
+      p.args[p.n_args++] = hg_xstrdup(ts_query_string_value_for_id(q, s[i].value_id, &len));
+    }
+  }
+  if (p.op == OP_RESOLVES_TO || p.op == OP_RESOLVES_SUFFIX) {
+    p.lasts = hg_xcalloc(p.n_args, sizeof(char *));
+    for (size_t j = 0; j < p.n_args; j++) {
+      const char *dot = strrchr(p.args[j], '.');
+      p.lasts[j] = hg_xstrdup(dot ? dot + 1 : p.args[j]);
+    }
+  }
+  if (p.op == OP_RESOLVES_SUFFIX) {
+    // Every component of the suffix is written somewhere in the file (at the use, or where an
+    // alias was made): the longest is the most selective literal.
+    p.words = hg_xcalloc(p.n_args, sizeof(char *));
+    for (size_t j = 0; j < p.n_args; j++) {
+      const char *lit = p.args[j];
+      size_t best = 0, best_len = 0;
+      for (size_t c = 0; lit[c];) {
+        size_t e = c;
+        while (lit[e] && lit[e] != '.') e++;
+        if (e - c > best_len) best = c, best_len = e - c;
+        c = lit[e] ? e + 1 : e;
+      }
+      p.words[j] = hg_xstrndup(lit + best, best_len);
+    }
+  }
+  if (p.op == OP_MATCH || p.op == OP_NOT_MATCH) {
+    if (p.n_args != 1) {
+      hg_strv_free(p.args, p.n_args);
+      return hg_error_set(err, "#%s takes one regex", name);
+    }
+    int code;
+    PCRE2_SIZE off;
+    p.re = pcre2_compile((PCRE2_SPTR)p.args[0], PCRE2_ZERO_TERMINATED, PCRE2_UTF, &code, &off, NULL);
+    if (!p.re) {
+      PCRE2_UCHAR msg[256];
+      pcre2_get_error_message(code, msg, sizeof(msg));
+      hg_error_set(err, "#%s: invalid regex \"%s\" at offset %zu: %s", name, p.args[0], (size_t)off, msg);
+      hg_strv_free(p.args, p.n_args);
+      return -1;
+    }
+    pcre2_jit_compile(p.re, PCRE2_JIT_COMPLETE);  // best effort: falls back to the interpreter
+  }
+  HG_VEC_PUSH(&self->preds, p);
+  return 0;
+}
+
+int hg_predicates_compile(hg_predicates **out, const TSQuery *query, uint32_t index, hg_error *err) {
+  *out = NULL;
+  uint32_t n;
+  const TSQueryPredicateStep *steps = ts_query_predicates_for_pattern(query, index, &n);
+  if (n == 0) return 0;
+  hg_predicates *self = hg_xcalloc(1, sizeof(hg_predicates));
+  for (uint32_t start = 0, i = 0; i < n; i++) {
+    if (steps[i].type != TSQueryPredicateStepTypeDone) continue;
+    if (compile_one(self, query, index, steps + start, i - start, err) != 0) {
+      hg_predicates_free(self);
+      return -1;
+    }
+    start = i + 1;
+  }
+  *out = self;
+  return 0;
+}
+
+const char *hg_predicates_property(const hg_predicates *self, const char *key) {
+  for (size_t i = 0; self && i < self->props.len; i++)
+    if (strcmp(self->props.items[i].key, key) == 0) return self->props.items[i].value;
+  return NULL;
+}
+
+void hg_predicates_literals(const hg_predicates *self,
+                            void (*fn)(void *ctx, unsigned group, const char *lit, bool whole), void *ctx) {
+  for (size_t i = 0; self && i < self->preds.len; i++) {
+    const predicate *p = &self->preds.items[i];
+    if (p->op != OP_EQ && p->op != OP_ANY_OF && p->op != OP_CONTAINS && p->op != OP_RESOLVES_TO &&
+        p->op != OP_RESOLVES_SUFFIX && p->op != OP_FILE_CONTAINS && p->op != OP_VALUE_CONTAINS)
+      continue;
+    // A capture that a match may lack constrains nothing then: its literal need not be in the file.
+    if (!p->required) continue;
+    for (size_t j = 0; j < p->n_args; j++) {
+      const char *lit = p->args[j];
+      if (p->op == OP_RESOLVES_TO && strrchr(lit, '.')) lit = strrchr(lit, '.') + 1;
+      if (p->op == OP_RESOLVES_SUFFIX) lit = p->words[j];
+      if (!*lit) continue;
+      // A whole capture equal to the literal is a whole token in the file (an identifier, or a
+      // string's entire content); a #contains? literal may sit inside a word.
+      fn(ctx, (unsigned)i, lit, p->op != OP_CONTAINS && p->op != OP_FILE_CONTAINS && p->op != OP_VALUE_CONTAINS);
+    }
+  }
+}
+
+static bool capture_node(const TSQueryMatch *m, uint32_t id, TSNode *out) {
+  for (uint16_t i = 0; i < m->capture_count; i++)
+    if (m->captures[i].index == id) {
+      *out = m->captures[i].node;
+      return true;
+    }
+  return false;
+}
+
+static bool text_eq(const char *src, TSNode n, const char *s) {
+  uint32_t a = ts_node_start_byte(n), b = ts_node_end_byte(n);
+  return strlen(s) == b - a && memcmp(src + a, s, b - a) == 0;
+}
+
+static bool eval_one(const predicate *p, const TSQueryMatch *m, hg_predctx *ctx) {
+  TSNode node;
+  if (p->op == OP_FILE_CONTAINS) {
+    for (unsigned i = 0; i < ctx->n_file_memo; i++)
+      if (ctx->file_memo[i].key == p) return ctx->file_memo[i].value;
+    size_t len = ctx->len ? ctx->len : strlen(ctx->src);
+    bool found = false;
+    for (size_t i = 0; i < p->n_args && !found; i++) found = memmem(ctx->src, len, p->args[i], strlen(p->args[i]));
+    if (ctx->n_file_memo < HG_ARRAY_LEN(ctx->file_memo))
+      ctx->file_memo[ctx->n_file_memo].key = p, ctx->file_memo[ctx->n_file_memo++].value = found;
+    return found;
+  }
+  if (p->op == OP_IMPORTS || p->op == OP_NOT_IMPORTS) {
+    bool any = false;
+    for (size_t i = 0; i < p->n_args && !any; i++)
+      any = hg_imports_has_module(ctx->imports, p->args[i]);
+    return p->op == OP_IMPORTS ? any : !any;
+  }
+  // A capture absent from the match (optional or quantified away) does not constrain it.
+  if (!capture_node(m, p->capture, &node)) return true;
+  const char *src = ctx->src;
+  uint32_t a = ts_node_start_byte(node), b = ts_node_end_byte(node);
+  switch (p->op) {
+  case OP_EQ:
+  case OP_NOT_EQ: {
+    bool eq;
+    TSNode other;
+    if (p->other_capture >= 0) {
+      if (!capture_node(m, (uint32_t)p->other_capture, &other)) return true;
+      uint32_t c = ts_node_start_byte(other), d = ts_node_end_byte(other);
+      eq = b - a == d - c && memcmp(src + a, src + c, b - a) == 0;
+    } else {
+      eq = text_eq(src, node, p->args[0]);
+    }
+    return p->op == OP_EQ ? eq : !eq;
+  }
+  case OP_ANY_OF:
+    for (size_t i = 0; i < p->n_args; i++)
+      if (text_eq(src, node, p->args[i])) return true;
+    return false;
+  case OP_CONTAINS:
+    for (size_t i = 0; i < p->n_args; i++)
+      if (memmem(src + a, b - a, p->args[i], strlen(p->args[i]))) return true;
+    return false;
+  case OP_MATCH:
+  case OP_NOT_MATCH: {
+    int rc = pcre2_match(p->re, (PCRE2_SPTR)(src + a), b - a, 0, 0, ctx->md, NULL);
+    // Undecided (pcre2's match or depth limit, on text built to make the regex backtrack): the
+    // match is kept whichever the predicate, so that a site is reported rather than dropped.
+    if (rc < 0 && rc != PCRE2_ERROR_NOMATCH) return true;
+    return p->op == OP_MATCH ? rc >= 0 : rc < 0;
+  }
+  case OP_RESOLVES_TO:
+  case OP_RESOLVES_SUFFIX: {
+    if (ctx->resolver) {
+      // Most calls end in some other name: rule them out before building qualified names.
+      bool may = false;
+      hg_callee_end end;
+      hg_resolve_callee_end(ctx->resolver, node, &end);
+      for (size_t i = 0; i < p->n_args && !may; i++) {
+        const char *last = p->lasts[i];
+        size_t n = strlen(last);
+        if (n > 2 && !strcmp(last + n - 2, "()")) n -= 2;  // "docker.APIClient()" ends in APIClient
+        may = hg_resolve_may_end_in(ctx->resolver, &end, last, n);
+      }
+      if (!may) return false;
+    }
+    ctx->scratch->len = 0;
+    bool ok = ctx->resolver ? hg_resolve_qualify(ctx->resolver, node, ctx->scratch)
+                            : hg_imports_qualify(ctx->imports, node, src, ctx->scratch);
+    if (!ok) return false;
+    const char *q = ctx->scratch->data;
+    size_t qn = strlen(q);
+    for (size_t i = 0; i < p->n_args; i++) {
+      size_t an = strlen(p->args[i]);
+      if (strcmp(q, p->args[i]) == 0) return true;
+      if (p->op == OP_RESOLVES_SUFFIX && qn > an && q[qn - an - 1] == '.' && strcmp(q + qn - an, p->args[i]) == 0)
+        return true;
+    }
+    return false;
+  }
+  case OP_VALUE_CONTAINS: {
+    // The value the expression holds (a name followed to its string, an f-string's literal
+    // parts), or its text when it cannot be followed, contains one of the strings.
+    const char *text = NULL;
+    if (ctx->resolver) {
+      hg_value v = hg_resolve_value(ctx->resolver, node);
+      if (v.kind == HG_VAL_STR) text = v.text;
+    }
+    size_t tn = text ? strlen(text) : b - a;
+    if (!text) text = src + a;
+    for (size_t i = 0; i < p->n_args; i++)
+      if (memmem(text, tn, p->args[i], strlen(p->args[i]))) return true;
+    return false;
+  }
+  case OP_SDK: {
+    // The first module is the call's SDK: its qualified name starts in it (or in another listed
+    // one: then it is not). A name into another imported module without a call on the way
+    // (`subprocess.run`) is that module's. Anything else (a parameter or local, `docker` in an
+    // aiodocker module; a project's factory, `make_client().containers.run`) is the SDK's when the
+    // file imports it and none of the others.
+    ctx->scratch->len = 0;
+    bool ok = ctx->resolver ? hg_resolve_qualify(ctx->resolver, node, ctx->scratch)
+                            : hg_imports_qualify(ctx->imports, node, src, ctx->scratch);
+    const char *q = ok ? ctx->scratch->data : "";
+    for (size_t i = 0; ok && i < p->n_args; i++) {
+      size_t an = strlen(p->args[i]);
+      if (!strncmp(q, p->args[i], an) && (q[an] == '.' || q[an] == '(') && hg_imports_has_module(ctx->imports, p->args[i]))
+        return i == 0;
+    }
+    size_t head = strcspn(q, ".(");
+    char first[128];
+    if (ok && !strstr(q, "()") && head < sizeof(first)) {
+      memcpy(first, q, head);
+      first[head] = '\0';
+      if (hg_imports_has_module(ctx->imports, first)) return false;
+    }
+    for (size_t i = 1; i < p->n_args; i++)
+      if (hg_imports_has_module(ctx->imports, p->args[i])) return false;
+    return hg_imports_has_module(ctx->imports, p->args[0]);
+  }
+  case OP_DEFINED:
+  case OP_NOT_DEFINED: {
+    // Without the resolver (an import fact) nothing is known to be defined.
+    bool defined = ctx->resolver && hg_summary_defined(ctx->resolver, node);
+    return p->op == OP_DEFINED ? defined : !defined;
+  }
+  case OP_FILE_CONTAINS:
+  case OP_IMPORTS:
+  case OP_NOT_IMPORTS: break; // decided above
+  }
+  return false;
+}
+
+// Predicates read from the match's text alone (not the file's imports or aliases).
+static bool text_only(op_kind op) {
+  return op == OP_EQ || op == OP_NOT_EQ || op == OP_ANY_OF || op == OP_CONTAINS || op == OP_MATCH ||
+         op == OP_NOT_MATCH || op == OP_FILE_CONTAINS;
+}
+
+// The predicates of one side: those that read the match's text alone, or the others.
+static bool eval_side(const hg_predicates *self, const TSQueryMatch *match, hg_predctx *ctx, bool text) {
+  for (size_t i = 0; self && i < self->preds.len; i++)
+    if (text_only(self->preds.items[i].op) == text && !eval_one(&self->preds.items[i], match, ctx)) return false;
+  return true;
+}
+
+bool hg_predicates_eval_text(const hg_predicates *self, const TSQueryMatch *match, hg_predctx *ctx) {
+  return eval_side(self, match, ctx, true);
+}
+
+bool hg_predicates_eval_context(const hg_predicates *self, const TSQueryMatch *match, hg_predctx *ctx) {
+  return eval_side(self, match, ctx, false);
+}
+
+bool hg_predicates_eval(const hg_predicates *self, const TSQueryMatch *match, hg_predctx *ctx) {
+  for (size_t i = 0; self && i < self->preds.len; i++)
+    if (!eval_one(&self->preds.items[i], match, ctx)) return false;
+  return true;
+}

@@ -1,0 +1,60 @@
+/* Query predicates, which the tree-sitter C library leaves to its caller: #eq?, #not-eq?,
+ * #any-of?, #contains? (the capture's text contains one of the strings), #match? and #not-match?
+ * (pcre2), #resolves-to? (a dotted name, after following the file's imports, is one of the given
+ * qualified names), #file-contains? (no capture: the file holds one of the strings), #imports? and
+ * #not-imports? (no capture: the file imports one of the modules or a submodule, in any form),
+ * #defined-in-project? and #not-defined-in-project? (the callee's definition is in the project) and
+ * the #set! directive. Any other predicate is a load error. Compiled once per pattern; evaluated
+ * per match on a worker. */
+#ifndef HG_PREDICATE_H
+#define HG_PREDICATE_H
+
+#include <tree_sitter/api.h>
+
+#include "rules/policy.h"
+#include "surfaces/python/resolve.h"
+
+typedef struct hg_predicates hg_predicates;
+
+/** Compiles the predicates of pattern `index`. Sets *out to NULL when it has none. On failure
+ *  err holds a message without location (the caller adds the pattern's file:line:col). */
+int hg_predicates_compile(hg_predicates **out, const TSQuery *query, uint32_t index, hg_error *err);
+void hg_predicates_free(hg_predicates *self);
+
+/** The value a `#set! key value` directive gave, or NULL. Owned by self. */
+const char *hg_predicates_property(const hg_predicates *self, const char *key);
+
+/** Calls fn for each literal some capture must equal or contain (#eq?, #any-of?, #contains?, the
+ *  last component of each #resolves-to? name): one of a predicate's literals appears in any file
+ *  the pattern matches. `group` numbers the predicate, so that alternatives of one predicate
+ *  share a group; `whole` says the literal stands there as a whole token. */
+void hg_predicates_literals(const hg_predicates *self,
+                            void (*fn)(void *ctx, unsigned group, const char *lit, bool whole), void *ctx);
+
+typedef struct {
+  const char *src;  // the file's bytes
+  size_t len;       // their number (0: up to the terminator)
+  pcre2_match_data *md;
+  const hg_imports *imports;
+  const hg_resolver *resolver;  // when set, #resolves-to? also follows local aliases
+  hg_buf *scratch;
+  // What the file-wide predicates (#file-contains?) said, by predicate: the same for every match
+  // of the file, so the file is searched once per predicate. Zeroed with the context.
+  struct {
+    const void *key;
+    bool value;
+  } file_memo[16];
+  unsigned n_file_memo;
+} hg_predctx;
+
+/** Do all predicates hold for this match? A NULL self always holds. */
+bool hg_predicates_eval(const hg_predicates *self, const TSQueryMatch *match, hg_predctx *ctx);
+/** Do those that read the match's text alone (#eq?, #not-eq?, #any-of?, #contains?, #match?,
+ *  #not-match?, #file-contains?) hold? They need no imports, so a match can be dropped as soon as
+ *  the cursor yields it. */
+bool hg_predicates_eval_text(const hg_predicates *self, const TSQueryMatch *match, hg_predctx *ctx);
+/** ... and do the others (imports, aliases, the project: #resolves-to? and the like) hold? Both
+ *  together are hg_predicates_eval. */
+bool hg_predicates_eval_context(const hg_predicates *self, const TSQueryMatch *match, hg_predctx *ctx);
+
+#endif

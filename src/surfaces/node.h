@@ -1,0 +1,37 @@
+/* Tree-sitter node helpers shared by every reader of Python trees: null-safe type tests (libtree-
+ * sitter 0.20 dereferences a null node in ts_node_type), a node's text compared or copied, and the
+ * arguments of a call with comments left out. Pure; allocate nothing unless they say so. */
+#ifndef HG_NODE_H
+#define HG_NODE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <tree_sitter/api.h>
+
+#include "base/util.h"
+
+/** Is `n` a node of this type? False for a null node. */
+bool hg_node_is(TSNode n, const char *type);
+/** Is the text of `n` in `src` exactly `s` (len bytes)? False for a null node. */
+bool hg_node_text_eq(TSNode n, const char *src, const char *s, size_t len);
+/** The text of `n`, copied into the arena. */
+const char *hg_node_text(TSNode n, const char *src, hg_arena *arena);
+/** The child in field `name` (a null node when absent or when `n` is null). */
+TSNode hg_node_field(TSNode n, const char *name);
+
+/** Fields read on every call site, by ids looked up once (ts_node_child_by_field_name compares
+ *  names on each call). */
+typedef enum { HG_FIELD_ATTRIBUTE, HG_FIELD_OBJECT, HG_FIELD_FUNCTION, HG_FIELD_ARGUMENTS, HG_FIELD_COUNT } hg_field;
+/** The child in field `f` (a null node when absent or when `n` is null). Thread-safe. */
+TSNode hg_node_child(TSNode n, hg_field f);
+
+/** Does `outer` contain `inner` (by byte range)? */
+bool hg_node_contains(TSNode outer, TSNode inner);
+
+/** The named children of `n` that are not comments (a comment may stand between any two tokens),
+ *  counted and indexed: an argument list's arguments, a parenthesized or splatted expression. A
+ *  null node has none; an index past the end gives a null node. */
+uint32_t hg_node_arg_count(TSNode n);
+TSNode hg_node_arg(TSNode n, uint32_t index);
+
+#endif

@@ -1,0 +1,373 @@
+#include "surfaces/python/resolve.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/argv.h"
+#include "surfaces/node.h"
+#include "surfaces/python/resolve_internal.h"
+#include "surfaces/python/scope.h"
+
+// ---- aliases ------------------------------------------------------------------------------------
+
+typedef struct {
+  const char *src;
+  const char *name;
+  size_t len;
+  TSNode value;   // the right side of the last assignment seen
+  bool ambiguous; // assigned on some paths only: no single alias
+} alias_scan;
+
+static bool alias_stmt(void *ctx, hg_stmt s) {
+  alias_scan *a = ctx;
+  if (!hg_node_is(s.stmt, "expression_statement") || ts_node_named_child_count(s.stmt) == 0)
+    return true;
+  TSNode e = ts_node_named_child(s.stmt, 0);
+  if (!hg_node_is(e, "assignment"))
+    return true;
+  TSNode left = ts_node_child_by_field_name(e, "left", 4), right = ts_node_child_by_field_name(e, "right", 5);
+  if (ts_node_is_null(left) || ts_node_is_null(right) || !hg_node_is(left, "identifier"))
+    return true;
+  uint32_t x = ts_node_start_byte(left), y = ts_node_end_byte(left);
+  if (y - x != a->len || memcmp(a->src + x, a->name, a->len) != 0)
+    return true;
+  if (s.conditional)
+    a->ambiguous = true;
+  a->value = right;
+  return true;
+}
+
+// Which names the file's text assigns (`name = ...` as a statement), collected in one pass over
+// the bytes the first time it is asked: an alias of a callee needs an assignment, and most names
+// a callee is made of (self, print, len) never get one, so the scope walk is skipped for them.
+typedef struct rhs_span {
+  const char *text; // the rest of the statement after `name =`
+  size_t len;
+  bool cut; // the statement went on past MAX_SPAN_LINES: any word may be in it
+  struct rhs_span *next;
+} rhs_span;
+
+// Lines an assignment is followed over while a bracket stays open (a bracket in a string or a
+// comment counts too, so a span can be longer than its statement, never shorter).
+enum { MAX_SPAN_LINES = 64 };
+
+// A qualified name already worked out for a node (hg_resolve_qualify): the patterns of a file's
+// query ask for the same callee many times.
+typedef struct {
+  uint32_t start, end;  // the node's bytes; end 0: an empty slot
+  TSSymbol symbol;
+  bool ok;
+  const char *name;  // in the arena
+  size_t len;
+} qualified;
+
+struct hg_name_memo {
+  bool built;
+  size_t cap, used;
+  struct {
+    const char *name;
+    uint32_t len;
+    rhs_span *rhs;
+  } * slot;
+  qualified *q;  // open addressing, q_cap a power of two
+  size_t q_cap, q_used;
+};
+
+struct hg_name_memo *hg_name_memo_new(hg_arena *arena) {
+  return hg_arena_alloc(arena, sizeof(struct hg_name_memo));
+}
+
+// A byte of a Python identifier: ASCII letters, digits and `_`, and any byte of a non-ASCII
+// UTF-8 sequence (PEP 3131 identifiers such as `läufer`; the parser decides what is one).
+static bool word_char(char c) {
+  return c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+         (unsigned char)c >= 0x80;
+}
+
+static uint32_t name_hash(const char *name, size_t len) {
+  uint32_t h = 2166136261u;
+  for (size_t i = 0; i < len; i++)
+    h = (h ^ (unsigned char)name[i]) * 16777619u;
+  return h;
+}
+
+static void memo_insert(struct hg_name_memo *m, hg_arena *arena, const char *name, size_t len, rhs_span *rhs) {
+  if (m->used * 2 >= m->cap) {
+    size_t cap = m->cap ? m->cap * 2 : 256, old_cap = m->cap;
+    __typeof__(m->slot) old = m->slot;
+    m->slot = hg_arena_alloc(arena, cap * sizeof(*m->slot));
+    m->cap = cap;
+    m->used = 0;
+    for (size_t i = 0; i < old_cap; i++)
+      if (old[i].name)
+        memo_insert(m, arena, old[i].name, old[i].len, old[i].rhs);
+  }
+  for (size_t at = name_hash(name, len) % m->cap;; at = (at + 1) % m->cap) {
+    if (!m->slot[at].name) {
+      m->slot[at].name = name;
+      m->slot[at].len = (uint32_t)len;
+      m->slot[at].rhs = rhs;
+      m->used++;
+      return;
+    }
+    if (m->slot[at].len == len && memcmp(m->slot[at].name, name, len) == 0) {
+      rhs_span *last = rhs;
+      while (last && last->next)
+        last = last->next;
+      if (last) {
+        last->next = m->slot[at].rhs;
+        m->slot[at].rhs = rhs;
+      }
+      return;
+    }
+  }
+}
+
+// An alias is a statement: `name = ...` or `name: T = ...` at the start of a line (after its
+// indentation, or after a `;`).
+static void memo_build(struct hg_name_memo *m, hg_arena *arena, const char *src) {
+  m->built = true;
+  for (const char *p = src; *p;) {
+    while (*p == ' ' || *p == '\t' || *p == ';')
+      p++;
+    const char *b = p;
+    while (word_char(*p))
+      p++;
+    const char *e = p;
+    while (*p == ' ' || *p == '\t')
+      p++;
+    const char *rest = p;
+    while (*p && *p != '\n' && *p != ';')
+      p++;
+    if (e > b && ((rest[0] == '=' && rest[1] != '=') || rest[0] == ':')) {
+      // The span runs to the end of the statement: a bracket left open or a backslash carries it
+      // over the line end (black wraps `run = functools.partial(` before its arguments). The
+      // scan goes on from the next line all the same, so no statement start is skipped.
+      rhs_span *span = hg_arena_alloc(arena, sizeof(rhs_span));
+      const char *q = rest;
+      unsigned lines = 0;
+      for (int depth = 0; *q && (depth != 0 || (*q != '\n' && *q != ';')); q++) {
+        if (*q == '(' || *q == '[' || *q == '{')
+          depth++;
+        else if ((*q == ')' || *q == ']' || *q == '}') && depth > 0)
+          depth--;
+        else if (*q == '\\' && q[1] == '\n' && depth == 0)
+          depth = -1; // one more line
+        else if (*q == '\n' && depth < 0)
+          depth = 0;
+        if (*q == '\n' && ++lines > MAX_SPAN_LINES) {
+          span->cut = true;
+          break;
+        }
+      }
+      span->text = rest;
+      span->len = (size_t)(q - rest);
+      memo_insert(m, arena, b, (size_t)(e - b), span);
+    }
+    if (*p)
+      p++;
+  }
+}
+
+// Is `name` assigned as a statement somewhere, with `word` (if given) in the assignment?
+static bool assigned_with(const hg_resolver *self, const char *name, size_t len, const char *word, size_t wlen) {
+  struct hg_name_memo *m = self->memo;
+  if (!m)
+    return true;
+  if (!m->built)
+    memo_build(m, self->arena, self->src);
+  if (!m->cap)
+    return false;
+  for (size_t at = name_hash(name, len) % m->cap; m->slot[at].name; at = (at + 1) % m->cap) {
+    if (m->slot[at].len != len || memcmp(m->slot[at].name, name, len) != 0)
+      continue;
+    if (!word)
+      return true;
+    for (const rhs_span *s = m->slot[at].rhs; s; s = s->next)
+      if (s->cut || memmem(s->text, s->len, word, wlen))
+        return true;
+    return false;
+  }
+  return false;
+}
+
+static bool assigned_somewhere(const hg_resolver *self, const char *name, size_t len) {
+  return assigned_with(self, name, len, NULL, 0);
+}
+
+// The expression `name` (an identifier) was last assigned from, before it is read at `use`.
+TSNode hg_resolve__alias_of(const hg_resolver *self, TSNode use) {
+  TSNode fn, none = {0};
+  // Most names a callee is made of (self, print, client) are never assigned an alias: skip the walk.
+  if (!assigned_somewhere(self, self->src + ts_node_start_byte(use), ts_node_end_byte(use) - ts_node_start_byte(use)))
+    return none;
+  TSNode scope = hg_scope_of(use, &fn);
+  uint32_t a = ts_node_start_byte(use), b = ts_node_end_byte(use);
+  alias_scan s = {.src = self->src, .name = self->src + a, .len = b - a};
+  hg_scope_walk(scope, use, alias_stmt, &s);
+  if (ts_node_is_null(s.value) && !ts_node_is_null(fn) && !hg_scope_is_parameter(fn, self->src, s.name, s.len)) {
+    TSNode module = fn;
+    while (!ts_node_is_null(ts_node_parent(module)))
+      module = ts_node_parent(module);
+    hg_scope_walk(module, none, alias_stmt, &s);
+  }
+  return s.ambiguous ? none : s.value;
+}
+
+static bool string_arg(const hg_resolver *self, TSNode n, hg_buf *out) {
+  if (!hg_node_is(n, "string"))
+    return false;
+  hg_value v = hg_resolve_value_at(self, n, HG_RESOLVE_MAX_DEPTH);
+  if (v.kind != HG_VAL_STR || strchr(v.text, HG_HOLE))
+    return false;
+  hg_buf_puts(out, v.text);
+  return true;
+}
+
+// Is the assignment's value `call` the import the facts recorded for the name (imported as `module`):
+// `docker = pytest.importorskip("docker")` binds the module, not the call's result.
+static bool imported_by(const hg_resolver *self, TSNode call, const char *module) {
+  if (!hg_node_is(call, "call"))
+    return false;
+  TSNode args = hg_node_child(call, HG_FIELD_ARGUMENTS);
+  hg_buf name = {0};
+  bool same = !ts_node_is_null(args) && hg_node_arg_count(args) >= 1 && string_arg(self, hg_node_arg(args, 0), &name) &&
+              !strcmp(name.data, module);
+  hg_buf_free(&name);
+  return same;
+}
+
+static bool qualify(const hg_resolver *self, TSNode n, hg_buf *out, int depth) {
+  if (depth > HG_RESOLVE_MAX_DEPTH || ts_node_is_null(n))
+    return false;
+  if (hg_node_is(n, "identifier")) {
+    uint32_t a = ts_node_start_byte(n), b = ts_node_end_byte(n);
+    TSNode alias = hg_resolve__alias_of(self, n);
+    const char *q = hg_imports_lookup(self->imports, self->src + a, b - a);
+    if (!ts_node_is_null(alias) && !(q && imported_by(self, alias, q)) &&
+        (hg_node_is(alias, "identifier") || hg_node_is(alias, "attribute") || hg_node_is(alias, "call")))
+      return qualify(self, alias, out, depth + 1);
+    if (q)
+      hg_buf_puts(out, q);
+    else
+      hg_buf_add(out, self->src + a, b - a);
+    return true;
+  }
+  if (hg_node_is(n, "attribute")) {
+    TSNode attr = hg_node_child(n, HG_FIELD_ATTRIBUTE);
+    if (ts_node_is_null(attr) || !qualify(self, hg_node_child(n, HG_FIELD_OBJECT), out, depth + 1))
+      return false;
+    hg_buf_putc(out, '.');
+    hg_buf_add(out, self->src + ts_node_start_byte(attr), ts_node_end_byte(attr) - ts_node_start_byte(attr));
+    return true;
+  }
+  if (hg_node_is(n, "call")) {
+    TSNode fn = hg_node_child(n, HG_FIELD_FUNCTION), args = hg_node_child(n, HG_FIELD_ARGUMENTS);
+    hg_buf name = {0};
+    bool ok = qualify(self, fn, &name, depth + 1);
+    uint32_t nargs = ts_node_is_null(args) ? 0 : hg_node_arg_count(args);
+    if (ok && !strcmp(name.data, "getattr") && nargs >= 2) {
+      // getattr(obj, "attr") is obj.attr
+      ok = qualify(self, hg_node_arg(args, 0), out, depth + 1);
+      hg_buf_putc(out, '.');
+      ok = ok && string_arg(self, hg_node_arg(args, 1), out);
+    } else if (ok && (!strcmp(name.data, "__import__") || !strcmp(name.data, "importlib.import_module")) &&
+               nargs >= 1) {
+      // __import__("docker") and importlib.import_module("docker") are the module itself
+      ok = string_arg(self, hg_node_arg(args, 0), out);
+    } else if (ok && (!strcmp(name.data, "functools.partial") || !strcmp(name.data, "partial")) && nargs >= 1) {
+      ok = qualify(self, hg_node_arg(args, 0), out, depth + 1); // partial(f, ...) calls f
+    } else if (ok) {
+      hg_buf_add(out, name.data, name.len);
+      hg_buf_puts(out, "()");
+    }
+    hg_buf_free(&name);
+    return ok;
+  }
+  return false;
+}
+
+static qualified *q_slot(qualified *q, size_t cap, uint32_t start, uint32_t end, TSSymbol symbol) {
+  size_t at = ((size_t)start * 2654435761u ^ end * 40503u ^ symbol) & (cap - 1);
+  while (q[at].end && !(q[at].start == start && q[at].end == end && q[at].symbol == symbol)) at = (at + 1) & (cap - 1);
+  return &q[at];
+}
+
+// The memo's entry for the node, growing the table: NULL when the memo cannot serve this resolver
+// (none, or a function evaluated with bound parameters, whose names may qualify otherwise).
+static qualified *q_entry(const hg_resolver *self, TSNode node) {
+  struct hg_name_memo *m = self->memo;
+  if (!m || self->frame || self->hops) return NULL;
+  if (2 * (m->q_used + 1) > m->q_cap) {
+    size_t cap = m->q_cap ? 2 * m->q_cap : 256;
+    qualified *q = hg_arena_alloc(self->arena, cap * sizeof(qualified));
+    for (size_t i = 0; i < m->q_cap; i++)
+      if (m->q[i].end) *q_slot(q, cap, m->q[i].start, m->q[i].end, m->q[i].symbol) = m->q[i];
+    m->q = q;
+    m->q_cap = cap;
+  }
+  return q_slot(m->q, m->q_cap, ts_node_start_byte(node), ts_node_end_byte(node), ts_node_symbol(node));
+}
+
+bool hg_resolve_qualify(const hg_resolver *self, TSNode node, hg_buf *out) {
+  out->len = 0;
+  hg_buf_add(out, "", 0);
+  qualified *e = ts_node_is_null(node) ? NULL : q_entry(self, node);
+  if (e && e->end) {
+    hg_buf_add(out, e->name, e->len);
+    return e->ok;
+  }
+  bool ok = qualify(self, node, out, 0);
+  if (e && ts_node_end_byte(node) > 0) {
+    *e = (qualified){.start = ts_node_start_byte(node), .end = ts_node_end_byte(node), .symbol = ts_node_symbol(node),
+                     .ok = ok, .name = hg_arena_strndup(self->arena, out->data, out->len), .len = out->len};
+    self->memo->q_used++;
+  }
+  return ok;
+}
+
+TSNode hg_resolve_call(const hg_resolver *self, TSNode node) {
+  for (int depth = 0; depth < HG_RESOLVE_MAX_DEPTH && !ts_node_is_null(node); depth++) {
+    if (hg_node_is(node, "call"))
+      return node;
+    if (hg_node_is(node, "parenthesized_expression") && hg_node_arg_count(node) == 1)
+      node = hg_node_arg(node, 0);
+    else if (hg_node_is(node, "identifier"))
+      node = hg_resolve__alias_of(self, node);
+    else
+      break;
+  }
+  return (TSNode){0};
+}
+
+void hg_resolve_callee_end(const hg_resolver *self, TSNode callee, hg_callee_end *out) {
+  *out = (hg_callee_end){0};
+  TSNode id = callee;
+  if (hg_node_is(callee, "attribute")) {
+    id = hg_node_child(callee, HG_FIELD_ATTRIBUTE);
+  } else if (hg_node_is(callee, "call")) {
+    out->any = true;
+    return;
+  } else {
+    out->bare = true;
+  }
+  if (ts_node_is_null(id) || !hg_node_is(id, "identifier"))
+    return;
+  uint32_t a = ts_node_start_byte(id), b = ts_node_end_byte(id);
+  out->text = self->src + a;
+  out->len = b - a;
+  out->imported = out->bare && hg_imports_lookup(self->imports, out->text, out->len);
+}
+
+bool hg_resolve_may_end_in(const hg_resolver *self, const hg_callee_end *e, const char *last, size_t len) {
+  if (e->any)
+    return true;
+  if (!e->text)
+    return false;
+  if (e->len == len && memcmp(e->text, last, len) == 0)
+    return true;
+  // A bare name: bound by an import, or an alias whose assignment mentions the last name
+  // (run = client.containers.run).
+  return e->bare && (e->imported || assigned_with(self, e->text, e->len, last, len));
+}

@@ -1,0 +1,554 @@
+#include "surfaces/python/extract.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/embed.h"
+#include "surfaces/node.h"
+#include "surfaces/python/project/index.h"
+#include "surfaces/python/project/summary.h"
+#include "surfaces/python/resolve.h"
+#include "surfaces/shell/sh.h"
+#include "surfaces/shell/shell.h"
+#include "surfaces/surface.h"
+
+struct hg_extractor {
+  TSQueryCursor *cursor;
+  TSParser *sub;  // for embedded code, made when first needed
+  unsigned depth; // of code embedded in embedded code
+  pcre2_match_data *md;
+  hg_buf scratch;
+};
+
+hg_extractor *hg_extractor_new(void) {
+  hg_extractor *self = hg_xcalloc(1, sizeof(hg_extractor));
+  self->cursor = ts_query_cursor_new();
+  self->md = pcre2_match_data_create(32, NULL);
+  if (!self->md)
+    abort();
+  return self;
+}
+
+void hg_extractor_free(hg_extractor *self) {
+  if (!self)
+    return;
+  ts_query_cursor_delete(self->cursor);
+  if (self->sub)
+    ts_parser_delete(self->sub);
+  pcre2_match_data_free(self->md);
+  hg_buf_free(&self->scratch);
+  free(self);
+}
+
+pcre2_match_data *hg_extractor_match_data(hg_extractor *self) { return self->md; }
+TSQueryCursor *hg_extractor_cursor(hg_extractor *self) { return self->cursor; }
+
+bool hg_extractor_enter(hg_extractor *self) {
+  if (self->depth >= HG_EMBED_MAX_DEPTH)
+    return false;
+  self->depth++;
+  return true;
+}
+
+void hg_extractor_leave(hg_extractor *self) { self->depth--; }
+
+TSParser *hg_extractor_parser(hg_extractor *self, const TSLanguage *language) {
+  if (!self->sub)
+    self->sub = ts_parser_new();
+  if (ts_parser_language(self->sub) != language && !ts_parser_set_language(self->sub, language))
+    abort(); // ABI checked at build (tests load every grammar)
+  return self->sub;
+}
+hg_buf *hg_extractor_scratch(hg_extractor *self) { return &self->scratch; }
+
+typedef struct {
+  uint32_t pattern;
+  uint16_t n;
+  TSQueryCapture *captures;
+} saved_match;
+
+bool hg_extract__capture(const TSQueryCapture *c, uint16_t n, uint32_t id, TSNode *out) {
+  for (uint16_t i = 0; id != UINT32_MAX && i < n; i++)
+    if (c[i].index == id) {
+      *out = c[i].node;
+      return true;
+    }
+  return false;
+}
+
+static const char *node_text(hg_arena *a, const char *src, TSNode n) {
+  return hg_arena_strndup(a, src + ts_node_start_byte(n), ts_node_end_byte(n) - ts_node_start_byte(n));
+}
+
+static void record_import(hg_imports *imports, const hg_captures *c, const TSQueryCapture *caps, uint16_t n,
+                          const char *src, hg_arena *a) {
+  TSNode module, alias, from, name;
+  bool has_alias = hg_extract__capture(caps, n, c->import_alias, &alias);
+  const char *alias_text = has_alias ? node_text(a, src, alias) : NULL;
+  if (hg_extract__capture(caps, n, c->import_from, &from) && hg_extract__capture(caps, n, c->import_name, &name)) {
+    // `from . import x`: the module text is the dots alone.
+    hg_imports_add_from(imports, node_text(a, src, from), node_text(a, src, name), alias_text);
+  } else if (hg_extract__capture(caps, n, c->import_module, &module)) {
+    hg_imports_add_import(imports, node_text(a, src, module), alias_text);
+  }
+}
+
+void hg_extract__position(hg_site *site, const hg_source *src, TSNode node) {
+  site->start_byte = ts_node_start_byte(node);
+  site->end_byte = ts_node_end_byte(node);
+  hg_pos a = hg_source_pos(src, site->start_byte, ts_node_start_point(node).row);
+  hg_pos b = hg_source_pos(src, site->end_byte, ts_node_end_point(node).row);
+  site->line = a.line;
+  site->col = a.col;
+  site->end_line = b.line;
+  site->end_col = b.col;
+}
+
+// libtree-sitter 0.20 has no ts_node_is_error: ERROR nodes are named "ERROR".
+static bool is_error(TSNode n) { return strcmp(ts_node_type(n), "ERROR") == 0; }
+
+// The sites already taken, by (start byte, kind): several patterns may match one call, and the
+// first of them in the rule files is taken (an SDK's own pattern before docker-py's catch-all).
+typedef struct {
+  struct {
+    const char *kind; // NULL: empty
+    uint32_t start;
+    uint32_t pattern; // the pattern that took it ...
+    size_t site;      // ... and where its site stands in the vector (SIZE_MAX: none, a script)
+  } * slot;
+  size_t cap;
+} seen_set;
+
+// Where the site taken at (start, kind) stands in the sites vector (SIZE_MAX while it has none);
+// *by is the pattern that took it, UINT32_MAX when none had (then `pattern` takes it now).
+static size_t *seen_slot(seen_set *set, hg_arena *arena, const hg_site *s, size_t n_matches, uint32_t pattern,
+                         uint32_t *by) {
+  if (!set->cap) {
+    set->cap = 64;
+    while (set->cap < n_matches * 2)
+      set->cap *= 2;
+    set->slot = hg_arena_alloc(arena, set->cap * sizeof(*set->slot));
+    memset(set->slot, 0, set->cap * sizeof(*set->slot));
+  }
+  uint64_t h = ((uint64_t)s->start_byte * 0x9E3779B97F4A7C15u) ^ (uint64_t)(uintptr_t)s->kind;
+  for (size_t at = (size_t)(h >> 17) & (set->cap - 1);; at = (at + 1) & (set->cap - 1)) {
+    if (!set->slot[at].kind) {
+      set->slot[at].kind = s->kind;
+      set->slot[at].start = s->start_byte;
+      set->slot[at].pattern = pattern;
+      set->slot[at].site = SIZE_MAX;
+      *by = UINT32_MAX;
+      return &set->slot[at].site;
+    }
+    if (set->slot[at].start == s->start_byte && set->slot[at].kind == s->kind) {
+      *by = set->slot[at].pattern;
+      if (pattern < set->slot[at].pattern)
+        set->slot[at].pattern = pattern;
+      return &set->slot[at].site;
+    }
+  }
+}
+
+// The text a failed parse may have hidden a site in: an ERROR or MISSING node inside an
+// expression broke the statement around it (`api.create_container("img", host_config=)` leaves
+// the call unmatched and only `host_config=` in error), so the region is that statement; one
+// standing in a block or the module is itself the region.
+static void error_span(const hg_surface *surface, TSNode n, uint32_t *a, uint32_t *b) {
+  TSNode r = n;
+  for (TSNode p = ts_node_parent(r); !ts_node_is_null(p); p = ts_node_parent(r)) {
+    const char *type = ts_node_type(p);
+    bool block = is_error(p);
+    for (const char *const *k = surface->blocks; *k && !block; k++)
+      block = !strcmp(type, *k);
+    if (block)
+      break;
+    r = p;
+    size_t len = strlen(type);
+    if (len > 10 && !strcmp(type + len - 10, "_statement"))
+      break;
+  }
+  *a = ts_node_start_byte(r);
+  *b = ts_node_end_byte(r);
+}
+
+// Regions that failed to parse: an ERROR or MISSING node whose statement mentions a trigger
+// word outside every site already found may hide a site, so it is reported rather than skipped.
+void hg_extract__error_regions(hg_extractor *self, const hg_ruleset *rules, hg_surface_id surface, const hg_source *src,
+                               TSNode root, hg_site_vec *sites) {
+  const pcre2_code *pre = hg_ruleset_prefilter(rules, surface);
+  TSTreeCursor cur = ts_tree_cursor_new(root);
+  size_t found = sites->len;
+  for (;;) {
+    TSNode n = ts_tree_cursor_current_node(&cur);
+    bool descend = ts_node_has_error(n);
+    if (is_error(n) || ts_node_is_missing(n)) {
+      descend = false;
+      uint32_t a, b;
+      error_span(hg_surface_get(surface), n, &a, &b);
+      // The region's trigger words must lie outside the sites already judged.
+      bool hit = false;
+      PCRE2_SIZE off = a;
+      while (!hit && off < b) {
+        if (pre && pcre2_match(pre, (PCRE2_SPTR)src->data, b, off, 0, self->md, NULL) < 0)
+          break;
+        PCRE2_SIZE *ov = pre ? pcre2_get_ovector_pointer(self->md) : NULL;
+        PCRE2_SIZE ms = ov ? ov[0] : a, me = ov ? ov[1] : b;
+        bool inside = false;
+        for (size_t i = 0; i < found && !inside; i++)
+          inside = ms >= sites->items[i].start_byte && ms < sites->items[i].end_byte;
+        // A word in a comment the parser still recognised is no site either.
+        if (!inside && pre)
+          inside = hg_node_is(ts_node_descendant_for_byte_range(n, (uint32_t)ms, (uint32_t)me), "comment");
+        hit = !inside;
+        if (!pre)
+          break;
+        off = me > ms ? me : ms + 1;
+      }
+      if (hit) {
+        hg_site s = {.kind = "unknown", .reads = HG_READS_CLIENT, .has_error = true, .region = true};
+        hg_extract__position(&s, src, n);
+        HG_VEC_PUSH(sites, s);
+      }
+    }
+    if (descend && ts_tree_cursor_goto_first_child(&cur))
+      continue;
+    while (!ts_tree_cursor_goto_next_sibling(&cur))
+      if (!ts_tree_cursor_goto_parent(&cur)) {
+        ts_tree_cursor_delete(&cur);
+        return;
+      }
+  }
+}
+
+// Shell code in a Python string (`sh -c`'s script, a `shell=True` command line): its value
+// followed, parsed as shell and read by the shell rules; what they find is placed in the file (a
+// plain literal byte for byte, anything else at the expression). Parts hardguard cannot follow are
+// variables the shell reading reports as unverifiable.
+static void python_script(hg_extractor *self, const hg_ruleset *rules, const hg_resolver *r, const hg_source *source,
+                          TSNode command, hg_arena *arena, hg_lines *lines, hg_site_vec *sites,
+                          hg_marker_vec *markers) {
+  // ["sh", "-c", script, ...]: the script is the third item.
+  if (hg_node_is(command, "list") || hg_node_is(command, "tuple")) {
+    command = hg_node_arg(command, 2);
+    if (ts_node_is_null(command))
+      return;
+  }
+  hg_buf text = {0};
+  hg_resolve_shell_text(r, command, &text);
+  const char *t = text.data ? text.data : "";
+  size_t n = text.len;
+  if (!hg_ruleset_may_contain_site(rules, HG_SURFACE_SHELL, t, n, NULL)) {
+    hg_buf_free(&text);
+    return;
+  }
+  static const char *const HOLE_NAMES[] = {"python_expression"};
+  static const hg_sh_env HOLES = {HOLE_NAMES, NULL, 1, "a part of the Python string hardguard cannot follow"};
+  // A plain literal maps byte for byte; anything else (parts joined, a name followed) to the expression.
+  TSNode content = {0};
+  if (hg_node_is(command, "string"))
+    for (uint32_t i = 0; i < ts_node_named_child_count(command); i++) {
+      TSNode c = ts_node_named_child(command, i);
+      if (hg_node_is(c, "string_content"))
+        content = ts_node_is_null(content) ? c : (TSNode){0};
+    }
+  bool exact = !ts_node_is_null(content) && ts_node_end_byte(content) - ts_node_start_byte(content) == n &&
+               !memcmp(source->data + ts_node_start_byte(content), t, n);
+  uint32_t at = ts_node_start_byte(command);
+  hg_embed_builder b = {0};
+  if (exact) {
+    hg_embed_put(&b, t, n, ts_node_start_byte(content), true);
+  } else {
+    for (size_t i = 0; i < n; i++) {
+      if (t[i] == HG_HOLE)
+        hg_embed_put(&b, "${python_expression}", 20, at, false);
+      else
+        hg_embed_put(&b, t + i, 1, at, false);
+    }
+  }
+  hg_buf_free(&text);
+  hg_embed e = hg_embed_finish(&b, arena, ts_node_end_byte(command));
+  if (!lines->start)
+    hg_lines_init(lines, source, arena);
+  hg_shell_embedded(self, rules, source, lines, &e, &HOLES, arena, sites, markers);
+}
+
+// The argument value a BODY site reads, unwrapped when it is a call the pattern names
+// (`hardguard.body-unwrap "json.dumps"`: its first argument is the body).
+static hg_value body_argument(const hg_resolver *r, const hg_pattern *p, TSNode value) {
+  if (p->body_unwrap.len && hg_node_is(value, "call")) {
+    hg_buf q = {0};
+    bool named = hg_resolve_qualify(r, hg_node_child(value, HG_FIELD_FUNCTION), &q) &&
+                 hg_policy_list_has(p->body_unwrap.items, p->body_unwrap.len, q.data, q.len);
+    hg_buf_free(&q);
+    TSNode first = hg_node_arg(hg_node_child(value, HG_FIELD_ARGUMENTS), 0);
+    if (named && !ts_node_is_null(first))
+      return hg_resolve_value(r, first);
+  }
+  return hg_resolve_value(r, value);
+}
+
+// The mapping a BODY site reads: @body itself, or, when it is a call's arguments, the argument the
+// pattern names (a keyword of `hardguard.body-keyword`, else the positional at
+// `hardguard.body-position`): aiodocker's `run(config)` / `run(config=...)`, a request's `json=`
+// or `data=json.dumps(...)`. An argument list without it (`run(**kw)`) stands for the body and
+// cannot be followed.
+static hg_value body_value(const hg_resolver *r, const hg_pattern *p, TSNode body) {
+  if (!hg_node_is(body, "argument_list"))
+    return hg_resolve_value(r, body);
+  uint32_t position = 0;
+  for (uint32_t i = 0, n = ts_node_named_child_count(body); i < n; i++) {
+    TSNode a = ts_node_named_child(body, i);
+    if (hg_node_is(a, "comment"))
+      continue;
+    if (hg_node_is(a, "keyword_argument")) {
+      TSNode name = hg_node_field(a, "name");
+      if (hg_policy_list_has(p->body_keywords.items, p->body_keywords.len, r->src + ts_node_start_byte(name),
+                             ts_node_end_byte(name) - ts_node_start_byte(name)))
+        return body_argument(r, p, hg_node_field(a, "value"));
+      continue;
+    }
+    if (hg_node_is(a, "list_splat") || hg_node_is(a, "dictionary_splat"))
+      break; // the body may be among what it spreads
+    if (position++ == p->body_position)
+      return body_argument(r, p, a);
+  }
+  return hg_resolve_unknown(r, body, "arguments without the body (the config) hardguard can read");
+}
+
+// The site's kind: the pattern's, or the one its kind-by names for the last name the capture's
+// value resolves to (`client.containers.create`, an alias of it: create), else its text's.
+static const char *kind_of(const hg_pattern *p, const hg_resolver *r, const saved_match *sm, const char *src) {
+  TSNode node;
+  if (!p->kind_verbs.len || !hg_extract__capture(sm->captures, sm->n, p->kind_capture, &node))
+    return p->kind;
+  hg_buf name = {0};
+  if (!hg_resolve_qualify(r, node, &name) || !name.len) {
+    name.len = 0;
+    hg_buf_add(&name, src + ts_node_start_byte(node), ts_node_end_byte(node) - ts_node_start_byte(node));
+  }
+  size_t n = name.len;
+  while (n >= 2 && name.data[n - 2] == '(' && name.data[n - 1] == ')') n -= 2;  // "x.create()" is create's
+  size_t start = n;
+  while (start > 0 && name.data[start - 1] != '.') start--;
+  const char *kind = p->kind;
+  for (size_t k = 0; k < p->kind_verbs.len; k++)
+    if (strlen(p->kind_verbs.items[k]) == n - start && !memcmp(name.data + start, p->kind_verbs.items[k], n - start))
+      kind = p->kind_ids[k];
+  hg_buf_free(&name);
+  return kind;
+}
+
+void hg_extract(hg_extractor *self, const hg_ruleset *rules, const hg_config *config, hg_index *index,
+                const hg_source *source, TSTree *tree, hg_arena *arena, hg_sites *out) {
+  // The kinds of site the prefilter says the file may hold (with every fact pattern).
+  const hg_rules_query *q = hg_ruleset_query_for(rules, HG_SURFACE_PYTHON,
+                                                 hg_ruleset_units(rules, HG_SURFACE_PYTHON, source->data, source->len));
+  const hg_captures *c = &q->captures;
+  TSNode root = ts_tree_root_node(tree);
+  const char *package = hg_package_of(arena, config->root, source->path);
+  hg_imports *imports = hg_imports_new(arena, package);
+  HG_VEC(saved_match) saved = {0};
+  hg_marker_vec markers = {0};
+
+  // Pass 1: imports take effect at once; site matches wait until every import is known, since
+  // an import may follow its use in the file (function-local imports, late imports).
+  ts_query_cursor_exec(self->cursor, q->query, root);
+  TSQueryMatch m;
+  hg_predctx pctx = {
+      .src = source->data, .len = source->len, .md = self->md, .imports = imports, .scratch = &self->scratch};
+  while (ts_query_cursor_next_match(self->cursor, &m)) {
+    const hg_pattern *p = &q->patterns[m.pattern_index];
+    if (p->role == HG_PATTERN_IMPORT) {
+      if (hg_predicates_eval(p->predicates, &m, &pctx))
+        record_import(imports, c, m.captures, m.capture_count, source->data, arena);
+      continue;
+    }
+    if (p->role == HG_PATTERN_MARKER) {
+      TSNode comment;
+      if (hg_predicates_eval(p->predicates, &m, &pctx) && hg_extract__capture(m.captures, m.capture_count, c->marker, &comment))
+        hg_extract__marker(&markers, arena, source, comment);
+      continue;
+    }
+    // Predicates on the match's text alone drop most matches of the flat patterns here, before
+    // their captures are kept.
+    if (!hg_predicates_eval_text(p->predicates, &m, &pctx))
+      continue;
+    saved_match s = {m.pattern_index, m.capture_count, hg_arena_alloc(arena, m.capture_count * sizeof(TSQueryCapture))};
+    memcpy(s.captures, m.captures, m.capture_count * sizeof(TSQueryCapture));
+    HG_VEC_PUSH(&saved, s);
+  }
+
+  // Pass 2: predicates (with imports and local aliases), then the site and its flags.
+  hg_module self_module = {.path = source->path,
+                           .name = hg_module_name(arena, package, source->path),
+                           .src = source->data,
+                           .len = source->len,
+                           .root = root,
+                           .imports = imports};
+  hg_resolver r = {.src = source->data,
+                   .imports = imports,
+                   .config = config,
+                   .policy = hg_ruleset_policy(rules),
+                   .arena = arena,
+                   .module = &self_module,
+                   .index = index,
+                   .cache = hg_summary_cache_new(arena)};
+  r.memo = hg_name_memo_new(arena);
+  size_t budget = HG_RESOLVE_BUDGET;
+  r.budget = &budget;
+  pctx.resolver = &r;
+  bool imports_builder = hg_imports_builder_module(imports, config);
+  hg_site_vec sites = {0};
+  seen_set seen = {0};
+  hg_lines lines = {0};
+  for (size_t i = 0; i < saved.len; i++) {
+    const saved_match *sm = &saved.items[i];
+    const hg_pattern *p = &q->patterns[sm->pattern];
+    TSQueryMatch qm = {.pattern_index = (uint16_t)sm->pattern, .capture_count = sm->n, .captures = sm->captures};
+    if (!hg_predicates_eval_context(p->predicates, &qm, &pctx)) // the text-only ones held in pass 1
+      continue;
+    TSNode site_node, flags;
+    if (!hg_extract__capture(sm->captures, sm->n, c->site, &site_node))
+      continue;
+    hg_site s = {.path = source->path,
+                 .kind = kind_of(p, &r, sm, source->data),
+                 .reads = p->reads,
+                 .dialect = p->dialect,
+                 .imports_builder = imports_builder};
+    hg_extract__position(&s, source, site_node);
+    if (p->reads == HG_READS_SCRIPT) {
+      // Not a site itself (and not taking the place of one): the shell code's commands are.
+      if (hg_extract__capture(sm->captures, sm->n, c->command, &flags))
+        python_script(self, rules, &r, source, flags, arena, &lines, &sites, &markers);
+      continue;
+    }
+    // Matches come in the cursor's order, not the patterns': a later pattern's site gives way to an
+    // earlier pattern's for the same call.
+    uint32_t by;
+    size_t *slot = seen_slot(&seen, arena, &s, saved.len, sm->pattern, &by);
+    if (by != UINT32_MAX && by <= sm->pattern)
+      continue;
+    s.has_error = ts_node_has_error(site_node);
+    hg_notes notes = {0};
+    r.notes = &notes;
+    switch (p->reads) {
+    case HG_READS_KWARGS:
+      if (hg_extract__capture(sm->captures, sm->n, c->args, &flags))
+        s.flags = hg_resolve_kwargs(&r, flags);
+      break;
+    case HG_READS_ARGV:
+      if (hg_extract__capture(sm->captures, sm->n, c->argv, &flags))
+        s.flags = hg_resolve_argv(&r, flags);
+      break;
+    case HG_READS_SHELL:
+      if (hg_extract__capture(sm->captures, sm->n, c->command, &flags))
+        s.flags = hg_resolve_shell(&r, flags);
+      break;
+    case HG_READS_BODY:
+      if (hg_extract__capture(sm->captures, sm->n, c->body, &flags))
+        s.flags = body_value(&r, p, flags);
+      break;
+    case HG_READS_SCRIPT:  // read above
+    case HG_READS_COMMAND: // a shell surface's reading, never a Python pattern's
+    case HG_READS_COMPOSE: // the compose surface's reading, likewise
+    case HG_READS_CLIENT:
+    case HG_READS_OPAQUE: break;
+    }
+    r.notes = NULL;
+    if (notes.len) {
+      hg_note *kept = hg_arena_alloc(arena, notes.len * sizeof(hg_note));
+      memcpy(kept, notes.items, notes.len * sizeof(hg_note));
+      s.notes = kept;
+      s.n_notes = notes.len;
+    }
+    free(notes.items);
+    if (*slot != SIZE_MAX) {
+      sites.items[*slot] = s;
+    } else {
+      *slot = sites.len;
+      HG_VEC_PUSH(&sites, s);
+    }
+  }
+  free(saved.items);
+  if (ts_node_has_error(root))
+    hg_extract__error_regions(self, rules, HG_SURFACE_PYTHON, source, root, &sites);
+  hg_extract__finish(out, arena, &sites, &markers);
+}
+
+void hg_extract__finish(hg_sites *out, hg_arena *arena, hg_site_vec *sites, hg_marker_vec *markers) {
+  out->syntax_error = NULL;
+  out->len = sites->len;
+  out->items = hg_arena_alloc(arena, (sites->len ? sites->len : 1) * sizeof(hg_site));
+  if (sites->len)
+    memcpy(out->items, sites->items, sites->len * sizeof(hg_site));
+  free(sites->items);
+  out->n_markers = markers->len;
+  out->markers = hg_arena_alloc(arena, (markers->len ? markers->len : 1) * sizeof(hg_marker_comment));
+  if (markers->len)
+    memcpy(out->markers, markers->items, markers->len * sizeof(hg_marker_comment));
+  free(markers->items);
+}
+
+void hg_extract__marker(hg_marker_vec *markers, hg_arena *arena, const hg_source *source, TSNode comment) {
+  uint32_t start = ts_node_start_byte(comment);
+  hg_pos pos = hg_source_pos(source, start, ts_node_start_point(comment).row);
+  HG_VEC_PUSH(markers, ((hg_marker_comment){start, pos.line, pos.col, node_text(arena, source->data, comment)}));
+}
+
+// An import fact's predicates (`x = importlib.import_module("m")` is one only for that callee),
+// evaluated as in the file being checked: with the imports recorded so far.
+static bool import_holds(const hg_pattern *p, const TSQueryMatch *m, const char *src, hg_imports *imports,
+                         pcre2_match_data **md, hg_buf *scratch) {
+  if (!p->predicates)
+    return true;
+  if (!*md && !(*md = pcre2_match_data_create(32, NULL)))
+    abort();
+  hg_predctx ctx = {.src = src, .md = *md, .imports = imports, .scratch = scratch};
+  return hg_predicates_eval(p->predicates, m, &ctx);
+}
+
+void hg_extract_imports(const hg_ruleset *rules, const char *src, TSTree *tree, hg_imports *imports, hg_arena *arena) {
+  const hg_rules_query *q = hg_ruleset_query_for(rules, HG_SURFACE_PYTHON, 0);  // the facts alone
+  const hg_captures *c = &q->captures;
+  TSQueryCursor *cursor = ts_query_cursor_new();
+  ts_query_cursor_exec(cursor, q->query, ts_tree_root_node(tree));
+  TSQueryMatch m;
+  pcre2_match_data *md = NULL;
+  hg_buf scratch = {0};
+  while (ts_query_cursor_next_match(cursor, &m)) {
+    const hg_pattern *p = &q->patterns[m.pattern_index];
+    if (p->role == HG_PATTERN_IMPORT && import_holds(p, &m, src, imports, &md, &scratch))
+      record_import(imports, c, m.captures, m.capture_count, src, arena);
+  }
+  pcre2_match_data_free(md);
+  hg_buf_free(&scratch);
+  ts_query_cursor_delete(cursor);
+}
+
+bool hg_extract_first_error(TSTree *tree, const hg_source *source, hg_pos *out) {
+  TSNode root = ts_tree_root_node(tree);
+  if (!ts_node_has_error(root))
+    return false;
+  TSTreeCursor cur = ts_tree_cursor_new(root);
+  bool found = false;
+  for (;;) {
+    TSNode n = ts_tree_cursor_current_node(&cur);
+    if (is_error(n) || ts_node_is_missing(n)) {
+      *out = hg_source_pos(source, ts_node_start_byte(n), ts_node_start_point(n).row);
+      found = true;
+      break;
+    }
+    if (ts_node_has_error(n) && ts_tree_cursor_goto_first_child(&cur))
+      continue;
+    bool moved = false;
+    while (!(moved = ts_tree_cursor_goto_next_sibling(&cur)))
+      if (!ts_tree_cursor_goto_parent(&cur))
+        break;
+    if (!moved)
+      break;
+  }
+  ts_tree_cursor_delete(&cur);
+  if (!found)
+    *out = (hg_pos){1, 1};
+  return true;
+}

@@ -1,0 +1,478 @@
+#include "surfaces/python/resolve.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "surfaces/node.h"
+#include "surfaces/python/project/summary.h"
+#include "surfaces/python/resolve_internal.h"
+#include "surfaces/python/scope.h"
+
+// ---- following a name through its scope ---------------------------------------------------------
+
+// What a name holds at a point, built from the statements before it: assignments, item
+// assignments, update/extend/append/insert/pop calls, += and |=. A change on only some paths
+// (inside an if, a loop, an except) is `conditional`: it may not have happened.
+typedef struct {
+  const hg_resolver *r;
+  const char *name;
+  size_t len;
+  int depth;
+  TSNode use, fn; // where the name is read, and the function around it (null: module scope)
+  bool defined;
+  bool container; // the value is a DICT or LIST being built in `items`
+  hg_value cur;   // otherwise, the value itself
+  hg_value_vec items;
+  bool spent; // the file's budget ran out while following
+} follow;
+
+// Charges `n` steps to the file's budget; false (and the follow marked spent) once it is out.
+static bool charge(follow *f, size_t n) {
+  size_t *b = f->r->budget;
+  if (!b)
+    return true;
+  if (*b < n) {
+    *b = 0;
+    f->spent = true;
+    return false;
+  }
+  *b -= n;
+  return true;
+}
+
+// What a follow that ran out of budget stands for.
+static hg_value over_budget(const hg_resolver *self, TSNode use) {
+  return hg_resolve__unknown(
+      self, use, "a value this file changes more often than hardguard follows (the per-file budget ran out)");
+}
+
+static bool is_name(const follow *f, TSNode n) {
+  if (ts_node_is_null(n) || !hg_node_is(n, "identifier"))
+    return false;
+  uint32_t a = ts_node_start_byte(n), b = ts_node_end_byte(n);
+  return b - a == f->len && memcmp(f->r->src + a, f->name, f->len) == 0;
+}
+
+static hg_value outer_value(const follow *f);
+
+// A change to a name not assigned in this scope changes what it held coming in: a parameter,
+// a module-level value, an import.
+static void ensure_defined(follow *f) {
+  if (f->defined)
+    return;
+  f->cur = outer_value(f);
+  f->defined = true;
+}
+
+static void to_container(follow *f, hg_value_kind kind) {
+  ensure_defined(f);
+  if (f->container)
+    return;
+  f->items.len = 0;
+  if (f->defined) {
+    hg_value v = f->cur;
+    v.splat = true;
+    v.key = NULL;
+    HG_VEC_PUSH(&f->items, v);
+  }
+  f->container = true;
+  f->cur.kind = kind;
+}
+
+// Appends the items of `v` (a container of the same kind), or `v` itself as a spread.
+static void add_items(follow *f, hg_value_kind kind, hg_value v, bool cond) {
+  to_container(f, kind);
+  f->defined = true;
+  if (v.kind == kind) {
+    for (size_t i = 0; i < v.n_items; i++) {
+      hg_value item = v.items[i];
+      item.conditional |= cond;
+      HG_VEC_PUSH(&f->items, item);
+    }
+    return;
+  }
+  v.splat = true;
+  v.key = NULL;
+  v.conditional |= cond;
+  HG_VEC_PUSH(&f->items, v);
+}
+
+static void set_value(follow *f, hg_value v, bool cond) {
+  if (!cond || !f->defined) {
+    f->container = false;
+    f->items.len = 0;
+    f->defined = true;
+    f->cur = v;
+    if (v.kind == HG_VAL_DICT || v.kind == HG_VAL_LIST) {
+      f->container = true;
+      for (size_t i = 0; i < v.n_items; i++) {
+        hg_value item = v.items[i];
+        item.conditional |= cond;
+        HG_VEC_PUSH(&f->items, item);
+      }
+    } else if (cond) {
+      f->cur.conditional = true;
+    }
+    return;
+  }
+  // A reassignment on some paths only: neither the old nor the new value is guaranteed.
+  hg_value_kind kind =
+      v.kind == HG_VAL_LIST || (f->container && f->cur.kind == HG_VAL_LIST) ? HG_VAL_LIST : HG_VAL_DICT;
+  to_container(f, kind);
+  for (size_t i = 0; i < f->items.len; i++)
+    f->items.items[i].conditional = true;
+  add_items(f, kind, v, true);
+}
+
+static void on_call(follow *f, TSNode call, bool cond) {
+  TSNode fn = hg_node_child(call, HG_FIELD_FUNCTION);
+  if (ts_node_is_null(fn) || !hg_node_is(fn, "attribute") || !is_name(f, ts_node_child_by_field_name(fn, "object", 6)))
+    return;
+  TSNode attr = hg_node_child(fn, HG_FIELD_ATTRIBUTE);
+  TSNode args = ts_node_child_by_field_name(call, "arguments", 9);
+  uint32_t a = ts_node_start_byte(attr), b = ts_node_end_byte(attr);
+  const char *m = f->r->src + a;
+  size_t n = b - a;
+#define METHOD(s) (n == sizeof(s) - 1 && memcmp(m, s, n) == 0)
+  TSNode arg0 = hg_node_arg_count(args) > 0 ? hg_node_arg(args, 0) : (TSNode){0};
+  if (METHOD("update")) {
+    add_items(f, HG_VAL_DICT, hg_resolve__keyword_dict(f->r, args, f->depth + 1), cond);
+  } else if (METHOD("extend") && !ts_node_is_null(arg0)) {
+    add_items(f, HG_VAL_LIST, hg_resolve_value_at(f->r, arg0, f->depth + 1), cond);
+  } else if (METHOD("append") && !ts_node_is_null(arg0)) {
+    hg_value item = hg_resolve_value_at(f->r, arg0, f->depth + 1);
+    to_container(f, HG_VAL_LIST);
+    f->defined = true;
+    item.conditional |= cond;
+    HG_VEC_PUSH(&f->items, item);
+  } else if (METHOD("insert") && hg_node_arg_count(args) == 2) {
+    hg_value at = hg_resolve_value_at(f->r, arg0, f->depth + 1);
+    hg_value item = hg_resolve_value_at(f->r, hg_node_arg(args, 1), f->depth + 1);
+    to_container(f, HG_VAL_LIST);
+    f->defined = true;
+    long index = at.kind == HG_VAL_NUM ? strtol(at.text, NULL, 10) : -1;
+    item.conditional |= cond;
+    HG_VEC_PUSH(&f->items, item);
+    if (!cond && index >= 0 && (size_t)index < f->items.len - 1) {
+      // move the new item into place
+      memmove(&f->items.items[index + 1], &f->items.items[index],
+              (f->items.len - 1 - (size_t)index) * sizeof(hg_value));
+      f->items.items[index] = item;
+    }
+  } else if (METHOD("setdefault") || METHOD("pop") || METHOD("popitem") || METHOD("clear") || METHOD("remove")) {
+    // setdefault sets only a missing key; pop/clear/remove take options away: either way what
+    // the name held is no longer guaranteed.
+    hg_value key = ts_node_is_null(arg0) ? (hg_value){0} : hg_resolve_value_at(f->r, arg0, f->depth + 1);
+    to_container(f, f->container ? f->cur.kind : HG_VAL_DICT);
+    f->defined = true;
+    if (METHOD("setdefault") && key.kind == HG_VAL_STR && hg_node_arg_count(args) == 2) {
+      hg_value item = hg_resolve_value_at(f->r, hg_node_arg(args, 1), f->depth + 1);
+      item.key = key.text;
+      item.conditional = true;
+      HG_VEC_PUSH(&f->items, item);
+    } else if (METHOD("pop") && key.kind == HG_VAL_STR && f->cur.kind == HG_VAL_DICT) {
+      hg_value gone = {.kind = HG_VAL_NONE,
+                       .text = "None",
+                       .key = key.text,
+                       .conditional = cond,
+                       .line = ts_node_start_point(call).row + 1};
+      HG_VEC_PUSH(&f->items, gone);
+    } else {
+      for (size_t i = 0; i < f->items.len; i++)
+        f->items.items[i].conditional = true;
+    }
+  }
+#undef METHOD
+}
+
+static void on_assignment(follow *f, TSNode asg, bool cond) {
+  // a = b = value: the targets are every `left`, the value the innermost `right`
+  TSNode value = asg;
+  while (hg_node_is(value, "assignment")) {
+    TSNode right = ts_node_child_by_field_name(value, "right", 5);
+    if (ts_node_is_null(right))
+      return; // an annotation without a value
+    value = right;
+  }
+  for (TSNode t = asg; hg_node_is(t, "assignment"); t = ts_node_child_by_field_name(t, "right", 5)) {
+    TSNode left = ts_node_child_by_field_name(t, "left", 4);
+    if (is_name(f, left)) {
+      set_value(f, hg_resolve_value_at(f->r, value, f->depth + 1), cond);
+    } else if (hg_node_is(left, "subscript") && is_name(f, ts_node_child_by_field_name(left, "value", 5))) {
+      TSNode sub = ts_node_child_by_field_name(left, "subscript", 9);
+      hg_value key = ts_node_is_null(sub) ? (hg_value){0} : hg_resolve_value_at(f->r, sub, f->depth + 1);
+      hg_value item = hg_resolve_value_at(f->r, value, f->depth + 1);
+      to_container(f, HG_VAL_DICT);
+      f->defined = true;
+      if (key.kind == HG_VAL_STR && !strchr(key.text, HG_HOLE)) {
+        item.key = key.text;
+      } else {
+        item = hg_resolve__unknown(f->r, left, "an item set under a computed key");
+        item.splat = true;
+      }
+      item.conditional |= cond;
+      HG_VEC_PUSH(&f->items, item);
+    } else if (hg_node_is(left, "pattern_list") || hg_node_is(left, "tuple_pattern") ||
+               hg_node_is(left, "list_pattern")) {
+      uint32_t n = ts_node_named_child_count(left);
+      for (uint32_t i = 0; i < n; i++)
+        if (is_name(f, ts_node_named_child(left, i)))
+          set_value(f, hg_resolve__unknown(f->r, value, "a value unpacked from a sequence"), cond);
+    }
+  }
+}
+
+// `del name[key]` takes an option away as pop does; `del name[i]` or a slice, any item; `del name`
+// leaves nothing known.
+static void on_delete(follow *f, TSNode target, bool cond) {
+  if (hg_node_is(target, "expression_list")) {
+    for (uint32_t i = 0, n = ts_node_named_child_count(target); i < n; i++)
+      on_delete(f, ts_node_named_child(target, i), cond);
+    return;
+  }
+  if (is_name(f, target)) {
+    set_value(f, hg_resolve__unknown(f->r, target, "a deleted name"), cond);
+    return;
+  }
+  if (!hg_node_is(target, "subscript") || !is_name(f, ts_node_child_by_field_name(target, "value", 5)))
+    return;
+  TSNode sub = ts_node_child_by_field_name(target, "subscript", 9);
+  hg_value key = ts_node_is_null(sub) ? (hg_value){0} : hg_resolve_value_at(f->r, sub, f->depth + 1);
+  to_container(f, f->container ? f->cur.kind : HG_VAL_DICT);
+  f->defined = true;
+  if (f->cur.kind == HG_VAL_DICT && key.kind == HG_VAL_STR && !strchr(key.text, HG_HOLE)) {
+    hg_value gone = {.kind = HG_VAL_NONE,
+                     .text = "None",
+                     .key = key.text,
+                     .conditional = cond,
+                     .line = ts_node_start_point(target).row + 1};
+    HG_VEC_PUSH(&f->items, gone);
+  } else {
+    for (size_t i = 0; i < f->items.len; i++)
+      f->items.items[i].conditional = true;
+  }
+}
+
+static bool apply_stmt(follow *f, hg_stmt s);
+
+// A statement between a name's creation and its use; each costs one step of the budget, and one
+// per item it adds.
+static bool on_stmt(void *ctx, hg_stmt s) {
+  follow *f = ctx;
+  size_t before = f->items.len;
+  bool go_on = apply_stmt(f, s);
+  return charge(f, 1 + (f->items.len > before ? f->items.len - before : 0)) && go_on;
+}
+
+static bool apply_stmt(follow *f, hg_stmt s) {
+  if (hg_node_is(s.stmt, "delete_statement") && ts_node_named_child_count(s.stmt) > 0) {
+    on_delete(f, ts_node_named_child(s.stmt, 0), s.conditional);
+    return true;
+  }
+  if (!hg_node_is(s.stmt, "expression_statement") || ts_node_named_child_count(s.stmt) == 0)
+    return true;
+  TSNode e = ts_node_named_child(s.stmt, 0);
+  if (hg_node_is(e, "assignment")) {
+    on_assignment(f, e, s.conditional);
+  } else if (hg_node_is(e, "augmented_assignment")) {
+    TSNode left = ts_node_child_by_field_name(e, "left", 4), right = ts_node_child_by_field_name(e, "right", 5);
+    TSNode op = ts_node_child_by_field_name(e, "operator", 8);
+    if (!is_name(f, left) || ts_node_is_null(right) || ts_node_is_null(op))
+      return true;
+    const char *o = f->r->src + ts_node_start_byte(op);
+    hg_value v = hg_resolve_value_at(f->r, right, f->depth + 1);
+    if (!strncmp(o, "+=", 2))
+      add_items(f, HG_VAL_LIST, v, s.conditional);
+    else if (!strncmp(o, "|=", 2))
+      add_items(f, HG_VAL_DICT, v, s.conditional);
+    else
+      set_value(f, hg_resolve__unknown(f->r, e, "an augmented assignment"), s.conditional);
+  } else if (hg_node_is(e, "call")) {
+    on_call(f, e, s.conditional);
+  }
+  return true;
+}
+
+static hg_value followed(follow *f, TSNode use) {
+  if (f->spent) {
+    free(f->items.items);
+    return over_budget(f->r, use);
+  }
+  hg_value v = f->cur;
+  if (f->container) {
+    v = (hg_value){.kind = f->cur.kind, .text = hg_resolve__text(f->r, use), .line = ts_node_start_point(use).row + 1};
+    return hg_values_finish(f->r->arena, v, &f->items);
+  }
+  free(f->items.items);
+  return v;
+}
+
+static const char *origin(const hg_resolver *self, const char *fmt, TSNode name_node, uint32_t line) {
+  char buf[256];
+  uint32_t a = ts_node_start_byte(name_node), b = ts_node_end_byte(name_node);
+  snprintf(buf, sizeof(buf), fmt, (int)(b - a > 80 ? 80 : b - a), self->src + a, line);
+  return hg_arena_strndup(self->arena, buf, strlen(buf));
+}
+
+// What a name held before its scope changed it: a parameter, else (in a function) what the
+// module's statements left in it, else an import.
+static void walk(const follow *f, TSNode scope, TSNode point);
+
+static hg_value outer_value(const follow *f) {
+  const hg_resolver *self = f->r;
+  TSNode use = f->use, fn = f->fn;
+  if (!ts_node_is_null(fn)) {
+    hg_value bound;
+    if (hg_summary_bound(self, fn, f->name, f->len, &bound))
+      return bound;
+    if (hg_scope_is_parameter(fn, self->src, f->name, f->len)) {
+      TSNode fname = ts_node_child_by_field_name(fn, "name", 4);
+      return hg_resolve__unknown(
+          self, use, origin(self, "a parameter of %.*s() at line %u", fname, ts_node_start_point(fn).row + 1));
+    }
+    // A module-level name read inside a function: the module ran to its end before the call.
+    TSNode module = fn;
+    while (!ts_node_is_null(ts_node_parent(module)))
+      module = ts_node_parent(module);
+    follow m = {.r = self, .name = f->name, .len = f->len, .depth = f->depth + 1, .use = use};
+    if (m.depth <= HG_RESOLVE_MAX_DEPTH)
+      walk(&m, module, (TSNode){0});
+    if (m.defined || m.spent)
+      return followed(&m, use);
+    free(m.items.items);
+  }
+  const char *q = hg_imports_lookup(self->imports, f->name, f->len);
+  if (q)
+    return hg_summary_imported(self, q, use, f->depth + 1);
+  return hg_resolve__unknown(self, use, "a name not assigned in this file");
+}
+
+// Walks `scope` for a follow; inside a function being evaluated, conditions with known values
+// decide which branches run.
+static void walk(const follow *f, TSNode scope, TSNode point) {
+  hg_scope_walk_deciding(scope, point, on_stmt, f->r->frame ? hg_summary_decide : NULL, (void *)f);
+}
+
+hg_value hg_resolve_global(const hg_resolver *self, TSNode name, int depth) {
+  TSNode module = name;
+  while (!ts_node_is_null(ts_node_parent(module)))
+    module = ts_node_parent(module);
+  uint32_t a = ts_node_start_byte(name), b = ts_node_end_byte(name);
+  follow m = {.r = self, .name = self->src + a, .len = b - a, .depth = depth, .use = name};
+  if (m.depth <= HG_RESOLVE_MAX_DEPTH)
+    walk(&m, module, (TSNode){0});
+  if (m.defined || m.spent)
+    return followed(&m, name);
+  free(m.items.items);
+  return hg_resolve__unknown(self, name, "a name not assigned in this file");
+}
+
+// The value of identifier `use` where it stands: the statements of its scope before it, else
+// what it held coming into the scope.
+hg_value hg_resolve__name(const hg_resolver *self, TSNode use, int depth) {
+  TSNode fn;
+  TSNode scope = hg_scope_of(use, &fn);
+  uint32_t a = ts_node_start_byte(use), b = ts_node_end_byte(use);
+  follow f = {.r = self, .name = self->src + a, .len = b - a, .depth = depth, .use = use, .fn = fn};
+  walk(&f, scope, use);
+  if (f.defined || f.spent)
+    return followed(&f, use);
+  free(f.items.items);
+  return outer_value(&f);
+}
+
+// ---- what reaches an argv list after its creation ----------------------------------------------
+
+// Does `n` (a statement) mention identifier `name`, optionally only inside arguments of a call that
+// runs a process?
+static bool mentions(const follow *f, TSNode n, bool in_process_call, int depth) {
+  if (depth > HG_RESOLVE_MAX_DEPTH || ts_node_is_null(n))
+    return false;
+  if (!in_process_call && is_name(f, n))
+    return true;
+  if (in_process_call && hg_node_is(n, "call")) {
+    TSNode fn = hg_node_child(n, HG_FIELD_FUNCTION);
+    hg_buf q = {0};
+    bool proc = !ts_node_is_null(fn) && hg_imports_qualify(f->r->imports, fn, f->r->src, &q) &&
+                hg_policy_is_process_call(f->r->policy, q.data);
+    hg_buf_free(&q);
+    if (proc && mentions(f, hg_node_child(n, HG_FIELD_ARGUMENTS), false, depth + 1))
+      return true;
+  }
+  uint32_t count = ts_node_named_child_count(n);
+  for (uint32_t i = 0; i < count; i++)
+    if (mentions(f, ts_node_named_child(n, i), in_process_call, depth + 1))
+      return true;
+  return false;
+}
+
+typedef struct {
+  follow f;
+  uint32_t after; // the assignment that created the list ends here
+} argv_follow;
+
+// After `name = [...]`: what is added to the list until it is handed to a process call, returned,
+// or the name is bound to something else.
+static bool after_creation(void *ctx, hg_stmt s) {
+  argv_follow *a = ctx;
+  if (ts_node_start_byte(s.stmt) < a->after)
+    return true;
+  if (hg_node_is(s.stmt, "return_statement"))
+    return !mentions(&a->f, s.stmt, false, 0);
+  if (mentions(&a->f, s.stmt, true, 0))
+    return false;
+  TSNode e = ts_node_named_child_count(s.stmt) ? ts_node_named_child(s.stmt, 0) : (TSNode){0};
+  // `name = other` rebinds the name; an annotation alone (`name: list`) does not.
+  TSNode right = hg_node_is(e, "assignment") ? ts_node_child_by_field_name(e, "right", 5) : (TSNode){0};
+  if (!ts_node_is_null(right) && is_name(&a->f, ts_node_child_by_field_name(e, "left", 4)) &&
+      !mentions(&a->f, right, false, 0))
+    return false; // rebound to something else
+  return on_stmt(&a->f, s);
+}
+
+hg_value hg_resolve_argv(const hg_resolver *self, TSNode list) {
+  hg_value v = hg_resolve_value_at(self, list, 0);
+  // ["docker", "run"] + flags + [image]: the site is the literal, its value the whole sum.
+  TSNode top = list;
+  for (TSNode p = ts_node_parent(top); !ts_node_is_null(p); p = ts_node_parent(top)) {
+    if (hg_node_is(p, "parenthesized_expression")) {
+      top = p;
+      continue;
+    }
+    TSNode op = ts_node_child_by_field_name(p, "operator", 8);
+    if (!hg_node_is(p, "binary_operator") || ts_node_is_null(op) || self->src[ts_node_start_byte(op)] != '+')
+      break;
+    hg_value sum = hg_resolve__binary(self, p, 0);
+    if (sum.kind != HG_VAL_LIST)
+      break;
+    v = sum;
+    top = p;
+  }
+  TSNode asg = ts_node_parent(top);
+  if (ts_node_is_null(asg) || !hg_node_is(asg, "assignment") ||
+      !hg_node_contains(ts_node_child_by_field_name(asg, "right", 5), top))
+    return v;
+  TSNode target = ts_node_child_by_field_name(asg, "left", 4), stmt = ts_node_parent(asg);
+  if (!hg_node_is(target, "identifier") || ts_node_is_null(stmt) || !hg_node_is(stmt, "expression_statement"))
+    return v;
+  uint32_t a = ts_node_start_byte(target), b = ts_node_end_byte(target);
+  argv_follow af = {.f = {.r = self,
+                          .name = self->src + a,
+                          .len = b - a,
+                          .use = target,
+                          .defined = true,
+                          .container = true,
+                          .cur = {.kind = HG_VAL_LIST}},
+                    .after = ts_node_end_byte(stmt)};
+  for (size_t i = 0; i < v.n_items; i++)
+    HG_VEC_PUSH(&af.f.items, v.items[i]);
+  hg_scope_walk(ts_node_parent(stmt), (TSNode){0}, after_creation, &af);
+  if (af.f.spent) {
+    hg_value u = over_budget(self, target);
+    u.splat = true;
+    HG_VEC_PUSH(&af.f.items, u);
+  }
+  hg_value out = {.kind = HG_VAL_LIST, .text = v.text, .line = v.line};
+  return hg_values_finish(self->arena, out, &af.f.items);
+}

@@ -1,0 +1,360 @@
+#include "surfaces/python/imports.h"
+
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "surfaces/node.h"
+#include "surfaces/python/resolve.h"
+
+typedef struct {
+  const char *name;      // the name bound in the file
+  const char *qualified; // what it stands for
+} binding;
+
+// An open-addressing table of strings (len bytes each) to a value, in the arena.
+typedef struct {
+  const char **key;
+  size_t *klen;
+  size_t *val;
+  size_t cap; // a power of two, or 0
+} name_table;
+
+struct hg_imports {
+  hg_arena *arena;
+  const char *package;
+  HG_VEC(binding) bindings;
+  HG_VEC(const char *) modules; // every module path imported, and every "from M import n" as M.n
+  // Built when first looked up, again after imports were added (lookups run once all are known):
+  name_table by_name;    // name -> 1 + the index of its last binding
+  size_t names_indexed;  // bindings.len when by_name was built
+  name_table prefixes;   // every module path and each of its dotted prefixes (a, a.b, a.b.c)
+  size_t modules_indexed;
+};
+
+static void table_init(name_table *t, hg_arena *a, size_t n) {
+  t->cap = 16;
+  while (t->cap < 2 * n)
+    t->cap *= 2;
+  t->key = hg_arena_alloc(a, t->cap * sizeof(char *));
+  t->klen = hg_arena_alloc(a, t->cap * sizeof(size_t));
+  t->val = hg_arena_alloc(a, t->cap * sizeof(size_t));
+  memset(t->key, 0, t->cap * sizeof(char *));
+}
+
+// The slot of `s`: where it is, or the empty one where it would go.
+static size_t table_slot(const name_table *t, const char *s, size_t n) {
+  size_t at = (size_t)hg_hash(s, n) & (t->cap - 1);
+  while (t->key[at] && !(t->klen[at] == n && !memcmp(t->key[at], s, n)))
+    at = (at + 1) & (t->cap - 1);
+  return at;
+}
+
+static void table_put(name_table *t, const char *s, size_t n, size_t v) {
+  size_t at = table_slot(t, s, n);
+  t->key[at] = s;
+  t->klen[at] = n;
+  t->val[at] = v;
+}
+
+hg_imports *hg_imports_new(hg_arena *arena, const char *package) {
+  hg_imports *self = hg_arena_alloc(arena, sizeof(hg_imports));
+  self->arena = arena;
+  self->package = package ? package : "";
+  return self;
+}
+
+// Vectors inside an arena object: their items are heap-allocated, freed with the arena's owner
+// through hg_imports_release... To keep one lifetime, items are copied into the arena instead.
+#define ARENA_PUSH(arena, v, ...)                                                                                      \
+  do {                                                                                                                 \
+    if ((v)->len == (v)->cap) {                                                                                        \
+      size_t cap_ = (v)->cap ? (v)->cap * 2 : 8;                                                                       \
+      void *items_ = hg_arena_alloc((arena), cap_ * sizeof(*(v)->items));                                              \
+      if ((v)->len)                                                                                                    \
+        memcpy(items_, (v)->items, (v)->len * sizeof(*(v)->items));                                                    \
+      (v)->items = items_;                                                                                             \
+      (v)->cap = cap_;                                                                                                 \
+    }                                                                                                                  \
+    (v)->items[(v)->len++] = (__VA_ARGS__);                                                                            \
+  } while (0)
+
+static const char *adup(hg_arena *a, const char *s) { return hg_arena_strndup(a, s, strlen(s)); }
+
+static void bind(hg_imports *self, const char *name, const char *qualified) {
+  ARENA_PUSH(self->arena, &self->bindings, (binding){adup(self->arena, name), qualified});
+}
+
+void hg_imports_add_import(hg_imports *self, const char *module, const char *alias) {
+  const char *q = adup(self->arena, module);
+  ARENA_PUSH(self->arena, &self->modules, q);
+  if (alias) {
+    bind(self, alias, q);
+  } else {
+    // `import a.b.c` binds `a` to the package a.
+    const char *dot = strchr(module, '.');
+    const char *head = dot ? hg_arena_strndup(self->arena, module, (size_t)(dot - module)) : q;
+    bind(self, head, head);
+  }
+}
+
+// ".x" from package "a.b" is "a.b.x"; "..x" is "a.x"; a module climbing above the root stays as
+// written (it cannot match a configured module).
+static const char *absolute(hg_imports *self, const char *module) {
+  if (module[0] != '.')
+    return adup(self->arena, module);
+  size_t dots = 0;
+  while (module[dots] == '.')
+    dots++;
+  const char *rest = module + dots;
+  size_t keep = strlen(self->package);
+  for (size_t i = 1; i < dots; i++) {
+    const char *p = self->package + keep;
+    while (p > self->package && *(p - 1) != '.')
+      p--;
+    if (p == self->package && keep == 0)
+      return adup(self->arena, module);
+    keep = p > self->package ? (size_t)(p - self->package - 1) : 0;
+  }
+  hg_buf b = {0};
+  hg_buf_add(&b, self->package, keep);
+  if (keep && *rest)
+    hg_buf_putc(&b, '.');
+  hg_buf_puts(&b, rest);
+  const char *out = adup(self->arena, b.data ? b.data : "");
+  hg_buf_free(&b);
+  return out;
+}
+
+void hg_imports_add_from(hg_imports *self, const char *module, const char *name, const char *alias) {
+  const char *m = absolute(self, module);
+  hg_buf b = {0};
+  hg_buf_printf(&b, "%s%s%s", m, *m ? "." : "", name);
+  const char *q = adup(self->arena, b.data);
+  hg_buf_free(&b);
+  ARENA_PUSH(self->arena, &self->modules, m);
+  ARENA_PUSH(self->arena, &self->modules, q);
+  bind(self, alias ? alias : name, q);
+}
+
+bool hg_imports_has_module(const hg_imports *self, const char *module) {
+  if (!self || !self->modules.len)
+    return false;
+  hg_imports *m = (hg_imports *)self; // the index is a cache, as in hg_imports_lookup
+  if (m->modules_indexed != m->modules.len || !m->prefixes.cap) {
+    size_t n = 0;
+    for (size_t i = 0; i < m->modules.len; i++)
+      for (const char *p = m->modules.items[i]; p; p = strchr(p, '.'), p = p ? p + 1 : NULL)
+        n++;
+    table_init(&m->prefixes, m->arena, n);
+    for (size_t i = 0; i < m->modules.len; i++) {
+      const char *path = m->modules.items[i];
+      for (const char *dot = strchr(path, '.');; dot = strchr(dot + 1, '.')) {
+        table_put(&m->prefixes, path, dot ? (size_t)(dot - path) : strlen(path), 1);
+        if (!dot)
+          break;
+      }
+    }
+    m->modules_indexed = m->modules.len;
+  }
+  return m->prefixes.key[table_slot(&m->prefixes, module, strlen(module))] != NULL;
+}
+
+const char *hg_imports_lookup(const hg_imports *self, const char *name, size_t len) {
+  if (!self->bindings.len)
+    return NULL;
+  hg_imports *m = (hg_imports *)self; // the index is a cache; a file's imports are one worker's
+  if (m->names_indexed != m->bindings.len || !m->by_name.cap) {
+    table_init(&m->by_name, m->arena, m->bindings.len);
+    // The last binding wins, as in Python's top-to-bottom execution of a module.
+    for (size_t i = 0; i < m->bindings.len; i++)
+      table_put(&m->by_name, m->bindings.items[i].name, strlen(m->bindings.items[i].name), i + 1);
+    m->names_indexed = m->bindings.len;
+  }
+  size_t at = table_slot(&m->by_name, name, len);
+  return m->by_name.key[at] ? m->bindings.items[m->by_name.val[at] - 1].qualified : NULL;
+}
+
+static bool dotted(TSNode node, const char *src, hg_buf *out, const hg_imports *imports, int depth) {
+  if (depth > 256)
+    return false; // a name that long is no name a rule asks about
+  if (hg_node_is(node, "identifier")) {
+    uint32_t a = ts_node_start_byte(node), b = ts_node_end_byte(node);
+    const char *q = imports ? hg_imports_lookup(imports, src + a, b - a) : NULL;
+    if (q)
+      hg_buf_puts(out, q);
+    else
+      hg_buf_add(out, src + a, b - a);
+    return true;
+  }
+  if (hg_node_is(node, "attribute")) {
+    TSNode obj = hg_node_child(node, HG_FIELD_OBJECT);
+    TSNode attr = hg_node_child(node, HG_FIELD_ATTRIBUTE);
+    if (ts_node_is_null(obj) || ts_node_is_null(attr) || !dotted(obj, src, out, imports, depth + 1))
+      return false;
+    hg_buf_putc(out, '.');
+    hg_buf_add(out, src + ts_node_start_byte(attr), ts_node_end_byte(attr) - ts_node_start_byte(attr));
+    return true;
+  }
+  return false;
+}
+
+bool hg_imports_qualify(const hg_imports *self, TSNode node, const char *src, hg_buf *out) {
+  out->len = 0;
+  hg_buf_add(out, "", 0);
+  return dotted(node, src, out, self, 0);
+}
+
+bool hg_module_matches(const char *imported, size_t len, const char *configured) {
+  size_t n = strlen(configured);
+  if (len == n)
+    return memcmp(imported, configured, n) == 0;
+  if (len > n)
+    return imported[len - n - 1] == '.' && memcmp(imported + len - n, configured, n) == 0;
+  return configured[n - len - 1] == '.' && memcmp(configured + n - len, imported, len) == 0;
+}
+
+// Does `path` (a module path or module.name) lie in, or equal, a module matching `configured`?
+static bool within_module(const char *path, const char *configured) {
+  for (size_t len = strlen(path);;) {
+    if (hg_module_matches(path, len, configured))
+      return true;
+    while (len > 0 && path[len - 1] != '.')
+      len--;
+    if (len == 0)
+      return false;
+    len--;
+  }
+}
+
+bool hg_imports_builder_module(const hg_imports *self, const hg_config *config) {
+  for (size_t i = 0; i < self->modules.len; i++)
+    for (size_t j = 0; j < config->n_builders; j++)
+      if (within_module(self->modules.items[i], config->builders[j].module))
+        return true;
+  return false;
+}
+
+static const char *dotted_dir(hg_arena *arena, const char *rel) {
+  while (rel[0] == '.' && rel[1] == '/')
+    rel += 2;
+  const char *slash = strrchr(rel, '/');
+  if (!slash || rel[0] == '/' || strncmp(rel, "../", 3) == 0)
+    return "";
+  char *pkg = hg_arena_strndup(arena, rel, (size_t)(slash - rel));
+  for (char *p = pkg; *p; p++)
+    if (*p == '/')
+      *p = '.';
+  return pkg;
+}
+
+// Lexical normalisation: "a/./b/../c/" is "a/c", "a/.." is ".". Leading ".." are kept.
+static char *normalize(hg_arena *arena, const char *path) {
+  size_t n = strlen(path);
+  char *out = hg_arena_alloc(arena, n + 2);
+  size_t len = 0;
+  bool absolute = path[0] == '/';
+  for (const char *p = path; *p;) {
+    while (*p == '/')
+      p++;
+    const char *e = p;
+    while (*e && *e != '/')
+      e++;
+    size_t seg = (size_t)(e - p);
+    if (seg == 0 || (seg == 1 && p[0] == '.')) {
+      // skip
+    } else if (seg == 2 && p[0] == '.' && p[1] == '.' && len > 0 &&
+               !(len >= 2 && out[len - 1] == '.' && out[len - 2] == '.' && (len == 2 || out[len - 3] == '/'))) {
+      while (len > 0 && out[len - 1] != '/')
+        len--;
+      if (len > 0)
+        len--;
+    } else {
+      if (len > 0 || absolute)
+        out[len++] = '/';
+      memcpy(out + len, p, seg);
+      len += seg;
+    }
+    p = e;
+  }
+  if (len == 0)
+    out[len++] = absolute ? '/' : '.';
+  out[len] = '\0';
+  return out;
+}
+
+const char *hg_package_of(hg_arena *arena, const char *root, const char *path) {
+  root = normalize(arena, root);
+  path = normalize(arena, path);
+  size_t rn = strlen(root);
+  if (strcmp(root, ".") == 0)
+    return dotted_dir(arena, path);
+  if (strncmp(path, root, rn) == 0 && path[rn] == '/')
+    return dotted_dir(arena, path + rn + 1);
+  // Spelled differently ("proj/a/.." for "proj", or an absolute root): compare real paths.
+  char rroot[PATH_MAX], rpath[PATH_MAX];
+  char *r = hg_arena_strndup(arena, root, rn);
+  if (!realpath(r, rroot))
+    return dotted_dir(arena, path);
+  const char *slash = strrchr(path, '/');
+  char *dir = slash ? hg_arena_strndup(arena, path, (size_t)(slash - path)) : ".";
+  if (!realpath(dir, rpath))
+    return dotted_dir(arena, path);
+  size_t n = strlen(rroot);
+  if (strcmp(rpath, rroot) == 0)
+    return "";
+  if (strncmp(rpath, rroot, n) != 0 || rpath[n] != '/')
+    return dotted_dir(arena, path);
+  hg_buf b = {0};
+  hg_buf_printf(&b, "%s/x", rpath + n + 1);
+  const char *pkg = dotted_dir(arena, b.data);
+  hg_buf_free(&b);
+  return pkg;
+}
+
+// Q ends with ".<callable>" (or equals it) and the part before lies in a module matching M.
+static bool qualified_is_builder(const char *q, const hg_builder *b, const char *callable) {
+  size_t qn = strlen(q), cn = strlen(callable);
+  if (qn <= cn + 1 || q[qn - cn - 1] != '.' || strcmp(q + qn - cn, callable) != 0)
+    return false;
+  return hg_module_matches(q, qn - cn - 1, b->module);
+}
+
+bool hg_resolve_is_builder(const hg_resolver *self, TSNode call) {
+  if (!hg_node_is(call, "call"))
+    return false;
+  TSNode fn = hg_node_child(call, HG_FIELD_FUNCTION);
+  if (ts_node_is_null(fn))
+    return false;
+  hg_buf q = {0};
+  bool ok = hg_imports_qualify(self->imports, fn, self->src, &q), found = false;
+  const hg_config *c = self->config;
+  for (size_t i = 0; ok && i < c->n_builders && !found; i++) {
+    const hg_builder *b = &c->builders[i];
+    for (size_t j = 0; j < b->n_callables && !found; j++) {
+      const char *callable = b->callables[j];
+      found = qualified_is_builder(q.data, b, callable);
+      const char *dot = strchr(callable, '.');
+      if (!found && dot && hg_node_is(fn, "attribute")) {
+        // Class.method called on an instance: the method name matches and the class was
+        // imported from the builder module (`from M import Class`).
+        TSNode attr = hg_node_child(fn, HG_FIELD_ATTRIBUTE);
+        uint32_t a = ts_node_start_byte(attr), e = ts_node_end_byte(attr);
+        if (strlen(dot + 1) == e - a && memcmp(self->src + a, dot + 1, e - a) == 0) {
+          hg_buf cls = {0};
+          hg_buf_add(&cls, callable, (size_t)(dot - callable));
+          for (size_t k = 0; k < self->imports->bindings.len && !found; k++) {
+            const char *bq = self->imports->bindings.items[k].qualified;
+            size_t bn = strlen(bq);
+            found = bn > cls.len && bq[bn - cls.len - 1] == '.' && strcmp(bq + bn - cls.len, cls.data) == 0 &&
+                    hg_module_matches(bq, bn - cls.len - 1, b->module);
+          }
+          hg_buf_free(&cls);
+        }
+      }
+    }
+  }
+  hg_buf_free(&q);
+  return found;
+}

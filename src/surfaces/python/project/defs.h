@@ -1,0 +1,61 @@
+/* The project stage's own shared pieces (not for the rest of hardguard): what a dotted name or a
+ * name of a module stands for in the project (defs.c), binding a call's arguments (bind.c), objects
+ * of the project's classes (object.c), deciding conditions (decide.c), and the context they share:
+ * a resolver moved into another module, the chain of definitions being evaluated. */
+#ifndef HG_PROJECT_DEFS_H
+#define HG_PROJECT_DEFS_H
+
+#include "surfaces/python/project/summary.h"
+
+/** What a name of the project stands for. */
+typedef enum { HG_DEF_NONE, HG_DEF_FUNCTION, HG_DEF_CLASS, HG_DEF_CONSTANT, HG_DEF_MODULE } def_kind;
+
+typedef struct {
+  def_kind kind;
+  const hg_module *module;
+  TSNode node;      // FUNCTION, CLASS: the definition; CONSTANT: the assigned identifier
+  TSNode decorated; // the decorated_definition around it, or null
+} hg_target;
+
+static inline uint32_t line_of(TSNode n) { return ts_node_start_point(n).row + 1; }
+
+/** printf into the arena (at most 511 bytes). */
+const char *hg_project__printf(hg_arena *a, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/** A module's path for messages ("?" when unnamed). */
+const char *hg_project__path(const hg_module *m);
+/** A copy of `r` reading module `m` at module scope (no frame). */
+hg_resolver hg_project__in_module(const hg_resolver *r, const hg_module *m);
+/** Enters definition `def` of module m: fills *hop; NULL, or why it must not be entered (a cycle,
+ *  or deeper than HG_SUMMARY_MAX_DEPTH). */
+const char *hg_project__enter(const hg_resolver *r, hg_hop *hop, const hg_module *m, TSNode def);
+
+/** The last top-level definition of `name` in module m (a def, a class or an assignment). */
+hg_target hg_defs__find(const hg_module *m, const char *name, size_t len);
+/** `name` as module m binds it: its own definition, else what it imports under that name. */
+hg_target hg_defs__lookup(const hg_resolver *r, const hg_module *m, const char *name, size_t len, int depth);
+/** The base classes of `cls` that are defined in the project (named by a bare name), in order. */
+#define HG_DEFS_MAX_BASES 8
+size_t hg_defs__bases(const hg_resolver *r, hg_target cls, hg_target *out, int depth);
+/** A method of class `cls` or of a base class defined in the project. */
+hg_target hg_defs__member(const hg_resolver *r, hg_target cls, const char *name, size_t len, int depth);
+/** A qualified name: the longest prefix that is a module of the project, and what it holds. */
+hg_target hg_defs__qualified(const hg_resolver *r, const char *q, int depth);
+/** What `fn`, a call's function, names in the project: a function or class of r's module or one
+ *  it imports, `module.function`, `module.Class.method`, or a method of the class of a project
+ *  object (then *recv holds that object; otherwise *recv is zeroed or the receiver's value). */
+hg_target hg_defs__callee(const hg_resolver *r, TSNode fn, int depth, hg_value *recv);
+
+/** Binds the arguments of `args` (the caller's argument_list, or a null node) to the parameters of
+ *  function `fn` of module m, `self` (when given) first; unbound ones take their defaults. */
+void hg_bind__call(const hg_resolver *caller, const hg_module *m, TSNode fn, TSNode args, const hg_value *self,
+                   hg_frame *out, int depth);
+
+/** An instance of class `cls` made by `call`: attributes from the class body, its project bases,
+ *  and __init__ (or the dataclass fields in order). */
+hg_value hg_object__make(const hg_resolver *r, hg_target cls, TSNode call, int depth);
+/** Does `decorated` (a decorated_definition, or a null node) carry a decorator named in `list`? */
+bool hg_object__decorated(const hg_module *m, TSNode decorated, char *const *list, size_t count);
+/** The last value an object holds under `key`, or NULL. */
+const hg_value *hg_object__attribute(const hg_value *obj, const char *key, size_t len);
+
+#endif

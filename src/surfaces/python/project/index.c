@@ -1,0 +1,268 @@
+#include "surfaces/python/project/index.h"
+
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "surfaces/python/extract.h"
+#include "surfaces/python/resolve.h"
+#include "rules/ruleset.h"
+
+// A module bigger than this is generated code, not where a builder or a constant of flags lives;
+// it is not read (whatever a site takes from it stays unverifiable).
+#define MAX_MODULE_BYTES ((size_t)1 << 20)
+
+typedef struct entry {
+  char *path;        // a candidate file
+  hg_module *module; // NULL: not a file, or not readable as Python
+  hg_arena *arena;   // the module's tree-independent data (imports, names)
+  char *src;
+  TSTree *tree;
+  struct entry *next;
+} entry;
+
+enum { N_BUCKETS = 1024, MAX_ROOTS = 4 };
+
+struct hg_index {
+  const hg_ruleset *rules;
+  const hg_config *config;
+  char *start;
+  pthread_mutex_t lock;
+  bool have_roots;
+  char *roots[MAX_ROOTS]; // real paths, without duplicates
+  size_t n_roots;
+  char cwd[PATH_MAX]; // modules under it are named relative to it, as the walk names files
+  entry *buckets[N_BUCKETS];
+  size_t parsed;
+};
+
+hg_index *hg_index_new(const hg_ruleset *rules, const hg_config *config, const char *start) {
+  hg_index *self = hg_xcalloc(1, sizeof(hg_index));
+  self->rules = rules;
+  self->config = config;
+  self->start = hg_xstrdup(start ? start : ".");
+  pthread_mutex_init(&self->lock, NULL);
+  return self;
+}
+
+void hg_index_free(hg_index *self) {
+  if (!self)
+    return;
+  for (size_t b = 0; b < N_BUCKETS; b++)
+    for (entry *e = self->buckets[b], *next; e; e = next) {
+      next = e->next;
+      if (e->tree)
+        ts_tree_delete(e->tree);
+      hg_arena_free(e->arena);
+      free(e->module);
+      free(e->src);
+      free(e->path);
+      free(e);
+    }
+  for (size_t i = 0; i < self->n_roots; i++)
+    free(self->roots[i]);
+  pthread_mutex_destroy(&self->lock);
+  free(self->start);
+  free(self);
+}
+
+size_t hg_index_parsed(const hg_index *self) { return self ? self->parsed : 0; }
+
+static void add_root(hg_index *self, const char *dir) {
+  char real[PATH_MAX];
+  if (self->n_roots == MAX_ROOTS || !realpath(dir, real))
+    return;
+  for (size_t i = 0; i < self->n_roots; i++)
+    if (!strcmp(self->roots[i], real))
+      return;
+  self->roots[self->n_roots++] = hg_xstrdup(real);
+}
+
+// The git work tree holding `start`: the nearest ancestor with a .git entry (a directory, or the
+// file a worktree or submodule has). Found without running git: a pre-commit hook pays nothing.
+static char *git_top(const char *start) {
+  char real[PATH_MAX];
+  if (!realpath(start, real))
+    return NULL;
+  struct stat st;
+  if (stat(real, &st) == 0 && !S_ISDIR(st.st_mode)) {
+    char *slash = strrchr(real, '/');
+    if (slash && slash != real)
+      *slash = '\0';
+  }
+  for (;;) {
+    char *candidate = hg_xasprintf("%s/.git", real);
+    bool found = access(candidate, F_OK) == 0;
+    free(candidate);
+    if (found)
+      return hg_xstrdup(real);
+    char *slash = strrchr(real, '/');
+    if (!slash || slash == real)
+      return NULL;
+    *slash = '\0';
+  }
+}
+
+static void find_roots(hg_index *self) {
+  self->have_roots = true;
+  if (!getcwd(self->cwd, sizeof(self->cwd)))
+    self->cwd[0] = '\0';
+  const char *croot = self->config->root && *self->config->root ? self->config->root : ".";
+  char *src = hg_xasprintf("%s/src", croot);
+  add_root(self, croot);
+  add_root(self, src);
+  free(src);
+  char *top = git_top(self->start);
+  if (top) {
+    src = hg_xasprintf("%s/src", top);
+    add_root(self, top);
+    add_root(self, src);
+    free(src);
+    free(top);
+  }
+}
+
+static uint32_t hash(const char *s) {
+  uint32_t h = 2166136261u;
+  for (; *s; s++)
+    h = (h ^ (unsigned char)*s) * 16777619u;
+  return h;
+}
+
+// Reads and parses one candidate file; the entry keeps whatever it found (nothing, when the file
+// does not exist or is not a readable module).
+static void load(hg_index *self, entry *e, const char *dotted, size_t len) {
+  struct stat st;
+  if (stat(e->path, &st) != 0 || !S_ISREG(st.st_mode) || (size_t)st.st_size > MAX_MODULE_BYTES)
+    return;
+  size_t n;
+  hg_error err;
+  if (hg_read_file(&e->src, &n, e->path, &err) != 0)
+    return;
+  TSParser *parser = ts_parser_new();
+  if (!ts_parser_set_language(parser, tree_sitter_python()))
+    abort(); // ABI checked at build
+  e->tree = ts_parser_parse_string(parser, NULL, e->src, (uint32_t)n);
+  ts_parser_delete(parser);
+  if (!e->tree)
+    return;
+  e->arena = hg_arena_new();
+  hg_imports *imports = hg_imports_new(e->arena, hg_package_of(e->arena, self->config->root, e->path));
+  hg_extract_imports(self->rules, e->src, e->tree, imports, e->arena);
+  e->module = hg_xcalloc(1, sizeof(hg_module));
+  size_t cn = strlen(self->cwd);
+  const char *shown = cn && !strncmp(e->path, self->cwd, cn) && e->path[cn] == '/' ? e->path + cn + 1 : e->path;
+  *e->module = (hg_module){.path = shown,
+                           .name = hg_arena_strndup(e->arena, dotted, len),
+                           .src = e->src,
+                           .len = n,
+                           .root = ts_tree_root_node(e->tree),
+                           .imports = imports};
+  self->parsed++;
+}
+
+// The entry for a candidate path, created (and its file read) on first use. Called locked.
+static const hg_module *candidate(hg_index *self, const char *path, const char *dotted, size_t len) {
+  uint32_t b = hash(path) % N_BUCKETS;
+  for (entry *e = self->buckets[b]; e; e = e->next)
+    if (!strcmp(e->path, path))
+      return e->module;
+  entry *e = hg_xcalloc(1, sizeof(entry));
+  e->path = hg_xstrdup(path);
+  e->next = self->buckets[b];
+  self->buckets[b] = e;
+  load(self, e, dotted, len);
+  return e->module;
+}
+
+// dir/a/b for module a.b, into p; returns its length.
+static size_t stem_of(hg_buf *p, const char *dir, const char *dotted, size_t len) {
+  hg_buf_printf(p, "%s/", dir);
+  for (size_t i = 0; i < len; i++)
+    hg_buf_putc(p, dotted[i] == '.' ? '/' : dotted[i]);
+  return p->len;
+}
+
+// dir/a/b.py, then dir/a/b/__init__.py.
+static const hg_module *under(hg_index *self, const char *dir, const char *dotted, size_t len) {
+  hg_buf p = {0};
+  size_t stem = stem_of(&p, dir, dotted, len);
+  hg_buf_puts(&p, ".py");
+  const hg_module *m = candidate(self, p.data, dotted, len);
+  if (!m) {
+    p.len = stem;
+    hg_buf_puts(&p, "/__init__.py");
+    m = candidate(self, p.data, dotted, len);
+  }
+  hg_buf_free(&p);
+  return m;
+}
+
+const hg_module *hg_index_module(hg_index *self, const char *dotted, size_t len, const char *from_path) {
+  if (!self || !hg_dotted_name(dotted, len))
+    return NULL;
+  pthread_mutex_lock(&self->lock);
+  if (!self->have_roots)
+    find_roots(self);
+  const hg_module *m = NULL;
+  for (size_t i = 0; i < self->n_roots && !m; i++)
+    m = under(self, self->roots[i], dotted, len);
+  if (!m && from_path) {
+    // A script run from its directory imports its neighbours by their bare names.
+    const char *slash = strrchr(from_path, '/');
+    char *dir = slash ? hg_xstrndup(from_path, (size_t)(slash - from_path)) : hg_xstrdup(".");
+    m = under(self, dir, dotted, len);
+    free(dir);
+  }
+  pthread_mutex_unlock(&self->lock);
+  return m;
+}
+
+static bool is_file(const char *path) {
+  struct stat st;
+  return stat(path, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+bool hg_index_has_module(hg_index *self, const char *dotted, size_t len) {
+  if (!self || !hg_dotted_name(dotted, len))
+    return false;
+  pthread_mutex_lock(&self->lock);
+  if (!self->have_roots)
+    find_roots(self);
+  bool found = false;
+  hg_buf p = {0};
+  for (size_t i = 0; i < self->n_roots && !found; i++) {
+    p.len = 0;
+    size_t stem = stem_of(&p, self->roots[i], dotted, len);
+    hg_buf_puts(&p, ".py");
+    found = is_file(p.data);
+    p.len = stem;
+    hg_buf_puts(&p, "/__init__.py");
+    found = found || is_file(p.data);
+  }
+  hg_buf_free(&p);
+  pthread_mutex_unlock(&self->lock);
+  return found;
+}
+
+const char *hg_module_name(hg_arena *arena, const char *package, const char *path) {
+  const char *base = strrchr(path, '/');
+  base = base ? base + 1 : path;
+  size_t n = strlen(base);
+  if (n > 3 && !strcmp(base + n - 3, ".py"))
+    n -= 3;
+  hg_buf b = {0};
+  if (n == 8 && !memcmp(base, "__init__", 8))
+    hg_buf_puts(&b, package);
+  else
+    hg_buf_printf(&b, "%s%s%.*s", package, *package ? "." : "", (int)n, base);
+  const char *out = hg_arena_strndup(arena, b.data ? b.data : "", b.len);
+  hg_buf_free(&b);
+  return out;
+}
+
+const char *hg_module_name_of(hg_arena *arena, const char *root, const char *path) {
+  return hg_module_name(arena, hg_package_of(arena, root, path), path);
+}

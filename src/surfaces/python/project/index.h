@@ -1,0 +1,56 @@
+/* The project index: the Python modules of the project a run checks, found by dotted name and
+ * parsed only when a site needs something from them (a builder, a constant, a class), at most once
+ * per run whichever worker asks first. Modules are looked for under the config's directory, then
+ * its src/, then the git work tree holding the first path and its src/, then (for a script's
+ * `import helpers`) the importing file's own directory. Everything a module holds lives as long as
+ * the index and is read-only once returned, so workers share it. */
+#ifndef HG_PROJECT_INDEX_H
+#define HG_PROJECT_INDEX_H
+
+#include <tree_sitter/api.h>
+
+#include "app/config.h"
+#include "base/util.h"
+
+struct hg_ruleset;
+struct hg_imports;
+
+/** One parsed module (or the file being checked, described the same way). Owned by the index (or
+ *  by the caller for the checked file); do not free. */
+typedef struct hg_module {
+  const char *path; // the file, as opened
+  const char *name; // its dotted name ("" when it has none)
+  const char *src;
+  size_t len;
+  TSNode root; // the module node
+  const struct hg_imports *imports;
+} hg_module;
+
+typedef struct hg_index hg_index;
+
+/** An index for a run whose first path is `start`. Reads nothing until asked. `rules` (for the
+ *  import facts) and `config` must outlive it. */
+hg_index *hg_index_new(const struct hg_ruleset *rules, const hg_config *config, const char *start);
+void hg_index_free(hg_index *self);
+
+/** The module `dotted` (len bytes), parsed on first use; NULL when no file of the project is that
+ *  module, or it cannot be read or parsed. `from_path` is the importing file (its directory is the
+ *  last place looked). Thread-safe. */
+const hg_module *hg_index_module(hg_index *self, const char *dotted, size_t len, const char *from_path);
+
+/** Is there a file for module `dotted` (len bytes) under the project's roots (not the importing
+ *  file's directory)? Reads and parses nothing. Thread-safe. */
+bool hg_index_has_module(hg_index *self, const char *dotted, size_t len);
+
+/** How many modules were parsed for definitions so far. */
+size_t hg_index_parsed(const hg_index *self);
+
+/** The dotted module name of `path`, a file of `package` ("pkg" and "pkg/m.py" → "pkg.m";
+ *  an __init__.py is the package itself); arena-allocated. */
+const char *hg_module_name(hg_arena *arena, const char *package, const char *path);
+
+/** The dotted module name of `path` relative to `root` ("a/b/c.py" → "a.b.c", "a/__init__.py" →
+ *  "a"); arena-allocated. */
+const char *hg_module_name_of(hg_arena *arena, const char *root, const char *path);
+
+#endif

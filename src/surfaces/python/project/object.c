@@ -1,0 +1,191 @@
+#include "surfaces/python/project/defs.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "surfaces/node.h"
+#include "surfaces/python/scope.h"
+
+// The last value set under `key` among keyed items.
+const hg_value *hg_object__attribute(const hg_value *obj, const char *key, size_t len) {
+  for (size_t i = obj->n_items; i-- > 0;) {
+    const hg_value *it = &obj->items[i];
+    if (it->key && strlen(it->key) == len && !memcmp(it->key, key, len))
+      return it;
+  }
+  return NULL;
+}
+
+// A decorator's name as written, without its call: `dataclass(frozen=True)` is `dataclass`.
+static TSNode decorator_name(TSNode decorator) {
+  TSNode e = ts_node_named_child_count(decorator) ? ts_node_named_child(decorator, 0) : (TSNode){0};
+  return hg_node_is(e, "call") ? hg_node_field(e, "function") : e;
+}
+
+static bool named_in(TSNode n, const char *src, char *const *list, size_t count) {
+  if (ts_node_is_null(n))
+    return false;
+  uint32_t a = ts_node_start_byte(n), b = ts_node_end_byte(n);
+  return hg_policy_list_has(list, count, src + a, b - a);
+}
+
+bool hg_object__decorated(const hg_module *m, TSNode decorated, char *const *list, size_t count) {
+  for (uint32_t i = 0, n = ts_node_is_null(decorated) ? 0 : ts_node_named_child_count(decorated); i < n; i++) {
+    TSNode d = ts_node_named_child(decorated, i);
+    if (hg_node_is(d, "decorator") && named_in(decorator_name(d), m->src, list, count))
+      return true;
+  }
+  return false;
+}
+
+// Does the class take its annotated fields as constructor arguments (policy `classes:`)?
+static bool dataclass_like(const hg_policy *p, const hg_module *m, hg_target cls) {
+  if (hg_object__decorated(m, cls.decorated, p->field_decorators, p->n_field_decorators))
+    return true;
+  TSNode bases = hg_node_field(cls.node, "superclasses");
+  for (uint32_t i = 0, n = hg_node_arg_count(bases); i < n; i++)
+    if (named_in(hg_node_arg(bases, i), m->src, p->field_bases, p->n_field_bases))
+      return true;
+  return false;
+}
+
+typedef HG_VEC(const char *) name_vec;
+
+// `x: T = v`, `x = v`, `x: T = field(default=v)` in the body of class `cls` and of its project
+// bases (first); names with an annotation are the fields a dataclass constructor takes, in order.
+static void class_fields(const hg_resolver *r, hg_target cls, hg_value_vec *fields, name_vec *order, bool *dataclass,
+                         int depth) {
+  if (depth > HG_SUMMARY_MAX_DEPTH)
+    return;
+  const hg_module *m = cls.module;
+  hg_resolver mr = hg_project__in_module(r, m);
+  *dataclass |= dataclass_like(r->policy, m, cls);
+  hg_target bases[HG_DEFS_MAX_BASES];
+  for (size_t i = 0, n = hg_defs__bases(r, cls, bases, depth); i < n; i++)
+    class_fields(r, bases[i], fields, order, dataclass, depth + 1);
+  TSNode body = hg_node_field(cls.node, "body");
+  for (uint32_t i = 0, n = ts_node_named_child_count(body); i < n; i++) {
+    TSNode s = ts_node_named_child(body, i);
+    if (!hg_node_is(s, "expression_statement") || !ts_node_named_child_count(s))
+      continue;
+    TSNode e = ts_node_named_child(s, 0);
+    if (!hg_node_is(e, "assignment"))
+      continue;
+    TSNode left = hg_node_field(e, "left"), right = hg_node_field(e, "right"), type = hg_node_field(e, "type");
+    if (!hg_node_is(left, "identifier"))
+      continue;
+    const char *name = hg_node_text(left, m->src, r->arena);
+    if (!ts_node_is_null(type))
+      HG_VEC_PUSH(order, name);
+    if (ts_node_is_null(right))
+      continue;
+    hg_value v;
+    TSNode fn = hg_node_is(right, "call") ? hg_node_field(right, "function") : (TSNode){0};
+    if (named_in(fn, m->src, r->policy->field_calls, r->policy->n_field_calls)) {
+      v = hg_resolve_unknown(&mr, right, "a field without a default");
+      TSNode args = hg_node_field(right, "arguments");
+      for (uint32_t k = 0, na = hg_node_arg_count(args); k < na; k++) {
+        TSNode a = hg_node_arg(args, k);
+        if (hg_node_is(a, "keyword_argument") && hg_node_text_eq(hg_node_field(a, "name"), m->src, "default", 7))
+          v = hg_resolve_value_at(&mr, hg_node_field(a, "value"), depth + 1);
+      }
+    } else {
+      v = hg_resolve_value_at(&mr, right, depth + 1);
+    }
+    if (!v.path)
+      v.path = hg_project__path(m);
+    v.key = name;
+    HG_VEC_PUSH(fields, v);
+  }
+}
+
+typedef struct {
+  const hg_resolver *r; // first: hg_summary_decide reads it
+  const char *self;
+  size_t self_len;
+  hg_value_vec *fields;
+} init_scan;
+
+// `self.x = value` in __init__: the attribute x.
+static bool on_init_stmt(void *ctx, hg_stmt s) {
+  init_scan *is = ctx;
+  if (!hg_node_is(s.stmt, "expression_statement") || !ts_node_named_child_count(s.stmt))
+    return true;
+  TSNode e = ts_node_named_child(s.stmt, 0);
+  if (!hg_node_is(e, "assignment"))
+    return true;
+  TSNode left = hg_node_field(e, "left"), right = hg_node_field(e, "right");
+  if (!hg_node_is(left, "attribute") || ts_node_is_null(right) ||
+      !hg_node_text_eq(hg_node_field(left, "object"), is->r->src, is->self, is->self_len))
+    return true;
+  hg_value v = hg_resolve_value_at(is->r, right, 1);
+  if (!v.path)
+    v.path = hg_project__path(is->r->module);
+  v.key = hg_node_text(hg_node_field(left, "attribute"), is->r->src, is->r->arena);
+  v.conditional |= s.conditional;
+  HG_VEC_PUSH(is->fields, v);
+  return true;
+}
+
+hg_value hg_object__make(const hg_resolver *r, hg_target cls, TSNode call, int depth) {
+  hg_hop hop;
+  const char *why = hg_project__enter(r, &hop, cls.module, cls.node);
+  if (why)
+    return hg_resolve_unknown(r, call, why);
+  hg_resolver rr = *r;
+  rr.hops = &hop;
+  hg_value_vec fields = {0};
+  name_vec order = {0};
+  bool dataclass = false;
+  class_fields(&rr, cls, &fields, &order, &dataclass, 0);
+  hg_def *def = hg_arena_alloc(r->arena, sizeof(hg_def));
+  *def = (hg_def){cls.module, cls.node};
+  hg_value obj = {
+      .kind = HG_VAL_OBJECT, .text = hg_node_text(call, r->src, r->arena), .line = line_of(call), .def = def};
+  hg_target init = hg_defs__member(&rr, cls, "__init__", 8, 0);
+  TSNode args = hg_node_field(call, "arguments");
+  if (init.kind == HG_DEF_FUNCTION) {
+    // `self` inside __init__: the object as the class body left it.
+    hg_value self = obj;
+    self.items = hg_arena_alloc(r->arena, (fields.len ? fields.len : 1) * sizeof(hg_value));
+    if (fields.len)
+      memcpy(self.items, fields.items, fields.len * sizeof(hg_value));
+    self.n_items = fields.len;
+    hg_frame frame;
+    hg_bind__call(&rr, init.module, init.node, args, &self, &frame, depth);
+    hg_hop ihop;
+    const char *iwhy = hg_project__enter(&rr, &ihop, init.module, init.node);
+    if (!iwhy && frame.n > 0) {
+      hg_resolver fr = hg_project__in_module(&rr, init.module);
+      fr.frame = &frame;
+      fr.hops = &ihop;
+      init_scan is = {.r = &fr, .self = frame.names[0], .self_len = strlen(frame.names[0]), .fields = &fields};
+      hg_scope_walk_deciding(hg_node_field(init.node, "body"), (TSNode){0}, on_init_stmt, hg_summary_decide, &is);
+    }
+  } else if (dataclass) {
+    size_t next = 0;
+    for (uint32_t i = 0, k = hg_node_arg_count(args); i < k; i++) {
+      TSNode a = hg_node_arg(args, i);
+      hg_value v;
+      if (hg_node_is(a, "keyword_argument")) {
+        v = hg_resolve_value_at(r, hg_node_field(a, "value"), depth + 1);
+        v.key = hg_node_text(hg_node_field(a, "name"), r->src, r->arena);
+      } else if (hg_node_is(a, "list_splat") || hg_node_is(a, "dictionary_splat")) {
+        // Which fields it fills cannot be told: none of them is known any more.
+        for (size_t f = 0; f < fields.len; f++)
+          fields.items[f].conditional = true;
+        continue;
+      } else {
+        if (next >= order.len)
+          continue;
+        v = hg_resolve_value_at(r, a, depth + 1);
+        v.key = order.items[next++];
+      }
+      HG_VEC_PUSH(&fields, v);
+    }
+  }
+  free(order.items);
+  return hg_values_finish(r->arena, obj, &fields);
+}

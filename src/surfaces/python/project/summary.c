@@ -1,0 +1,516 @@
+#include "surfaces/python/project/summary.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "surfaces/node.h"
+#include "surfaces/python/project/defs.h"
+#include "surfaces/python/scope.h"
+
+// ---- configured builders --------------------------------------------------------------------------
+
+static bool callable_is(const char *callable, const char *cls, size_t cls_len, const char *fn, size_t fn_len) {
+  const char *dot = strchr(callable, '.');
+  if (!dot)
+    return !cls && strlen(callable) == fn_len && !memcmp(callable, fn, fn_len);
+  return cls && (size_t)(dot - callable) == cls_len && !memcmp(callable, cls, cls_len) && strlen(dot + 1) == fn_len &&
+         !memcmp(dot + 1, fn, fn_len);
+}
+
+// The configured builder a definition is: function `fn` of module m, or (cls given) the method
+// `fn` of class `cls` of module m.
+static const hg_builder *configured(const hg_config *c, const hg_module *m, const char *cls, size_t cls_len,
+                                    const char *fn, size_t fn_len) {
+  for (size_t i = 0; i < c->n_builders; i++) {
+    const hg_builder *b = &c->builders[i];
+    if (!m->name || !hg_module_matches(m->name, strlen(m->name), b->module))
+      continue;
+    for (size_t k = 0; k < b->n_callables; k++)
+      if (callable_is(b->callables[k], cls, cls_len, fn, fn_len))
+        return b;
+  }
+  return NULL;
+}
+
+// The configured builder a qualified name stands for, when its definition is not in the project:
+// module.function, or (method) module.Class, the class a receiver was made by, with method `attr`.
+static const hg_builder *configured_by_name(const hg_config *c, const char *q, bool method, const char *attr,
+                                            size_t attr_len) {
+  size_t qn = strlen(q);
+  for (size_t i = 0; i < c->n_builders; i++) {
+    const hg_builder *b = &c->builders[i];
+    for (size_t k = 0; k < b->n_callables; k++) {
+      const char *callable = b->callables[k], *dot = strchr(callable, '.');
+      if (method) {
+        // Class.method: q is the class the receiver was made by (module.Class).
+        if (!dot || strlen(dot + 1) != attr_len || memcmp(dot + 1, attr, attr_len))
+          continue;
+        size_t cn = (size_t)(dot - callable);
+        if (qn > cn + 1 && q[qn - cn - 1] == '.' && !memcmp(q + qn - cn, callable, cn) &&
+            hg_module_matches(q, qn - cn - 1, b->module))
+          return b;
+      } else {
+        size_t cn = strlen(callable);
+        if (!dot && qn > cn + 1 && q[qn - cn - 1] == '.' && !strcmp(q + qn - cn, callable) &&
+            hg_module_matches(q, qn - cn - 1, b->module))
+          return b;
+      }
+    }
+  }
+  return NULL;
+}
+
+// Is `attr` the method name of some configured Class.method builder?
+static const char *configured_method(const hg_config *c, const char *attr, size_t len) {
+  for (size_t i = 0; i < c->n_builders; i++)
+    for (size_t k = 0; k < c->builders[i].n_callables; k++) {
+      const char *callable = c->builders[i].callables[k], *dot = strchr(callable, '.');
+      if (dot && strlen(dot + 1) == len && !memcmp(dot + 1, attr, len))
+        return callable;
+    }
+  return NULL;
+}
+
+// What reached a site through a definition says so: the value and each item it holds.
+static hg_value stamp(hg_arena *a, hg_value v, const char *via) {
+  if (!v.via)
+    v.via = via;
+  if (v.kind == HG_VAL_LIST || v.kind == HG_VAL_DICT) {
+    hg_value *items = hg_arena_alloc(a, (v.n_items ? v.n_items : 1) * sizeof(hg_value));
+    for (size_t i = 0; i < v.n_items; i++) {
+      items[i] = v.items[i];
+      if (!items[i].via)
+        items[i].via = via;
+    }
+    v.items = items;
+  }
+  return v;
+}
+
+// ---- evaluating a function ----------------------------------------------------------------------
+
+typedef struct {
+  const hg_resolver *r; // first: hg_summary_decide reads it
+  HG_VEC(hg_stmt) returns;
+} return_scan;
+
+static bool on_return(void *ctx, hg_stmt s) {
+  return_scan *rs = ctx;
+  if (!hg_node_is(s.stmt, "return_statement"))
+    return true;
+  HG_VEC_PUSH(&rs->returns, s);
+  return s.conditional; // an unconditional return ends the function
+}
+
+// Several returns: what each may give. None of them is guaranteed, so every item is conditional
+// (it can fall short or weaken, never satisfy); one return is the value itself.
+static hg_value combine(hg_arena *a, const hg_value *vals, const bool *cond, size_t n, TSNode fn) {
+  if (n == 1 && !cond[0])
+    return vals[0];
+  hg_value_kind kind = HG_VAL_UNKNOWN;
+  for (size_t i = 0; i < n; i++)
+    if (vals[i].kind == HG_VAL_DICT || vals[i].kind == HG_VAL_LIST)
+      kind = vals[i].kind;
+  if (kind == HG_VAL_UNKNOWN) {
+    hg_value v = n ? vals[n - 1] : (hg_value){.kind = HG_VAL_NONE, .text = "None", .line = line_of(fn)};
+    v.conditional = n > 1 || (n == 1 && cond[0]);
+    return v;
+  }
+  hg_value_vec items = {0};
+  for (size_t i = 0; i < n; i++) {
+    const hg_value *v = &vals[i];
+    if (v->kind == kind) {
+      for (size_t j = 0; j < v->n_items; j++) {
+        hg_value it = v->items[j];
+        it.conditional = true;
+        HG_VEC_PUSH(&items, it);
+      }
+    } else if (v->kind != HG_VAL_NONE) {
+      hg_value it = *v;
+      it.splat = true;
+      it.key = NULL;
+      it.conditional = true;
+      HG_VEC_PUSH(&items, it);
+    }
+  }
+  return hg_values_finish(a, (hg_value){.kind = kind, .text = "(one of several returns)", .line = line_of(fn)}, &items);
+}
+
+enum { MAX_RETURNS = 16 };
+
+// The value function `fn` of module m returns for the arguments at `call` (self bound when given).
+static hg_value evaluate(const hg_resolver *r, const hg_module *m, TSNode fn, TSNode call, const hg_value *self,
+                         int depth) {
+  hg_hop hop;
+  const char *why = hg_project__enter(r, &hop, m, fn);
+  if (why)
+    return hg_resolve_unknown(r, call, why);
+  hg_frame frame;
+  hg_bind__call(r, m, fn, hg_node_field(call, "arguments"), self, &frame, depth);
+  hg_resolver fr = hg_project__in_module(r, m);
+  fr.frame = &frame;
+  fr.hops = &hop;
+  return_scan rs = {.r = &fr};
+  hg_scope_walk_deciding(hg_node_field(fn, "body"), (TSNode){0}, on_return, hg_summary_decide, &rs);
+  size_t n = rs.returns.len < MAX_RETURNS ? rs.returns.len : MAX_RETURNS;
+  hg_value vals[MAX_RETURNS];
+  bool cond[MAX_RETURNS];
+  for (size_t i = 0; i < n; i++) {
+    TSNode stmt = rs.returns.items[i].stmt;
+    TSNode e = hg_node_arg(stmt, 0);
+    vals[i] = ts_node_is_null(e) ? (hg_value){.kind = HG_VAL_NONE, .text = "None", .line = line_of(stmt)}
+                                 : hg_resolve_value_at(&fr, e, 1);
+    if (!vals[i].path)
+      vals[i].path = hg_project__path(m);
+    cond[i] = rs.returns.items[i].conditional;
+  }
+  free(rs.returns.items);
+  if (rs.returns.len > MAX_RETURNS)
+    return hg_resolve_unknown(r, call, "a function with more returns than hardguard follows");
+  if (n == 0)
+    return (hg_value){.kind = HG_VAL_NONE, .text = "None", .line = line_of(fn), .path = hg_project__path(m)};
+  return combine(r->arena, vals, cond, n, fn);
+}
+
+// ---- the per-file cache of summaries ------------------------------------------------------------
+
+typedef struct {
+  const char *name; // the callee's name when it is a bare name (NULL otherwise)
+  const char *path; // the definition's module and start byte
+  uint32_t at;
+  const hg_builder *builder; // the configured builder it is, or NULL
+  const hg_def *def;
+  hg_value value; // what it yields, stamped with `via`
+  const char *via;
+  const hg_note *notes; // the branches its reading skipped, replayed for each site that calls it
+  size_t n_notes;
+} summary_entry;
+
+struct hg_summary_cache {
+  hg_arena *arena;
+  summary_entry *items; // in the arena
+  size_t len, cap;
+};
+
+hg_summary_cache *hg_summary_cache_new(hg_arena *arena) {
+  hg_summary_cache *c = hg_arena_alloc(arena, sizeof(hg_summary_cache));
+  *c = (hg_summary_cache){.arena = arena};
+  return c;
+}
+
+// A bare callee's name stands for the same definition anywhere in the file.
+static const summary_entry *cache_find_name(const hg_summary_cache *c, const char *name, size_t len) {
+  for (size_t i = 0; i < c->len; i++)
+    if (c->items[i].name && strlen(c->items[i].name) == len && !memcmp(c->items[i].name, name, len))
+      return &c->items[i];
+  return NULL;
+}
+
+static const summary_entry *cache_find(const hg_summary_cache *c, hg_target t) {
+  uint32_t at = ts_node_start_byte(t.node);
+  const char *path = hg_project__path(t.module);
+  for (size_t i = 0; i < c->len; i++)
+    if (c->items[i].at == at && !strcmp(c->items[i].path, path))
+      return &c->items[i];
+  return NULL;
+}
+
+static void replay(const hg_resolver *r, const summary_entry *e) {
+  for (size_t i = 0; r->notes && i < e->n_notes; i++)
+    HG_VEC_PUSH(r->notes, e->notes[i]);
+}
+
+static void cache_add(const hg_resolver *r, summary_entry e, size_t notes_before) {
+  hg_summary_cache *c = r->cache;
+  if (c->len == c->cap) {
+    size_t cap = c->cap ? c->cap * 2 : 8;
+    summary_entry *items = hg_arena_alloc(c->arena, cap * sizeof(summary_entry));
+    if (c->len)
+      memcpy(items, c->items, c->len * sizeof(summary_entry));
+    c->items = items;
+    c->cap = cap;
+  }
+  size_t n = r->notes ? r->notes->len - notes_before : 0;
+  if (n) {
+    hg_note *kept = hg_arena_alloc(c->arena, n * sizeof(hg_note));
+    memcpy(kept, r->notes->items + notes_before, n * sizeof(hg_note));
+    e.notes = kept;
+    e.n_notes = n;
+  }
+  c->items[c->len++] = e;
+}
+
+// ---- calls --------------------------------------------------------------------------------------
+
+static const char *def_name(const hg_module *m, TSNode def, hg_arena *a) {
+  return hg_node_text(hg_node_field(def, "name"), m->src, a);
+}
+
+// "hardening_kwargs() (pkg/h.py:22)"
+static const char *via_of(const hg_resolver *r, const hg_module *m, TSNode def, const char *cls) {
+  return hg_project__printf(r->arena, "%s%s%s() (%s:%u)", cls ? cls : "", cls ? "." : "", def_name(m, def, r->arena),
+                            hg_project__path(m), line_of(def));
+}
+
+static hg_value builder_value(const hg_resolver *r, TSNode call, const hg_value *yields, const hg_def *def,
+                              const char *via) {
+  hg_value b = {.kind = HG_VAL_BUILDER,
+                .text = hg_node_text(call, r->src, r->arena),
+                .line = line_of(call),
+                .via = via,
+                .def = def};
+  if (yields) {
+    b.items = hg_arena_alloc(r->arena, sizeof(hg_value));
+    b.items[0] = *yields;
+    b.n_items = 1;
+  }
+  return b;
+}
+
+// A configured builder whose definition is not in the project: it fails closed.
+static hg_value builder_not_found(const hg_resolver *r, TSNode call, const char *name) {
+  return hg_resolve_unknown(r, call,
+                            hg_project__printf(r->arena,
+                                               "the configured builder %s is not defined in this project, so what it "
+                                               "yields cannot be checked (mark it `trust: true` if it comes from an "
+                                               "installed package)",
+                                               name));
+}
+
+// A call whose callee was not found in the project: a configured builder (trusted, or failing
+// closed), or a call that cannot be followed.
+static hg_value not_found(const hg_resolver *r, TSNode call, TSNode fn, int depth) {
+  const hg_config *c = r->config;
+  hg_buf q = {0};
+  hg_value out;
+  if (hg_node_is(fn, "attribute")) {
+    TSNode obj = hg_node_field(fn, "object"), attr = hg_node_field(fn, "attribute");
+    uint32_t a = ts_node_start_byte(attr), e = ts_node_end_byte(attr);
+    const char *callable = configured_method(c, r->src + a, e - a);
+    if (callable) {
+      // Class.method: the receiver must be known to be made by the configured class.
+      TSNode made = hg_resolve_call(r, obj);
+      TSNode ctor = hg_node_field(made, "function");
+      const hg_builder *b = !ts_node_is_null(ctor) && hg_resolve_qualify(r, ctor, &q)
+                                ? configured_by_name(c, q.data, true, r->src + a, e - a)
+                                : NULL;
+      if (b && b->trust) {
+        out = builder_value(r, call, NULL, NULL, NULL);
+      } else if (b) {
+        out = builder_not_found(r, call, callable);
+      } else {
+        hg_value recv = hg_resolve_value_at(r, obj, depth + 1);
+        out = hg_resolve_unknown(
+            r, call,
+            hg_project__printf(r->arena, "`%s` (%s) is not known to be a %.*s, so `.%.*s()` cannot be checked",
+                               hg_node_text(obj, r->src, r->arena), recv.origin ? recv.origin : "not a project object",
+                               (int)(strchr(callable, '.') - callable), callable, (int)(e - a), r->src + a));
+      }
+      hg_buf_free(&q);
+      out.of_builder = out.kind == HG_VAL_UNKNOWN;
+      return out;
+    }
+  }
+  if (hg_imports_qualify(r->imports, fn, r->src, &q)) {
+    const hg_builder *b = configured_by_name(c, q.data, false, NULL, 0);
+    if (b) {
+      out = b->trust ? builder_value(r, call, NULL, NULL, NULL) : builder_not_found(r, call, q.data);
+      hg_buf_free(&q);
+      out.of_builder = out.kind == HG_VAL_UNKNOWN;
+      return out;
+    }
+  }
+  hg_buf_free(&q);
+  return hg_resolve_unknown(r, call, "a call that hardguard cannot follow to a definition in this project");
+}
+
+hg_value hg_summary_call(const hg_resolver *r, TSNode call, int depth) {
+  TSNode fn = hg_node_field(call, "function");
+  if (!r->index) {
+    if (hg_resolve_is_builder(r, call))
+      return builder_value(r, call, NULL, NULL, NULL);
+    return hg_resolve_unknown(r, call, "a call that is not a configured hardening builder");
+  }
+  bool cacheable = r->cache && !r->hops && hg_node_arg_count(hg_node_field(call, "arguments")) == 0;
+  const char *bare = NULL;
+  if (cacheable && hg_node_is(fn, "identifier")) {
+    uint32_t a = ts_node_start_byte(fn), e = ts_node_end_byte(fn);
+    const summary_entry *hit = cache_find_name(r->cache, r->src + a, e - a);
+    if (hit) {
+      replay(r, hit);
+      return hit->builder ? builder_value(r, call, &hit->value, hit->def, hit->via) : hit->value;
+    }
+    bare = hg_arena_strndup(r->arena, r->src + a, e - a);
+  }
+  hg_value recv = {0};
+  hg_target t = hg_defs__callee(r, fn, depth, &recv);
+  bool has_recv = false;
+  const char *cls = NULL;
+  size_t cls_len = 0;
+  if (recv.kind == HG_VAL_OBJECT && recv.def) {
+    has_recv = t.kind == HG_DEF_FUNCTION;
+    // The class the method is judged as: the receiver's (a subclass inherits the builder).
+    cls = hg_node_text(hg_node_field(recv.def->node, "name"), recv.def->module->src, r->arena);
+    cls_len = strlen(cls);
+  }
+  if (t.kind == HG_DEF_CLASS)
+    return hg_object__make(r, t, call, depth);
+  if (t.kind != HG_DEF_FUNCTION)
+    return not_found(r, call, fn, depth);
+  uint32_t fa = ts_node_start_byte(hg_node_field(t.node, "name")), fe = ts_node_end_byte(hg_node_field(t.node, "name"));
+  const hg_builder *b = NULL;
+  if (has_recv) {
+    // The method counts as the configured Class.method for the receiver's class ...
+    b = configured(r->config, recv.def->module, cls, cls_len, t.module->src + fa, fe - fa);
+    if (!b) {
+      // ... or for the class that defines it (the receiver's class inherits it).
+      TSNode owner = ts_node_parent(t.node);
+      while (hg_node_is(owner, "decorated_definition") || hg_node_is(owner, "block"))
+        owner = ts_node_parent(owner);
+      if (hg_node_is(owner, "class_definition")) {
+        const char *oc = hg_node_text(hg_node_field(owner, "name"), t.module->src, r->arena);
+        b = configured(r->config, t.module, oc, strlen(oc), t.module->src + fa, fe - fa);
+      }
+    }
+  } else {
+    b = configured(r->config, t.module, NULL, 0, t.module->src + fa, fe - fa);
+  }
+  const char *via;
+  hg_value v;
+  hg_def *def = hg_arena_alloc(r->arena, sizeof(hg_def));
+  *def = (hg_def){t.module, t.node};
+  // A function called without arguments, from a site (not from inside another definition, where
+  // a cycle or the depth bound may cut it short), yields the same wherever it is called: it is
+  // read once per file.
+  cacheable = cacheable && !has_recv;
+  const summary_entry *hit = cacheable ? cache_find(r->cache, t) : NULL;
+  if (hit) {
+    v = hit->value;
+    via = hit->via;
+    replay(r, hit);
+  } else {
+    size_t notes_before = r->notes ? r->notes->len : 0;
+    v = evaluate(r, t.module, t.node, call, has_recv ? &recv : NULL, depth);
+    // A function that returns a builder's result yields what that builder yields.
+    while (v.kind == HG_VAL_BUILDER && v.n_items == 1 && !v.conditional)
+      v = v.items[0];
+    via = via_of(r, t.module, t.node, has_recv ? cls : NULL);
+    v = stamp(r->arena, v, via);
+    if (cacheable)
+      cache_add(r,
+                (summary_entry){.name = bare,
+                                .path = hg_project__path(t.module),
+                                .at = ts_node_start_byte(t.node),
+                                .builder = b,
+                                .def = def,
+                                .value = v,
+                                .via = via},
+                notes_before);
+  }
+  if (!b)
+    return v;
+  return builder_value(r, call, &v, def, via);
+}
+
+// ---- definitions of callees -----------------------------------------------------------------------
+
+// The class whose method `fn` (a function_definition) is, or a null node.
+static TSNode class_of_method(TSNode fn) {
+  TSNode p = ts_node_parent(fn);
+  if (hg_node_is(p, "decorated_definition"))
+    p = ts_node_parent(p);
+  p = hg_node_is(p, "block") ? ts_node_parent(p) : (TSNode){0};
+  return hg_node_is(p, "class_definition") ? p : (TSNode){0};
+}
+
+bool hg_summary_defined(const hg_resolver *r, TSNode callee) {
+  hg_value recv;
+  hg_target t = hg_defs__callee(r, callee, 0, &recv);
+  if (t.kind == HG_DEF_FUNCTION || t.kind == HG_DEF_CLASS)
+    return true;
+  // self.method(...) inside a method of a class of this file: the class's own method, or one of a
+  // base class defined in the project.
+  TSNode obj = hg_node_field(callee, "object"), fn;
+  if (!r->module || !hg_node_is(callee, "attribute") || !hg_node_is(obj, "identifier"))
+    return false;
+  hg_scope_of(callee, &fn);
+  TSNode cls = ts_node_is_null(fn) ? fn : class_of_method(fn);
+  TSNode params = ts_node_is_null(cls) ? cls : hg_node_field(fn, "parameters");
+  TSNode first = ts_node_is_null(params) ? params : hg_node_arg(params, 0);
+  if (!hg_node_is(first, "identifier") || !hg_node_text_eq(obj, r->src, r->src + ts_node_start_byte(first),
+                                                           ts_node_end_byte(first) - ts_node_start_byte(first)))
+    return false;
+  TSNode attr = hg_node_field(callee, "attribute");
+  hg_target c = {.kind = HG_DEF_CLASS, .module = r->module, .node = cls};
+  return hg_defs__member(r, c, r->src + ts_node_start_byte(attr), ts_node_end_byte(attr) - ts_node_start_byte(attr), 0)
+             .kind == HG_DEF_FUNCTION;
+}
+
+// ---- names and attributes -----------------------------------------------------------------------
+
+static hg_value constant(const hg_resolver *r, hg_target t, TSNode use, int depth) {
+  hg_hop hop;
+  const char *why = hg_project__enter(r, &hop, t.module, t.node);
+  if (why)
+    return hg_resolve_unknown(r, use, why);
+  hg_resolver mr = hg_project__in_module(r, t.module);
+  mr.hops = &hop;
+  hg_value v = hg_resolve_global(&mr, t.node, depth + 1);
+  if (!v.path)
+    v.path = hg_project__path(t.module);
+  return stamp(r->arena, v,
+               hg_project__printf(r->arena, "%s (%s:%u)", hg_node_text(t.node, t.module->src, r->arena),
+                                  hg_project__path(t.module), line_of(t.node)));
+}
+
+hg_value hg_summary_imported(const hg_resolver *r, const char *qualified, TSNode use, int depth) {
+  hg_target t = hg_defs__qualified(r, qualified, 0);
+  if (t.kind == HG_DEF_CONSTANT)
+    return constant(r, t, use, depth);
+  return hg_resolve_unknown(r, use, hg_project__printf(r->arena, "imported as %s", qualified));
+}
+
+hg_value hg_summary_attribute(const hg_resolver *r, TSNode attribute, int depth) {
+  TSNode obj = hg_node_field(attribute, "object"), attr = hg_node_field(attribute, "attribute");
+  uint32_t a = ts_node_start_byte(attr), e = ts_node_end_byte(attr);
+  if (r->index) {
+    TSNode head = obj;
+    while (hg_node_is(head, "attribute"))
+      head = hg_node_field(head, "object");
+    if (hg_node_is(head, "identifier") && hg_imports_lookup(r->imports, r->src + ts_node_start_byte(head),
+                                                            ts_node_end_byte(head) - ts_node_start_byte(head))) {
+      hg_buf q = {0};
+      hg_target t = {.kind = HG_DEF_NONE};
+      if (hg_imports_qualify(r->imports, attribute, r->src, &q))
+        t = hg_defs__qualified(r, q.data, 0);
+      hg_buf_free(&q);
+      if (t.kind == HG_DEF_CONSTANT)
+        return constant(r, t, attribute, depth);
+    }
+  }
+  // `self` outside a method being evaluated is the method's parameter: nothing to follow.
+  if (!r->frame && hg_node_text_eq(obj, r->src, "self", 4))
+    return hg_resolve_unknown(r, attribute, "an attribute");
+  hg_value recv = hg_resolve_value_at(r, obj, depth + 1);
+  if (recv.kind == HG_VAL_OBJECT) {
+    const hg_value *v = hg_object__attribute(&recv, r->src + a, e - a);
+    if (v) {
+      hg_value out = *v;
+      out.key = NULL;
+      return out;
+    }
+    if (recv.def && r->index) {
+      // A @property: its getter's return value.
+      hg_target c = {.kind = HG_DEF_CLASS, .module = recv.def->module, .node = recv.def->node};
+      hg_target m = hg_defs__member(r, c, r->src + a, e - a, 0);
+      if (m.kind == HG_DEF_FUNCTION && hg_object__decorated(m.module, m.decorated, r->policy->property_decorators,
+                                                            r->policy->n_property_decorators)) {
+        hg_value v2 = evaluate(r, m.module, m.node, attribute, &recv, depth);
+        return stamp(r->arena, v2, via_of(r, m.module, m.node, NULL));
+      }
+    }
+  }
+  return hg_resolve_unknown(r, attribute, "an attribute");
+}

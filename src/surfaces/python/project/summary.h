@@ -1,0 +1,64 @@
+/* Function summaries: what a call to a function, class or method defined in the project yields,
+ * read from its definition with the call's arguments bound — a builder judged by what it returns,
+ * not by its name. Also what an imported name or an attribute of a project object holds. Works on
+ * hg_values (resolve.h) and asks the project index for other modules; results are allocated in the
+ * caller's arena. Depth and cycles are bounded: past them a value is UNKNOWN with the reason. */
+#ifndef HG_PROJECT_SUMMARY_H
+#define HG_PROJECT_SUMMARY_H
+
+#include "surfaces/python/project/index.h"
+#include "surfaces/python/resolve.h"
+
+/** A definition in the project: a class or function node of a module. */
+typedef struct hg_def {
+  const hg_module *module;
+  TSNode node; // class_definition or function_definition
+} hg_def;
+
+/** The function being evaluated and the values its parameters are bound to. */
+typedef struct hg_frame {
+  TSNode fn; // function_definition
+  size_t n;
+  const char **names;
+  const hg_value *values;
+} hg_frame;
+
+/** One definition being evaluated on the way to a value; the chain stops cycles and long ones. */
+typedef struct hg_hop {
+  const hg_module *module;
+  uint32_t at; // the definition's start byte
+  int depth;
+  const struct hg_hop *prev;
+} hg_hop;
+
+/** What calls without arguments yielded in one file (in its arena), so that a file of sites that
+ *  all apply the same builder reads it once. */
+typedef struct hg_summary_cache hg_summary_cache;
+hg_summary_cache *hg_summary_cache_new(hg_arena *arena);
+
+/** How many definitions deep a value is followed (a builder calling a helper calling another...). */
+#define HG_SUMMARY_MAX_DEPTH 8
+
+/** What `call` yields: for a configured builder a BUILDER value holding what it yields (or an
+ *  UNKNOWN when it cannot be read, saying why); for a class of the project an OBJECT; for a
+ *  function or method of the project its return value; else an UNKNOWN. */
+hg_value hg_summary_call(const hg_resolver *r, TSNode call, int depth);
+/** Is `callee` (a call's function: a name or `obj.name`) a function, class or method defined in
+ *  the project: in r's module or a module of the index, a method of the class of a project object,
+ *  or `self.name` inside a method of a class of r's module that (or whose project base) defines
+ *  it? False when it cannot be told (a parameter, an attribute of an unknown object). */
+bool hg_summary_defined(const hg_resolver *r, TSNode callee);
+/** The value of a name the file imported as `qualified` (a constant of another module), or an
+ *  UNKNOWN standing for `use`. */
+hg_value hg_summary_imported(const hg_resolver *r, const char *qualified, TSNode use, int depth);
+/** The value of `attribute` (obj.name): an attribute of a project object, a constant of an
+ *  imported project module, or an UNKNOWN. */
+hg_value hg_summary_attribute(const hg_resolver *r, TSNode attribute, int depth);
+/** The value of parameter `name` in the frame of function `fn`; false when not bound there. */
+bool hg_summary_bound(const hg_resolver *r, TSNode fn, const char *name, size_t len, hg_value *out);
+/** hg_scope_cond for resolvers with a frame: `ctx` points to a struct whose first member is a
+ *  `const hg_resolver *`. Decides `not`, `and`, `or`, comparisons with literals and the truth of a
+ *  known value; notes a branch skipped on a known-false condition. */
+int hg_summary_decide(void *ctx, TSNode condition, TSNode branch);
+
+#endif

@@ -1,0 +1,100 @@
+/* Follows names to hg_values (literals, lists, dicts, builder calls, objects, or UNKNOWN with the
+ * reason): through the statements of a file (resolve.c), its aliases (alias.c), strings and shell
+ * commands (shell.c), and, through the project stage, other modules. Everything is allocated in
+ * the caller's per-file arena. */
+#ifndef HG_RESOLVE_H
+#define HG_RESOLVE_H
+
+#include <tree_sitter/api.h>
+
+#include "app/config.h"
+#include "surfaces/python/imports.h"
+#include "rules/policy.h"
+#include "judge/site.h"
+#include "base/util.h"
+
+struct hg_index;
+struct hg_module;
+struct hg_frame;
+struct hg_hop;
+struct hg_summary_cache;
+
+typedef struct hg_resolver {
+  const char *src;
+  const hg_imports *imports;
+  const hg_config *config;
+  const hg_policy *policy; // cli.process_calls: where an argv list is handed over
+  hg_arena *arena;
+  struct hg_name_memo *memo; // per file, in the arena: which names the text assigns somewhere
+  size_t *budget;            // statements and items value following may still take in this file
+                             // (NULL: no limit); a value it runs out on is unverifiable
+  // The project stage (project/summary.h). With a NULL index, nothing outside the file is read and
+  // a configured builder is taken at its word (the file-local resolver of the unit tests).
+  const struct hg_module *module; // the module src and imports belong to (NULL: unnamed)
+  struct hg_index *index;
+  const struct hg_frame *frame; // the function being evaluated, with its bound parameters
+  const struct hg_hop *hops;    // the definitions being evaluated on the way here
+  hg_notes *notes;              // branches skipped on known-false conditions (NULL: not noted)
+  struct hg_summary_cache *cache;  // what calls without arguments yield in this file (NULL: none)
+} hg_resolver;
+
+/** A file's budget for value following: far above what real code needs (a file of 10,000 sites
+ *  each following a name through 10,000 statements would need 10^8), so that hostile code cannot
+ *  make time or memory grow with the square of its size. */
+#define HG_RESOLVE_BUDGET ((size_t)2000000)
+
+/** Like hg_imports_qualify, but also follows local aliases: `run = client.containers.run`,
+ *  `c = client.containers` then `c.run`, `getattr(client.containers, "run")`,
+ *  `functools.partial(client.containers.run, ...)`. A call stands for its result: `docker.from_env()`
+ *  qualifies as "docker.from_env()". */
+bool hg_resolve_qualify(const hg_resolver *self, TSNode node, hg_buf *out);
+
+/** What hg_resolve_may_end_in reads of a callee, worked out once for all the names it is tried
+ *  against. */
+typedef struct {
+  bool any;         // a call (getattr, partial): it may end in anything
+  const char *text; // its own last identifier (NULL: none, it ends in nothing)
+  size_t len;
+  bool bare;        // the callee is that identifier alone ...
+  bool imported;    // ... and an import binds it
+} hg_callee_end;
+
+void hg_resolve_callee_end(const hg_resolver *self, TSNode callee, hg_callee_end *out);
+/** Could the callee qualify as a name whose last component is `last` (len bytes)? A cheap test
+ *  before hg_resolve_qualify: its own last identifier is `last`, or it is a name bound by an
+ *  import or an assignment, or a call (getattr, partial). */
+bool hg_resolve_may_end_in(const hg_resolver *self, const hg_callee_end *callee, const char *last, size_t len);
+
+/** The call a name or expression stands for (following `x = f(...)`), or a null node. */
+TSNode hg_resolve_call(const hg_resolver *self, TSNode node);
+
+/** A per-file memo for the resolver, in the arena. */
+struct hg_name_memo *hg_name_memo_new(hg_arena *arena);
+
+/** Is `call` (a call node) a call of a configured builder imported in this file? */
+bool hg_resolve_is_builder(const hg_resolver *self, TSNode call);
+/** The value of an expression node. */
+hg_value hg_resolve_value(const hg_resolver *self, TSNode node);
+/** The same, `depth` levels into an expression being read (a bound on nesting). */
+hg_value hg_resolve_value_at(const hg_resolver *self, TSNode node, int depth);
+/** An unknown value standing for `node`, with the reason. */
+hg_value hg_resolve_unknown(const hg_resolver *self, TSNode node, const char *origin);
+/** What a module leaves in the name `name` (an identifier node of self's module) after running
+ *  to its end: the value of a module constant. */
+hg_value hg_resolve_global(const hg_resolver *self, TSNode name, int depth);
+/** The keywords reaching a call: keyword arguments and `**` spreads of an argument_list, dict
+ *  literals spread in place, in order. */
+hg_value hg_resolve_kwargs(const hg_resolver *self, TSNode argument_list);
+/** The words of an argv list or tuple, `*` spreads of list literals flattened in place, with what
+ *  is concatenated to it and, when it is assigned to a name, what is added to that name before
+ *  it is handed to a process call (policy cli.process_calls) or returned. */
+hg_value hg_resolve_argv(const hg_resolver *self, TSNode list);
+/** The words of a shell command built from string literals (concatenated, joined with `+`,
+ *  formatted with `%` or str.format, or an f-string); an expression that calls a builder becomes a
+ *  BUILDER word, others stay holes inside their word. */
+hg_value hg_resolve_shell(const hg_resolver *self, TSNode command);
+/** The text of a command string (a literal, an f-string, a concatenation, a %- or .format()-ted
+ *  string, a name bound to one), HG_HOLE standing for each part that cannot be followed. */
+void hg_resolve_shell_text(const hg_resolver *self, TSNode command, hg_buf *out);
+
+#endif

@@ -1,0 +1,32 @@
+/* The resolver's own shared pieces, for resolve.c, follow.c, alias.c and shell.c only: the nesting bound,
+ * an expression's text and an unknown standing for it, the text of a string literal, and the
+ * expression a name is an alias of. */
+#ifndef HG_RESOLVE_INTERNAL_H
+#define HG_RESOLVE_INTERNAL_H
+
+#include "surfaces/python/resolve.h"
+
+/** How deep an expression, a chain of names or an alias is followed. */
+#define HG_RESOLVE_MAX_DEPTH 64
+
+/** The source text of `n`, in the arena. */
+const char *hg_resolve__text(const hg_resolver *self, TSNode n);
+/** An UNKNOWN standing for `n`, with the reason (no path: value_at adds it). */
+hg_value hg_resolve__unknown(const hg_resolver *self, TSNode n, const char *origin);
+/** The content of a string or concatenated string into `out`; an interpolation is HG_HOLE, and,
+ *  with `holes`, an UNKNOWN (or the BUILDER value of a builder called in it) is pushed per hole. */
+void hg_resolve__string(const hg_resolver *self, TSNode n, hg_buf *out, hg_value_vec *holes);
+/** The expression `use` (an identifier) was last assigned from before it is read, or a null node
+ *  when it has no single alias. */
+TSNode hg_resolve__alias_of(const hg_resolver *self, TSNode use);
+
+/** The value of identifier `use` where it stands (follow.c): the statements of its scope before
+ *  it, else what it held coming into the scope. */
+hg_value hg_resolve__name(const hg_resolver *self, TSNode use, int depth);
+/** A dict built from a call's arguments: positional mappings spread in, then keywords (dict(...),
+ *  .update(...)). */
+hg_value hg_resolve__keyword_dict(const hg_resolver *self, TSNode args, int depth);
+/** a + b of lists, a | b of dicts; anything else is unknown. */
+hg_value hg_resolve__binary(const hg_resolver *self, TSNode n, int depth);
+
+#endif

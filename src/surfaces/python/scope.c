@@ -1,0 +1,218 @@
+#include "surfaces/python/scope.h"
+
+#include <string.h>
+
+enum { MAX_NESTING = 200 };
+
+TSNode hg_scope_of(TSNode node, TSNode *function) {
+  *function = (TSNode){0};
+  for (TSNode n = ts_node_parent(node); !ts_node_is_null(n); n = ts_node_parent(n)) {
+    if (hg_node_is(n, "function_definition")) {
+      *function = n;
+      return ts_node_child_by_field_name(n, "body", 4);
+    }
+    if (hg_node_is(n, "module"))
+      return n;
+  }
+  return node;
+}
+
+static bool compound(TSNode n) {
+  static const char *const types[] = {"if_statement",  "for_statement",  "while_statement",
+                                      "try_statement", "with_statement", "match_statement"};
+  for (size_t i = 0; i < sizeof(types) / sizeof(types[0]); i++)
+    if (hg_node_is(n, types[i]))
+      return true;
+  return false;
+}
+
+typedef struct {
+  TSNode point;
+  bool (*fn)(void *, hg_stmt);
+  hg_scope_cond cond; // NULL: every branch may or may not run
+  void *ctx;
+  bool stop;
+} walker;
+
+static void walk_block(walker *w, TSNode block, bool conditional, int depth);
+
+// A block of a compound statement runs on every path when it is a with body, a try body or a
+// finally clause; every other block (if/elif/else, loops, except, cases) may not run.
+static bool always_runs(TSNode owner, TSNode part) {
+  if (hg_node_is(owner, "with_statement"))
+    return true;
+  if (hg_node_is(owner, "try_statement"))
+    return hg_node_is(part, "block") || hg_node_is(part, "finally_clause");
+  return false;
+}
+
+static void walk_part(walker *w, TSNode owner, TSNode part, bool conditional, bool holds_point, int depth);
+
+// match: each case is a branch; the case that holds the point runs on the way to it, the cases
+// beside it do not, and after the match any case may have run.
+static void walk_match(walker *w, TSNode match, bool conditional, int depth) {
+  TSNode body = ts_node_child_by_field_name(match, "body", 4);
+  if (ts_node_is_null(body))
+    return;
+  bool holds = hg_node_contains(match, w->point);
+  uint32_t n = ts_node_named_child_count(body);
+  for (uint32_t i = 0; i < n && !w->stop; i++) {
+    TSNode c = ts_node_named_child(body, i);
+    if (!hg_node_is(c, "case_clause"))
+      continue;
+    bool case_holds = hg_node_contains(c, w->point);
+    if (holds && !case_holds)
+      continue;
+    walk_part(w, match, c, case_holds ? conditional : true, case_holds, depth + 1);
+  }
+}
+
+// Walks the blocks inside one part of a compound statement (the part itself, or a clause).
+static void walk_part(walker *w, TSNode owner, TSNode part, bool conditional, bool holds_point, int depth) {
+  bool cond = conditional || !always_runs(owner, part);
+  if (holds_point)
+    cond = conditional; // the branch the point is in runs on the way to it
+  if (hg_node_is(part, "block")) {
+    walk_block(w, part, cond, depth + 1);
+    return;
+  }
+  uint32_t n = ts_node_named_child_count(part);
+  for (uint32_t i = 0; i < n && !w->stop; i++) {
+    TSNode c = ts_node_named_child(part, i);
+    if (hg_node_is(c, "block"))
+      walk_block(w, c, cond, depth + 1);
+    else if (hg_node_is(c, "case_clause") || hg_node_is(c, "else_clause") || hg_node_is(c, "elif_clause") ||
+             hg_node_is(c, "except_clause") || hg_node_is(c, "finally_clause"))
+      walk_part(w, owner, c, cond, hg_node_contains(c, w->point), depth + 1);
+  }
+}
+
+// An if/elif/else whose conditions the caller can decide: a branch whose condition is known true
+// runs as the statement around it does and the ones after it are skipped; a branch known false is
+// skipped; an undecided one may or may not run, and so may every branch after it.
+static void walk_if(walker *w, TSNode stmt, bool conditional, int depth) {
+  bool unsure = false; // an earlier undecided branch may have run
+  TSNode body = ts_node_child_by_field_name(stmt, "consequence", 11);
+  int t = w->cond(w->ctx, ts_node_child_by_field_name(stmt, "condition", 9), body);
+  if (t > 0) {
+    walk_block(w, body, conditional, depth + 1);
+    return;
+  }
+  if (t < 0) {
+    walk_block(w, body, true, depth + 1);
+    unsure = true;
+  }
+  uint32_t n = ts_node_named_child_count(stmt);
+  for (uint32_t i = 0; i < n && !w->stop; i++) {
+    TSNode part = ts_node_named_child(stmt, i);
+    if (hg_node_is(part, "elif_clause")) {
+      body = ts_node_child_by_field_name(part, "consequence", 11);
+      t = w->cond(w->ctx, ts_node_child_by_field_name(part, "condition", 9), body);
+      if (t == 0)
+        continue;
+      walk_block(w, body, unsure || t < 0 ? true : conditional, depth + 1);
+      if (t > 0)
+        return;  // no later clause can run
+      unsure = true;
+    } else if (hg_node_is(part, "else_clause")) {
+      walk_block(w, ts_node_child_by_field_name(part, "body", 4), unsure ? true : conditional, depth + 1);
+    }
+  }
+}
+
+static void walk_compound(walker *w, TSNode stmt, bool conditional, int depth) {
+  bool holds = hg_node_contains(stmt, w->point);
+  if (w->cond && !holds && hg_node_is(stmt, "if_statement")) {
+    walk_if(w, stmt, conditional, depth);
+    return;
+  }
+  uint32_t n = ts_node_named_child_count(stmt);
+  for (uint32_t i = 0; i < n && !w->stop; i++) {
+    TSNode part = ts_node_named_child(stmt, i);
+    bool block_like = hg_node_is(part, "block") || hg_node_is(part, "elif_clause") || hg_node_is(part, "else_clause") ||
+                      hg_node_is(part, "except_clause") || hg_node_is(part, "finally_clause") ||
+                      hg_node_is(part, "case_clause");
+    if (!block_like)
+      continue;
+    bool part_holds = hg_node_contains(part, w->point);
+    // Beside the branch that holds the point, an if/match alternative cannot run on the way to it.
+    if (holds && !part_holds && (hg_node_is(stmt, "if_statement") || hg_node_is(stmt, "match_statement")))
+      continue;
+    if (holds && ts_node_start_byte(part) > ts_node_start_byte(w->point))
+      break;
+    // On the way to an except/else/finally clause, the try body may have stopped anywhere.
+    bool cut_short = holds && !part_holds && hg_node_is(stmt, "try_statement");
+    walk_part(w, stmt, part, conditional || cut_short, part_holds, depth);
+  }
+}
+
+static void walk_block(walker *w, TSNode block, bool conditional, int depth) {
+  if (depth > MAX_NESTING) {
+    w->stop = true;
+    return;
+  }
+  // A cursor steps to the next sibling in constant time; ts_node_named_child(i) is linear in i.
+  TSTreeCursor cur = ts_tree_cursor_new(block);
+  bool more = ts_tree_cursor_goto_first_child(&cur);
+  for (; more && !w->stop; more = ts_tree_cursor_goto_next_sibling(&cur)) {
+    TSNode s = ts_tree_cursor_current_node(&cur);
+    if (!ts_node_is_named(s))
+      continue;
+    if (!ts_node_is_null(w->point) && ts_node_start_byte(s) > ts_node_start_byte(w->point)) {
+      w->stop = true;
+      break;
+    }
+    if (hg_node_is(s, "function_definition") || hg_node_is(s, "class_definition") ||
+        hg_node_is(s, "decorated_definition") || hg_node_is(s, "comment"))
+      continue;
+    if (hg_node_is(s, "match_statement")) {
+      walk_match(w, s, conditional, depth + 1);
+      continue;
+    }
+    if (compound(s)) {
+      walk_compound(w, s, conditional, depth + 1);
+      continue;
+    }
+    if (!ts_node_is_null(w->point) && hg_node_contains(s, w->point)) {
+      w->stop = true; // the statement that holds the point runs after what it reads
+      break;
+    }
+    if (!w->fn(w->ctx, (hg_stmt){s, conditional}))
+      w->stop = true;
+  }
+  ts_tree_cursor_delete(&cur);
+}
+
+void hg_scope_walk(TSNode scope, TSNode point, bool (*fn)(void *ctx, hg_stmt s), void *ctx) {
+  hg_scope_walk_deciding(scope, point, fn, NULL, ctx);
+}
+
+void hg_scope_walk_deciding(TSNode scope, TSNode point, bool (*fn)(void *ctx, hg_stmt s), hg_scope_cond cond,
+                            void *ctx) {
+  walker w = {point, fn, cond, ctx, false};
+  walk_block(&w, scope, false, 0);
+}
+
+bool hg_scope_is_parameter(TSNode function, const char *src, const char *name, size_t len) {
+  TSNode params = ts_node_child_by_field_name(function, "parameters", 10);
+  uint32_t n = ts_node_named_child_count(params);
+  for (uint32_t i = 0; i < n; i++) {
+    TSNode p = ts_node_named_child(params, i);
+    // identifier, default_parameter (name:), typed_parameter, typed_default_parameter,
+    // list_splat_pattern (*args), dictionary_splat_pattern (**kwargs)
+    // (typed_parameter (list_splat_pattern (identifier)) type: ...) nests the name twice.
+    TSNode id = hg_node_is(p, "identifier") ? p : ts_node_child_by_field_name(p, "name", 4);
+    for (int k = 0; k < 2 && !ts_node_is_null(id) && !hg_node_is(id, "identifier"); k++)
+      id = ts_node_named_child(id, 0);
+    if (ts_node_is_null(id) || !hg_node_is(id, "identifier"))
+      id = ts_node_named_child(p, 0);
+    for (int k = 0; k < 2 && !ts_node_is_null(id) && !hg_node_is(id, "identifier"); k++)
+      id = ts_node_named_child(id, 0);
+    if (ts_node_is_null(id) || !hg_node_is(id, "identifier"))
+      continue;
+    uint32_t a = ts_node_start_byte(id), b = ts_node_end_byte(id);
+    if (b - a == len && memcmp(src + a, name, len) == 0)
+      return true;
+  }
+  return false;
+}

@@ -1,0 +1,41 @@
+/* Statements of a scope in execution order, for following a name through a file: the scope
+ * around a node, a walk of its simple statements (never into nested functions or classes) that
+ * says whether each runs on every path to a given point, and a function's parameters. Reads the
+ * tree only; allocates nothing. */
+#ifndef HG_SCOPE_H
+#define HG_SCOPE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <tree_sitter/api.h>
+
+#include "surfaces/node.h"
+
+typedef struct {
+  TSNode stmt;      // a simple statement: expression_statement, return_statement, delete_statement…
+  bool conditional; // inside a branch or loop that may not run on the way to the point
+} hg_stmt;
+
+/** The block (or module) whose statements `node` runs among; *function receives the enclosing
+ *  function_definition, or a null node at module scope. */
+TSNode hg_scope_of(TSNode node, TSNode *function);
+
+/** Calls fn for each simple statement of `scope` in order until fn returns false. With a
+ *  non-null `point`, statements are those on the way to it: branches that hold the point are
+ *  walked as they run, branches beside them (elif, else, other cases) are skipped, and the walk
+ *  ends at the statement holding the point. */
+void hg_scope_walk(TSNode scope, TSNode point, bool (*fn)(void *ctx, hg_stmt s), void *ctx);
+
+/** Decides an `if` or `elif` condition on the way: 1 known true, 0 known false, -1 unknown.
+ *  `branch` is the block it guards. */
+typedef int (*hg_scope_cond)(void *ctx, TSNode condition, TSNode branch);
+
+/** As hg_scope_walk, but the conditions of if/elif statements that do not hold the point are
+ *  put to `cond` first (function summaries, where parameters and attributes have known values). */
+void hg_scope_walk_deciding(TSNode scope, TSNode point, bool (*fn)(void *ctx, hg_stmt s), hg_scope_cond cond,
+                            void *ctx);
+
+/** Is `name` a parameter of `function`? */
+bool hg_scope_is_parameter(TSNode function, const char *src, const char *name, size_t len);
+
+#endif

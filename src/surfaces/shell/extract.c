@@ -1,0 +1,180 @@
+// The sites of a shell script: the rules' cli-run patterns find commands that may run a container
+// CLI; a command is a site when, after wrappers (sudo, timeout 60, env A=1) and the program's own
+// options, its subcommand words hold a verb (run, create). Its words, with the script's variables
+// substituted, are judged like an argv list.
+#include <stdlib.h>
+#include <string.h>
+
+#include "surfaces/node.h"
+#include "surfaces/shell/sh.h"
+#include "surfaces/shell/shell.h"
+
+static bool is_str(const hg_value *v) { return v->kind == HG_VAL_STR && !strchr(v->text, HG_HOLE); }
+
+// The words of the command: its name and arguments, in order. Prefix assignments (`FOO=1 cmd`)
+// and redirections are not words. Children are walked with a cursor: libtree-sitter 0.20.7 names
+// only the first of repeated `argument` fields through ts_node_field_name_for_child.
+static void command_words(hg_sh *sh, TSNode command, hg_value_vec *out) {
+  TSTreeCursor cur = ts_tree_cursor_new(command);
+  if (ts_tree_cursor_goto_first_child(&cur)) {
+    do {
+      const char *field = ts_tree_cursor_current_field_name(&cur);
+      if (field && (!strcmp(field, "name") || !strcmp(field, "argument")))
+        hg_sh_words(sh, ts_tree_cursor_current_node(&cur), out);
+    } while (ts_tree_cursor_goto_next_sibling(&cur));
+  }
+  ts_tree_cursor_delete(&cur);
+}
+
+// Reads `command` as a site: false when it does not start a container. `flags` is then the
+// program followed by the words after its own options.
+static bool read_command(hg_sh *sh, const hg_policy *policy, TSNode command, hg_value *flags) {
+  hg_value_vec words = {0};
+  command_words(sh, command, &words);
+  size_t n = words.len, i = 0;
+  hg_value *w = words.items;
+  // Wrappers, with whatever options and operands they take, up to the program.
+  while (i < n && is_str(&w[i]) && !hg_policy_is_program(policy, hg_path_base(w[i].text))) {
+    if (!hg_policy_is_wrapper(policy, hg_path_base(w[i].text)))
+      break;
+    for (i++; i < n && is_str(&w[i]) && !hg_policy_is_program(policy, hg_path_base(w[i].text)) &&
+              !hg_policy_is_wrapper(policy, hg_path_base(w[i].text));
+         i++) {
+    }
+  }
+  bool site = false;
+  if (i < n && is_str(&w[i]) && hg_policy_is_program(policy, hg_path_base(w[i].text))) {
+    size_t prog = i++;
+    // The program's own options: `docker --context ci run`, `podman --remote run`.
+    while (i < n && is_str(&w[i]) && w[i].text[0] == '-' && strcmp(w[i].text, "--"))
+      i += hg_policy_is_global_value_flag(policy, w[i].text) ? 2 : 1;
+    size_t sub = i;
+    while (i < n && is_str(&w[i]) && hg_policy_is_subcommand(policy, w[i].text) && !site)
+      site = hg_policy_is_verb(policy, w[i++].text);
+    if (site) {
+      hg_value_vec kept = {0};
+      HG_VEC_PUSH(&kept, w[prog]);
+      for (size_t k = sub; k < n; k++)
+        HG_VEC_PUSH(&kept, w[k]);
+      *flags = hg_values_finish(sh->arena,
+                                (hg_value){.kind = HG_VAL_LIST,
+                                           .text = hg_node_text(command, sh->src, sh->arena),
+                                           .line = ts_node_start_point(command).row + 1},
+                                &kept);
+    }
+  }
+  free(words.items);
+  return site;
+}
+
+void hg_shell_sites(hg_extractor *self, const hg_ruleset *rules, const hg_source *source, TSNode root,
+                    const hg_sh_env *env, hg_arena *arena, hg_site_vec *sites, hg_marker_vec *markers) {
+  const hg_captures *c = hg_ruleset_captures(rules, HG_SURFACE_SHELL);
+  const hg_policy *policy = hg_ruleset_policy(rules);
+  TSQueryCursor *cursor = hg_extractor_cursor(self);
+  hg_predctx pctx = {.src = source->data,
+                     .len = source->len,
+                     .md = hg_extractor_match_data(self),
+                     .scratch = hg_extractor_scratch(self)};
+  HG_VEC(uint32_t) seen = {0};
+  HG_VEC(TSNode) scripts = {0};
+  hg_sh sh;
+  bool sh_ready = false;
+  size_t first = sites->len;
+  ts_query_cursor_exec(cursor, hg_ruleset_query(rules, HG_SURFACE_SHELL), root);
+  TSQueryMatch m;
+  while (ts_query_cursor_next_match(cursor, &m)) {
+    const hg_pattern *p = hg_ruleset_pattern(rules, HG_SURFACE_SHELL, m.pattern_index);
+    if (!hg_predicates_eval(p->predicates, &m, &pctx))
+      continue;
+    TSNode node;
+    if (p->role == HG_PATTERN_MARKER) {
+      if (hg_extract__capture(m.captures, m.capture_count, c->marker, &node))
+        hg_extract__marker(markers, arena, source, node);
+      continue;
+    }
+    if (p->role != HG_PATTERN_SITE || !hg_extract__capture(m.captures, m.capture_count, c->site, &node))
+      continue;
+    if (p->reads == HG_READS_SCRIPT) { // read once the query is done: the cursor is needed again
+      HG_VEC_PUSH(&scripts, node);
+      continue;
+    }
+    // Several patterns (or one pattern through several arguments) may match one command.
+    uint32_t start = ts_node_start_byte(node);
+    bool dup = false;
+    for (size_t i = 0; i < seen.len && !dup; i++)
+      dup = seen.items[i] == start;
+    if (dup)
+      continue;
+    HG_VEC_PUSH(&seen, start);
+    if (!sh_ready) {
+      hg_sh_init(&sh, source->data, arena, root);
+      sh.env = env;
+      sh_ready = true;
+    }
+    hg_site s = {.path = source->path, .kind = p->kind, .reads = p->reads};
+    if (!read_command(&sh, policy, node, &s.flags))
+      continue;
+    hg_extract__position(&s, source, node);
+    s.has_error = ts_node_has_error(node);
+    HG_VEC_PUSH(sites, s);
+  }
+  free(seen.items);
+  // `bash -c '...'`, `eval "..."`: the string is shell code, read again as a script of its own.
+  hg_lines lines = {0};
+  for (size_t i = 0; i < scripts.len; i++) {
+    TSNode str = scripts.items[i];
+    uint32_t a = ts_node_start_byte(str) + 1, b = ts_node_end_byte(str);
+    if (b > a)
+      b--; // inside the quotes
+    hg_embed_builder eb = {0};
+    hg_embed_put(&eb, source->data + a, b - a, a, true);
+    hg_embed e = hg_embed_finish(&eb, arena, b);
+    if (!lines.start)
+      hg_lines_init(&lines, source, arena);
+    hg_shell_embedded(self, rules, source, &lines, &e, NULL, arena, sites, markers);
+  }
+  free(scripts.items);
+  if (ts_node_has_error(root)) {
+    // Regions are judged against the sites of this script only.
+    hg_site_vec mine = {0};
+    for (size_t i = first; i < sites->len; i++)
+      HG_VEC_PUSH(&mine, sites->items[i]);
+    size_t before = mine.len;
+    hg_extract__error_regions(self, rules, HG_SURFACE_SHELL, source, root, &mine);
+    for (size_t i = before; i < mine.len; i++)
+      HG_VEC_PUSH(sites, mine.items[i]);
+    free(mine.items);
+  }
+}
+
+void hg_shell_extract(hg_extractor *self, const hg_ruleset *rules, const hg_config *config, struct hg_index *index,
+                      const hg_source *source, TSTree *tree, hg_arena *arena, hg_sites *out) {
+  (void)config;
+  (void)index;
+  hg_site_vec sites = {0};
+  hg_marker_vec markers = {0};
+  hg_shell_sites(self, rules, source, ts_tree_root_node(tree), NULL, arena, &sites, &markers);
+  hg_extract__finish(out, arena, &sites, &markers);
+}
+
+void hg_shell_embedded(hg_extractor *self, const hg_ruleset *rules, const hg_source *file, const hg_lines *lines,
+                       const hg_embed *e, const hg_sh_env *env, hg_arena *arena, hg_site_vec *sites,
+                       hg_marker_vec *markers) {
+  if (!hg_ruleset_may_contain_site(rules, HG_SURFACE_SHELL, e->text, e->len, NULL) || !hg_extractor_enter(self))
+    return;
+  hg_source sub = {.path = file->path, .data = (char *)e->text, .len = e->len};
+  TSTree *tree = ts_parser_parse_string(hg_extractor_parser(self, tree_sitter_bash()), NULL, e->text, e->len);
+  if (!tree) {
+    hg_extractor_leave(self);
+    return;
+  }
+  size_t s0 = sites->len, m0 = markers->len;
+  hg_shell_sites(self, rules, &sub, ts_tree_root_node(tree), env, arena, sites, markers);
+  for (size_t i = s0; i < sites->len; i++)
+    hg_embed_place_site(lines, e, &sites->items[i]);
+  for (size_t i = m0; i < markers->len; i++)
+    hg_embed_place_marker(lines, e, &markers->items[i]);
+  ts_tree_delete(tree);
+  hg_extractor_leave(self);
+}

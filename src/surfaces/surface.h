@@ -1,0 +1,74 @@
+/* The surfaces hardguard reads (universal-ctags' parser list): for each, the files it takes
+ * (extensions, name and path globs, interpreters on a `#!` line), its tree-sitter grammar, where its rules
+ * live (rules/<id>/) and the function that turns a parsed file into sites. The walk, the
+ * prefilter, the rule loader and the checker work from this table and never name a language;
+ * adding a surface is a row here, a folder under src/ and rules/<id>/. */
+#ifndef HG_SURFACE_H
+#define HG_SURFACE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <tree_sitter/api.h>
+
+#include "base/util.h"
+
+typedef enum {
+  HG_SURFACE_PYTHON,
+  HG_SURFACE_SHELL,
+  HG_SURFACE_MAKE,
+  HG_SURFACE_CI,
+  HG_SURFACE_COMPOSE,
+  HG_SURFACE_COUNT,
+} hg_surface_id;
+
+struct hg_extractor;
+struct hg_ruleset;
+struct hg_config;
+struct hg_index;
+struct hg_source;
+struct hg_sites;
+
+/** Turns one parsed file into sites (and marker comments), allocated in `arena`. */
+typedef void (*hg_surface_extract_fn)(struct hg_extractor *self, const struct hg_ruleset *rules,
+                                      const struct hg_config *config, struct hg_index *index,
+                                      const struct hg_source *source, TSTree *tree, hg_arena *arena,
+                                      struct hg_sites *out);
+
+typedef struct {
+  const char *id;                // the rules folder (rules/<id>/) and the name in `surfaces:`
+  const char *grammar;           // for messages: "tree-sitter-python"
+  const char *const *extensions; // NULL-terminated: ".py"
+  const char *const *names;      // NULL-terminated globs matched against the file's name: "docker-compose*.yml"
+  const char *const *paths;      // NULL-terminated globs matched against the end of its path: ".github/workflows/*.yml"
+  const char *const *interpreters;     // NULL-terminated: a `#!` line naming one makes a file this surface's
+  const TSLanguage *(*language)(void); // NULL: read without tree-sitter (YAML; rules/<id>/*.yml)
+  hg_surface_extract_fn extract;       // for a surface without a language, called with a NULL tree
+  const char *const *blocks;           // NULL-terminated node types that hold statements: a parse error is reported as
+                                       // the statement of one of them that holds it
+  bool bracket_limit;                  // files nesting brackets deeper than CPython allows are not parsed
+  // NULL-terminated "type field:" pairs: only that node type has that field, so a rule's node of
+  // that type followed by that field may be compiled as a wildcard (ruleset.c's light compile;
+  // tests/check_wildcard_fields.py holds each against the pinned grammar's node-types.json)
+  const char *const *wildcards;
+} hg_surface;
+
+/** The row of surface `id`. */
+const hg_surface *hg_surface_get(hg_surface_id id);
+/** Appends the surfaces' ids, comma-separated ("python, shell, ..."), for messages. */
+void hg_surface_list(hg_buf *out);
+/** The surface whose rules folder is `name`, or -1. */
+int hg_surface_by_id(const char *name);
+
+/** The surface that reads the file at `path` by its name alone, or -1. */
+int hg_surface_by_name(const char *path);
+/** The surface named by the `#!` line at the start of `data`, or -1. */
+int hg_surface_by_shebang(const char *data, size_t len);
+/** Does glob `pattern`, with k slashes, match the last k+1 components of `path`? */
+bool hg_surface_path_matches(const char *pattern, const char *path);
+/** The surface whose interpreter the command line `cmd` (len bytes, without `#!`) runs: its first
+ *  word, or the one after `env` and env's options; a trailing version (python3.11) is dropped. */
+int hg_surface_by_command(const char *cmd, size_t len);
+/** Could a file of this name be a script known by its `#!` line (no extension)? */
+bool hg_surface_may_have_shebang(const char *path);
+
+#endif
