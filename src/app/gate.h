@@ -8,42 +8,9 @@
 #ifndef HG_GATE_H
 #define HG_GATE_H
 
-#include "app/baseline.h"
-#include "app/config.h"
+#include "app/gatediff.h"
 #include "app/repo.h"
 #include "app/walk.h"
-
-typedef enum {
-  HG_RELAX_EXCLUDE,  // an `exclude` glob
-  HG_RELAX_ALLOW,    // an `allow:` entry
-  HG_RELAX_SURFACE,  // a surface turned off
-  HG_RELAX_BUILDER,  // a builder (or a callable of one)
-  HG_RELAX_TRUST,    // a builder taken at its word (`trust: true`)
-  HG_RELAX_STRICT,   // `strict: true` turned off
-  HG_RELAX_MARKER,   // an allow[...] or ignore[...] marker
-  HG_RELAX_BASELINE, // a baseline entry
-  HG_RELAX_UNREAD,   // a file of the gate that could not be read for the comparison
-  HG_RELAX_COUNT,
-} hg_relax_kind;
-extern const char *const hg_relax_names[HG_RELAX_COUNT];
-
-/** One relaxation: where it is written and what it relaxes. Strings are owned. */
-typedef struct {
-  char *path;    // the config, source or baseline file, as the run names it
-  uint32_t line; // 1-based; 0 for the whole file
-  hg_relax_kind kind;
-  char *message; // what it relaxes, one sentence without a final period
-  char *reason;  // the reason it gives, or NULL
-} hg_relaxation;
-
-typedef HG_VEC(hg_relaxation) hg_relaxations;
-
-void hg_relaxations_free(hg_relaxations *self);
-/** Appends one relaxation (the strings are copied; reason may be NULL). */
-void hg_relaxations_add(hg_relaxations *self, const char *path, uint32_t line, hg_relax_kind kind, const char *message,
-                        const char *reason);
-/** Sorts by path, then line, then message. */
-void hg_relaxations_sort(hg_relaxations *self);
 
 /** What the reporters show about the gate. */
 typedef struct {
@@ -77,19 +44,5 @@ int hg_gate_check_empty(const char *const *paths, size_t n, const hg_config *con
  *  compared). Appends to self->added; -1 with err when git fails or the base cannot be read. */
 int hg_gate_review(hg_gate *self, hg_repo *repo, const char *ref, const char *config_path, const char *start,
                    const hg_config *head, const char *baseline, const hg_paths *files, hg_error *err);
-
-/* The comparisons, pure: each appends what `head` relaxes that `base` did not. */
-
-/** Config entries: exclude globs, allow (glob, requirement) pairs, surfaces turned off, builder
- *  modules and callables, `trust: true`. Named at head's path and lines. */
-void hg_gate_compare_config(const hg_config *base, const hg_config *head, hg_relaxations *out);
-/** Baseline entries in head that base does not hold (as many times), named at `head_path`. */
-void hg_gate_compare_baseline(const hg_baseline *base, const hg_baseline *head, const char *head_path,
-                              hg_relaxations *out);
-/** Marker comments (`# hardguard: allow[...]` / `ignore[...]`) in the text of file `path` at head
- *  that no marker of base covers: a head marker matches a base marker of the same kind on the same
- *  line of code, or else one that names at least the same ids. `base` NULL: a new file. */
-void hg_gate_compare_markers(const char *base, size_t base_len, const char *head, size_t head_len, const char *path,
-                             hg_relaxations *out);
 
 #endif

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "app/gate.h"
+#include "app/gatediff.h"
 
 static bool has(char *const *v, size_t n, const char *s) {
   for (size_t i = 0; i < n; i++)

@@ -3,7 +3,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "surfaces/python/project/summary.h"
 
 typedef enum {
   OP_EQ,
@@ -256,6 +255,16 @@ static bool text_eq(const char *src, TSNode n, const char *s) {
   return strlen(s) == b - a && memcmp(src + a, s, b - a) == 0;
 }
 
+// The surface's answers, or none.
+static bool imports(const hg_predctx *ctx, const char *module) {
+  return ctx->names && ctx->names->imports(ctx->model, module);
+}
+
+static bool qualify(hg_predctx *ctx, TSNode node) {
+  ctx->scratch->len = 0;
+  return ctx->names && ctx->names->qualify(ctx->model, node, ctx->scratch);
+}
+
 static bool eval_one(const predicate *p, const TSQueryMatch *m, hg_predctx *ctx) {
   TSNode node;
   if (p->op == OP_FILE_CONTAINS) {
@@ -271,7 +280,7 @@ static bool eval_one(const predicate *p, const TSQueryMatch *m, hg_predctx *ctx)
   if (p->op == OP_IMPORTS || p->op == OP_NOT_IMPORTS) {
     bool any = false;
     for (size_t i = 0; i < p->n_args && !any; i++)
-      any = hg_imports_has_module(ctx->imports, p->args[i]);
+      any = imports(ctx, p->args[i]);
     return p->op == OP_IMPORTS ? any : !any;
   }
   // A capture absent from the match (optional or quantified away) does not constrain it.
@@ -310,23 +319,10 @@ static bool eval_one(const predicate *p, const TSQueryMatch *m, hg_predctx *ctx)
   }
   case OP_RESOLVES_TO:
   case OP_RESOLVES_SUFFIX: {
-    if (ctx->resolver) {
-      // Most calls end in some other name: rule them out before building qualified names.
-      bool may = false;
-      hg_callee_end end;
-      hg_resolve_callee_end(ctx->resolver, node, &end);
-      for (size_t i = 0; i < p->n_args && !may; i++) {
-        const char *last = p->lasts[i];
-        size_t n = strlen(last);
-        if (n > 2 && !strcmp(last + n - 2, "()")) n -= 2;  // "docker.APIClient()" ends in APIClient
-        may = hg_resolve_may_end_in(ctx->resolver, &end, last, n);
-      }
-      if (!may) return false;
-    }
-    ctx->scratch->len = 0;
-    bool ok = ctx->resolver ? hg_resolve_qualify(ctx->resolver, node, ctx->scratch)
-                            : hg_imports_qualify(ctx->imports, node, src, ctx->scratch);
-    if (!ok) return false;
+    // Most calls end in some other name: rule them out before building qualified names.
+    if (ctx->names && ctx->names->may_end_in && !ctx->names->may_end_in(ctx->model, node, p->lasts, p->n_args))
+      return false;
+    if (!qualify(ctx, node)) return false;
     const char *q = ctx->scratch->data;
     size_t qn = strlen(q);
     for (size_t i = 0; i < p->n_args; i++) {
@@ -340,11 +336,7 @@ static bool eval_one(const predicate *p, const TSQueryMatch *m, hg_predctx *ctx)
   case OP_VALUE_CONTAINS: {
     // The value the expression holds (a name followed to its string, an f-string's literal
     // parts), or its text when it cannot be followed, contains one of the strings.
-    const char *text = NULL;
-    if (ctx->resolver) {
-      hg_value v = hg_resolve_value(ctx->resolver, node);
-      if (v.kind == HG_VAL_STR) text = v.text;
-    }
+    const char *text = ctx->names && ctx->names->string_value ? ctx->names->string_value(ctx->model, node) : NULL;
     size_t tn = text ? strlen(text) : b - a;
     if (!text) text = src + a;
     for (size_t i = 0; i < p->n_args; i++)
@@ -357,13 +349,11 @@ static bool eval_one(const predicate *p, const TSQueryMatch *m, hg_predctx *ctx)
     // (`subprocess.run`) is that module's. Anything else (a parameter or local, `docker` in an
     // aiodocker module; a project's factory, `make_client().containers.run`) is the SDK's when the
     // file imports it and none of the others.
-    ctx->scratch->len = 0;
-    bool ok = ctx->resolver ? hg_resolve_qualify(ctx->resolver, node, ctx->scratch)
-                            : hg_imports_qualify(ctx->imports, node, src, ctx->scratch);
+    bool ok = qualify(ctx, node);
     const char *q = ok ? ctx->scratch->data : "";
     for (size_t i = 0; ok && i < p->n_args; i++) {
       size_t an = strlen(p->args[i]);
-      if (!strncmp(q, p->args[i], an) && (q[an] == '.' || q[an] == '(') && hg_imports_has_module(ctx->imports, p->args[i]))
+      if (!strncmp(q, p->args[i], an) && (q[an] == '.' || q[an] == '(') && imports(ctx, p->args[i]))
         return i == 0;
     }
     size_t head = strcspn(q, ".(");
@@ -371,16 +361,16 @@ static bool eval_one(const predicate *p, const TSQueryMatch *m, hg_predctx *ctx)
     if (ok && !strstr(q, "()") && head < sizeof(first)) {
       memcpy(first, q, head);
       first[head] = '\0';
-      if (hg_imports_has_module(ctx->imports, first)) return false;
+      if (imports(ctx, first)) return false;
     }
     for (size_t i = 1; i < p->n_args; i++)
-      if (hg_imports_has_module(ctx->imports, p->args[i])) return false;
-    return hg_imports_has_module(ctx->imports, p->args[0]);
+      if (imports(ctx, p->args[i])) return false;
+    return imports(ctx, p->args[0]);
   }
   case OP_DEFINED:
   case OP_NOT_DEFINED: {
-    // Without the resolver (an import fact) nothing is known to be defined.
-    bool defined = ctx->resolver && hg_summary_defined(ctx->resolver, node);
+    // Without the surface's answer (an import fact) nothing is known to be defined.
+    bool defined = ctx->names && ctx->names->defined && ctx->names->defined(ctx->model, node);
     return p->op == OP_DEFINED ? defined : !defined;
   }
   case OP_FILE_CONTAINS:

@@ -12,7 +12,6 @@
 #include <tree_sitter/api.h>
 
 #include "rules/policy.h"
-#include "surfaces/python/resolve.h"
 
 typedef struct hg_predicates hg_predicates;
 
@@ -31,12 +30,33 @@ const char *hg_predicates_property(const hg_predicates *self, const char *key);
 void hg_predicates_literals(const hg_predicates *self,
                             void (*fn)(void *ctx, unsigned group, const char *lit, bool whole), void *ctx);
 
+/** What a surface knows of a file's names and values, for the predicates that ask it: #imports?,
+ *  #resolves-to?, #sdk?, #value-contains? and #defined-in-project?. The rules engine does not read
+ *  a language's names itself; the surface answers through these (as tree-sitter leaves predicates
+ *  to its caller). A surface without names (shell, make) gives none: then nothing is imported,
+ *  nothing qualifies, no value is known and nothing is defined in the project. */
+typedef struct {
+  /** Writes the qualified dotted name `node` stands for into out (from empty); false when it
+   *  stands for none. */
+  bool (*qualify)(void *model, TSNode node, hg_buf *out);
+  /** Could `node` qualify as a name whose last component is one of `lasts`? A cheap test before
+   *  qualify; NULL when the surface has none (then qualify alone decides). */
+  bool (*may_end_in)(void *model, TSNode node, char *const *lasts, size_t n);
+  /** Does the file import `module` or a submodule of it, in any form? */
+  bool (*imports)(void *model, const char *module);
+  /** The string `node` holds when it can be followed to one (a name to its string, an f-string's
+   *  literal parts), or NULL. NULL when the surface has none. */
+  const char *(*string_value)(void *model, TSNode node);
+  /** Is the definition of the callee `node` in the project? NULL when the surface has none. */
+  bool (*defined)(void *model, TSNode node);
+} hg_names;
+
 typedef struct {
   const char *src;  // the file's bytes
   size_t len;       // their number (0: up to the terminator)
   pcre2_match_data *md;
-  const hg_imports *imports;
-  const hg_resolver *resolver;  // when set, #resolves-to? also follows local aliases
+  const hg_names *names;  // the surface's answers about names (NULL: it has none)
+  void *model;            // what they read (the surface's own)
   hg_buf *scratch;
   // What the file-wide predicates (#file-contains?) said, by predicate: the same for every match
   // of the file, so the file is searched once per predicate. Zeroed with the context.

@@ -13,6 +13,7 @@
 
 #include <cmocka.h>
 
+#include "surfaces/python/imports.h"
 #include "surfaces/python/project/index.h"
 #include "rules/ruleset.h"
 

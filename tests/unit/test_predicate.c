@@ -11,6 +11,7 @@
 #include <cmocka.h>
 
 #include "rules/predicate.h"
+#include "surfaces/python/names.h"  // the Python surface answers the name predicates
 #include "rules/ruleset.h"  // tree_sitter_python()
 
 typedef struct {
@@ -61,7 +62,8 @@ static size_t run(fixture *f, const char *query, const char *src, const hg_impor
   if (hg_predicates_compile(&p, q, 0, &err) != 0) fail_msg("%s", err.message);
   TSTree *tree = ts_parser_parse_string(f->parser, NULL, src, (uint32_t)strlen(src));
   hg_imports *none = hg_imports_new(f->arena, "");
-  hg_predctx ctx = {.src = src, .md = f->md, .imports = imports ? imports : none, .scratch = &f->scratch};
+  hg_python_model model = {.src = src, .imports = imports ? imports : none};
+  hg_predctx ctx = {.src = src, .md = f->md, .names = &hg_python_names, .model = &model, .scratch = &f->scratch};
   uint32_t x = UINT32_MAX, len;
   for (uint32_t i = 0; i < ts_query_capture_count(q); i++)
     if (!strcmp(ts_query_capture_name_for_id(q, i, &len), "x")) x = i;

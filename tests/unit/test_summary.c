@@ -14,6 +14,8 @@
 
 #include <cmocka.h>
 
+#include "surfaces/python/facts.h"
+
 #include "surfaces/python/extract.h"
 #include "surfaces/python/project/index.h"
 #include "surfaces/python/project/summary.h"
@@ -128,7 +130,7 @@ static env *open_env(bool trust_vendor) {
   ts_parser_set_language(e->parser, tree_sitter_python());
   e->tree = ts_parser_parse_string(e->parser, NULL, MAIN, sizeof(MAIN) - 1);
   hg_imports *imports = hg_imports_new(e->arena, "");
-  hg_extract_imports(e->rules, MAIN, e->tree, imports, e->arena);
+  hg_python_read_imports(hg_ruleset_query_for(e->rules, HG_SURFACE_PYTHON, 0), MAIN, e->tree, imports, e->arena);
   e->module = (hg_module){.path = e->main_path,
                           .name = "main",
                           .src = MAIN,

@@ -6,9 +6,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "surfaces/python/extract.h"
-#include "surfaces/python/resolve.h"
 #include "rules/ruleset.h"
+#include "surfaces/python/facts.h"
+#include "surfaces/python/resolve.h"
 
 // A module bigger than this is generated code, not where a builder or a constant of flags lives;
 // it is not read (whatever a site takes from it stays unverifiable).
@@ -26,7 +26,7 @@ typedef struct entry {
 enum { N_BUCKETS = 1024, MAX_ROOTS = 4 };
 
 struct hg_index {
-  const hg_ruleset *rules;
+  const hg_rules_query *facts;  // the rules' import facts (the Python query without sites)
   const hg_config *config;
   char *start;
   pthread_mutex_t lock;
@@ -40,7 +40,7 @@ struct hg_index {
 
 hg_index *hg_index_new(const hg_ruleset *rules, const hg_config *config, const char *start) {
   hg_index *self = hg_xcalloc(1, sizeof(hg_index));
-  self->rules = rules;
+  self->facts = rules ? hg_ruleset_query_for(rules, HG_SURFACE_PYTHON, 0) : NULL;
   self->config = config;
   self->start = hg_xstrdup(start ? start : ".");
   pthread_mutex_init(&self->lock, NULL);
@@ -150,7 +150,7 @@ static void load(hg_index *self, entry *e, const char *dotted, size_t len) {
     return;
   e->arena = hg_arena_new();
   hg_imports *imports = hg_imports_new(e->arena, hg_package_of(e->arena, self->config->root, e->path));
-  hg_extract_imports(self->rules, e->src, e->tree, imports, e->arena);
+  hg_python_read_imports(self->facts, e->src, e->tree, imports, e->arena);
   e->module = hg_xcalloc(1, sizeof(hg_module));
   size_t cn = strlen(self->cwd);
   const char *shown = cn && !strncmp(e->path, self->cwd, cn) && e->path[cn] == '/' ? e->path + cn + 1 : e->path;

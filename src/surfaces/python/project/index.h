@@ -28,8 +28,9 @@ typedef struct hg_module {
 
 typedef struct hg_index hg_index;
 
-/** An index for a run whose first path is `start`. Reads nothing until asked. `rules` (for the
- *  import facts) and `config` must outlive it. */
+/** An index for a run whose first path is `start`. Reads nothing until asked. `rules` (only its
+ *  compiled import facts are read; NULL: modules are found but not read) and `config` must
+ *  outlive it. */
 hg_index *hg_index_new(const struct hg_ruleset *rules, const hg_config *config, const char *start);
 void hg_index_free(hg_index *self);
 

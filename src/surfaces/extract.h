@@ -1,0 +1,71 @@
+/* What every tree-sitter surface's extraction shares: the per-worker extractor (query cursor,
+ * match data, scratch, a parser for embedded code), the sites and markers of one file, and the
+ * helpers that turn captures into sites (position, markers, regions that failed to parse). */
+#ifndef HG_SURFACES_EXTRACT_H
+#define HG_SURFACES_EXTRACT_H
+
+#include <tree_sitter/api.h>
+
+#include "base/source.h"
+#include "rules/ruleset.h"
+#include "surfaces/surface.h"
+
+typedef struct hg_extractor hg_extractor;
+
+/** Per-worker state: query cursor, match data, scratch. */
+hg_extractor *hg_extractor_new(void);
+void hg_extractor_free(hg_extractor *self);
+
+/** A `# hardguard: ...` comment, for suppress.c. */
+typedef struct {
+  uint32_t start_byte, line, col;
+  const char *text;  // the comment, in the arena
+} hg_marker_comment;
+
+typedef struct hg_sites {
+  hg_site *items;  // in the arena
+  size_t len;
+  hg_marker_comment *markers;  // in the arena, in file order
+  size_t n_markers;
+  // A surface read without tree-sitter (YAML) says here where the file stopped being readable:
+  const char *syntax_error;  // NULL, or the message (in the arena)
+  hg_pos syntax_at;
+} hg_sites;
+
+/** Where the first syntax error is, if any: false when the tree has none. */
+bool hg_extract_first_error(TSTree *tree, const hg_source *source, hg_pos *out);
+
+pcre2_match_data *hg_extractor_match_data(hg_extractor *self);
+/** The extractor's query cursor and scratch buffer, for a surface's own extract function. */
+TSQueryCursor *hg_extractor_cursor(hg_extractor *self);
+/** A parser for code embedded in a file (a CI step's script), set to `language`; owned by the
+ *  extractor. */
+TSParser *hg_extractor_parser(hg_extractor *self, const TSLanguage *language);
+/** Code embedded in embedded code (`bash -c "sh -c '...'"`) is read this deep, no deeper. */
+#define HG_EMBED_MAX_DEPTH 4
+/** Enters one level of embedded code: false (and nothing entered) when that is too deep. */
+bool hg_extractor_enter(hg_extractor *self);
+void hg_extractor_leave(hg_extractor *self);
+hg_buf *hg_extractor_scratch(hg_extractor *self);
+
+// ---- for the surfaces' extract functions ---------------------------------------------------------
+
+typedef HG_VEC(hg_site) hg_site_vec;
+typedef HG_VEC(hg_marker_comment) hg_marker_vec;
+
+/** The node of capture `id` in a match's captures (false when the match lacks it). */
+bool hg_extract__capture(const TSQueryCapture *c, uint16_t n, uint32_t id, TSNode *out);
+/** Sets the site's bytes, lines and columns to those of `node`. */
+void hg_extract__position(hg_site *site, const hg_source *src, TSNode node);
+/** The text of `node`, copied into the arena. */
+const char *hg_extract__text(hg_arena *a, const char *src, TSNode node);
+/** Records a marker comment. */
+void hg_extract__marker(hg_marker_vec *markers, hg_arena *arena, const hg_source *source, TSNode comment);
+/** Appends to `sites` the regions that failed to parse and mention a trigger word of `surface`'s
+ *  prefilter outside every site found: they may hide a site (unparsable-site). */
+void hg_extract__error_regions(hg_extractor *self, const hg_ruleset *rules, hg_surface_id surface,
+                               const hg_source *src, TSNode root, hg_site_vec *sites);
+/** Copies the sites and markers into the arena as `out`, and frees the vectors' arrays. */
+void hg_extract__finish(hg_sites *out, hg_arena *arena, hg_site_vec *sites, hg_marker_vec *markers);
+
+#endif

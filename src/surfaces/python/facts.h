@@ -1,0 +1,38 @@
+/* A Python file's import facts: the imports the rules' fact patterns find (rules/python/facts),
+ * recorded into its hg_imports, with the predicates of those patterns answered from the imports
+ * recorded so far. */
+#ifndef HG_PYTHON_FACTS_H
+#define HG_PYTHON_FACTS_H
+
+#include "rules/predicate.h"
+#include "rules/ruleset.h"
+#include "surfaces/python/imports.h"
+
+struct hg_resolver;
+
+/** What the answers read: the file, its imports, and once they are all known, the resolver
+ *  (which also follows local aliases and values). Without a resolver (while imports are still
+ *  being recorded, or in a module read for its definitions) names qualify through the imports
+ *  alone, no value is known and nothing is defined. */
+typedef struct hg_python_model {
+  const char *src;
+  const hg_imports *imports;
+  const struct hg_resolver *resolver;
+} hg_python_model;
+
+/** The answers while imports are recorded: names qualify through the imports alone, and
+ *  #imports? reads them; no value is known and nothing is defined. The model is an
+ *  hg_python_model whose resolver is not read. */
+extern const hg_names hg_python_import_names;
+
+/** Records the import a match of an import fact names (its captures, per `c`). */
+void hg_python_record_import(hg_imports *imports, const hg_captures *c, const TSQueryCapture *caps, uint16_t n,
+                             const char *src, hg_arena *arena);
+
+/** Records the imports of a parsed module into `imports` with `facts`, the compiled import facts
+ *  of the rules (the Python query with no site pattern); for modules read for their definitions,
+ *  which are never searched for sites. */
+void hg_python_read_imports(const hg_rules_query *facts, const char *src, TSTree *tree, hg_imports *imports,
+                            hg_arena *arena);
+
+#endif

@@ -1,0 +1,49 @@
+#include "surfaces/python/names.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "surfaces/python/project/summary.h"
+
+static bool qualify(void *model, TSNode node, hg_buf *out) {
+  const hg_python_model *m = model;
+  return m->resolver ? hg_resolve_qualify(m->resolver, node, out) : hg_imports_qualify(m->imports, node, m->src, out);
+}
+
+// Most calls end in some other name than the ones asked for: ruled out before qualifying. A
+// name asked for as a call ("docker.APIClient()") ends in its callee (APIClient).
+static bool may_end_in(void *model, TSNode node, char *const *lasts, size_t n) {
+  const hg_python_model *m = model;
+  if (!m->resolver)
+    return true;
+  hg_callee_end end;
+  hg_resolve_callee_end(m->resolver, node, &end);
+  for (size_t i = 0; i < n; i++) {
+    size_t len = strlen(lasts[i]);
+    if (len > 2 && !strcmp(lasts[i] + len - 2, "()"))
+      len -= 2;
+    if (hg_resolve_may_end_in(m->resolver, &end, lasts[i], len))
+      return true;
+  }
+  return false;
+}
+
+static bool imports(void *model, const char *module) {
+  return hg_imports_has_module(((const hg_python_model *)model)->imports, module);
+}
+
+static const char *string_value(void *model, TSNode node) {
+  const hg_python_model *m = model;
+  if (!m->resolver)
+    return NULL;
+  hg_value v = hg_resolve_value(m->resolver, node);
+  return v.kind == HG_VAL_STR ? v.text : NULL;
+}
+
+static bool defined(void *model, TSNode node) {
+  const hg_python_model *m = model;
+  return m->resolver && hg_summary_defined(m->resolver, node);
+}
+
+const hg_names hg_python_names = {
+    .qualify = qualify, .may_end_in = may_end_in, .imports = imports, .string_value = string_value, .defined = defined};
