@@ -9,7 +9,7 @@
 
 #include "app/config.h"
 #include "rules/predicate.h"
-#include "surfaces/python/resolve.h"
+#include "surfaces/python/eval.h"
 #include "rules/ruleset.h"
 
 enum { MAX_QUANTIFIED_STEPS = 48 };  // rules/python/cli-run.scm has 32
@@ -132,7 +132,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
       else if (capture(&m, module, &b))
         hg_imports_add_import(imports, text(arena, src, b), alias_text);
     }
-    hg_resolver r = {.src = src, .imports = imports, .config = config, .policy = hg_ruleset_policy(rules),
+    hg_resolver r = {.engine = &hg_python_engine, .src = src, .imports = imports, .config = config, .policy = hg_ruleset_policy(rules),
                      .arena = arena};
     r.memo = hg_name_memo_new(arena);
     ctx.resolver = &r;

@@ -10,7 +10,7 @@
 
 #include <cmocka.h>
 
-#include "surfaces/python/resolve.h"
+#include "surfaces/python/eval.h"
 #include "rules/ruleset.h"  // tree_sitter_python()
 
 // ---- fixture: an arena per test -------------------------------------------------------------
@@ -299,7 +299,7 @@ static void test_resolve__is_builder(void **state) {
   hg_imports_add_import(im, "sandbox.container_hardening", "ch");
   hg_imports_add_from(im, "sandbox.container_hardening", "Policy", NULL);
   hg_imports_add_from(im, "other", "hardening_argv", NULL);
-  hg_resolver r = {.imports = im, .config = c, .arena = p->arena};
+  hg_resolver r = {.engine = &hg_python_engine, .imports = im, .config = c, .arena = p->arena};
   static const struct {
     const char *expr;
     bool builder;
@@ -328,7 +328,7 @@ static void test_resolve__is_builder_needs_the_import(void **state) {
   parsed *p = *state;
   hg_config *c = config_with_builder("sandbox.container_hardening", KWARGS_ONLY);
   hg_imports *im = hg_imports_new(p->arena, "");  // nothing imported
-  hg_resolver r = {.imports = im, .config = c, .arena = p->arena};
+  hg_resolver r = {.engine = &hg_python_engine, .imports = im, .config = c, .arena = p->arena};
   TSNode n = parse_expr(p, "hardening_kwargs()");
   r.src = p->src;
   assert_false(hg_resolve_is_builder(&r, n));
@@ -343,7 +343,7 @@ static void test_resolve__kwargs_values(void **state) {
   TSNode call = parse_expr(p,
                            "f(img, a=1, b='s', c=None, d=[1, \"x\"], **{'e': True, **{'h': False}}, **opts,\n"
                            "  **hardening_kwargs(), g=-1, i=f'{v}x', j=other(), k=(0))");
-  hg_resolver r = {.src = p->src, .imports = im, .config = c, .arena = p->arena};
+  hg_resolver r = {.engine = &hg_python_engine, .src = p->src, .imports = im, .config = c, .arena = p->arena};
   hg_value v = hg_resolve_kwargs(&r, ts_node_child_by_field_name(call, "arguments", 9));
   assert_int_equal(v.kind, HG_VAL_DICT);
   static const struct {
@@ -390,7 +390,7 @@ static void test_resolve__argv_and_shell_values(void **state) {
   hg_config *c = config_with_builder("m", argv_callables);
   hg_imports *im = hg_imports_new(p->arena, "");
   hg_imports_add_from(im, "m", "hardening_argv", NULL);
-  hg_resolver r = {.imports = im, .config = c, .arena = p->arena};
+  hg_resolver r = {.engine = &hg_python_engine, .imports = im, .config = c, .arena = p->arena};
 
   // List splats of literals are flattened; others stay spread items.
   TSNode list = parse_expr(p, "[\"docker\", \"run\", *[\"--rm\", \"-d\"], *extra, *hardening_argv(), \"img\"]");

@@ -14,6 +14,7 @@
 
 #include <cmocka.h>
 
+#include "surfaces/python/eval.h"
 #include "surfaces/python/facts.h"
 
 #include "surfaces/python/extract.h"
@@ -137,7 +138,8 @@ static env *open_env(bool trust_vendor) {
                           .len = sizeof(MAIN) - 1,
                           .root = ts_tree_root_node(e->tree),
                           .imports = imports};
-  e->r = (hg_resolver){.src = MAIN,
+  e->r = (hg_resolver){.engine = &hg_python_engine,
+                       .src = MAIN,
                        .imports = imports,
                        .config = e->config,
                        .policy = hg_ruleset_policy(e->rules),

@@ -5,6 +5,7 @@
 
 #include "base/embed.h"
 #include "surfaces/node.h"
+#include "surfaces/python/eval.h"
 #include "surfaces/python/names.h"
 #include "surfaces/python/project/index.h"
 #include "surfaces/python/project/summary.h"
@@ -232,7 +233,8 @@ void hg_extract(hg_extractor *self, const hg_ruleset *rules, const hg_config *co
                            .len = source->len,
                            .root = root,
                            .imports = imports};
-  hg_resolver r = {.src = source->data,
+  hg_resolver r = {.engine = &hg_python_engine,
+                   .src = source->data,
                    .imports = imports,
                    .config = config,
                    .policy = hg_ruleset_policy(rules),

@@ -5,7 +5,6 @@
 #include <string.h>
 
 #include "surfaces/node.h"
-#include "surfaces/python/project/summary.h"
 #include "surfaces/python/resolve_internal.h"
 #include "surfaces/python/scope.h"
 
@@ -324,7 +323,7 @@ static hg_value outer_value(const follow *f) {
   TSNode use = f->use, fn = f->fn;
   if (!ts_node_is_null(fn)) {
     hg_value bound;
-    if (hg_summary_bound(self, fn, f->name, f->len, &bound))
+    if (self->engine->bound(self, fn, f->name, f->len, &bound))
       return bound;
     if (hg_scope_is_parameter(fn, self->src, f->name, f->len)) {
       TSNode fname = ts_node_child_by_field_name(fn, "name", 4);
@@ -344,14 +343,14 @@ static hg_value outer_value(const follow *f) {
   }
   const char *q = hg_imports_lookup(self->imports, f->name, f->len);
   if (q)
-    return hg_summary_imported(self, q, use, f->depth + 1);
+    return self->engine->imported(self, q, use, f->depth + 1);
   return hg_resolve__unknown(self, use, "a name not assigned in this file");
 }
 
 // Walks `scope` for a follow; inside a function being evaluated, conditions with known values
 // decide which branches run.
 static void walk(const follow *f, TSNode scope, TSNode point) {
-  hg_scope_walk_deciding(scope, point, on_stmt, f->r->frame ? hg_summary_decide : NULL, (void *)f);
+  hg_scope_walk_deciding(scope, point, on_stmt, f->r->frame ? f->r->engine->decide : NULL, (void *)f);
 }
 
 hg_value hg_resolve_global(const hg_resolver *self, TSNode name, int depth) {

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "surfaces/python/eval.h"
 #include "surfaces/python/project/summary.h"
 
 static bool qualify(void *model, TSNode node, hg_buf *out) {

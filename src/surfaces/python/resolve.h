@@ -19,7 +19,25 @@ struct hg_frame;
 struct hg_hop;
 struct hg_summary_cache;
 
+struct hg_resolver;
+
+/** What the value core (resolve.c) and the readers beneath the evaluator ask of the stages above
+ *  them: how to read an expression (the evaluator, eval.c), and the project stage's answers
+ *  (project/summary.h). Whoever makes a resolver gives it one (eval.h: hg_python_engine), so that
+ *  these calls reach up through it rather than by name. */
+typedef struct hg_resolve_engine {
+  /** The value of an expression node, `depth` levels into an expression being read. */
+  hg_value (*value_at)(const struct hg_resolver *self, TSNode node, int depth);
+  /** The value of a name imported as `qualified`, from the module that defines it. */
+  hg_value (*imported)(const struct hg_resolver *self, const char *qualified, TSNode use, int depth);
+  /** What the frame being evaluated bound parameter `name` of function `fn` to: false when none. */
+  bool (*bound)(const struct hg_resolver *self, TSNode fn, const char *name, size_t len, hg_value *out);
+  /** Which branches run (hg_scope_walk_deciding's decider; ctx's first member is the resolver). */
+  int (*decide)(void *ctx, TSNode condition, TSNode branch);
+} hg_resolve_engine;
+
 typedef struct hg_resolver {
+  const hg_resolve_engine *engine;  // the evaluator and project stage above the core
   const char *src;
   const hg_imports *imports;
   const hg_config *config;
@@ -73,18 +91,14 @@ struct hg_name_memo *hg_name_memo_new(hg_arena *arena);
 
 /** Is `call` (a call node) a call of a configured builder imported in this file? */
 bool hg_resolve_is_builder(const hg_resolver *self, TSNode call);
-/** The value of an expression node. */
-hg_value hg_resolve_value(const hg_resolver *self, TSNode node);
-/** The same, `depth` levels into an expression being read (a bound on nesting). */
+/** The value of an expression node, `depth` levels into an expression being read (a bound on
+ *  nesting), as the resolver's engine reads it. */
 hg_value hg_resolve_value_at(const hg_resolver *self, TSNode node, int depth);
 /** An unknown value standing for `node`, with the reason. */
 hg_value hg_resolve_unknown(const hg_resolver *self, TSNode node, const char *origin);
 /** What a module leaves in the name `name` (an identifier node of self's module) after running
  *  to its end: the value of a module constant. */
 hg_value hg_resolve_global(const hg_resolver *self, TSNode name, int depth);
-/** The keywords reaching a call: keyword arguments and `**` spreads of an argument_list, dict
- *  literals spread in place, in order. */
-hg_value hg_resolve_kwargs(const hg_resolver *self, TSNode argument_list);
 /** The words of an argv list or tuple, `*` spreads of list literals flattened in place, with what
  *  is concatenated to it and, when it is assigned to a name, what is added to that name before
  *  it is handed to a process call (policy cli.process_calls) or returned. */

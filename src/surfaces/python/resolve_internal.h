@@ -1,6 +1,6 @@
-/* The resolver's own shared pieces, for resolve.c, follow.c, alias.c and shell.c only: the nesting bound,
- * an expression's text and an unknown standing for it, the text of a string literal, and the
- * expression a name is an alias of. */
+/* The resolver's own shared pieces, for the value engine's files only (resolve.c, eval.c, follow.c,
+ * alias.c, strcmd.c): the nesting bound, an expression's text and an unknown standing for it, the
+ * text of a string literal, the expression a name is an alias of, and the readers of literals. */
 #ifndef HG_RESOLVE_INTERNAL_H
 #define HG_RESOLVE_INTERNAL_H
 
@@ -26,6 +26,14 @@ hg_value hg_resolve__name(const hg_resolver *self, TSNode use, int depth);
 /** A dict built from a call's arguments: positional mappings spread in, then keywords (dict(...),
  *  .update(...)). */
 hg_value hg_resolve__keyword_dict(const hg_resolver *self, TSNode args, int depth);
+/** The items of a list, tuple or set literal (`*` spreads of list literals flattened), pushed. */
+void hg_resolve__items(const hg_resolver *self, TSNode seq, hg_value_vec *items, int depth);
+/** The entries of a dict literal (`**` spreads of dict literals merged), pushed. */
+void hg_resolve__entries(const hg_resolver *self, TSNode dict, hg_value_vec *items, int depth);
+/** A `**x` spread: a dict literal's entries, else one spread item, pushed. */
+void hg_resolve__spread(const hg_resolver *self, TSNode expr, hg_value_vec *items, int depth);
+/** A keyword argument as a keyed item, pushed. */
+void hg_resolve__keyword(const hg_resolver *self, TSNode kwarg, hg_value_vec *items, int depth);
 /** a + b of lists, a | b of dicts; anything else is unknown. */
 hg_value hg_resolve__binary(const hg_resolver *self, TSNode n, int depth);
 

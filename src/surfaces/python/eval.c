@@ -1,0 +1,220 @@
+#include "surfaces/python/eval.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "surfaces/node.h"
+#include "surfaces/python/project/summary.h"
+#include "surfaces/python/resolve_internal.h"
+
+#define MAX_DEPTH HG_RESOLVE_MAX_DEPTH
+
+typedef hg_value_vec value_vec;
+
+static hg_value finish(const hg_resolver *self, hg_value v, value_vec *items) {
+  return hg_values_finish(self->arena, v, items);
+}
+
+static hg_value value_at(const hg_resolver *self, TSNode n, int depth);
+
+static bool callee_is(const hg_resolver *self, TSNode call, const char *name) {
+  TSNode fn = hg_node_child(call, HG_FIELD_FUNCTION);
+  if (ts_node_is_null(fn) || !hg_node_is(fn, "identifier"))
+    return false;
+  uint32_t a = ts_node_start_byte(fn), b = ts_node_end_byte(fn);
+  return strlen(name) == b - a && memcmp(self->src + a, name, b - a) == 0;
+}
+
+static hg_value value_of(const hg_resolver *self, TSNode n, int depth) {
+  if (depth > MAX_DEPTH)
+    return hg_resolve__unknown(self, n, "an expression nested too deeply");
+  const char *type = ts_node_type(n);
+  uint32_t line = ts_node_start_point(n).row + 1;
+  if (!strcmp(type, "string") || !strcmp(type, "concatenated_string")) {
+    hg_buf b = {0};
+    hg_resolve__string(self, n, &b, NULL);
+    hg_value v = {.kind = HG_VAL_STR,
+                  .text = hg_arena_strndup(self->arena, b.data ? b.data : "", b.len),
+                  .line = line,
+                  .origin = b.data && strchr(b.data, HG_HOLE) ? "an f-string" : NULL};
+    hg_buf_free(&b);
+    return v;
+  }
+  if (!strcmp(type, "integer") || !strcmp(type, "float"))
+    return (hg_value){.kind = HG_VAL_NUM, .text = hg_resolve__text(self, n), .line = line};
+  if (!strcmp(type, "unary_operator")) {
+    hg_value v = value_at(self, ts_node_child_by_field_name(n, "argument", 8), depth + 1);
+    if (v.kind == HG_VAL_NUM)
+      return (hg_value){.kind = HG_VAL_NUM, .text = hg_resolve__text(self, n), .line = line};
+    return hg_resolve__unknown(self, n, "an expression");
+  }
+  if (!strcmp(type, "true"))
+    return (hg_value){.kind = HG_VAL_TRUE, .text = "True", .line = line};
+  if (!strcmp(type, "false"))
+    return (hg_value){.kind = HG_VAL_FALSE, .text = "False", .line = line};
+  if (!strcmp(type, "none"))
+    return (hg_value){.kind = HG_VAL_NONE, .text = "None", .line = line};
+  if (!strcmp(type, "parenthesized_expression") && hg_node_arg_count(n) == 1)
+    return value_at(self, hg_node_arg(n, 0), depth + 1);
+  if (!strcmp(type, "list") || !strcmp(type, "tuple") || !strcmp(type, "set")) {
+    value_vec items = {0};
+    hg_resolve__items(self, n, &items, depth);
+    return finish(self, (hg_value){.kind = HG_VAL_LIST, .text = hg_resolve__text(self, n), .line = line}, &items);
+  }
+  if (!strcmp(type, "dictionary")) {
+    value_vec items = {0};
+    hg_resolve__entries(self, n, &items, depth);
+    return finish(self, (hg_value){.kind = HG_VAL_DICT, .text = hg_resolve__text(self, n), .line = line}, &items);
+  }
+  if (!strcmp(type, "call")) {
+    TSNode args = hg_node_child(n, HG_FIELD_ARGUMENTS);
+    if (!ts_node_is_null(args) && callee_is(self, n, "dict") && !hg_imports_lookup(self->imports, "dict", 4))
+      return hg_resolve__keyword_dict(self, args, depth);
+    if (!ts_node_is_null(args) && (callee_is(self, n, "list") || callee_is(self, n, "tuple")) &&
+        hg_node_arg_count(args) == 1) {
+      hg_value inner = value_at(self, hg_node_arg(args, 0), depth + 1);
+      if (inner.kind == HG_VAL_LIST)
+        return inner;
+    }
+    if (!ts_node_is_null(args) && callee_is(self, n, "str") && !hg_imports_lookup(self->imports, "str", 3) &&
+        hg_node_arg_count(args) == 1) {
+      // str() of a known number or string: "--pids-limit", str(self.pids_limit)
+      hg_value inner = value_at(self, hg_node_arg(args, 0), depth + 1);
+      if ((inner.kind == HG_VAL_NUM || inner.kind == HG_VAL_STR) && !inner.conditional) {
+        inner.kind = HG_VAL_STR;
+        return inner;
+      }
+    }
+    return hg_summary_call(self, n, depth);
+  }
+  if (!strcmp(type, "binary_operator"))
+    return hg_resolve__binary(self, n, depth);
+  if (!strcmp(type, "identifier"))
+    return hg_resolve__name(self, n, depth);
+  if (!strcmp(type, "attribute"))
+    return hg_summary_attribute(self, n, depth);
+  return hg_resolve__unknown(self, n, "an expression");
+}
+
+// Every value says which file it stands in (values from other modules of the project keep theirs).
+static hg_value value_at(const hg_resolver *self, TSNode n, int depth) {
+  hg_value v = value_of(self, n, depth);
+  if (!v.path && self->module)
+    v.path = self->module->path;
+  return v;
+}
+
+hg_value hg_resolve_value(const hg_resolver *self, TSNode node) { return value_at(self, node, 0); }
+
+// A `**expr` of a call's own arguments: the entries of one `**{...}` literal are merged by the dict,
+// where a later key silently replaces an earlier one (a group); across the call's own keywords a
+// repeated key is a TypeError.
+static void push_call_spread(const hg_resolver *self, TSNode expr, value_vec *items, uint32_t *group) {
+  hg_value inner = value_at(self, expr, 1);
+  if (inner.kind == HG_VAL_DICT) {
+    ++*group;
+    for (size_t k = 0; k < inner.n_items; k++) {
+      inner.items[k].group = *group;
+      HG_VEC_PUSH(items, inner.items[k]);
+    }
+  } else {
+    inner.splat = true;
+    HG_VEC_PUSH(items, inner);
+  }
+}
+
+// The functools.partial(...) call `n` stands for (a call, or a name assigned one), or a null node.
+static TSNode partial_of(const hg_resolver *self, TSNode n) {
+  TSNode call = hg_node_is(n, "call") ? n : hg_node_is(n, "identifier") ? hg_resolve__alias_of(self, n) : (TSNode){0};
+  if (!hg_node_is(call, "call"))
+    return (TSNode){0};
+  TSNode fn = ts_node_child_by_field_name(call, "function", 8),
+         args = ts_node_child_by_field_name(call, "arguments", 9);
+  hg_buf q = {0};
+  bool partial = !ts_node_is_null(fn) && !ts_node_is_null(args) && hg_resolve_qualify(self, fn, &q) &&
+                 (!strcmp(q.data, "functools.partial") || !strcmp(q.data, "partial"));
+  hg_buf_free(&q);
+  return partial ? call : (TSNode){0};
+}
+
+// The partial whose bound keywords reach a call: its callee (`launch(image)` after `launch =
+// functools.partial(...)`, or `functools.partial(...)(image)`), else a callable passed by reference
+// as a positional argument (`executor.submit(launch, image)`, `loop.run_in_executor(None, launch)`).
+static TSNode bound_partial(const hg_resolver *self, TSNode args) {
+  TSNode call = ts_node_parent(args), fn = hg_node_child(call, HG_FIELD_FUNCTION);
+  TSNode partial = ts_node_is_null(fn) || hg_node_is(fn, "attribute") ? (TSNode){0} : partial_of(self, fn);
+  if (!ts_node_is_null(partial))
+    return partial;
+  // One pass with a cursor, up to the first keyword (positional arguments come first): a call may
+  // have hundreds of thousands of arguments.
+  TSTreeCursor cur = ts_tree_cursor_new(args);
+  for (bool more = ts_tree_cursor_goto_first_child(&cur); more && ts_node_is_null(partial);
+       more = ts_tree_cursor_goto_next_sibling(&cur)) {
+    TSNode a = ts_tree_cursor_current_node(&cur);
+    if (hg_node_is(a, "keyword_argument") || hg_node_is(a, "dictionary_splat"))
+      break;
+    if (hg_node_is(a, "identifier"))
+      partial = partial_of(self, a);
+  }
+  ts_tree_cursor_delete(&cur);
+  return partial;
+}
+
+hg_value hg_resolve_kwargs(const hg_resolver *self, TSNode args) {
+  value_vec items = {0};
+  uint32_t group = 0;
+  if (hg_node_is(args, "keyword_argument")) {
+    // `kwargs=mapping` of a call that calls a callable with it (Thread(target=..., kwargs=...)):
+    // the mapping's entries are the keywords, as `**mapping` would spread them.
+    push_call_spread(self, ts_node_child_by_field_name(args, "value", 5), &items, &group);
+    return finish(self,
+                  (hg_value){.kind = HG_VAL_DICT,
+                             .text = hg_resolve__text(self, args),
+                             .line = ts_node_start_point(args).row + 1},
+                  &items);
+  }
+  if (!hg_node_is(args, "argument_list")) {
+    // The keywords of the call an expression stands for: host_config=api.create_host_config(...)
+    // or a name assigned from such a call.
+    TSNode call = hg_resolve_call(self, args);
+    TSNode inner = ts_node_is_null(call) ? call : ts_node_child_by_field_name(call, "arguments", 9);
+    if (ts_node_is_null(inner) || !hg_node_is(inner, "argument_list")) {
+      hg_value u = value_at(self, args, 1);
+      u.splat = true;
+      HG_VEC_PUSH(&items, u);
+      return finish(self,
+                    (hg_value){.kind = HG_VAL_DICT,
+                               .text = hg_resolve__text(self, args),
+                               .line = ts_node_start_point(args).row + 1},
+                    &items);
+    }
+    args = inner;
+  }
+  // functools.partial(client.containers.run, **defaults), called directly, through a name or
+  // passed by reference: its bound keywords come first.
+  TSNode partial = bound_partial(self, args);
+  TSNode pargs = ts_node_is_null(partial) ? partial : ts_node_child_by_field_name(partial, "arguments", 9);
+  for (uint32_t i = 0, n = ts_node_is_null(pargs) ? 0 : ts_node_named_child_count(pargs); i < n; i++) {
+    TSNode c = ts_node_named_child(pargs, i); // the bound keywords; the positional callee is skipped
+    if (hg_node_is(c, "dictionary_splat"))
+      hg_resolve__spread(self, hg_node_arg(c, 0), &items, 1);
+    else if (hg_node_is(c, "keyword_argument"))
+      hg_resolve__keyword(self, c, &items, 0);
+  }
+  uint32_t count = ts_node_named_child_count(args);
+  for (uint32_t i = 0; i < count; i++) {
+    TSNode c = ts_node_named_child(args, i);
+    if (hg_node_is(c, "keyword_argument"))
+      hg_resolve__keyword(self, c, &items, 0);
+    else if (hg_node_is(c, "dictionary_splat"))
+      push_call_spread(self, hg_node_arg(c, 0), &items, &group);
+    // Positional arguments (image, command) and `*args` carry no docker-py keywords.
+  }
+  return finish(
+      self,
+      (hg_value){.kind = HG_VAL_DICT, .text = hg_resolve__text(self, args), .line = ts_node_start_point(args).row + 1},
+      &items);
+}
+
+const hg_resolve_engine hg_python_engine = {
+    .value_at = value_at, .imported = hg_summary_imported, .bound = hg_summary_bound, .decide = hg_summary_decide};
