@@ -1,3 +1,3 @@
-#include "app/cli.h"
+#include "cli.h"
 
 int main(int argc, char **argv) { return hg_cli_main(argc, argv, stdout, stderr); }

@@ -41,7 +41,7 @@ int main(int argc, char **argv) {
     return 1;
   }
   fprintf(out, "/* Written by hg_rulegen from the built-in rules: do not edit. */\n#include \"rules/ruleset.h\"\n\n");
-  for (int s = 0; s < HG_SURFACE_COUNT; s++) {
+  for (int s = 0; s < hg_surface_count; s++) {
     hg_prefilter_seed seed = hg_ruleset_seed_of(rules, (hg_surface_id)s);
     if (!seed.source)
       continue;
@@ -56,7 +56,7 @@ int main(int argc, char **argv) {
   }
   fprintf(out, "\nconst hg_ruleset_seed hg_rules_seed = {\n    UINT64_C(0x%llx),\n    {\n",
           (unsigned long long)hg_ruleset_builtin_hash());
-  for (int s = 0; s < HG_SURFACE_COUNT; s++) {
+  for (int s = 0; s < hg_surface_count; s++) {
     hg_prefilter_seed seed = hg_ruleset_seed_of(rules, (hg_surface_id)s);
     if (!seed.source) {
       fprintf(out, "        {0, 0, 0},\n");

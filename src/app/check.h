@@ -4,11 +4,11 @@
 #ifndef HG_CHECK_H
 #define HG_CHECK_H
 
-#include "app/config.h"
+#include "rules/config.h"
 #include "judge/finding.h"
 #include "rules/ruleset.h"
 #include "base/source.h"
-#include "surfaces/surface.h"
+#include "model/surface.h"
 
 typedef struct hg_checker hg_checker;
 

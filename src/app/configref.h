@@ -6,7 +6,7 @@
 #define HG_CONFIGREF_H
 
 #include "app/baseline.h"
-#include "app/config.h"
+#include "rules/config.h"
 #include "app/repo.h"
 
 /** The config in `commit` (a hash from hg_repo_commit; `ref` is how the user named it, for

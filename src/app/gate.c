@@ -26,7 +26,7 @@ void hg_gate_init(hg_gate *self, const hg_config *c) {
     hg_relaxations_add(&self->in_force, path, a->line, HG_RELAX_ALLOW, b.data, a->reason);
     hg_buf_free(&b);
   }
-  for (int s = 0; s < HG_SURFACE_COUNT; s++) {
+  for (int s = 0; s < hg_surface_count; s++) {
     if (!c->surface_off[s])
       continue;
     char *msg = hg_xasprintf("the `%s` surface is off: its files are not read", hg_surface_get((hg_surface_id)s)->id);

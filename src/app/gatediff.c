@@ -96,7 +96,7 @@ void hg_gate_compare_config(const hg_config *base, const hg_config *head, hg_rel
     free(msg);
   }
   compare_allow(base, head, out);
-  for (int s = 0; s < HG_SURFACE_COUNT; s++) {
+  for (int s = 0; s < hg_surface_count; s++) {
     if (!head->surface_off[s] || base->surface_off[s])
       continue;
     char *msg =

@@ -4,7 +4,7 @@
 #define HG_GATEDIFF_H
 
 #include "app/baseline.h"
-#include "app/config.h"
+#include "rules/config.h"
 #include "app/relax.h"
 
 /* The comparisons, pure: each appends what `head` relaxes that `base` did not. */

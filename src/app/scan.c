@@ -13,6 +13,7 @@
 #include "app/check.h"
 #include "surfaces/python/project/index.h"
 #include "base/source.h"
+#include "surfaces/registry.h"
 
 // tree-sitter's tree of a file takes some thirty times the file's size (a 1.5 MB file of
 // literals needs 45 MB). Files this big are checked one at a time, and the memory of each tree is

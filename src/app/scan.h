@@ -8,7 +8,7 @@
 #ifndef HG_SCAN_H
 #define HG_SCAN_H
 
-#include "app/config.h"
+#include "rules/config.h"
 #include "judge/finding.h"
 #include "rules/ruleset.h"
 

@@ -1,6 +1,6 @@
 #include "app/walk.h"
 
-#include "surfaces/surface.h"
+#include "model/surface.h"
 
 #include <dirent.h>
 #include <errno.h>

@@ -6,7 +6,7 @@
 #ifndef HG_WALK_H
 #define HG_WALK_H
 
-#include "app/config.h"
+#include "rules/config.h"
 #include "judge/finding.h"
 
 typedef HG_VEC(char *) hg_paths;

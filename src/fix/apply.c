@@ -12,7 +12,8 @@
 #include "surfaces/python/project/index.h"
 #include "rules/ruleset.h"
 #include "base/source.h"
-#include "surfaces/surface.h"
+#include "model/surface.h"
+#include "surfaces/registry.h"
 
 // One failing site of a file that --fix may fix, and what the fix did with it.
 typedef struct {
@@ -37,7 +38,7 @@ typedef struct {
   const hg_fix_options *o;
   const hg_policy *policy;
   hg_checker *checker;
-  TSParser *parser[HG_SURFACE_COUNT]; // Python's and the shell's, made on first use
+  TSParser *parser[HG_SURFACE_MAX]; // Python's and the shell's, made on first use
   candidate *cands;
   size_t n_cands;
   const char **names_by_dialect[HG_POLICY_MAX_DIALECTS]; // the option names each keyword dialect reads
@@ -567,7 +568,7 @@ int hg_fix_run(hg_fix_report *out, const hg_fix_options *o, const hg_findings *f
   free(fx.cands);
   for (size_t d = 0; d < HG_POLICY_MAX_DIALECTS; d++)
     free(fx.names_by_dialect[d]);
-  for (int i = 0; i < HG_SURFACE_COUNT; i++)
+  for (int i = 0; i < hg_surface_count; i++)
     if (fx.parser[i])
       ts_parser_delete(fx.parser[i]);
   hg_checker_free(fx.checker);

@@ -6,7 +6,7 @@
 #ifndef HG_FIX_APPLY_H
 #define HG_FIX_APPLY_H
 
-#include "app/config.h"
+#include "rules/config.h"
 #include "judge/finding.h"
 
 struct hg_ruleset;

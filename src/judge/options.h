@@ -6,7 +6,7 @@
 #define HG_JUDGE_H
 
 #include "rules/policy.h"
-#include "judge/site.h"
+#include "model/site.h"
 
 /** Ordered: a later occurrence counts when it is better, or (scalar CLI options) when it comes later. */
 typedef enum { HG_UNSAT, HG_UNVERIFIABLE, HG_SAT } hg_state;

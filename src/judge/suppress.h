@@ -8,7 +8,7 @@
 #ifndef HG_SUPPRESS_H
 #define HG_SUPPRESS_H
 
-#include "surfaces/python/extract.h"
+#include "model/site.h"
 #include "judge/finding.h"
 #include "rules/policy.h"
 #include "base/source.h"

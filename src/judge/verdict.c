@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "base/argv.h"
-#include "surfaces/compose/render.h"
+#include "model/render.h"
 #include "judge/options.h"
 
 // What one reading mode's options look like, for messages and fix hints.
@@ -184,12 +184,12 @@ static void add_weakening(hg_verdict *out, const hg_judge *j, const hg_site *sit
       hg_buf_printf(&fix, "%s`", first ? "" : ", ");
       if (entry) {
         hg_value one = {.kind = HG_VAL_LIST, .items = (hg_value *)entry, .n_items = 1};
-        hg_compose_put_entry(&msg, j->forbid_name[f], &one);
-        hg_compose_put_value(&fix, entry, true);
+        hg_yaml_put_entry(&msg, j->forbid_name[f], &one);
+        hg_yaml_put_value(&fix, entry, true);
         hg_buf_printf(&fix, "` from `%s`", j->forbid_name[f]);
       } else {
-        hg_compose_put_entry(&msg, j->forbid_name[f], v);
-        hg_compose_put_entry(&fix, j->forbid_name[f], v);
+        hg_yaml_put_entry(&msg, j->forbid_name[f], v);
+        hg_yaml_put_entry(&fix, j->forbid_name[f], v);
         hg_buf_puts(&fix, "`");
       }
       hg_buf_puts(&msg, "` (");
@@ -280,7 +280,7 @@ typedef HG_VEC(hg_effect) effect_vec;
 static char *written(const hg_site *site, const char *name, const hg_value *v) {
   hg_buf b = {0};
   if (MODES[site->reads].yaml) {
-    hg_compose_put_entry(&b, name ? name : "", v);
+    hg_yaml_put_entry(&b, name ? name : "", v);
   } else if (site->reads == HG_READS_KWARGS) {
     hg_buf_printf(&b, "%s=", name ? name : "");
     put_expr(&b, v, false);
@@ -597,9 +597,9 @@ static void judge_flags(hg_verdict *out, const hg_judge *jp, const hg_policy *po
     out->rule = HG_RULE_UNVERIFIABLE_FLAGS;
     hg_buf_printf(&msg, "%s takes options from `", subject);
     if (MODES[site->reads].yaml && unverifiable->key)
-      hg_compose_put_entry(&msg, unverifiable->key, unverifiable);
+      hg_yaml_put_entry(&msg, unverifiable->key, unverifiable);
     else if (MODES[site->reads].yaml)
-      hg_compose_put_value(&msg, unverifiable, false);
+      hg_yaml_put_value(&msg, unverifiable, false);
     else
       put_expr(&msg, unverifiable, true);
     hg_buf_puts(&msg, "` at ");

@@ -4,10 +4,10 @@
 #ifndef HG_EVALUATE_H
 #define HG_EVALUATE_H
 
-#include "app/config.h"
+#include "rules/config.h"
 #include "judge/finding.h"
 #include "rules/policy.h"
-#include "judge/site.h"
+#include "model/site.h"
 
 typedef struct {
   hg_rule_id rule;  // HG_RULE_NONE when the site passes; else the first failing rule

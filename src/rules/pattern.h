@@ -9,7 +9,7 @@
 #include "base/argv.h"
 #include "rules/policy.h"
 #include "rules/predicate.h"
-#include "judge/site.h"
+#include "model/site.h"
 
 /** Capture ids of the capture-name contract; UINT32_MAX where no pattern uses the name. */
 typedef struct {

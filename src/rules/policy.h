@@ -7,7 +7,7 @@
 #define PCRE2_CODE_UNIT_WIDTH 8
 #include <pcre2.h>
 
-#include "judge/site.h"
+#include "model/site.h"
 #include "base/util.h"
 
 /** One spelling of a requirement: a keyword, flag or compose key name (several spellings allowed)

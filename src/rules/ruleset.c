@@ -11,7 +11,7 @@
 
 #include "rules/prefilter.h"
 #include "base/rules_embedded.h"
-#include "surfaces/surface.h"
+#include "model/surface.h"
 #include "base/yamldoc.h"
 
 typedef struct {
@@ -60,7 +60,7 @@ typedef struct {
 } surface_rules;
 
 struct hg_ruleset {
-  surface_rules s[HG_SURFACE_COUNT];
+  surface_rules s[HG_SURFACE_MAX];
   bool whole;  // every file gets a query of every unit (hg_ruleset_whole)
   bool exact;  // every query holds just the units asked for (hg_ruleset_exact)
   bool light;  // every query is compiled with wildcard calls (hg_ruleset_light)
@@ -421,7 +421,7 @@ static int build_yaml_surface(const hg_ruleset *self, surface_rules *sr, file_ve
 
 static int build(hg_ruleset *self, file_vec *files, bool trusted, hg_error *err) {
   const rule_file *policy = NULL;
-  file_vec per[HG_SURFACE_COUNT] = {0};
+  file_vec per[HG_SURFACE_MAX] = {0};
   int rc = 0;
   for (size_t i = 0; i < files->len && rc == 0; i++) {
     rule_file *f = &files->items[i];
@@ -463,7 +463,7 @@ static int build(hg_ruleset *self, file_vec *files, bool trusted, hg_error *err)
   if (rc == 0) qsort(self->kinds, self->n_kinds, sizeof(char *), kind_cmp);
   const hg_ruleset_seed *seed =
       trusted && &hg_rules_seed && hg_rules_seed.hash == hg_ruleset_builtin_hash() ? &hg_rules_seed : NULL;
-  for (int s = 0; s < HG_SURFACE_COUNT; s++) {
+  for (int s = 0; s < hg_surface_count; s++) {
     self->s[s].surface = hg_surface_get((hg_surface_id)s);
     surface_rules *sr = &self->s[s];
     pthread_mutex_init(&sr->lock, NULL);
@@ -523,7 +523,7 @@ int hg_ruleset_load(hg_ruleset **out, const char *dir, hg_error *err) {
       add_file(&files, policy, "policy.yml", data, len);
       free(data);
     }
-    for (int sf = 0; rc == 0 && sf < HG_SURFACE_COUNT; sf++) {
+    for (int sf = 0; rc == 0 && sf < hg_surface_count; sf++) {
       const char *id = hg_surface_get((hg_surface_id)sf)->id;
       char *facts = hg_xasprintf("%s/facts", id);
       rc = read_dir(&files, dir, id, err);
@@ -554,7 +554,7 @@ int hg_ruleset_load(hg_ruleset **out, const char *dir, hg_error *err) {
 
 void hg_ruleset_free(hg_ruleset *self) {
   if (!self) return;
-  for (int s = 0; s < HG_SURFACE_COUNT; s++) {
+  for (int s = 0; s < hg_surface_count; s++) {
     surface_rules *sr = &self->s[s];
     for (query_node *n = atomic_load(&sr->queries), *next; n; n = next) {
       next = n->next;

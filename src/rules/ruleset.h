@@ -14,8 +14,8 @@
 #include "rules/pattern.h"
 #include "rules/prefilter.h"
 #include "rules/queryprobe.h"
-#include "judge/site.h"
-#include "surfaces/surface.h"
+#include "model/site.h"
+#include "model/surface.h"
 
 typedef struct hg_ruleset hg_ruleset;
 
@@ -51,14 +51,12 @@ typedef struct {
 /** The built-in rules' prefilters, made when the binary is built (rulegen.c writes one as C). */
 typedef struct {
   uint64_t hash;  // hg_ruleset_builtin_hash() of the rules it was made from
-  hg_prefilter_seed surfaces[HG_SURFACE_COUNT];
+  hg_prefilter_seed surfaces[HG_SURFACE_MAX];
 } hg_ruleset_seed;
 
 /** A hash of the built-in rules (their paths and bytes). */
 uint64_t hg_ruleset_builtin_hash(void);
 
-const TSLanguage *tree_sitter_python(void);
-const TSLanguage *tree_sitter_bash(void);
 
 
 /** Loads the rules from directory `dir`, or the built-in rules when dir is NULL. On failure err

@@ -8,29 +8,13 @@
 
 #include "base/source.h"
 #include "rules/ruleset.h"
-#include "surfaces/surface.h"
+#include "model/surface.h"
 
 typedef struct hg_extractor hg_extractor;
 
 /** Per-worker state: query cursor, match data, scratch. */
 hg_extractor *hg_extractor_new(void);
 void hg_extractor_free(hg_extractor *self);
-
-/** A `# hardguard: ...` comment, for suppress.c. */
-typedef struct {
-  uint32_t start_byte, line, col;
-  const char *text;  // the comment, in the arena
-} hg_marker_comment;
-
-typedef struct hg_sites {
-  hg_site *items;  // in the arena
-  size_t len;
-  hg_marker_comment *markers;  // in the arena, in file order
-  size_t n_markers;
-  // A surface read without tree-sitter (YAML) says here where the file stopped being readable:
-  const char *syntax_error;  // NULL, or the message (in the arena)
-  hg_pos syntax_at;
-} hg_sites;
 
 /** Where the first syntax error is, if any: false when the tree has none. */
 bool hg_extract_first_error(TSTree *tree, const hg_source *source, hg_pos *out);

@@ -7,7 +7,7 @@
 
 #include <yaml.h>
 
-#include "base/embed.h"
+#include "surfaces/embed.h"
 #include "rules/ruleset.h"
 
 typedef struct {

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "app/cli.h"
+#include "cli.h"
 
 enum { MAX_ARGS = 64 };
 

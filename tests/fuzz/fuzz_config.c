@@ -4,7 +4,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-#include "app/config.h"
+#include "rules/config.h"
 #include "rules/policy.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {

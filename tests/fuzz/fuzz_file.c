@@ -11,7 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "app/config.h"
+#include "rules/config.h"
 #include "surfaces/python/project/index.h"
 #include "rules/ruleset.h"
 #include "app/scan.h"

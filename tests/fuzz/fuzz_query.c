@@ -7,9 +7,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "app/config.h"
+#include "rules/config.h"
 #include "rules/predicate.h"
 #include "surfaces/python/eval.h"
+#include "surfaces/python/names.h"
+#include "surfaces/python/row.h"
 #include "rules/ruleset.h"
 
 enum { MAX_QUANTIFIED_STEPS = 48 };  // rules/python/cli-run.scm has 32
@@ -115,7 +117,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     hg_arena *arena = hg_arena_new();
     hg_buf scratch = {0};
     hg_imports *imports = hg_imports_new(arena, "pkg");
-    hg_predctx ctx = {.src = src, .md = md, .imports = imports, .scratch = &scratch};
+    hg_python_model model = {.src = src, .imports = imports};
+    hg_predctx ctx = {.src = src, .md = md, .names = &hg_python_names, .model = &model, .scratch = &scratch};
     uint32_t module = capture_id(q, "import.module"), alias = capture_id(q, "import.alias"),
              from = capture_id(q, "import.from"), name = capture_id(q, "import.name");
     TSQueryMatch m;
@@ -132,10 +135,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
       else if (capture(&m, module, &b))
         hg_imports_add_import(imports, text(arena, src, b), alias_text);
     }
-    hg_resolver r = {.engine = &hg_python_engine, .src = src, .imports = imports, .config = config, .policy = hg_ruleset_policy(rules),
+    hg_resolver r = {.engine = &hg_python_engine,
+                     .src = src,
+                     .imports = imports,
+                     .config = config,
+                     .policy = hg_ruleset_policy(rules),
                      .arena = arena};
     r.memo = hg_name_memo_new(arena);
-    ctx.resolver = &r;
+    model.resolver = &r;
     ts_query_cursor_exec(cursor, q, ts_tree_root_node(tree));
     while (ts_query_cursor_next_match(cursor, &m)) (void)hg_predicates_eval(preds[m.pattern_index], &m, &ctx);
     hg_buf_free(&scratch);

@@ -7,7 +7,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-#include "app/config.h"
+#include "rules/config.h"
 #include "rules/ruleset.h"
 #include "app/scan.h"
 

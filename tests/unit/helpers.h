@@ -2,7 +2,7 @@
 #ifndef HG_TEST_HELPERS_H
 #define HG_TEST_HELPERS_H
 
-#include "app/config.h"
+#include "rules/config.h"
 #include "rules/policy.h"
 
 /** The requirement bits of rules/policy.yml, in policy order (hg_verdict.missing and friends). */

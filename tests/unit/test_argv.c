@@ -10,7 +10,7 @@
 #include <cmocka.h>
 
 #include "base/argv.h"
-#include "judge/site.h"
+#include "model/site.h"
 
 #define MAX_WORDS 8
 

@@ -13,7 +13,7 @@
 
 #include "helpers.h"
 
-#include "surfaces/compose/render.h"
+#include "model/render.h"
 #include "surfaces/compose/service.h"
 #include "judge/verdict.h"
 
@@ -830,8 +830,8 @@ static void test_compose__render(void **state) {
   for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
     hg_value v = {.kind = HG_VAL_STR, .text = cases[i].text};
     hg_buf b = {0}, f = {0};
-    hg_compose_put_value(&b, &v, false);
-    hg_compose_put_value(&f, &v, true);
+    hg_yaml_put_value(&b, &v, false);
+    hg_yaml_put_value(&f, &v, true);
     if (strcmp(b.data, cases[i].block) || strcmp(f.data, cases[i].flow))
       print_error("'%s': %s / %s, expected %s / %s\n", cases[i].text, b.data, f.data, cases[i].block, cases[i].flow);
     assert_string_equal(b.data, cases[i].block);
@@ -845,7 +845,7 @@ static void test_compose__render(void **state) {
   hg_value list = {
       .kind = HG_VAL_LIST, .n_items = 1, .items = &(hg_value){.kind = HG_VAL_DICT, .items = items, .n_items = 3}};
   hg_buf b = {0};
-  hg_compose_put_entry(&b, "volumes", &list);
+  hg_yaml_put_entry(&b, "volumes", &list);
   assert_string_equal(b.data, "volumes: [{type: bind, source: /, x: null}]");
   hg_buf_free(&b);
 }

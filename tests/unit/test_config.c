@@ -13,7 +13,7 @@
 
 #include <cmocka.h>
 
-#include "app/config.h"
+#include "rules/config.h"
 
 // ---- temp directory fixture ---------------------------------------------------------------------
 

@@ -19,6 +19,7 @@
 
 #include "surfaces/python/project/index.h"
 #include "app/scan.h"
+#include "surfaces/registry.h"
 
 #ifndef HG_SOURCE_DIR
 #error "HG_SOURCE_DIR must name the source tree (set by tests/unit/CMakeLists.txt)"

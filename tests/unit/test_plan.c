@@ -14,6 +14,8 @@
 #include "surfaces/shell/fix.h"
 #include "helpers.h"
 #include "rules/ruleset.h"
+#include "surfaces/python/row.h"
+#include "surfaces/shell/row.h"
 
 typedef struct {
   TSParser *parser;

@@ -12,7 +12,8 @@
 
 #include "rules/predicate.h"
 #include "surfaces/python/names.h"  // the Python surface answers the name predicates
-#include "rules/ruleset.h"  // tree_sitter_python()
+#include "rules/ruleset.h"
+#include "surfaces/python/row.h"
 
 typedef struct {
   TSParser *parser;

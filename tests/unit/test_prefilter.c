@@ -17,6 +17,8 @@
 #include "app/check.h"
 #include "rules/prefilter.h"
 #include "rules/ruleset.h"
+#include "surfaces/registry.h"
+#include "surfaces/python/row.h"
 
 #ifndef HG_SOURCE_DIR
 #error "HG_SOURCE_DIR must name the source tree (set by tests/unit/CMakeLists.txt)"

@@ -11,7 +11,8 @@
 #include <cmocka.h>
 
 #include "surfaces/python/eval.h"
-#include "rules/ruleset.h"  // tree_sitter_python()
+#include "rules/ruleset.h"
+#include "surfaces/python/row.h"
 
 // ---- fixture: an arena per test -------------------------------------------------------------
 

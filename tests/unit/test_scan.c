@@ -18,6 +18,7 @@
 
 #include "app/scan.h"
 #include "base/source.h"
+#include "surfaces/registry.h"
 
 typedef struct {
   hg_ruleset *rules;

@@ -11,9 +11,10 @@
 
 #include <cmocka.h>
 
-#include "rules/ruleset.h"  // tree_sitter_python()
+#include "rules/ruleset.h"
 #include "surfaces/python/scope.h"
 #include "base/util.h"
+#include "surfaces/python/row.h"
 
 // ---- fixture: a parser per test, and the tree of the last snippet ------------------------------
 

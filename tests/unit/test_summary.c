@@ -21,6 +21,8 @@
 #include "surfaces/python/project/index.h"
 #include "surfaces/python/project/summary.h"
 #include "rules/ruleset.h"
+#include "surfaces/registry.h"
+#include "surfaces/python/row.h"
 
 // The project every test reads: a builder module and the file the sites stand in.
 static const char BUILDERS[] = "from dataclasses import dataclass\n"

@@ -7,7 +7,8 @@
 
 #include <cmocka.h>
 
-#include "surfaces/surface.h"
+#include "model/surface.h"
+#include "surfaces/registry.h"
 
 static void test_surface__by_name(void **state) {
   (void)state;

@@ -8,6 +8,7 @@
 #include "surfaces/shell/sh.h"
 #include "surfaces/shell/shell.h"
 #include "surfaces/ydoc.h"
+#include "surfaces/registry.h"
 
 typedef struct {
   hg_extractor *ex;

@@ -7,6 +7,7 @@
 
 #include "surfaces/compose/service.h"
 #include "surfaces/ydoc.h"
+#include "surfaces/registry.h"
 
 typedef struct {
   const hg_source *src;

@@ -7,7 +7,7 @@
 
 #include <yaml.h>
 
-#include "judge/site.h"
+#include "model/site.h"
 #include "base/util.h"
 
 /** Values built for a document beyond one per node: aliases and merge keys repeat what they

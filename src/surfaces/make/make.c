@@ -6,6 +6,7 @@
 #include "surfaces/node.h"
 #include "surfaces/shell/sh.h"
 #include "surfaces/shell/shell.h"
+#include "surfaces/registry.h"
 
 // Variables referring to variables are expanded this deep; a longer chain (or a cycle) is unknown.
 enum { MAX_DEPTH = 8 };

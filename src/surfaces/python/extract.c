@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "base/embed.h"
+#include "surfaces/embed.h"
 #include "surfaces/node.h"
 #include "surfaces/python/eval.h"
 #include "surfaces/python/names.h"
@@ -12,7 +12,8 @@
 #include "surfaces/python/resolve.h"
 #include "surfaces/shell/sh.h"
 #include "surfaces/shell/shell.h"
-#include "surfaces/surface.h"
+#include "model/surface.h"
+#include "surfaces/registry.h"
 
 typedef struct {
   uint32_t pattern;

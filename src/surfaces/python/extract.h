@@ -5,7 +5,7 @@
 #ifndef HG_PYTHON_EXTRACT_H
 #define HG_PYTHON_EXTRACT_H
 
-#include "app/config.h"
+#include "rules/config.h"
 #include "surfaces/extract.h"
 
 struct hg_index;

@@ -7,7 +7,7 @@
 
 #include <tree_sitter/api.h>
 
-#include "app/config.h"
+#include "rules/config.h"
 #include "base/util.h"
 
 typedef struct hg_imports hg_imports;

@@ -7,10 +7,10 @@
 
 #include <tree_sitter/api.h>
 
-#include "app/config.h"
+#include "rules/config.h"
 #include "surfaces/python/imports.h"
 #include "rules/policy.h"
-#include "judge/site.h"
+#include "model/site.h"
 #include "base/util.h"
 
 struct hg_index;

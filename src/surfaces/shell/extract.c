@@ -8,6 +8,8 @@
 #include "surfaces/node.h"
 #include "surfaces/shell/sh.h"
 #include "surfaces/shell/shell.h"
+#include "surfaces/registry.h"
+#include "surfaces/shell/row.h"
 
 static bool is_str(const hg_value *v) { return v->kind == HG_VAL_STR && !strchr(v->text, HG_HOLE); }
 

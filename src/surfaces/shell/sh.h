@@ -6,7 +6,7 @@
 #include <tree_sitter/api.h>
 
 #include "rules/policy.h"
-#include "judge/site.h"
+#include "model/site.h"
 
 /** One assignment `NAME=value`, `NAME+=(...)`, `local NAME=...`, in file order. */
 typedef struct {

@@ -4,7 +4,7 @@
 #ifndef HG_SHELL_H
 #define HG_SHELL_H
 
-#include "base/embed.h"
+#include "surfaces/embed.h"
 #include "surfaces/python/extract.h"
 
 struct hg_sh_env;

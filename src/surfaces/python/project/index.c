@@ -8,6 +8,8 @@
 
 #include "rules/ruleset.h"
 #include "surfaces/python/facts.h"
+#include "surfaces/registry.h"
+#include "surfaces/python/row.h"
 
 // A module bigger than this is generated code, not where a builder or a constant of flags lives;
 // it is not read (whatever a site takes from it stays unverifiable).

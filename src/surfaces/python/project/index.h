@@ -9,7 +9,7 @@
 
 #include <tree_sitter/api.h>
 
-#include "app/config.h"
+#include "rules/config.h"
 #include "base/util.h"
 
 struct hg_ruleset;

@@ -1,4 +1,4 @@
-#include "base/embed.h"
+#include "surfaces/embed.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -1,4 +1,4 @@
-#include "app/config.h"
+#include "rules/config.h"
 
 #include <errno.h>
 #include <limits.h>

@@ -12,14 +12,10 @@
 
 #include "base/util.h"
 
-typedef enum {
-  HG_SURFACE_PYTHON,
-  HG_SURFACE_SHELL,
-  HG_SURFACE_MAKE,
-  HG_SURFACE_CI,
-  HG_SURFACE_COMPOSE,
-  HG_SURFACE_COUNT,
-} hg_surface_id;
+/** A surface: its index in the registry (surfaces/registry.h names each). */
+typedef int hg_surface_id;
+/** Arrays indexed by surface hold this many; the registry lists hg_surface_count of them. */
+#define HG_SURFACE_MAX 8
 
 struct hg_extractor;
 struct hg_ruleset;
@@ -51,6 +47,11 @@ typedef struct {
   // tests/check_wildcard_fields.py holds each against the pinned grammar's node-types.json)
   const char *const *wildcards;
 } hg_surface;
+
+/** The registry: each surface's row, in id order (surfaces/registry.c, one line a surface). The
+ *  lookups below and every stage that works per surface read it; none names a surface. */
+extern const hg_surface *const hg_surfaces[HG_SURFACE_MAX];
+extern const int hg_surface_count;
 
 /** The row of surface `id`. */
 const hg_surface *hg_surface_get(hg_surface_id id);

@@ -1,4 +1,4 @@
-#include "app/cli.h"
+#include "cli.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -8,7 +8,7 @@
 #include <unistd.h>
 
 #include "app/baseline.h"
-#include "app/config.h"
+#include "rules/config.h"
 #include "app/configref.h"
 #include "fix/apply.h"
 #include "app/gate.h"
@@ -213,7 +213,7 @@ static int list_rules(const hg_ruleset *rules, FILE *out) {
   fputs("requirements:\n", out);
   for (size_t i = 0; i < p->n_req; i++) fprintf(out, "  %-24s %s\n", p->req[i].id, p->req[i].summary);
   fputs("surfaces:\n", out);
-  for (int s = 0; s < HG_SURFACE_COUNT; s++) {
+  for (int s = 0; s < hg_surface_count; s++) {
     const hg_surface *sf = hg_surface_get((hg_surface_id)s);
     if (!hg_ruleset_has(rules, (hg_surface_id)s)) {
       fprintf(out, "  %-8s off (the rules have no %s/ patterns)\n", sf->id, sf->id);

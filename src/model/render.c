@@ -1,4 +1,4 @@
-#include "surfaces/compose/render.h"
+#include "model/render.h"
 
 #include <string.h>
 
@@ -34,7 +34,7 @@ static void put_scalar(hg_buf *b, const char *s, bool flow) {
   hg_buf_putc(b, '"');
 }
 
-void hg_compose_put_value(hg_buf *b, const hg_value *v, bool flow) {
+void hg_yaml_put_value(hg_buf *b, const hg_value *v, bool flow) {
   switch (v->kind) {
   case HG_VAL_NONE: hg_buf_puts(b, "null"); return;
   case HG_VAL_LIST:
@@ -46,7 +46,7 @@ void hg_compose_put_value(hg_buf *b, const hg_value *v, bool flow) {
         put_scalar(b, v->items[i].key, true);
         hg_buf_puts(b, ": ");
       }
-      hg_compose_put_value(b, &v->items[i], true);
+      hg_yaml_put_value(b, &v->items[i], true);
     }
     hg_buf_putc(b, v->kind == HG_VAL_LIST ? ']' : '}');
     return;
@@ -54,7 +54,7 @@ void hg_compose_put_value(hg_buf *b, const hg_value *v, bool flow) {
   }
 }
 
-void hg_compose_put_entry(hg_buf *b, const char *key, const hg_value *v) {
+void hg_yaml_put_entry(hg_buf *b, const char *key, const hg_value *v) {
   hg_buf_printf(b, "%s: ", key);
-  hg_compose_put_value(b, v, false);
+  hg_yaml_put_value(b, v, false);
 }

@@ -1,4 +1,4 @@
-#include "judge/site.h"
+#include "model/site.h"
 
 #include <stdlib.h>
 #include <string.h>

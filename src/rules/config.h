@@ -4,7 +4,7 @@
 #define HG_CONFIG_H
 
 #include "rules/policy.h"
-#include "surfaces/surface.h"
+#include "model/surface.h"
 #include "base/util.h"
 
 /** A builder module and the callables in it that return the hardening set. A callable is a
@@ -38,8 +38,8 @@ typedef struct hg_config {
   char **exclude;
   size_t n_exclude;
   uint32_t *exclude_lines;  // per exclude glob, its line in the config file
-  bool surface_off[HG_SURFACE_COUNT];  // `surfaces: {shell: false}`
-  uint32_t surface_line[HG_SURFACE_COUNT];  // where a surface is turned off (0: not mentioned)
+  bool surface_off[HG_SURFACE_MAX];  // `surfaces: {shell: false}`
+  uint32_t surface_line[HG_SURFACE_MAX];  // where a surface is turned off (0: not mentioned)
   hg_allowance *allow;
   size_t n_allow;
   bool strict;           // `strict: true`: with --diff, gate-relaxed warnings fail the run (as --strict)

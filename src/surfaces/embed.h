@@ -5,7 +5,7 @@
 #ifndef HG_EMBED_H
 #define HG_EMBED_H
 
-#include "surfaces/python/extract.h"
+#include "surfaces/extract.h"
 
 /** The start of each line of a file, for positions of byte offsets without a parse tree. */
 typedef struct {

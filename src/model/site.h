@@ -9,6 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "base/source.h"
 #include "base/util.h"
 
 /** How a site's flags are read: set per pattern by `(#set! hardguard.reads "...")`. */
@@ -114,5 +115,21 @@ typedef struct {
  * - `line` is where the value stands (for a mapping's item, the line of its key); `via` names
  *   where an alias or a merge key brought a value from: the top-level key holding the anchor
  *   (`x-hardening (line 1)`), else "the merge key at line N". */
+
+/** A `# hardguard: ...` comment, for suppress.c. */
+typedef struct {
+  uint32_t start_byte, line, col;
+  const char *text;  // the comment, in the arena
+} hg_marker_comment;
+
+typedef struct hg_sites {
+  hg_site *items;  // in the arena
+  size_t len;
+  hg_marker_comment *markers;  // in the arena, in file order
+  size_t n_markers;
+  // A surface read without tree-sitter (YAML) says here where the file stopped being readable:
+  const char *syntax_error;  // NULL, or the message (in the arena)
+  hg_pos syntax_at;
+} hg_sites;
 
 #endif

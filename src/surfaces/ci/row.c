@@ -1,0 +1,16 @@
+#include "surfaces/ci/row.h"
+
+#include "surfaces/ci/ci.h"
+
+static const char *const NAMES[] = {".gitlab-ci.yml", "action.yml", "action.yaml", NULL};
+static const char *const PATHS[] = {".github/workflows/*.yml", ".github/workflows/*.yaml", NULL};
+static const char *const NONE[] = {NULL};
+
+const hg_surface hg_surface_ci = {.id = "ci",
+                                .grammar = "libyaml",
+                                .extensions = NONE,
+                                .names = NAMES,
+                                .paths = PATHS,
+                                .interpreters = NONE,
+                                .extract = hg_ci_extract,
+                                .blocks = NONE};

@@ -1,0 +1,17 @@
+#include "surfaces/compose/row.h"
+
+#include "surfaces/compose/compose.h"
+
+static const char *const NAMES[] = {
+    "compose.yaml",  "compose.yml", "docker-compose*.yaml", "docker-compose*.yml", "compose.*.yaml",
+    "compose.*.yml", NULL};
+static const char *const NONE[] = {NULL};
+
+const hg_surface hg_surface_compose = {.id = "compose",
+                                     .grammar = "libyaml",
+                                     .extensions = NONE,
+                                     .names = NAMES,
+                                     .paths = NONE,
+                                     .interpreters = NONE,
+                                     .extract = hg_compose_extract,
+                                     .blocks = NONE};

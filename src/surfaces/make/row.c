@@ -1,0 +1,17 @@
+#include "surfaces/make/row.h"
+
+#include "surfaces/make/make.h"
+
+static const char *const NAMES[] = {"Makefile", "makefile", "GNUmakefile", "*.mk", NULL};
+static const char *const NONE[] = {NULL};
+static const char *const BLOCKS[] = {"makefile", "recipe", NULL};
+
+const hg_surface hg_surface_make = {.id = "make",
+                                  .grammar = "tree-sitter-make",
+                                  .extensions = NONE,
+                                  .names = NAMES,
+                                  .paths = NONE,
+                                  .interpreters = NONE,
+                                  .language = tree_sitter_make,
+                                  .extract = hg_make_extract,
+                                  .blocks = BLOCKS};
