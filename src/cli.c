@@ -10,7 +10,7 @@
 #include "app/baseline.h"
 #include "rules/config.h"
 #include "app/configref.h"
-#include "fix/apply.h"
+#include "app/fix.h"
 #include "app/gate.h"
 #include "app/init.h"
 #include "surfaces/python/project/index.h"

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fix/apply.h"
+#include "app/fix.h"
 #include "report/report.h"
 
 #ifndef HG_INFORMATION_URI

@@ -1,4 +1,4 @@
-#include "fix/apply.h"
+#include "app/fix.h"
 
 #include <stdlib.h>
 #include <string.h>
