@@ -8,7 +8,7 @@ enum { CONTEXT = 3 };
 typedef HG_VEC(uint32_t) offsets;
 
 // Index of the line (0-based) holding byte `at`: the last line start <= at.
-static size_t line_of(const offsets *starts, uint32_t at) {
+static size_t line_at(const offsets *starts, uint32_t at) {
   size_t lo = 0, hi = starts->len;
   while (hi - lo > 1) {
     size_t mid = (lo + hi) / 2;
@@ -51,10 +51,10 @@ void hg_diff_unified(hg_buf *out, const char *path, const char *src, size_t len,
   long shift = 0; // new line numbers minus old ones, from the hunks before
   for (size_t g = 0; g < edits->len;) {
     // A hunk: the edits whose changed lines lie within 2 * CONTEXT lines of each other.
-    size_t first = line_of(&starts, edits->items[g].start), last = first, h = g;
+    size_t first = line_at(&starts, edits->items[g].start), last = first, h = g;
     for (; h < edits->len; h++) {
       const hg_edit *e = &edits->items[h];
-      size_t f = line_of(&starts, e->start), l = line_of(&starts, e->end > e->start ? e->end - 1 : e->start);
+      size_t f = line_at(&starts, e->start), l = line_at(&starts, e->end > e->start ? e->end - 1 : e->start);
       if (h > g && f > last + 2 * CONTEXT)
         break;
       if (l > last)
@@ -67,10 +67,10 @@ void hg_diff_unified(hg_buf *out, const char *path, const char *src, size_t len,
     size_t old_count = to - from + 1, new_count = old_count;
     size_t line = from; // the next old line to show
     for (size_t k = g; k < h;) {
-      size_t cf = line_of(&starts, edits->items[k].start), cl = cf, m = k;
+      size_t cf = line_at(&starts, edits->items[k].start), cl = cf, m = k;
       for (; m < h; m++) {
         const hg_edit *e = &edits->items[m];
-        size_t f = line_of(&starts, e->start), l = line_of(&starts, e->end > e->start ? e->end - 1 : e->start);
+        size_t f = line_at(&starts, e->start), l = line_at(&starts, e->end > e->start ? e->end - 1 : e->start);
         if (m > k && f > cl)
           break;
         if (l > cl)
