@@ -13,7 +13,6 @@
 #include "app/check.h"
 #include "surfaces/python/project/index.h"
 #include "base/source.h"
-#include "surfaces/registry.h"
 
 // tree-sitter's tree of a file takes some thirty times the file's size (a 1.5 MB file of
 // literals needs 45 MB). Files this big are checked one at a time, and the memory of each tree is
@@ -255,8 +254,8 @@ enum { FEW_FILES = 16, LIGHT_BYTES = 256 * 1024 };
 
 static void expect_units(const hg_scan_options *opts, char *const *paths, size_t n) {
   hg_reader *reader = hg_reader_new();
-  hg_units units = 0;
-  size_t bytes = 0;  // of the files that need a query
+  hg_units units[HG_SURFACE_MAX] = {0};
+  size_t bytes[HG_SURFACE_MAX] = {0};  // of the files that need a query
   for (size_t i = 0; i < n; i++) {
     hg_source src;
     hg_error err;
@@ -265,16 +264,18 @@ static void expect_units(const hg_scan_options *opts, char *const *paths, size_t
     int s = hg_surface_by_name(paths[i]);
     if (s < 0)
       s = hg_surface_by_shebang(src.data, src.len);
-    if (s == HG_SURFACE_PYTHON && !opts->config->surface_off[s]) {
-      hg_units u = hg_ruleset_units(opts->rules, HG_SURFACE_PYTHON, src.data, src.len);
-      units |= u;
-      if (u) bytes += src.len;
+    if (s >= 0 && hg_surface_get(s)->narrowed && !opts->config->surface_off[s]) {
+      hg_units u = hg_ruleset_units(opts->rules, s, src.data, src.len);
+      units[s] |= u;
+      if (u) bytes[s] += src.len;
     }
     hg_source_free(&src);
   }
   hg_reader_free(reader);
   // The ruleset is read-only once workers share it; none runs yet.
-  hg_ruleset_expect((hg_ruleset *)opts->rules, HG_SURFACE_PYTHON, units, bytes <= LIGHT_BYTES);
+  for (int s = 0; s < hg_surface_count; s++)
+    if (hg_surface_get(s)->narrowed)
+      hg_ruleset_expect((hg_ruleset *)opts->rules, s, units[s], bytes[s] <= LIGHT_BYTES);
 }
 
 int hg_scan(const hg_scan_options *opts, char *const *paths, size_t n, hg_findings *out, hg_file_errors *errors,

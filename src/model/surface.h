@@ -41,6 +41,8 @@ typedef struct {
   hg_surface_extract_fn extract;       // for a surface without a language, called with a NULL tree
   const char *const *blocks;           // NULL-terminated node types that hold statements: a parse error is reported as
                                        // the statement of one of them that holds it
+  bool narrowed;                       // a run of few files compiles its query for the units they need
+                                       // (hg_ruleset_expect), light when they are small
   bool bracket_limit;                  // files nesting brackets deeper than CPython allows are not parsed
   // NULL-terminated "type field:" pairs: only that node type has that field, so a rule's node of
   // that type followed by that field may be compiled as a wildcard (ruleset.c's light compile;

@@ -19,5 +19,6 @@ const hg_surface hg_surface_python = {.id = "python",
                                     .language = tree_sitter_python,
                                     .extract = hg_extract,
                                     .blocks = BLOCKS,
+                                    .narrowed = true,
                                     .bracket_limit = true,
                                     .wildcards = PYTHON_WILDCARDS};
