@@ -6,14 +6,13 @@
 
 #include "app/check.h"
 #include "fix/diff.h"
+#include "fix/plan.h"
 #include "surfaces/python/fix.h"
-#include "surfaces/shell/fix.h"
 #include "fix/write.h"
 #include "surfaces/python/project/index.h"
 #include "rules/ruleset.h"
 #include "base/source.h"
 #include "model/surface.h"
-#include "surfaces/registry.h"
 
 // One failing site of a file that --fix may fix, and what the fix did with it.
 typedef struct {
@@ -38,7 +37,7 @@ typedef struct {
   const hg_fix_options *o;
   const hg_policy *policy;
   hg_checker *checker;
-  TSParser *parser[HG_SURFACE_MAX]; // Python's and the shell's, made on first use
+  TSParser *parser[HG_SURFACE_MAX]; // per surface fixed, made on first use
   candidate *cands;
   size_t n_cands;
   const char **names_by_dialect[HG_POLICY_MAX_DIALECTS]; // the option names each keyword dialect reads
@@ -122,7 +121,8 @@ static const char *const *dialect_names(fixer *fx, const char *dialect) {
 
 typedef struct {
   const char *path;
-  hg_surface_id surface; // Python or shell
+  hg_surface_id surface; // one with a planner
+  const hg_fix_planner *fix;
   char *bytes;           // the whole file
   size_t len;
   size_t bom;
@@ -163,7 +163,7 @@ static int build(fixer *fx, file *fl, hg_edits *edits, hg_buf *out) {
   for (size_t i = 0; i < fl->n_sites; i++)
     if (fl->sites[i].choice >= 0 && fl->sites[i].start < first)
       first = fl->sites[i].start;
-  for (size_t c = 0; c < fx->n_cands && fl->surface == HG_SURFACE_PYTHON; c++) {
+  for (size_t c = 0; c < fx->n_cands && fl->fix->builders; c++) {
     bool done = false;
     for (size_t k = 0; k < c && !done; k++)
       done = !strcmp(fx->cands[k].module, fx->cands[c].module);
@@ -184,7 +184,7 @@ static int build(fixer *fx, file *fl, hg_edits *edits, hg_buf *out) {
     }
     if (names.len) {
       char **got = hg_xcalloc(names.len, sizeof(char *));
-      hg_fix_plan_import(&fl->text, fx->cands[c].module, names.items, names.len, first, edits, got);
+      fl->fix->plan_import(&fl->text, fx->cands[c].module, names.items, names.len, first, edits, got);
       for (size_t k = 0; k < names.len; k++)
         calls[which.items[k]] = got[k];
       free(got);
@@ -199,21 +199,16 @@ static int build(fixer *fx, file *fl, hg_edits *edits, hg_buf *out) {
       continue;
     size_t before = edits->len;
     hg_buf note = {0}, why = {0};
-    if (fl->surface == HG_SURFACE_SHELL) {
-      // No builder: the missing flags themselves, as the policy writes them.
-      int d = hg_policy_dialect(fx->policy, s->f->dialect);
-      char *flags = d >= 0 ? hg_fix_shell_flags(fx->policy, d, s->f->missing, s->f->n_missing) : NULL;
-      int rc = flags ? hg_fix_plan_command(&fl->text, s->node, flags, fx->policy, edits, &why) : -1;
-      if (!flags)
-        hg_buf_puts(&why, "the policy has no `set:` value for a missing requirement");
-      planned(s, edits, before, rc, flags, &why);
+    if (!fl->fix->builders) {
+      char *added = NULL;
+      int rc = fl->fix->plan_missing(&fl->text, s->node, s->f, fx->policy, edits, &added, &why);
+      planned(s, edits, before, rc, added, &why);
       continue;
     }
     const candidate *cd = &fx->cands[s->choice];
     char *call = hg_xasprintf("%s()", calls[s->choice]);
-    int rc = s->kind == HG_FIX_SITE_ARGV ? hg_fix_plan_argv(&fl->text, s->node, call, fx->policy, edits, &why)
-                                         : hg_fix_plan_kwargs(&fl->text, s->node, call, cd->yields, cd->n_yields,
-                                                              dialect_names(fx, s->f->dialect), edits, &note, &why);
+    int rc = fl->fix->plan_builder(&fl->text, s->node, s->kind, call, cd->yields, cd->n_yields,
+                                   dialect_names(fx, s->f->dialect), fx->policy, edits, &note, &why);
     planned(s, edits, before, rc, note.len ? hg_buf_detach(&note) : NULL, &why);
     hg_buf_free(&note);
     free(call);
@@ -290,7 +285,7 @@ static void choose(fixer *fx, file *fl, size_t syntax_before) {
     hg_buf tried = {0};
     const char *site_why;
     char *plan_why = NULL;
-    size_t tries = fl->surface == HG_SURFACE_SHELL ? 1 : fx->n_cands; // a shell script has no builder
+    size_t tries = fl->fix->builders ? fx->n_cands : 1; // without builders: one plan
     for (size_t c = 0; c < tries && s->choice < 0; c++) {
       s->choice = (int)c;
       hg_edits edits;
@@ -309,7 +304,7 @@ static void choose(fixer *fx, file *fl, size_t syntax_before) {
           free(s->why);
         s->why = NULL;
       }
-      if (fl->surface == HG_SURFACE_PYTHON)
+      if (fl->fix->builders)
         hg_buf_printf(&tried, "%s%s()", tried.len ? ", " : "", fx->cands[c].name);
       if (!ok)
         s->choice = -1;
@@ -318,9 +313,8 @@ static void choose(fixer *fx, file *fl, size_t syntax_before) {
     }
     if (s->choice < 0)
       s->why = plan_why ? plan_why
-               : fl->surface == HG_SURFACE_SHELL
-                   ? hg_xstrdup("the command still fails with the flags added")
-                   : hg_xasprintf("no configured builder makes this site pass (tried %s)", tried.data);
+               : !fl->fix->builders ? hg_xstrdup(fl->fix->still_fails)
+                                    : hg_xasprintf("no configured builder makes this site pass (tried %s)", tried.data);
     else
       free(plan_why);
     hg_buf_free(&tried);
@@ -360,18 +354,8 @@ static void report_site(fixer *fx, const file *fl, const site *s) {
     return;
   }
   hg_buf b = {0};
-  if (fl->surface == HG_SURFACE_SHELL) {
-    hg_buf_printf(&b, "%s `%s` before the image", fx->o->dry_run ? "would add" : "added", s->note);
-    outcome(fx, s->f, true, hg_buf_detach(&b));
-    changes_of(fl, s, &fx->out->outcomes.items[fx->out->outcomes.len - 1]);
-    return;
-  }
-  const candidate *cd = &fx->cands[s->choice];
-  hg_buf_printf(&b, "%s %s%s() from %s", fx->o->dry_run ? "would apply" : "applied",
-                s->kind == HG_FIX_SITE_ARGV ? "*" : "**", cd->name, cd->module);
-  hg_buf_puts(&b, s->kind == HG_FIX_SITE_ARGV ? " before the image" : ", merged last");
-  if (s->note)
-    hg_buf_printf(&b, " (%s, which it sets)", s->note);
+  const candidate *cd = fl->fix->builders ? &fx->cands[s->choice] : NULL;
+  fl->fix->describe(&b, fx->o->dry_run, s->kind, s->note, cd ? cd->name : NULL, cd ? cd->module : NULL);
   outcome(fx, s->f, true, hg_buf_detach(&b));
   changes_of(fl, s, &fx->out->outcomes.items[fx->out->outcomes.len - 1]);
 }
@@ -421,30 +405,7 @@ static void fix_file(fixer *fx, file *fl) {
     site *s = &fl->sites[i];
     s->start = hg_text_offset(fl->text.src, fl->text.len, s->f->line, s->f->col);
     s->end = hg_text_offset(fl->text.src, fl->text.len, s->f->end_line, s->f->end_col);
-    if (fl->surface == HG_SURFACE_SHELL) {
-      s->node = hg_fix_shell_command(&fl->text, s->start, s->end);
-      if (ts_node_is_null(s->node))
-        s->why = hg_xstrdup("--fix finds no command there");
-      else if (s->f->also & ~(UINT32_C(1) << HG_RULE_UNHARDENED_SITE))
-        s->why = hg_xstrdup("the site also fails another rule (a weakening option, say): a human decides first");
-      continue;
-    }
-    s->kind = hg_fix_site(&fl->text, s->start, s->end, &s->node);
-    int d = s->f->dialect ? hg_policy_dialect(fx->policy, s->f->dialect) : -1;
-    bool keywords = d >= 0 && fx->policy->dialects[d].shape == HG_SHAPE_KEYWORDS;
-    bool flags = d >= 0 && fx->policy->dialects[d].shape == HG_SHAPE_FLAGS;
-    if (s->kind != HG_FIX_SITE_ARGV && flags)
-      s->why = hg_xstrdup("a command string run by a shell: write it as an argv list ([\"docker\", \"run\", ...]) "
-                          "and run --fix again; --fix does not rewrite shell strings");
-    else if ((s->kind == HG_FIX_SITE_ARGV && !flags) || (s->kind == HG_FIX_SITE_KWARGS && !keywords))
-      s->why = hg_xasprintf("--fix applies builders to keyword calls and argv lists, not to %s sites",
-                            s->f->dialect ? s->f->dialect : "these");
-    else if (s->kind == HG_FIX_SITE_NONE || s->kind == HG_FIX_SITE_OTHER)
-      s->why = hg_xstrdup("--fix applies a builder to keyword calls and argv lists only");
-    else if (s->f->also & ~((UINT32_C(1) << HG_RULE_UNHARDENED_SITE) | (UINT32_C(1) << HG_RULE_BUILDER_NOT_APPLIED)))
-      s->why = hg_xstrdup("the site also fails another rule (a weakening option, say): a human decides first");
-    else if (!fx->n_cands)
-      s->why = hg_xstrdup("no builder configured: run `hardguard init` first");
+    s->why = fl->fix->locate(&fl->text, s->f, fx->policy, fx->n_cands, s->start, s->end, &s->node, &s->kind);
   }
   checked before;
   check_bytes(fx, fl->surface, fl->path, fl->bytes, fl->len, &before);
@@ -532,13 +493,14 @@ int hg_fix_run(hg_fix_report *out, const hg_fix_options *o, const hg_findings *f
     fl.sites = sites.items;
     fl.n_sites = sites.len;
     int surface = hg_surface_by_name(fl.path);
-    bool fixable = surface == HG_SURFACE_PYTHON || surface == HG_SURFACE_SHELL;
+    bool fixable = surface >= 0 && hg_surface_get(surface)->fix;
     if (fl.n_sites && !fixable)
       all_not_fixed(&fx, &fl,
                     "--fix rewrites Python files and shell scripts only (compose services, Makefiles and CI "
                     "files are not fixed: add what the finding names)");
     size_t changed = fx.out->files_changed;
-    fl.surface = fixable ? (hg_surface_id)surface : HG_SURFACE_PYTHON;
+    fl.surface = fixable ? (hg_surface_id)surface : 0;
+    fl.fix = fixable ? hg_surface_get(surface)->fix : NULL;
     if (fl.n_sites && fixable)
       fix_file(&fx, &fl);
     // The import a fix adds is for the sites it fixed, which apply the builder: the module no

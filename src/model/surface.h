@@ -39,6 +39,7 @@ typedef struct {
   const char *const *interpreters;     // NULL-terminated: a `#!` line naming one makes a file this surface's
   const TSLanguage *(*language)(void); // NULL: read without tree-sitter (YAML; rules/<id>/*.yml)
   hg_surface_extract_fn extract;       // for a surface without a language, called with a NULL tree
+  const struct hg_fix_planner *fix;    // what --fix asks of it (fix/plan.h); NULL: its files are not fixed
   const char *const *blocks;           // NULL-terminated node types that hold statements: a parse error is reported as
                                        // the statement of one of them that holds it
   bool narrowed;                       // a run of few files compiles its query for the units they need

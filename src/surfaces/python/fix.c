@@ -403,3 +403,48 @@ bool hg_fix_builder_keywords(const char *src, TSNode root, const char *name, cha
   *n = keys.len;
   return true;
 }
+
+// ---- the planner --fix asks (fix/plan.h) -------------------------------------------------------
+
+static char *locate(const hg_fix_text *t, const hg_finding *f, const hg_policy *policy, size_t n_builders,
+                    uint32_t start, uint32_t end, TSNode *node, hg_fix_site_kind *kind) {
+  *kind = hg_fix_site(t, start, end, node);
+  int d = f->dialect ? hg_policy_dialect(policy, f->dialect) : -1;
+  bool keywords = d >= 0 && policy->dialects[d].shape == HG_SHAPE_KEYWORDS;
+  bool flags = d >= 0 && policy->dialects[d].shape == HG_SHAPE_FLAGS;
+  if (*kind != HG_FIX_SITE_ARGV && flags)
+    return hg_xstrdup("a command string run by a shell: write it as an argv list ([\"docker\", \"run\", ...]) "
+                      "and run --fix again; --fix does not rewrite shell strings");
+  if ((*kind == HG_FIX_SITE_ARGV && !flags) || (*kind == HG_FIX_SITE_KWARGS && !keywords))
+    return hg_xasprintf("--fix applies builders to keyword calls and argv lists, not to %s sites",
+                        f->dialect ? f->dialect : "these");
+  if (*kind == HG_FIX_SITE_NONE || *kind == HG_FIX_SITE_OTHER)
+    return hg_xstrdup("--fix applies a builder to keyword calls and argv lists only");
+  if (f->also & ~((UINT32_C(1) << HG_RULE_UNHARDENED_SITE) | (UINT32_C(1) << HG_RULE_BUILDER_NOT_APPLIED)))
+    return hg_xstrdup("the site also fails another rule (a weakening option, say): a human decides first");
+  if (!n_builders)
+    return hg_xstrdup("no builder configured: run `hardguard init` first");
+  return NULL;
+}
+
+static int plan_builder(const hg_fix_text *t, TSNode site, hg_fix_site_kind kind, const char *call,
+                        char *const *yields, size_t n_yields, const char *const *names, const hg_policy *policy,
+                        hg_edits *edits, hg_buf *note, hg_buf *why) {
+  return kind == HG_FIX_SITE_ARGV ? hg_fix_plan_argv(t, site, call, policy, edits, why)
+                                  : hg_fix_plan_kwargs(t, site, call, yields, n_yields, names, edits, note, why);
+}
+
+static void describe(hg_buf *b, bool dry_run, hg_fix_site_kind kind, const char *note, const char *builder,
+                     const char *module) {
+  hg_buf_printf(b, "%s %s%s() from %s", dry_run ? "would apply" : "applied", kind == HG_FIX_SITE_ARGV ? "*" : "**",
+                builder, module);
+  hg_buf_puts(b, kind == HG_FIX_SITE_ARGV ? " before the image" : ", merged last");
+  if (note)
+    hg_buf_printf(b, " (%s, which it sets)", note);
+}
+
+const hg_fix_planner hg_python_fix = {.builders = true,
+                                      .locate = locate,
+                                      .plan_import = hg_fix_plan_import,
+                                      .plan_builder = plan_builder,
+                                      .describe = describe};

@@ -2,29 +2,12 @@
  * call gets `**builder()` merged last (dropping the keywords the builder also yields, which Python
  * would refuse twice), an argv list gets `*builder()` spliced right before the image, and the file
  * gets the import in the form it already uses. Never touches the disk. */
-#ifndef HG_FIX_PLAN_H
-#define HG_FIX_PLAN_H
+#ifndef HG_PYTHON_FIX_H
+#define HG_PYTHON_FIX_H
 
 #include <tree_sitter/api.h>
 
-#include "fix/edit.h"
-#include "rules/policy.h"
-
-/** One Python file's text (after any byte-order mark) and its tree. */
-typedef struct {
-  const char *src;
-  size_t len;
-  TSNode root;     // the module node
-  const char *eol; // "\n" or "\r\n", for inserted lines
-} hg_fix_text;
-
-/** What a site is, as a fix sees it. */
-typedef enum {
-  HG_FIX_SITE_NONE,   // nothing at that range
-  HG_FIX_SITE_KWARGS, // a call taking keywords (docker-py, podman-py, ...)
-  HG_FIX_SITE_ARGV,   // an argv list or tuple
-  HG_FIX_SITE_OTHER,  // a command string, a client, ... (not fixed)
-} hg_fix_site_kind;
+#include "fix/plan.h"
 
 /** The node spanning bytes [start, end) exactly (the innermost of several), and what it is. */
 hg_fix_site_kind hg_fix_site(const hg_fix_text *t, uint32_t start, uint32_t end, TSNode *out);
@@ -60,5 +43,8 @@ int hg_fix_plan_argv(const hg_fix_text *t, TSNode site, const char *call, const 
  *  yields when its body (after a docstring) is one `return` of a dict literal with string keys:
  *  heap strings into `out` (the caller frees them). False when that cannot be read. */
 bool hg_fix_builder_keywords(const char *src, TSNode root, const char *name, char ***out, size_t *n);
+
+/** The Python surface's planner (its row's `fix`): applies a configured builder. */
+extern const hg_fix_planner hg_python_fix;
 
 #endif

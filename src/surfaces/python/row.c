@@ -1,5 +1,6 @@
 #include "surfaces/python/row.h"
 
+#include "surfaces/python/fix.h"
 #include "surfaces/python/extract.h"
 
 static const char *const EXT[] = {".py", NULL};
@@ -17,6 +18,7 @@ const hg_surface hg_surface_python = {.id = "python",
                                     .paths = NONE,
                                     .interpreters = INTERP,
                                     .language = tree_sitter_python,
+                                    .fix = &hg_python_fix,
                                     .extract = hg_extract,
                                     .blocks = BLOCKS,
                                     .narrowed = true,

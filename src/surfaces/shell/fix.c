@@ -127,3 +127,43 @@ int hg_fix_plan_command(const hg_fix_text *t, TSNode command, const char *flags,
   free(nodes.items);
   return at >= 0 ? 0 : -1;
 }
+
+// ---- the planner --fix asks (fix/plan.h) -------------------------------------------------------
+
+static char *locate(const hg_fix_text *t, const hg_finding *f, const hg_policy *policy, size_t n_builders,
+                    uint32_t start, uint32_t end, TSNode *node, hg_fix_site_kind *kind) {
+  (void)policy;
+  (void)n_builders;
+  (void)kind;
+  *node = hg_fix_shell_command(t, start, end);
+  if (ts_node_is_null(*node))
+    return hg_xstrdup("--fix finds no command there");
+  if (f->also & ~(UINT32_C(1) << HG_RULE_UNHARDENED_SITE))
+    return hg_xstrdup("the site also fails another rule (a weakening option, say): a human decides first");
+  return NULL;
+}
+
+// No builder: the missing flags themselves, as the policy writes them.
+static int plan_missing(const hg_fix_text *t, TSNode site, const hg_finding *f, const hg_policy *policy,
+                        hg_edits *edits, char **note, hg_buf *why) {
+  int d = hg_policy_dialect(policy, f->dialect);
+  char *flags = d >= 0 ? hg_fix_shell_flags(policy, d, f->missing, f->n_missing) : NULL;
+  int rc = flags ? hg_fix_plan_command(t, site, flags, policy, edits, why) : -1;
+  if (!flags)
+    hg_buf_puts(why, "the policy has no `set:` value for a missing requirement");
+  *note = flags;
+  return rc;
+}
+
+static void describe(hg_buf *b, bool dry_run, hg_fix_site_kind kind, const char *note, const char *builder,
+                     const char *module) {
+  (void)kind;
+  (void)builder;
+  (void)module;
+  hg_buf_printf(b, "%s `%s` before the image", dry_run ? "would add" : "added", note);
+}
+
+const hg_fix_planner hg_shell_fix = {.locate = locate,
+                                     .plan_missing = plan_missing,
+                                     .describe = describe,
+                                     .still_fails = "the command still fails with the flags added"};

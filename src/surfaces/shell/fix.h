@@ -4,7 +4,7 @@
 #ifndef HG_FIX_SHELL_H
 #define HG_FIX_SHELL_H
 
-#include "surfaces/python/fix.h"
+#include "fix/plan.h"
 
 /** The `command` node spanning bytes [start, end) of a tree-sitter-bash tree (or holding the node
  *  that does), or a null node. */
@@ -18,5 +18,8 @@ char *hg_fix_shell_flags(const hg_policy *policy, int dialect, const char *const
  *  reason in `why`. */
 int hg_fix_plan_command(const hg_fix_text *t, TSNode command, const char *flags, const hg_policy *policy,
                         hg_edits *edits, hg_buf *why);
+
+/** The shell surface's planner (its row's `fix`): adds the missing flags. */
+extern const hg_fix_planner hg_shell_fix;
 
 #endif

@@ -1,5 +1,6 @@
 #include "surfaces/shell/row.h"
 
+#include "surfaces/shell/fix.h"
 #include "surfaces/shell/shell.h"
 
 static const char *const EXT[] = {".sh", ".bash", NULL};
@@ -14,5 +15,6 @@ const hg_surface hg_surface_shell = {.id = "shell",
                                    .paths = NONE,
                                    .interpreters = INTERP,
                                    .language = tree_sitter_bash,
-                                   .extract = hg_shell_extract,
+                                   .fix = &hg_shell_fix,
+                                    .extract = hg_shell_extract,
                                    .blocks = BLOCKS};
