@@ -63,7 +63,7 @@ static void note_allowed(hg_verdict *v, const hg_policy *policy, uint64_t bits, 
 
 // The id of the dialect a site's options were judged in; NULL for sites without options.
 static const char *site_dialect(const hg_policy *p, const hg_site *s) {
-  if (s->reads == HG_READS_CLIENT || s->reads == HG_READS_OPAQUE || s->reads == HG_READS_SCRIPT || s->region)
+  if (!hg_readings[s->reads].options || s->region)
     return NULL;
   int d = hg_policy_site_dialect(p, (int)s->reads, (int)s->dialect - 1);
   return d >= 0 ? p->dialects[d].id : NULL;

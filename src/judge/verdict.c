@@ -7,25 +7,25 @@
 #include "model/render.h"
 #include "judge/options.h"
 
-// What one reading mode's options look like, for messages and fix hints.
+// What one reading mode's options look like in messages and fix hints (how they are judged is
+// the reading-mode table's: model/reads.h).
 static const struct {
   const char *subject; // how the message names the site
   bool argv_style;     // fix flags written as list items ("--cap-drop", "ALL")
-  bool flags;          // judged by CLI flags (else keywords)
   bool builder;        // the configured (Python) builders can be applied here
   const char *apply;   // how a builder is applied, around its name
   const char *apply_end;
   bool yaml;           // compose keys: values and fixes written as YAML (`cap_drop: [ALL]`)
 } MODES[] = {
-    [HG_READS_KWARGS] = {"container created with keywords", false, false, true, "**", "()", false},
-    [HG_READS_ARGV] = {"container command line", true, true, true, "*", "()", false},
-    [HG_READS_SHELL] = {"container shell command", false, true, true, "{shlex.join(", "())}", false},
-    [HG_READS_COMMAND] = {"container command", false, true, false, "", "", false},
-    [HG_READS_SCRIPT] = {"shell script", false, true, false, "", "", false},
-    [HG_READS_CLIENT] = {"Docker client", false, false, true, "", "()", false},
-    [HG_READS_OPAQUE] = {"code run at run time", false, false, true, "", "()", false},
-    [HG_READS_COMPOSE] = {"compose service", false, false, false, "", "", true},
-    [HG_READS_BODY] = {"container created through the Engine API", false, false, true, "**", "()", false},
+    [HG_READS_KWARGS] = {"container created with keywords", false, true, "**", "()", false},
+    [HG_READS_ARGV] = {"container command line", true, true, "*", "()", false},
+    [HG_READS_SHELL] = {"container shell command", false, true, "{shlex.join(", "())}", false},
+    [HG_READS_COMMAND] = {"container command", false, false, "", "", false},
+    [HG_READS_SCRIPT] = {"shell script", false, false, "", "", false},
+    [HG_READS_CLIENT] = {"Docker client", false, true, "", "()", false},
+    [HG_READS_OPAQUE] = {"code run at run time", false, true, "", "()", false},
+    [HG_READS_COMPOSE] = {"compose service", false, false, "", "", true},
+    [HG_READS_BODY] = {"container created through the Engine API", false, true, "**", "()", false},
 };
 
 // How a message names a site: its dialect's subject, else its reading mode's.
@@ -550,7 +550,7 @@ static void judge_flags(hg_verdict *out, const hg_judge *jp, const hg_policy *po
     }
     if (!unverifiable) {
       out->rule = HG_RULE_BUILDER_INCOMPLETE;
-      uint64_t yields = hg_judge_yields(&j, j.applied, MODES[site->reads].flags);
+      uint64_t yields = hg_judge_yields(&j, j.applied, (hg_readings[site->reads].shape == HG_SHAPE_FLAGS));
       hg_buf_printf(&msg, "%s applies the hardening builder %s, which yields ", subject,
                     j.applied->via ? j.applied->via : j.applied->text);
       if (yields)
@@ -621,8 +621,8 @@ static void judge_flags(hg_verdict *out, const hg_judge *jp, const hg_policy *po
   }
   if (j.mismatch) {
     hg_buf_printf(&msg, "; `%s` (line %u) is a %s builder used as %s, which does not count", j.mismatch->text,
-                  j.mismatch->line, MODES[site->reads].flags ? "keyword" : "command-line",
-                  MODES[site->reads].flags ? "command-line flags" : "keywords");
+                  j.mismatch->line, (hg_readings[site->reads].shape == HG_SHAPE_FLAGS) ? "keyword" : "command-line",
+                  (hg_readings[site->reads].shape == HG_SHAPE_FLAGS) ? "command-line flags" : "keywords");
   }
   out->message = hg_buf_detach(&msg);
   out->fix = fix_hint(policy, config, site->reads, j.dialect, out->missing);

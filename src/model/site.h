@@ -10,20 +10,8 @@
 #include <stdint.h>
 
 #include "base/source.h"
+#include "model/reads.h"
 #include "base/util.h"
-
-/** How a site's flags are read: set per pattern by `(#set! hardguard.reads "...")`. */
-typedef enum {
-  HG_READS_KWARGS,  // docker-py keywords in @args (an argument_list)
-  HG_READS_ARGV,    // an argv list or tuple in @argv
-  HG_READS_SHELL,   // a shell command string in @command
-  HG_READS_COMMAND, // a command of a shell script (@site): its words, read by src/surfaces/shell/
-  HG_READS_SCRIPT,  // shell code embedded in another surface's file (@site): its sites come from the shell rules
-  HG_READS_CLIENT,  // a client: no flags, judged by the module's imports
-  HG_READS_OPAQUE,  // code run at run time (exec, eval): nothing to read, never verifiable
-  HG_READS_COMPOSE, // a compose service (reported at its key): its mapping, from src/surfaces/compose/service.h
-  HG_READS_BODY,    // a mapping in @body: the Engine API's create body (aiodocker's config, a request's json=)
-} hg_reads;
 
 /** Marks an interpolated part (`{expr}` of an f-string) inside a string value's text. */
 #define HG_HOLE '\x01'

@@ -4,22 +4,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const struct {
-  const char *name;
-  hg_reads reads;
-  const char *needs;  // the capture holding the flags
-} READS[] = {
-    {"kwargs", HG_READS_KWARGS, "args"},
-    {"argv", HG_READS_ARGV, "argv"},
-    {"shell", HG_READS_SHELL, "command"},
-    {"command", HG_READS_COMMAND, NULL},
-    {"script", HG_READS_SCRIPT, NULL},
-    {"client", HG_READS_CLIENT, NULL},
-    {"opaque", HG_READS_OPAQUE, NULL},
-    {"compose", HG_READS_COMPOSE, NULL},
-    {"body", HG_READS_BODY, "body"},
-};
-
 int hg_pattern_site_dialect(const hg_policy *p, hg_reads reads, const char *name, uint8_t *out, char *msg, size_t cap) {
   *out = 0;
   if (name) {
@@ -30,8 +14,7 @@ int hg_pattern_site_dialect(const hg_policy *p, hg_reads reads, const char *name
     *out = (uint8_t)(d + 1);
     return 0;
   }
-  bool options = reads != HG_READS_CLIENT && reads != HG_READS_OPAQUE && reads != HG_READS_SCRIPT;
-  if (options && hg_policy_site_dialect(p, (int)reads, -1) < 0)
+  if (hg_readings[reads].options && hg_policy_site_dialect(p, (int)reads, -1) < 0)
     return snprintf(msg, cap, "the policy has no dialect that reads \"%s\"", hg_reads_name((int)reads)), -1;
   return 0;
 }
@@ -101,12 +84,11 @@ int hg_pattern_setup(hg_pattern *p, const TSQuery *q, uint32_t i, const hg_captu
   for (size_t k = 0; k < n_kinds; k++)
     if (!strcmp(kind, kinds[k])) p->kind = kinds[k];
   const char *reads = hg_predicates_property(p->predicates, "hardguard.reads");
-  size_t r = 0;
-  while (reads && r < HG_ARRAY_LEN(READS) && strcmp(READS[r].name, reads) != 0) r++;
-  if (!reads || r == HG_ARRAY_LEN(READS))
+  int r = reads ? hg_reads_by_name(reads) : -1;
+  if (r < 0)
     return hg_error_set(err, "a site pattern needs (#set! hardguard.reads "
                        "\"kwargs|argv|shell|command|script|client|opaque|body\")");
-  p->reads = READS[r].reads;
+  p->reads = (hg_reads)r;
   char msg[192];
   if (hg_pattern_site_dialect(policy, p->reads, hg_predicates_property(p->predicates, "hardguard.dialect"), &p->dialect, msg,
                    sizeof(msg)) != 0)
@@ -129,8 +111,8 @@ int hg_pattern_setup(hg_pattern *p, const TSQuery *q, uint32_t i, const hg_captu
       return hg_error_set(err, "hardguard.body-position is a number (the positional argument, from 0)");
     p->body_position = (uint32_t)v;
   }
-  if (READS[r].needs && !pattern_has(q, i, hg_query_capture_id(q, READS[r].needs))) {
-    snprintf(msg, sizeof(msg), "a \"%s\" pattern captures @%s", reads, READS[r].needs);
+  if (hg_readings[r].capture && !pattern_has(q, i, hg_query_capture_id(q, hg_readings[r].capture))) {
+    snprintf(msg, sizeof(msg), "a \"%s\" pattern captures @%s", reads, hg_readings[r].capture);
     return hg_error_set(err, "%s", msg);
   }
   return 0;

@@ -67,37 +67,6 @@ static int load_matchers(hg_yaml *y, yaml_node_t *node, const char *what, hg_mat
 
 // ---- dialects -----------------------------------------------------------------------------------
 
-static const char *const READS_NAMES[] = {
-    [HG_READS_KWARGS] = "kwargs",   [HG_READS_ARGV] = "argv",     [HG_READS_SHELL] = "shell",
-    [HG_READS_COMMAND] = "command", [HG_READS_SCRIPT] = "script", [HG_READS_CLIENT] = "client",
-    [HG_READS_OPAQUE] = "opaque",   [HG_READS_COMPOSE] = "compose", [HG_READS_BODY] = "body",
-};
-
-const char *hg_reads_name(int reads) {
-  return reads >= 0 && (size_t)reads < HG_ARRAY_LEN(READS_NAMES) ? READS_NAMES[reads] : NULL;
-}
-
-int hg_reads_by_name(const char *name) {
-  for (size_t i = 0; i < HG_ARRAY_LEN(READS_NAMES); i++)
-    if (READS_NAMES[i] && !strcmp(READS_NAMES[i], name))
-      return (int)i;
-  return -1;
-}
-
-// The shape of judging a reading mode's options; -1 for modes that have no options.
-static int shape_of(int reads) {
-  switch (reads) {
-  case HG_READS_KWARGS: return HG_SHAPE_KEYWORDS;
-  case HG_READS_ARGV:
-  case HG_READS_SHELL:
-  case HG_READS_COMMAND:
-  case HG_READS_SCRIPT: return HG_SHAPE_FLAGS;
-  case HG_READS_COMPOSE:
-  case HG_READS_BODY: return HG_SHAPE_MAPPING;
-  default: return -1;
-  }
-}
-
 int hg_policy_dialect(const hg_policy *self, const char *id) {
   for (size_t i = 0; i < self->n_dialects; i++)
     if (!strcmp(self->dialects[i].id, id))
@@ -134,7 +103,7 @@ static int load_dialect(hg_yaml *y, hg_policy *p, yaml_node_t *key, yaml_node_t 
   int shape = -1, rc = 0;
   for (size_t i = 0; i < n_modes && rc == 0; i++) {
     int m = hg_reads_by_name(modes[i]);
-    int s = m >= 0 ? shape_of(m) : -1;
+    int s = m >= 0 ? hg_readings[m].shape : -1;
     if (s < 0)
       rc = hg_yaml_error(y, reads, err, "%s: reads: '%s' is not a reading mode with options (kwargs, argv, shell, "
                          "command, script, compose, body)", what, modes[i]);

@@ -23,13 +23,6 @@ typedef struct {
   pcre2_code *unlimited; // literal values that mean "no limit" to Docker (0, -1): they do not count; NULL: none
 } hg_matcher;
 
-/** How a dialect's options are judged, from the reading modes it serves (site.h). */
-typedef enum {
-  HG_SHAPE_KEYWORDS, // Python keywords (kwargs)
-  HG_SHAPE_FLAGS,    // command-line words (argv, shell, command, script)
-  HG_SHAPE_MAPPING,  // a mapping whose names are dotted paths (compose, body)
-} hg_shape;
-
 /** Something an SDK accepts under a name the policy judges elsewhere, read another way than its
  *  docker-py namesake (podman-py's `security_opt` goes to SELinux): named in a failing site's
  *  message when the site sets it. */
@@ -140,8 +133,6 @@ bool hg_matcher_unlimited(const hg_matcher *self, const char *text, pcre2_match_
 bool hg_matcher_value_ok(const hg_matcher *self, const char *text, pcre2_match_data *md);
 /** The requirement with this id, or NULL. */
 /** The name of reading mode `reads` ("kwargs", "argv", ...), and the mode of a name (-1: none). */
-const char *hg_reads_name(int reads);
-int hg_reads_by_name(const char *name);
 /** The dialect with this id (-1: none). */
 int hg_policy_dialect(const hg_policy *self, const char *id);
 /** The dialect a site of reading mode `reads` is judged in: `dialect` when >= 0, else the mode's

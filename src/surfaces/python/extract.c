@@ -302,7 +302,8 @@ void hg_extract(hg_extractor *self, const hg_ruleset *rules, const hg_config *co
     case HG_READS_COMMAND: // a shell surface's reading, never a Python pattern's
     case HG_READS_COMPOSE: // the compose surface's reading, likewise
     case HG_READS_CLIENT:
-    case HG_READS_OPAQUE: break;
+    case HG_READS_OPAQUE:
+    case HG_READS_COUNT: break;
     }
     r.notes = NULL;
     if (notes.len) {
