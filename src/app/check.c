@@ -69,7 +69,7 @@ static const char *site_dialect(const hg_policy *p, const hg_site *s) {
   return d >= 0 ? p->dialects[d].id : NULL;
 }
 
-static void judge_site(hg_checker *self, const hg_policy *policy, const hg_config *config, const hg_source *src,
+static void check_site(hg_checker *self, const hg_policy *policy, const hg_config *config, const hg_source *src,
                        const hg_site *site, hg_markers *markers, const path_allowance *pa, hg_findings *findings) {
   pcre2_match_data *md = hg_extractor_match_data(self->extractor);
   hg_site s = *site;
@@ -249,7 +249,7 @@ void hg_check_source(hg_checker *self, hg_surface_id surface, const hg_ruleset *
   if (config->n_allow && sites.len)
     pa.bits = hg_config_allowed(config, policy, src->path, pa.reasons);
   for (size_t i = 0; i < sites.len; i++)
-    judge_site(self, policy, config, src, &sites.items[i], markers, &pa, findings);
+    check_site(self, policy, config, src, &sites.items[i], markers, &pa, findings);
   hg_markers_report(markers, src, findings);
   if (tree)
     ts_tree_delete(tree);

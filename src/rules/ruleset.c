@@ -10,20 +10,11 @@
 #include <string.h>
 
 #include "rules/prefilter.h"
+#include "rules/rulefile.h"
 #include "base/rules_embedded.h"
 #include "model/surface.h"
 #include "base/yamldoc.h"
 
-typedef struct {
-  char *path;  // as shown in errors: "rules/python/sdk-run.scm" or DIR/python/sdk-run.scm
-  char *name;  // relative: "python/sdk-run.scm"
-  char *data;
-  size_t len;
-  uint32_t offset;  // where it starts in the combined query source
-  int unit;         // a site file: its unit (its bit in hg_units); a facts file: -1
-} rule_file;
-
-typedef HG_VEC(rule_file) file_vec;
 
 // The prefilter seed made from the built-in rules when the binary was built (rulegen.c). The
 // library does not define it: a program without one (rulegen, the unit tests) compiles its queries
@@ -48,7 +39,7 @@ typedef struct {
   hg_yaml_rule *yaml;  // a surface without a grammar: its rules/<surface>/*.yml
   size_t n_yaml;
   char *yaml_prefilter;  // ... and their literals as the alternation --list-rules shows ("": off)
-  file_vec files;        // a tree-sitter surface's rule files, in name order
+  hg_rule_files files;        // a tree-sitter surface's rule files, in name order
   hg_units units;        // every unit of the surface
   bool seeded;           // the prefilter came from the seed
   pthread_mutex_t lock;
@@ -69,109 +60,6 @@ struct hg_ruleset {
   size_t n_kinds;
 };
 
-static int file_cmp(const void *a, const void *b) {
-  return strcmp(((const rule_file *)a)->name, ((const rule_file *)b)->name);
-}
-
-static bool ends_with(const char *s, const char *suffix) {
-  size_t n = strlen(s), m = strlen(suffix);
-  return n >= m && strcmp(s + n - m, suffix) == 0;
-}
-
-static void add_file(file_vec *files, const char *shown, const char *name, const char *data, size_t len) {
-  rule_file f = {hg_xstrdup(shown), hg_xstrdup(name), hg_xstrndup(data, len), len, 0, -1};
-  HG_VEC_PUSH(files, f);
-}
-
-static int read_dir(file_vec *files, const char *dir, const char *sub, hg_error *err) {
-  char *path = hg_xasprintf("%s/%s", dir, sub);
-  DIR *d = opendir(path);
-  if (!d && errno == ENOENT) {  // a surface without rules (or without facts) is not checked
-    free(path);
-    return 0;
-  }
-  if (!d) {
-    hg_error_set(err, "%s: cannot open rules directory: %s", path, strerror(errno));
-    free(path);
-    return -1;
-  }
-  struct dirent *e;
-  int rc = 0;
-  while (rc == 0 && (e = readdir(d))) {
-    if (!ends_with(e->d_name, ".scm") && !ends_with(e->d_name, ".yml")) continue;
-    char *full = hg_xasprintf("%s/%s", path, e->d_name), *name = hg_xasprintf("%s/%s", sub, e->d_name);
-    char *data;
-    size_t len;
-    rc = hg_read_file(&data, &len, full, err);
-    if (rc == 0) {
-      add_file(files, full, name, data, len);
-      free(data);
-    }
-    free(full);
-    free(name);
-  }
-  closedir(d);
-  free(path);
-  return rc;
-}
-
-// Every folder of a rules directory is a surface's: one that is not would be silently unread.
-static int check_folders(const char *dir, hg_error *err) {
-  DIR *d = opendir(dir);
-  if (!d) return 0;  // reading its policy.yml says why
-  struct dirent *e;
-  int rc = 0;
-  while (rc == 0 && (e = readdir(d))) {
-    if (e->d_name[0] == '.') continue;
-    char *path = hg_xasprintf("%s/%s", dir, e->d_name);
-    DIR *sub = opendir(path);
-    if (sub) {
-      closedir(sub);
-      if (hg_surface_by_id(e->d_name) < 0) {
-        hg_buf known = {0};
-        hg_surface_list(&known);
-        rc = hg_error_set(err, "%s: not the folder of a surface (%s)", path, known.data);
-        hg_buf_free(&known);
-      }
-    }
-    free(path);
-  }
-  closedir(d);
-  return rc;
-}
-
-static void files_free(file_vec *files) {
-  for (size_t i = 0; i < files->len; i++) {
-    free(files->items[i].path);
-    free(files->items[i].name);
-    free(files->items[i].data);
-  }
-  free(files->items);
-}
-
-// The file holding byte `offset` of the combined query source.
-static const rule_file *file_at(const file_vec *files, uint32_t offset) {
-  const rule_file *f = &files->items[0];
-  for (size_t i = 0; i < files->len; i++)
-    if (files->items[i].offset <= offset) f = &files->items[i];
-  return f;
-}
-
-// file:line:col of byte `offset` of the combined query source.
-static int query_error(hg_error *err, const file_vec *files, uint32_t offset, const char *what) {
-  const rule_file *f = file_at(files, offset);
-  uint32_t rel = offset - f->offset, line = 1, col = 1;
-  for (uint32_t i = 0; i < rel && i < f->len; i++) {
-    if (f->data[i] == '\n') {
-      line++;
-      col = 1;
-    } else {
-      col++;
-    }
-  }
-  return hg_error_set(err, "%s:%u:%u: %s", f->path, line, col, what);
-}
-
 static const char *const QUERY_ERRORS[] = {
     [TSQueryErrorNone] = "no error",
     [TSQueryErrorSyntax] = "invalid query syntax",
@@ -182,24 +70,17 @@ static const char *const QUERY_ERRORS[] = {
     [TSQueryErrorLanguage] = "grammar language version not supported",
 };
 
-static char *kind_of(const char *name) {
-  const char *base = hg_path_base(name);
-  return hg_xstrndup(base, strlen(base) - 4);
-}
-
-static bool is_fact(const char *name) { return strstr(name, "/facts/") != NULL; }
-
 // ---- prefilter ------------------------------------------------------------------------------------
 
 // The prefilter is built from the site patterns' predicates (prefilter.c says how), of a query of
 // every unit, each pattern announcing the unit of its file.
-static hg_prefilter *build_prefilter(const hg_rules_query *rq, const file_vec *files) {
+static hg_prefilter *build_prefilter(const hg_rules_query *rq, const hg_rule_files *files) {
   const hg_predicates **site = hg_xcalloc(rq->n_patterns ? rq->n_patterns : 1, sizeof(*site));
   unsigned *units = hg_xcalloc(rq->n_patterns ? rq->n_patterns : 1, sizeof(*units));
   size_t n = 0;
   for (uint32_t i = 0; i < rq->n_patterns; i++)
     if (rq->patterns[i].role == HG_PATTERN_SITE) {
-      units[n] = (unsigned)file_at(files, ts_query_start_byte_for_pattern(rq->query, i))->unit;
+      units[n] = (unsigned)hg_rule_files_at(files, ts_query_start_byte_for_pattern(rq->query, i))->unit;
       site[n++] = rq->patterns[i].predicates;
     }
   hg_prefilter *pre = hg_prefilter_new_units(site, units, n);
@@ -215,11 +96,11 @@ enum { QUERY_PROBE_SECONDS = 60 };
 // A rules directory the user gave is tried in a child first, the whole and then file by file to
 // name the one at fault: libtree-sitter 0.20.7 aborts, crashes or loops on some malformed
 // queries, and a guard must answer with an error, not die. The built-in rules are tested.
-static int probe_files(const TSLanguage *lang, const file_vec *files, const char *src, size_t len, hg_error *err) {
+static int probe_files(const TSLanguage *lang, const hg_rule_files *files, const char *src, size_t len, hg_error *err) {
   hg_error why;
   if (hg_query_probe(lang, src, (uint32_t)len, QUERY_PROBE_SECONDS, &why) == 0) return 0;
   for (size_t i = 0; i < files->len; i++) {
-    const rule_file *f = &files->items[i];
+    const hg_rule_file *f = &files->items[i];
     hg_error one;
     if (hg_query_probe(lang, f->data, (uint32_t)f->len, QUERY_PROBE_SECONDS, &one) != 0)
       return hg_error_set(err, "%s: %s", f->path, one.message);
@@ -268,10 +149,10 @@ static int compile_query(hg_ruleset *self, const surface_rules *sr, hg_units uni
                          hg_rules_query **out, hg_error *err) {
   *out = NULL;
   const TSLanguage *lang = sr->surface->language();
-  file_vec files = {0};  // shallow copies: the strings stay the surface's
+  hg_rule_files files = {0};  // shallow copies: the strings stay the surface's
   hg_buf src = {0};
   for (size_t i = 0; i < sr->files.len; i++) {
-    rule_file f = sr->files.items[i];
+    hg_rule_file f = sr->files.items[i];
     if (f.unit >= 0 && !(units & ((hg_units)1 << f.unit))) continue;
     f.offset = (uint32_t)src.len;
     hg_buf_add(&src, f.data, f.len);
@@ -281,11 +162,11 @@ static int compile_query(hg_ruleset *self, const surface_rules *sr, hg_units uni
   }
   int rc = 0;
   for (size_t i = 0; i < files.len && rc == 0; i++) {
-    const rule_file *f = &files.items[i];
+    const hg_rule_file *f = &files.items[i];
     size_t at = hg_query_stacked_quantifier(f->data, f->len);
     if (at < f->len)
       rc =
-          query_error(err, &files, f->offset + (uint32_t)at, "a quantifier right after another (write one of ?, *, +)");
+          hg_rule_files_error(err, &files, f->offset + (uint32_t)at, "a quantifier right after another (write one of ?, *, +)");
   }
   if (rc == 0 && !trusted) rc = probe_files(lang, &files, src.data, src.len, err);
   uint32_t eoff;
@@ -296,7 +177,7 @@ static int compile_query(hg_ruleset *self, const surface_rules *sr, hg_units uni
     // A pattern left open runs on into the next file, so tree-sitter's offset may land there:
     // compile the files one by one to name the one at fault.
     for (size_t i = 0; i < files.len; i++) {
-      const rule_file *f = &files.items[i];
+      const hg_rule_file *f = &files.items[i];
       TSQuery *one = ts_query_new(lang, f->data, (uint32_t)f->len, &eoff, &etype);
       if (one) {
         ts_query_delete(one);
@@ -308,7 +189,7 @@ static int compile_query(hg_ruleset *self, const surface_rules *sr, hg_units uni
     char what[160];
     snprintf(what, sizeof(what), etype < HG_ARRAY_LEN(QUERY_ERRORS) ? QUERY_ERRORS[etype] : "invalid query",
              sr->surface->grammar);
-    rc = query_error(err, &files, eoff, what);
+    rc = hg_rule_files_error(err, &files, eoff, what);
   }
   if (rc != 0) {
     free(files.items);
@@ -327,12 +208,12 @@ static int compile_query(hg_ruleset *self, const surface_rules *sr, hg_units uni
   rq->patterns = hg_xcalloc(rq->n_patterns ? rq->n_patterns : 1, sizeof(hg_pattern));
   for (uint32_t i = 0; i < rq->n_patterns && rc == 0; i++) {
     uint32_t start = ts_query_start_byte_for_pattern(q, i);
-    const rule_file *f = file_at(&files, start);
-    char *kind = is_fact(f->name) ? NULL : kind_of(f->name);
+    const hg_rule_file *f = hg_rule_files_at(&files, start);
+    char *kind = hg_rule_file_is_fact(f->name) ? NULL : hg_rule_file_kind(f->name);
     hg_error perr;
     if (hg_pattern_setup((hg_pattern *)&rq->patterns[i], q, i, &rq->captures, kind, self->kinds, self->n_kinds,
                          self->policy, &perr) != 0)
-      rc = query_error(err, &files, start, perr.message);
+      rc = hg_rule_files_error(err, &files, start, perr.message);
     free(kind);
   }
   if (rc == 0 && !sr->prefilter && (units & sr->units) == sr->units)
@@ -348,12 +229,12 @@ static int compile_query(hg_ruleset *self, const surface_rules *sr, hg_units uni
 
 // ---- YAML surfaces ----------------------------------------------------------------------------------
 
-static int load_yaml_rule(hg_yaml *y, const rule_file *f, hg_yaml_rule *r, hg_error *err) {
+static int load_yaml_rule(hg_yaml *y, const hg_rule_file *f, hg_yaml_rule *r, hg_error *err) {
   static const char *const keys[] = {"reads", "select", "literals", NULL};
   static const char *const select_keys[] = {"files", "path", NULL};
   yaml_node_t *root = hg_yaml_root(y);
   if (hg_yaml_mapping(y, root, keys, "rule", err) != 0) return -1;
-  r->kind = kind_of(f->name);
+  r->kind = hg_rule_file_kind(f->name);
   yaml_node_t *reads = hg_yaml_get(y, root, "reads"), *select = hg_yaml_get(y, root, "select"),
               *literals = hg_yaml_get(y, root, "literals");
   const char *rd;
@@ -391,10 +272,10 @@ static void yaml_rule_free(hg_yaml_rule *r) {
   free(r->reads);
 }
 
-static int build_yaml_surface(const hg_ruleset *self, surface_rules *sr, file_vec *files, hg_error *err) {
+static int build_yaml_surface(const hg_ruleset *self, surface_rules *sr, hg_rule_files *files, hg_error *err) {
   sr->yaml = hg_xcalloc(files->len, sizeof(hg_yaml_rule));
   for (size_t i = 0; i < files->len; i++) {
-    const rule_file *f = &files->items[i];
+    const hg_rule_file *f = &files->items[i];
     hg_yaml y;
     int rc = hg_yaml_load(&y, f->path, f->data, f->len, err);
     sr->n_yaml = i + 1;
@@ -419,12 +300,12 @@ static int build_yaml_surface(const hg_ruleset *self, surface_rules *sr, file_ve
   return 0;
 }
 
-static int build(hg_ruleset *self, file_vec *files, bool trusted, hg_error *err) {
-  const rule_file *policy = NULL;
-  file_vec per[HG_SURFACE_MAX] = {0};
+static int build(hg_ruleset *self, hg_rule_files *files, bool trusted, hg_error *err) {
+  const hg_rule_file *policy = NULL;
+  hg_rule_files per[HG_SURFACE_MAX] = {0};
   int rc = 0;
   for (size_t i = 0; i < files->len && rc == 0; i++) {
-    rule_file *f = &files->items[i];
+    hg_rule_file *f = &files->items[i];
     if (strcmp(f->name, "policy.yml") == 0) {
       policy = f;
       continue;
@@ -438,15 +319,15 @@ static int build(hg_ruleset *self, file_vec *files, bool trusted, hg_error *err)
                         f->path);
       break;
     }
-    bool yml = ends_with(f->name, ".yml");
+    bool yml = hg_rule_file_ends_with(f->name, ".yml");
     if (yml != (hg_surface_get((hg_surface_id)s)->language == NULL)) {
       rc = hg_error_set(err, "%s: the %s surface's rules are %s files", f->path, hg_surface_get((hg_surface_id)s)->id,
                         yml ? ".scm (tree-sitter queries)" : ".yml");
       break;
     }
     HG_VEC_PUSH(&per[s], *f);  // a shallow copy: the strings stay owned by `files`
-    if (!is_fact(f->name)) {
-      char *kind = kind_of(f->name);
+    if (!hg_rule_file_is_fact(f->name)) {
+      char *kind = hg_rule_file_kind(f->name);
       bool dup = false;
       for (size_t k = 0; k < self->n_kinds && !dup; k++) dup = !strcmp(self->kinds[k], kind);
       if (dup) {
@@ -471,9 +352,9 @@ static int build(hg_ruleset *self, file_vec *files, bool trusted, hg_error *err)
       // Deep copies: the loaded files are freed when loading ends. A site file is a unit.
       int unit = 0;
       for (size_t i = 0; i < per[s].len; i++) {
-        const rule_file *f = &per[s].items[i];
-        add_file(&sr->files, f->path, f->name, f->data, f->len);
-        if (!is_fact(f->name)) {
+        const hg_rule_file *f = &per[s].items[i];
+        hg_rule_files_add(&sr->files, f->path, f->name, f->data, f->len);
+        if (!hg_rule_file_is_fact(f->name)) {
           sr->files.items[i].unit = unit < HG_UNITS_MAX ? unit : HG_UNITS_MAX - 1;  // beyond: compiled together
           sr->units |= (hg_units)1 << sr->files.items[i].unit;
           unit++;
@@ -511,39 +392,39 @@ uint64_t hg_ruleset_builtin_hash(void) {
 
 int hg_ruleset_load(hg_ruleset **out, const char *dir, hg_error *err) {
   *out = NULL;
-  file_vec files = {0};
+  hg_rule_files files = {0};
   int rc = 0;
   if (dir) {
     char *policy = hg_xasprintf("%s/policy.yml", dir);
     char *data;
     size_t len;
-    rc = check_folders(dir, err);
+    rc = hg_rule_files_check_folders(dir, err);
     if (rc == 0) rc = hg_read_file(&data, &len, policy, err);
     if (rc == 0) {
-      add_file(&files, policy, "policy.yml", data, len);
+      hg_rule_files_add(&files, policy, "policy.yml", data, len);
       free(data);
     }
     for (int sf = 0; rc == 0 && sf < hg_surface_count; sf++) {
       const char *id = hg_surface_get((hg_surface_id)sf)->id;
       char *facts = hg_xasprintf("%s/facts", id);
-      rc = read_dir(&files, dir, id, err);
-      if (rc == 0) rc = read_dir(&files, dir, facts, err);
+      rc = hg_rule_files_read_dir(&files, dir, id, err);
+      if (rc == 0) rc = hg_rule_files_read_dir(&files, dir, facts, err);
       free(facts);
     }
     free(policy);
   } else {
     for (const hg_embedded_file *f = hg_embedded_rules; f->path; f++) {
       char *shown = hg_xasprintf("rules/%s", f->path);
-      add_file(&files, shown, f->path, f->data, f->len);
+      hg_rule_files_add(&files, shown, f->path, f->data, f->len);
       free(shown);
     }
   }
   hg_ruleset *self = hg_xcalloc(1, sizeof(hg_ruleset));
   if (rc == 0) {
-    qsort(files.items, files.len, sizeof(rule_file), file_cmp);
+    qsort(files.items, files.len, sizeof(hg_rule_file), hg_rule_file_cmp);
     rc = build(self, &files, dir == NULL, err);
   }
-  files_free(&files);
+  hg_rule_files_free(&files);
   if (rc != 0) {
     hg_ruleset_free(self);
     return -1;
@@ -564,7 +445,7 @@ void hg_ruleset_free(hg_ruleset *self) {
     for (size_t i = 0; i < sr->n_yaml; i++) yaml_rule_free(&sr->yaml[i]);
     free(sr->yaml);
     free(sr->yaml_prefilter);
-    files_free(&sr->files);
+    hg_rule_files_free(&sr->files);
     pthread_mutex_destroy(&sr->lock);
   }
   hg_policy_free(self->policy);
@@ -652,10 +533,10 @@ const char *hg_ruleset_prefilter_source(const hg_ruleset *self, hg_surface_id s)
   if (sr->seeded) {
     // What --list-rules shows is what the rules give now; the seed must say the same.
     const hg_rules_query *rq = hg_ruleset_query_for(self, s, HG_UNITS_ALL);
-    file_vec files = {0};
+    hg_rule_files files = {0};
     uint32_t offset = 0;
     for (size_t i = 0; i < sr->files.len; i++) {
-      rule_file f = sr->files.items[i];
+      hg_rule_file f = sr->files.items[i];
       f.offset = offset;
       offset += (uint32_t)f.len + 1;
       HG_VEC_PUSH(&files, f);
