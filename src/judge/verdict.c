@@ -5,6 +5,7 @@
 
 #include "base/argv.h"
 #include "model/render.h"
+#include "judge/effect.h"
 #include "judge/options.h"
 
 // What one reading mode's options look like in messages and fix hints (how they are judged is
@@ -15,17 +16,16 @@ static const struct {
   bool builder;        // the configured (Python) builders can be applied here
   const char *apply;   // how a builder is applied, around its name
   const char *apply_end;
-  bool yaml;           // compose keys: values and fixes written as YAML (`cap_drop: [ALL]`)
 } MODES[] = {
-    [HG_READS_KWARGS] = {"container created with keywords", false, true, "**", "()", false},
-    [HG_READS_ARGV] = {"container command line", true, true, "*", "()", false},
-    [HG_READS_SHELL] = {"container shell command", false, true, "{shlex.join(", "())}", false},
-    [HG_READS_COMMAND] = {"container command", false, false, "", "", false},
-    [HG_READS_SCRIPT] = {"shell script", false, false, "", "", false},
-    [HG_READS_CLIENT] = {"Docker client", false, true, "", "()", false},
-    [HG_READS_OPAQUE] = {"code run at run time", false, true, "", "()", false},
-    [HG_READS_COMPOSE] = {"compose service", false, false, "", "", true},
-    [HG_READS_BODY] = {"container created through the Engine API", false, true, "**", "()", false},
+    [HG_READS_KWARGS] = {"container created with keywords", false, true, "**", "()"},
+    [HG_READS_ARGV] = {"container command line", true, true, "*", "()"},
+    [HG_READS_SHELL] = {"container shell command", false, true, "{shlex.join(", "())}"},
+    [HG_READS_COMMAND] = {"container command", false, false, "", ""},
+    [HG_READS_SCRIPT] = {"shell script", false, false, "", ""},
+    [HG_READS_CLIENT] = {"Docker client", false, true, "", "()"},
+    [HG_READS_OPAQUE] = {"code run at run time", false, true, "", "()"},
+    [HG_READS_COMPOSE] = {"compose service", false, false, "", ""},
+    [HG_READS_BODY] = {"container created through the Engine API", false, true, "**", "()"},
 };
 
 // How a message names a site: its dialect's subject, else its reading mode's.
@@ -34,41 +34,10 @@ static const char *subject_of(const hg_policy *p, const hg_site *site, size_t di
   return s ? s : MODES[site->reads].subject;
 }
 
-// A mapping name as Python indexes it: HostConfig.CapDrop -> ["HostConfig"]["CapDrop"].
-static void put_path(hg_buf *b, const char *name) {
-  for (const char *p = name;;) {
-    const char *dot = strchr(p, '.');
-    size_t n = dot ? (size_t)(dot - p) : strlen(p);
-    hg_buf_printf(b, "[\"%.*s\"]", (int)n, p);
-    if (!dot)
-      return;
-    p = dot + 1;
-  }
-}
-
-// An expression as the user wrote it: a string with interpolations is shown as f"...{…}...".
-static void put_expr(hg_buf *b, const hg_value *v, bool with_key) {
-  if (with_key && v->key && v->group)
-    hg_buf_printf(b, "\"%s\": ", v->key); // an entry of a dict literal
-  if (v->kind != HG_VAL_STR) {
-    hg_buf_puts(b, v->text);
-    return;
-  }
-  bool fstring = strchr(v->text, HG_HOLE) != NULL;
-  hg_buf_puts(b, fstring ? "f\"" : "\"");
-  for (const char *p = v->text; *p; p++) {
-    if (*p == HG_HOLE)
-      hg_buf_puts(b, "{…}");
-    else
-      hg_buf_putc(b, *p);
-  }
-  hg_buf_putc(b, '"');
-}
-
 // A word as the site's language writes it: a shell command's words bare, others as expressions.
 static void put_word(hg_buf *b, const hg_value *v, hg_reads reads) {
   if (reads != HG_READS_COMMAND || v->kind != HG_VAL_STR) {
-    put_expr(b, v, false);
+    hg_put_expr(b, v, false);
     return;
   }
   for (const char *p = v->text; *p; p++) {
@@ -127,7 +96,7 @@ static char *fix_hint(const hg_policy *p, const hg_config *c, hg_reads reads, si
     const char *fix = req->spell[dialect].n ? req->spell[dialect].fix : NULL;
     if (!fix) {
       hg_buf_printf(&b, "%s (the policy has no %s spelling for it)", req->id, p->dialects[dialect].id);
-    } else if (MODES[reads].yaml) {
+    } else if (hg_readings[reads].yaml) {
       hg_buf_printf(&b, "`%s`", fix);
     } else if (!MODES[reads].argv_style) {
       hg_buf_puts(&b, fix);
@@ -178,7 +147,7 @@ static void add_weakening(hg_verdict *out, const hg_judge *j, const hg_site *sit
     if (!v)
       continue;
     const hg_value *entry = j->forbid_value[f];
-    if (MODES[reads].yaml) {
+    if (hg_readings[reads].yaml) {
       // `privileged: true`, or the list entry that sets it: `volumes: ["/:/host"]`
       hg_buf_puts(&msg, first ? " `" : "; `");
       hg_buf_printf(&fix, "%s`", first ? "" : ", ");
@@ -204,8 +173,8 @@ static void add_weakening(hg_verdict *out, const hg_judge *j, const hg_site *sit
       hg_buf_printf(&msg, "%s=", j->forbid_name[f]);
       hg_buf_printf(&fix, "%s", j->forbid_name[f]);
     } else if (reads == HG_READS_BODY) {
-      put_path(&msg, j->forbid_name[f]);
-      put_path(&fix, j->forbid_name[f]);
+      hg_put_path(&msg, j->forbid_name[f]);
+      hg_put_path(&fix, j->forbid_name[f]);
       hg_buf_puts(&msg, "=");
     } else {
       hg_buf_puts(&fix, j->forbid_name[f]);
@@ -250,7 +219,7 @@ static void explain_unlimited(hg_buf *msg, const hg_judge *j, const hg_policy *p
     bool quote = (site->reads == HG_READS_KWARGS || site->reads == HG_READS_BODY) && v->kind == HG_VAL_STR;
     hg_buf_puts(msg, "; `");
     if (site->reads == HG_READS_BODY)
-      put_path(msg, j->src_name[r]);
+      hg_put_path(msg, j->src_name[r]);
     else
       hg_buf_puts(msg, j->src_name[r]);
     hg_buf_printf(msg, "%s%s%s%s` (line %u) means no limit to Docker", sep, quote ? "\"" : "", v->text,
@@ -270,143 +239,6 @@ static void explain_traps(hg_buf *msg, const hg_judge *j, const hg_site *site) {
     put_where(msg, site, v);
     hg_buf_printf(msg, "): %s", d->traps[t].text);
   }
-}
-
-// ---- what reached the site ----------------------------------------------------------------------
-
-typedef HG_VEC(hg_effect) effect_vec;
-
-// An occurrence as written: `key=value` for a keyword, the option and its value for a flag.
-static char *written(const hg_site *site, const char *name, const hg_value *v) {
-  hg_buf b = {0};
-  if (MODES[site->reads].yaml) {
-    hg_yaml_put_entry(&b, name ? name : "", v);
-  } else if (site->reads == HG_READS_KWARGS) {
-    hg_buf_printf(&b, "%s=", name ? name : "");
-    put_expr(&b, v, false);
-  } else if (site->reads == HG_READS_BODY) {
-    put_path(&b, name ? name : "");
-    hg_buf_puts(&b, "=");
-    put_expr(&b, v, false);
-  } else if (v->text[0] == '-' || !name) {
-    hg_buf_puts(&b, v->text); // the option word itself: --read-only, --network=none
-  } else {
-    hg_buf_printf(&b, "%s %s", name, v->text);
-  }
-  return hg_buf_detach(&b);
-}
-
-static void add_effect(effect_vec *out, const hg_site *site, hg_effect e, const hg_value *v, char *value) {
-  if (v) {
-    e.value = value;
-    e.line = v->line;
-    e.via = v->via && v->kind != HG_VAL_BUILDER ? v->via : NULL;
-    e.path = v->path && site->path && strcmp(v->path, site->path) != 0 ? v->path : NULL;
-  }
-  HG_VEC_PUSH(out, e);
-}
-
-// The strings of one block: each distinct string once (the entries of a site that applies a
-// builder share its path and `via`).
-typedef struct {
-  char *at; // the next free byte
-  const char *kept[4 * 2 * HG_POLICY_MAX_REQ];
-  size_t n;
-} packer;
-
-static const char *seen_in(const char *const *kept, size_t n, const char *s) {
-  for (size_t i = 0; i < n; i++)
-    if (!strcmp(kept[i], s))
-      return kept[i];
-  return NULL;
-}
-
-static const char *pack(packer *p, const char *s) {
-  if (!s)
-    return NULL;
-  const char *old = seen_in(p->kept, p->n, s);
-  if (old)
-    return old;
-  size_t n = strlen(s) + 1;
-  memcpy(p->at, s, n);
-  const char *out = p->at;
-  p->at += n;
-  if (p->n < sizeof(p->kept) / sizeof(p->kept[0]))
-    p->kept[p->n++] = out;
-  return out;
-}
-
-// Per requirement what decided it and where it came from, then the forbidden options set, in one
-// heap block (the array, then its strings): a site's findings are kept until the run ends.
-static void effective(hg_verdict *out, const hg_judge *j, const hg_site *site) {
-  const hg_policy *p = j->policy;
-  effect_vec v = {0};
-  for (size_t r = 0; r < p->n_req; r++) {
-    hg_effect e = {.id = p->req[r].id};
-    const hg_value *src = j->src[r];
-    e.status = j->req[r] == HG_SAT            ? HG_EFFECT_SATISFIED
-               : j->req[r] == HG_UNVERIFIABLE ? HG_EFFECT_UNVERIFIABLE
-               : j->cond_seen[r]              ? HG_EFFECT_CONDITIONAL
-                                              : HG_EFFECT_MISSING;
-    if (out->relaxed & (UINT64_C(1) << r))
-      e.status = HG_EFFECT_ALLOWED;
-    if (j->trusted && j->trusted_by && e.status != HG_EFFECT_SATISFIED) {
-      e.status = HG_EFFECT_TRUSTED;
-      e.reason = "a builder marked `trust: true` in the config, not read";
-      add_effect(&v, site, e, j->trusted_by, hg_xstrdup(j->trusted_by->text));
-    } else if (e.status == HG_EFFECT_UNVERIFIABLE && j->unverifiable[r]) {
-      src = j->unverifiable[r];
-      e.reason = src->origin;
-      add_effect(&v, site, e, src, hg_xstrdup(src->text));
-    } else {
-      add_effect(&v, site, e, src, src ? written(site, j->src_name[r], src) : NULL);
-    }
-  }
-  for (size_t f = 0; f < p->n_forbid; f++) {
-    const hg_value *hit = j->forbid_hit[f];
-    if (!hit)
-      continue;
-    hg_effect e = {.id = p->forbid[f].id, .forbidden = true, .status = HG_EFFECT_FORBIDDEN};
-    const hg_value *entry = j->forbid_value[f];
-    char *value;
-    if (MODES[site->reads].yaml && entry) {
-      hg_value one = {.kind = HG_VAL_LIST, .items = (hg_value *)entry, .n_items = 1};
-      value = written(site, j->forbid_name[f], &one);
-      hit = entry; // where the entry stands
-    } else {
-      value = written(site, j->forbid_name[f], entry ? entry : hit);
-    }
-    add_effect(&v, site, e, hit, value);
-  }
-  // Size the block for the distinct strings only, then pack them (the same strings, in the same
-  // order, so the packer finds the same repeats).
-  size_t size = v.len * sizeof(hg_effect);
-  const char *distinct[4 * 2 * HG_POLICY_MAX_REQ];
-  size_t n_distinct = 0;
-  for (size_t i = 0; i < v.len; i++) {
-    const char *strs[] = {v.items[i].path, v.items[i].via, v.items[i].reason, v.items[i].value};
-    for (size_t k = 0; k < 4; k++) {
-      if (!strs[k] || seen_in(distinct, n_distinct, strs[k]))
-        continue;
-      if (n_distinct < sizeof(distinct) / sizeof(distinct[0]))
-        distinct[n_distinct++] = strs[k];
-      size += strlen(strs[k]) + 1;
-    }
-  }
-  out->effective = hg_xmalloc(size ? size : 1);
-  packer pk = {.at = (char *)(out->effective + v.len)};
-  for (size_t i = 0; i < v.len; i++) {
-    hg_effect e = v.items[i];
-    e.path = pack(&pk, e.path);
-    e.via = pack(&pk, e.via);
-    e.reason = pack(&pk, e.reason);
-    const char *value = pack(&pk, e.value);
-    free((char *)e.value);
-    e.value = value;
-    out->effective[i] = e;
-  }
-  out->n_effective = v.len;
-  free(v.items);
 }
 
 // The verdict on what the judge read: the first failing rule and its message, then the options
@@ -470,7 +302,7 @@ void hg_evaluate(hg_verdict *out, const hg_policy *policy, const hg_config *conf
     verdict_of(out, &j, policy, config, site);
     out->relaxed = relax;
   }
-  effective(out, &j, site);
+  out->effective = hg_effects_of(&j, site, out->relaxed, &out->n_effective);
   hg_judge_free(&j);
 }
 
@@ -526,7 +358,7 @@ static void judge_flags(hg_verdict *out, const hg_judge *jp, const hg_policy *po
       out->missing = 0;
       out->rule = HG_RULE_BUILDER_OVERRIDABLE;
       hg_buf_printf(&msg, "%s applies the hardening builder, but `", subject);
-      put_expr(&msg, j.overrider, true);
+      hg_put_expr(&msg, j.overrider, true);
       hg_buf_puts(&msg, "` (");
       put_where(&msg, site, j.overrider);
       hg_buf_puts(&msg, "), merged after it, can replace what it sets");
@@ -596,12 +428,12 @@ static void judge_flags(hg_verdict *out, const hg_judge *jp, const hg_policy *po
   } else if (unverifiable) {
     out->rule = HG_RULE_UNVERIFIABLE_FLAGS;
     hg_buf_printf(&msg, "%s takes options from `", subject);
-    if (MODES[site->reads].yaml && unverifiable->key)
+    if (hg_readings[site->reads].yaml && unverifiable->key)
       hg_yaml_put_entry(&msg, unverifiable->key, unverifiable);
-    else if (MODES[site->reads].yaml)
+    else if (hg_readings[site->reads].yaml)
       hg_yaml_put_value(&msg, unverifiable, false);
     else
-      put_expr(&msg, unverifiable, true);
+      hg_put_expr(&msg, unverifiable, true);
     hg_buf_puts(&msg, "` at ");
     put_where(&msg, site, unverifiable);
     hg_buf_printf(&msg, " (%s), which cannot be verified",

@@ -10,7 +10,7 @@ const hg_reading hg_readings[HG_READS_COUNT] = {
     [HG_READS_SCRIPT] = {"script", HG_SHAPE_FLAGS, false, NULL},
     [HG_READS_CLIENT] = {"client", -1, false, NULL},
     [HG_READS_OPAQUE] = {"opaque", -1, false, NULL},
-    [HG_READS_COMPOSE] = {"compose", HG_SHAPE_MAPPING, true, NULL},
+    [HG_READS_COMPOSE] = {"compose", HG_SHAPE_MAPPING, true, NULL, true},
     [HG_READS_BODY] = {"body", HG_SHAPE_MAPPING, true, "body"},
 };
 

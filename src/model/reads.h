@@ -35,6 +35,7 @@ typedef struct {
   bool options;        // the site itself carries options to judge; a script does not: the commands in it
                        // do (in the flags shape), as sites of their own
   const char *capture; // the capture holding the options in a tree-sitter pattern (NULL: @site, or none)
+  bool yaml;           // messages and fix hints write its options as YAML (`cap_drop: [ALL]`)
 } hg_reading;
 
 extern const hg_reading hg_readings[HG_READS_COUNT];
