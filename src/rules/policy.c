@@ -5,66 +5,6 @@
 
 #include "base/yamldoc.h"
 
-static void matcher_clear(hg_matcher *m) {
-  hg_strv_free(m->names, m->n_names);
-  pcre2_code_free(m->value);
-  pcre2_code_free(m->unlimited);
-  free(m->value_src);
-}
-
-static int compile_regex(hg_yaml *y, yaml_node_t *node, const char *what, pcre2_code **out, char **src_out,
-                         hg_error *err) {
-  const char *src;
-  if (hg_yaml_scalar(y, node, what, &src, err) != 0)
-    return -1;
-  int code;
-  PCRE2_SIZE off;
-  *out = pcre2_compile((PCRE2_SPTR)src, PCRE2_ZERO_TERMINATED, PCRE2_UTF, &code, &off, NULL);
-  if (!*out) {
-    PCRE2_UCHAR msg[256];
-    pcre2_get_error_message(code, msg, sizeof(msg));
-    return hg_yaml_error(y, node, err, "%s: invalid regex at offset %zu: %s", what, (size_t)off, msg);
-  }
-  if (src_out)
-    *src_out = hg_xstrdup(src);
-  return 0;
-}
-
-static int load_matcher(hg_yaml *y, yaml_node_t *node, const char *what, hg_matcher *m, hg_error *err) {
-  static const char *const keys[] = {"name", "value", "unlimited", NULL};
-  if (hg_yaml_mapping(y, node, keys, what, err) != 0)
-    return -1;
-  yaml_node_t *name = hg_yaml_get(y, node, "name"), *value = hg_yaml_get(y, node, "value"),
-              *unlimited = hg_yaml_get(y, node, "unlimited");
-  if (!name)
-    return hg_yaml_error(y, node, err, "%s: missing 'name'", what);
-  if (hg_yaml_strings(y, name, what, &m->names, &m->n_names, err) != 0)
-    return -1;
-  if (value && compile_regex(y, value, what, &m->value, &m->value_src, err) != 0)
-    return -1;
-  if (unlimited && compile_regex(y, unlimited, what, &m->unlimited, NULL, err) != 0)
-    return -1;
-  return 0;
-}
-
-// A dialect's spelling is one matcher mapping or a list of them.
-static int load_matchers(hg_yaml *y, yaml_node_t *node, const char *what, hg_matcher **out, size_t *n, hg_error *err) {
-  if (node->type == YAML_MAPPING_NODE) {
-    *out = hg_xcalloc(1, sizeof(hg_matcher));
-    *n = 1;
-    return load_matcher(y, node, what, *out, err);
-  }
-  if (node->type != YAML_SEQUENCE_NODE)
-    return hg_yaml_error(y, node, err, "%s: expected a mapping {name, value} or a list of them", what);
-  size_t count = (size_t)(node->data.sequence.items.top - node->data.sequence.items.start);
-  *out = hg_xcalloc(count, sizeof(hg_matcher));
-  *n = count;
-  for (size_t i = 0; i < count; i++)
-    if (load_matcher(y, hg_yaml_node(y, node->data.sequence.items.start[i]), what, &(*out)[i], err) != 0)
-      return -1;
-  return 0;
-}
-
 // ---- dialects -----------------------------------------------------------------------------------
 
 int hg_policy_dialect(const hg_policy *self, const char *id) {
@@ -208,7 +148,7 @@ static int load_spellings(hg_yaml *y, const hg_policy *p, yaml_node_t *node, con
     if (d < 0)
       return hg_yaml_error(y, key, err, "%s: unknown key '%s' (not a dialect of the policy's 'dialects')", what, k);
     spell[d].given = true;
-    if (load_matchers(y, hg_yaml_node(y, pair->value), what, &spell[d].m, &spell[d].n, err) != 0)
+    if (hg_matchers_load(y, hg_yaml_node(y, pair->value), what, &spell[d].m, &spell[d].n, err) != 0)
       return -1;
   }
   return 0;
@@ -494,7 +434,7 @@ static void spellings_free(const hg_policy *p, hg_spelling *spell) {
     if (spell[d].borrowed)
       continue;
     for (size_t j = 0; j < spell[d].n; j++)
-      matcher_clear(&spell[d].m[j]);
+      hg_matcher_clear(&spell[d].m[j]);
     free(spell[d].m);
     free(spell[d].fix);
     hg_strv_free(spell[d].set, spell[d].n_set);
@@ -548,16 +488,6 @@ void hg_policy_free(hg_policy *self) {
   free(self);
 }
 
-bool hg_matcher_unlimited(const hg_matcher *self, const char *text, pcre2_match_data *md) {
-  return self->unlimited && pcre2_match(self->unlimited, (PCRE2_SPTR)text, strlen(text), 0, 0, md, NULL) >= 0;
-}
-
-bool hg_matcher_value_ok(const hg_matcher *self, const char *text, pcre2_match_data *md) {
-  if (!self->value)
-    return true;
-  return pcre2_match(self->value, (PCRE2_SPTR)text, strlen(text), 0, 0, md, NULL) >= 0;
-}
-
 const hg_requirement *hg_policy_requirement(const hg_policy *self, const char *id, size_t *index) {
   for (size_t i = 0; i < self->n_req; i++)
     if (strcmp(self->req[i].id, id) == 0) {
@@ -574,8 +504,6 @@ static bool in(char *const *v, size_t n, const char *s) {
       return true;
   return false;
 }
-
-bool hg_matcher_has_name(const hg_matcher *self, const char *name) { return in(self->names, self->n_names, name); }
 
 bool hg_policy_is_boolean_flag(const hg_policy *self, const char *flag) {
   return in(self->boolean_flags, self->n_boolean_flags, flag);

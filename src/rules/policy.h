@@ -4,24 +4,9 @@
 #ifndef HG_POLICY_H
 #define HG_POLICY_H
 
-#define PCRE2_CODE_UNIT_WIDTH 8
-#include <pcre2.h>
-
 #include "model/site.h"
+#include "rules/matcher.h"
 #include "base/util.h"
-
-/** One spelling of a requirement: a keyword, flag or compose key name (several spellings allowed)
- *  and, for requirements that compare a value, the regex the literal value must match. Without a
- *  value regex the requirement only needs the keyword or flag to be set to something other than a
- *  literal None, 0 or empty string. A compose name is a dotted path into the service's mappings
- *  (`deploy.resources.limits.memory`). */
-typedef struct {
-  char **names;
-  size_t n_names;
-  pcre2_code *value; // NULL: presence is enough
-  char *value_src;
-  pcre2_code *unlimited; // literal values that mean "no limit" to Docker (0, -1): they do not count; NULL: none
-} hg_matcher;
 
 /** Something an SDK accepts under a name the policy judges elsewhere, read another way than its
  *  docker-py namesake (podman-py's `security_opt` goes to SELinux): named in a failing site's
@@ -127,20 +112,15 @@ typedef struct {
 int hg_policy_load(hg_policy **out, const char *path, const char *bytes, size_t len, hg_error *err);
 void hg_policy_free(hg_policy *self);
 
-/** Does `text` match the matcher's value regex? `md` is the caller's (per-thread) match data. */
-/** Does a literal value mean "no limit" (the matcher's `unlimited:` regex)? */
-bool hg_matcher_unlimited(const hg_matcher *self, const char *text, pcre2_match_data *md);
-bool hg_matcher_value_ok(const hg_matcher *self, const char *text, pcre2_match_data *md);
-/** The requirement with this id, or NULL. */
-/** The name of reading mode `reads` ("kwargs", "argv", ...), and the mode of a name (-1: none). */
 /** The dialect with this id (-1: none). */
 int hg_policy_dialect(const hg_policy *self, const char *id);
 /** The dialect a site of reading mode `reads` is judged in: `dialect` when >= 0, else the mode's
  *  default (the first dialect serving it), or -1 when no dialect serves it. */
 int hg_policy_site_dialect(const hg_policy *self, int reads, int dialect);
-
+/** The requirement with this id (its index in *index when not NULL), or NULL. */
 const hg_requirement *hg_policy_requirement(const hg_policy *self, const char *id, size_t *index);
-bool hg_matcher_has_name(const hg_matcher *self, const char *name);
+
+/* The docker command line as the policy's `cli:` describes it: is `word` one of its ...? */
 bool hg_policy_is_boolean_flag(const hg_policy *self, const char *flag);
 bool hg_policy_is_subcommand(const hg_policy *self, const char *word);
 bool hg_policy_is_repeatable_flag(const hg_policy *self, const char *flag);
@@ -148,6 +128,7 @@ bool hg_policy_is_program(const hg_policy *self, const char *word);
 bool hg_policy_is_verb(const hg_policy *self, const char *word);
 bool hg_policy_is_wrapper(const hg_policy *self, const char *word);
 bool hg_policy_is_global_value_flag(const hg_policy *self, const char *word);
+/** Is `qualified` a call that runs a process with an argv list (cli.process_calls)? */
 bool hg_policy_is_process_call(const hg_policy *self, const char *qualified);
 /** Is `name` (len bytes) one of the `n` strings of `list`? */
 bool hg_policy_list_has(char *const *list, size_t n, const char *name, size_t len);

@@ -1,0 +1,40 @@
+/* A spelling's matcher: the option names a requirement or forbidden option is written with in one
+ * dialect, and the regexes its literal value must (or, for "no limit", must not) match; loaded from
+ * the policy's YAML. */
+#ifndef HG_MATCHER_H
+#define HG_MATCHER_H
+
+#define PCRE2_CODE_UNIT_WIDTH 8
+#include <pcre2.h>
+
+#include "base/util.h"
+#include "base/yamldoc.h"
+
+/** One spelling of a requirement: a keyword, flag or compose key name (several spellings allowed)
+ *  and, for requirements that compare a value, the regex the literal value must match. Without a
+ *  value regex the requirement only needs the keyword or flag to be set to something other than a
+ *  literal None, 0 or empty string. A compose name is a dotted path into the service's mappings
+ *  (`deploy.resources.limits.memory`). */
+typedef struct {
+  char **names;
+  size_t n_names;
+  pcre2_code *value; // NULL: presence is enough
+  char *value_src;
+  pcre2_code *unlimited; // literal values that mean "no limit" to Docker (0, -1): they do not count; NULL: none
+} hg_matcher;
+
+/** A dialect's spelling at `node`: one matcher mapping or a list of them (*out on the heap, n of
+ *  them). `what` names it in errors; 0, or -1 with err. */
+int hg_matchers_load(hg_yaml *y, yaml_node_t *node, const char *what, hg_matcher **out, size_t *n, hg_error *err);
+/** Frees what a matcher holds (not the matcher). */
+void hg_matcher_clear(hg_matcher *m);
+
+/** Does a literal value mean "no limit" (the matcher's `unlimited:` regex)? `md` is the caller's
+ *  (per-thread) match data. */
+bool hg_matcher_unlimited(const hg_matcher *self, const char *text, pcre2_match_data *md);
+/** Does `text` match the matcher's value regex (or has it none)? */
+bool hg_matcher_value_ok(const hg_matcher *self, const char *text, pcre2_match_data *md);
+/** Is `name` one of the matcher's names? */
+bool hg_matcher_has_name(const hg_matcher *self, const char *name);
+
+#endif
