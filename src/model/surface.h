@@ -1,10 +1,11 @@
-/* The surfaces hardguard reads (universal-ctags' parser list): for each, the files it takes
- * (extensions, name and path globs, interpreters on a `#!` line), its tree-sitter grammar, where its rules
- * live (rules/<id>/) and the function that turns a parsed file into sites. The walk, the
- * prefilter, the rule loader and the checker work from this table and never name a language;
- * adding a surface is a row here, a folder under src/ and rules/<id>/. */
-#ifndef HG_SURFACE_H
-#define HG_SURFACE_H
+/* A surface hardguard reads (universal-ctags' parser list): for each, the files it takes
+ * (extensions, name and path globs, interpreters on a `#!` line), its tree-sitter grammar, where its
+ * rules live (rules/<id>/), the function that turns a parsed file into sites and what --fix asks of
+ * it. The rows are listed in the registry (src/surfaces/registry.c); the walk, the prefilter, the
+ * rule loader, the checker and the fix driver work from them and never name a surface. Adding a
+ * surface: docs/adding-a-surface.md. */
+#ifndef HG_MODEL_SURFACE_H
+#define HG_MODEL_SURFACE_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -52,7 +53,10 @@ typedef struct {
 } hg_surface;
 
 /** The registry: each surface's row, in id order (surfaces/registry.c, one line a surface). The
- *  lookups below and every stage that works per surface read it; none names a surface. */
+ *  lookups below and every stage that works per surface read it; none names a surface. The one
+ *  reference that runs up a layer, on purpose: this model (and the ruleset, for the count) reads
+ *  the registry's rows as data, defined above it, so that the rows can name their surfaces'
+ *  functions; no call runs up. */
 extern const hg_surface *const hg_surfaces[HG_SURFACE_MAX];
 extern const int hg_surface_count;
 
