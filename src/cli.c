@@ -13,7 +13,7 @@
 #include "app/fix.h"
 #include "app/gate.h"
 #include "app/init.h"
-#include "surfaces/python/project/index.h"
+#include "app/project.h"
 #include "app/repo.h"
 #include "report/report.h"
 #include "rules/ruleset.h"
@@ -399,11 +399,11 @@ static int scan_streaming(const hg_options *o, const hg_scan_options *so, const 
 // err, and, when files changed, scans them all again so that the report shows what is left.
 // --show-fixes prints the diff on `out` instead and writes nothing. HG_EXIT_ERROR when a file with
 // fixes was left untouched (a symlink, read-only, changed on disk, failing its re-check).
-static int fix(const hg_options *o, const hg_ruleset *rules, const hg_config *config, hg_index **index,
+static int fix(const hg_options *o, const hg_ruleset *rules, const hg_config *config, hg_projects **projects,
                hg_paths *files, hg_findings *findings, hg_file_errors *errors, hg_scan_stats *stats,
                hg_fix_report *fr, FILE *out, FILE *err) {
   hg_findings_sort(findings);
-  hg_fix_options fo = {.rules = rules, .config = config, .index = *index,
+  hg_fix_options fo = {.rules = rules, .config = config, .projects = *projects,
                        .root = config->path ? config->root : ".", .dry_run = o->show_fixes};
   hg_error e;
   if (hg_fix_run(fr, &fo, findings, &e) != 0) {
@@ -426,16 +426,16 @@ static int fix(const hg_options *o, const hg_ruleset *rules, const hg_config *co
             fr->fixed, fr->fixed == 1 ? "" : "s", fr->files_changed, fr->files_changed == 1 ? "" : "s", fr->not_fixable);
   int rc = fr->refused.len ? HG_EXIT_ERROR : 0;
   if (fr->files_changed && !o->show_fixes) {
-    // Judge the tree as it is now; the index has read the modules as they were.
+    // Judge the tree as it is now; the project state has read the modules as they were.
     hg_findings_free(findings);
     hg_file_errors_free(errors);
     *findings = (hg_findings){0};
     *errors = (hg_file_errors){0};
     size_t excluded = stats->excluded;
     *stats = (hg_scan_stats){.excluded = excluded};
-    hg_index_free(*index);
-    *index = hg_index_new(rules, config, o->paths[0]);
-    hg_scan_options so = {.rules = rules, .config = config, .index = *index, .jobs = o->jobs};
+    hg_projects_free(*projects);
+    *projects = hg_projects_new(rules, config, o->paths[0]);
+    hg_scan_options so = {.rules = rules, .config = config, .projects = *projects, .jobs = o->jobs};
     if (hg_scan(&so, files->items, files->len, findings, errors, stats, &e) != 0) {
       fprintf(err, "hardguard: %s\n", e.message);
       rc = HG_EXIT_ERROR;
@@ -489,12 +489,12 @@ static int check(const hg_options *o, const hg_ruleset *rules, hg_repo *repo, co
   int fix_rc = 0;
   hg_fix_report fixes = {0};
   hg_walk(o->paths, o->n_paths, config, &files, &errors, &stats.excluded);
-  hg_index *index = hg_index_new(rules, config, o->paths[0]);
-  hg_scan_options so = {.rules = rules, .config = config, .index = index, .jobs = o->jobs};
+  hg_projects *projects = hg_projects_new(rules, config, o->paths[0]);
+  hg_scan_options so = {.rules = rules, .config = config, .projects = projects, .jobs = o->jobs};
   hg_gate_init(&gate, config);
   if ((!o->allow_empty &&
        hg_gate_check_empty(o->paths, o->n_paths, config, files.len, stats.excluded, &e) != 0) ||
-      hg_gate_check_builders(config, index, &e) != 0 ||
+      hg_gate_check_builders(config, projects, &e) != 0 ||
       (o->diff_ref && keep_changed(repo, o->diff_ref, &files, &e) != 0) ||
       (o->diff_ref && hg_gate_review(&gate, repo, o->diff_ref, o->config_path, o->paths[0], trusted ? NULL : config,
                                      o->baseline, &files, &e) != 0)) {
@@ -515,7 +515,7 @@ static int check(const hg_options *o, const hg_ruleset *rules, hg_repo *repo, co
     goto cleanup;
   }
   if (o->fix) {
-    int frc = fix(o, rules, config, &index, &files, &findings, &errors, &stats, &fixes, out, err);
+    int frc = fix(o, rules, config, &projects, &files, &findings, &errors, &stats, &fixes, out, err);
     if (frc == HG_EXIT_ERROR) fix_rc = frc;
     if (o->show_fixes && o->reporter == &hg_reporter_text) {
       rc = frc ? frc : (stats.failing ? HG_EXIT_FINDINGS : HG_EXIT_CLEAN);
@@ -569,7 +569,7 @@ cleanup:
   hg_file_errors_free(&errors);
   if (own_repo) hg_repo_free(repo);
   hg_gate_free(&gate);
-  hg_index_free(index);
+  hg_projects_free(projects);
   hg_config_free(config);
   return rc;
 }

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Behaviour frozen across a move of code: two hardguard binaries (before and after) must print
-# byte-identical text, JSON and SARIF, and exit alike, on every fixture case directory, on the
-# whole fixtures tree, on --help and --list-rules, and on any extra trees named (the benchmark's
-# corpora A and C: tests/bench/corpus_a.sh, corpus_c.sh).
+# byte-identical text, JSON and SARIF, and exit alike, on every fixture case directory
+# (fixtures/<surface>/<kind>/<case>) and the folders directly in it, on the whole fixtures tree, on
+# --help and --list-rules, and on any extra trees named (the benchmark's corpora A and C:
+# tests/bench/corpus_a.sh, corpus_c.sh).
 #   tests/compare_binaries.sh OLD NEW [TREE ...]
 # Prints one line per difference and "compare: N runs, M differ"; exits 1 when any differs.
 set -u
@@ -43,7 +44,8 @@ while IFS= read -r case; do
     same "$case" --color never --format "$fmt" .
   done
   same "$case" --audit --color never .
-done < <(find "$root/fixtures" -mindepth 2 -maxdepth 3 -type d ! -path '*/cli/*' ! -path '*/fix/*' | sort)
+done < <(find "$root/fixtures" -mindepth 3 -maxdepth 4 -type d ! -path "$root/fixtures/cli/*" \
+  ! -path "$root/fixtures/fix/*" | sort)
 for fmt in text json sarif; do
   same "$root/fixtures" --color never --format "$fmt" .
 done

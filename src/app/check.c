@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "judge/verdict.h"
-#include "surfaces/python/extract.h"
+#include "surfaces/extract.h"
 #include "judge/suppress.h"
 
 struct hg_checker {
@@ -203,7 +203,7 @@ static bool parsable(hg_source *src, bool bracket_limit, hg_findings *findings, 
 }
 
 void hg_check_source(hg_checker *self, hg_surface_id surface, const hg_ruleset *rules, const hg_config *config,
-                     struct hg_index *index, hg_source *src, hg_findings *findings, hg_file_errors *errors) {
+                     void *project, hg_source *src, hg_findings *findings, hg_file_errors *errors) {
   const hg_surface *sf = hg_surface_get(surface);
   if (!parsable(src, sf->bracket_limit, findings, errors))
     return;
@@ -234,7 +234,7 @@ void hg_check_source(hg_checker *self, hg_surface_id surface, const hg_ruleset *
     }
   }
   hg_sites sites;
-  sf->extract(self->extractor, rules, config, index, src, tree, self->arena, &sites);
+  sf->extract(self->extractor, rules, config, project, src, tree, self->arena, &sites);
   if (sites.syntax_error) {
     hg_file_error e = {.path = hg_xstrdup(src->path),
                        .kind = HG_FILE_SYNTAX,

@@ -19,11 +19,10 @@ pcre2_match_data *hg_checker_match_data(hg_checker *self);
 
 /** Parses and judges `src`; appends one finding per site to `findings` and file problems to
  *  `errors`. Rewrites lone CR line endings in src->data as LF, in place (same length). */
-struct hg_index;
 
-/** `src` is a file of `surface`; `index` (NULL: none) is where values are followed into the
- *  project's other modules. */
+/** `src` is a file of `surface`; `project` (NULL: none) is the surface's project state, where
+ *  values are followed into the project's other files (app/project.h). */
 void hg_check_source(hg_checker *self, hg_surface_id surface, const hg_ruleset *rules, const hg_config *config,
-                     struct hg_index *index, hg_source *src, hg_findings *findings, hg_file_errors *errors);
+                     void *project, hg_source *src, hg_findings *findings, hg_file_errors *errors);
 
 #endif

@@ -7,9 +7,8 @@
 #include "app/check.h"
 #include "fix/diff.h"
 #include "fix/plan.h"
-#include "surfaces/python/fix.h"
 #include "fix/write.h"
-#include "surfaces/python/project/index.h"
+#include "app/project.h"
 #include "rules/ruleset.h"
 #include "base/source.h"
 #include "model/surface.h"
@@ -83,16 +82,20 @@ static void load_candidates(fixer *fx, const char *from_path) {
   for (size_t i = 0; i < c->n_builders; i++)
     n += c->builders[i].n_callables;
   fx->cands = hg_xcalloc(n + 1, sizeof(candidate));
+  // What each callable yields is read by the surface whose planner applies builders.
+  const hg_fix_planner *reader = NULL;
+  void *project = NULL;
+  for (int s = 0; s < hg_surface_count && !reader; s++)
+    if (hg_surfaces[s]->fix && hg_surfaces[s]->fix->builders)
+      reader = hg_surfaces[s]->fix, project = hg_projects_of(fx->o->projects, s);
   for (size_t i = 0; i < c->n_builders; i++) {
     const hg_builder *b = &c->builders[i];
-    const hg_module *m = fx->o->index ? hg_index_module(fx->o->index, b->module, strlen(b->module), from_path) : NULL;
     for (size_t k = 0; k < b->n_callables; k++) {
       candidate *cd = &fx->cands[fx->n_cands++];
       cd->module = b->module;
       cd->name = b->callables[k];
-      if (m && !strchr(cd->name, '.') &&
-          !hg_fix_builder_keywords(m->src, m->root, cd->name, &cd->yields, &cd->n_yields))
-        cd->yields = NULL;
+      if (reader)
+        reader->builder_yields(project, cd->module, cd->name, from_path, &cd->yields, &cd->n_yields);
     }
   }
 }
@@ -244,7 +247,7 @@ static void check_bytes(fixer *fx, hg_surface_id surface, const char *path, cons
   *out = (checked){0};
   hg_source src;
   hg_source_from_bytes(&src, path, bytes, len);
-  hg_check_source(fx->checker, surface, fx->o->rules, fx->o->config, fx->o->index, &src, &out->findings, &out->errors);
+  hg_check_source(fx->checker, surface, fx->o->rules, fx->o->config, hg_projects_of(fx->o->projects, surface), &src, &out->findings, &out->errors);
   hg_source_free(&src);
 }
 

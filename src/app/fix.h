@@ -10,12 +10,12 @@
 #include "judge/finding.h"
 
 struct hg_ruleset;
-struct hg_index;
+struct hg_projects;
 
 typedef struct {
   const struct hg_ruleset *rules;
   const hg_config *config;
-  struct hg_index *index; // where builders are read (what they yield)
+  const struct hg_projects *projects; // where builders are read (what they yield)
   const char *root;       // the project root: files outside it are not touched
   bool dry_run;           // --show-fixes: the diff, nothing written
 } hg_fix_options;

@@ -5,7 +5,7 @@
 #include <unistd.h>
 
 #include "app/configref.h"
-#include "surfaces/python/project/index.h"
+#include "app/project.h"
 
 void hg_gate_init(hg_gate *self, const hg_config *c) {
   const char *path = c->path ? c->path : ".hardguard.yml";
@@ -51,10 +51,10 @@ void hg_gate_free(hg_gate *self) {
   hg_relaxations_free(&self->added);
 }
 
-int hg_gate_check_builders(const hg_config *config, struct hg_index *index, hg_error *err) {
+int hg_gate_check_builders(const hg_config *config, const struct hg_projects *projects, hg_error *err) {
   for (size_t i = 0; i < config->n_builders; i++) {
     const hg_builder *b = &config->builders[i];
-    if (b->trust || hg_index_has_module(index, b->module, strlen(b->module)))
+    if (b->trust || hg_projects_has_module(projects, b->module))
       continue;
     return hg_error_set(err,
                         "%s:%u: builders: '%s' is not a module of this project, so what it yields cannot be read; "

@@ -25,11 +25,11 @@ typedef struct {
 void hg_gate_init(hg_gate *self, const hg_config *config);
 void hg_gate_free(hg_gate *self);
 
-struct hg_index;
-/** Every builder not marked `trust: true` must be a module of the project (found by the index);
+struct hg_projects;
+/** Every builder not marked `trust: true` must be a module of the project (found by a surface's project state);
  *  one that is not (a standard-library or installed module) is an error: -1 with
  *  "config:line: ..." in err. */
-int hg_gate_check_builders(const hg_config *config, struct hg_index *index, hg_error *err);
+int hg_gate_check_builders(const hg_config *config, const struct hg_projects *projects, hg_error *err);
 
 /** When the walk found nothing to check (`n_files` 0) and the config's excludes left something
  *  out, walks `paths` again without excludes: if a surface reads any file there, the excludes

@@ -11,7 +11,7 @@
 #endif
 
 #include "app/check.h"
-#include "surfaces/python/project/index.h"
+#include "app/project.h"
 #include "base/source.h"
 
 // tree-sitter's tree of a file takes some thirty times the file's size (a 1.5 MB file of
@@ -71,7 +71,7 @@ static void worker_fini(worker *w) {
 static void check(worker *w, hg_surface_id surface, hg_source *src) {
   const hg_scan_options *o = w->job->opts;
   size_t before = w->findings.len;
-  hg_check_source(w->checker, surface, o->rules, o->config, o->index, src, &w->findings, &w->errors);
+  hg_check_source(w->checker, surface, o->rules, o->config, hg_projects_of(o->projects, surface), src, &w->findings, &w->errors);
   for (size_t i = before; i < w->findings.len; i++) {
     w->stats.sites++;
     if (hg_finding_fails(&w->findings.items[i])) w->stats.failing++;
@@ -324,7 +324,7 @@ int hg_scan(const hg_scan_options *opts, char *const *paths, size_t n, hg_findin
   free(sorted);
   free(workers);
   free(threads);
-  stats->modules_indexed = hg_index_parsed(opts->index);
+  stats->modules_indexed = hg_projects_parsed(opts->projects);
   if (out) hg_findings_sort(out);
   hg_file_errors_sort(errors);
   return rc;

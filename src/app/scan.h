@@ -21,7 +21,7 @@ typedef struct {
   size_t excluded;         // paths the config's excludes left out (set by the caller of hg_walk)
 } hg_scan_stats;
 
-struct hg_index;
+struct hg_projects;
 
 /** Takes one file's findings, sorted, and owns them (the vector's items; its array is freed after
  *  the call). Called in path order, by one thread at a time (any worker). */
@@ -30,7 +30,8 @@ typedef void (*hg_scan_sink)(void *ctx, hg_findings *file);
 typedef struct {
   const hg_ruleset *rules;
   const hg_config *config;
-  struct hg_index *index;  // the project's modules, for values from outside a file (NULL: none)
+  const struct hg_projects *projects;  // each surface's project state, for values from outside a file
+                                      // (NULL: none; app/project.h)
   unsigned jobs;           // 0: one per online core
   hg_scan_sink sink;       // NULL: every finding is appended to hg_scan's `out`
   void *sink_ctx;

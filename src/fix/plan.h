@@ -34,6 +34,11 @@ typedef struct hg_fix_planner {
    *  fixed there (heap), or NULL. `n_builders`: the callables the config names. */
   char *(*locate)(const hg_fix_text *t, const hg_finding *f, const hg_policy *policy, size_t n_builders,
                   uint32_t start, uint32_t end, TSNode *node, hg_fix_site_kind *kind);
+  /** Builders: what callable `name` of builder module `module` yields (*yields: its keywords,
+   *  heap; left NULL when that cannot be read), read in the surface's `project` as imported from
+   *  `from_path`. */
+  void (*builder_yields)(void *project, const char *module, const char *name, const char *from_path, char ***yields,
+                         size_t *n);
   /** Builders: the import edits for callables `names` (n) of `module`, inserted before byte
    *  `before`; calls[i] (heap) is how the file then calls names[i]. */
   void (*plan_import)(const hg_fix_text *t, const char *module, char *const *names, size_t n, uint32_t before,

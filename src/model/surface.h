@@ -21,13 +21,12 @@ typedef int hg_surface_id;
 struct hg_extractor;
 struct hg_ruleset;
 struct hg_config;
-struct hg_index;
 struct hg_source;
 struct hg_sites;
 
 /** Turns one parsed file into sites (and marker comments), allocated in `arena`. */
 typedef void (*hg_surface_extract_fn)(struct hg_extractor *self, const struct hg_ruleset *rules,
-                                      const struct hg_config *config, struct hg_index *index,
+                                      const struct hg_config *config, void *project,
                                       const struct hg_source *source, TSTree *tree, hg_arena *arena,
                                       struct hg_sites *out);
 
@@ -41,6 +40,12 @@ typedef struct {
   const TSLanguage *(*language)(void); // NULL: read without tree-sitter (YAML; rules/<id>/*.yml)
   hg_surface_extract_fn extract;       // for a surface without a language, called with a NULL tree
   const struct hg_fix_planner *fix;    // what --fix asks of it (fix/plan.h); NULL: its files are not fixed
+  // Its state over one run's project, which its extract function gets (Python: the index of the
+  // project's modules, read on demand); NULL hooks: it has none.
+  void *(*project_new)(const struct hg_ruleset *rules, const struct hg_config *config, const char *start);
+  void (*project_free)(void *project);
+  size_t (*project_parsed)(void *project);                       // files parsed for definitions only
+  bool (*project_has_module)(void *project, const char *module); // a module (a builder) of the project?
   const char *const *blocks;           // NULL-terminated node types that hold statements: a parse error is reported as
                                        // the statement of one of them that holds it
   bool narrowed;                       // a run of few files compiles its query for the units they need

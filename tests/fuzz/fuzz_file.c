@@ -12,13 +12,13 @@
 #include <unistd.h>
 
 #include "rules/config.h"
-#include "surfaces/python/project/index.h"
+#include "app/project.h"
 #include "rules/ruleset.h"
 #include "app/scan.h"
 
 static hg_ruleset *rules;
 static hg_config *plain, *with_builder;
-static hg_index *plain_index, *builder_index;
+static hg_projects *plain_index, *builder_index;
 static char dir[64] = "/tmp/hg-fuzz-project-XXXXXX", input_path[128];
 
 // The project the fuzzed file belongs to: builders that a generated file can import and call,
@@ -85,15 +85,15 @@ int LLVMFuzzerInitialize(int *argc, char ***argv) {
       hg_config_parse(&with_builder, config_path, CONFIG, sizeof(CONFIG) - 1, &err) != 0)
     abort();
   plain = hg_config_empty(dir);
-  plain_index = hg_index_new(rules, plain, dir);
-  builder_index = hg_index_new(rules, with_builder, dir);
+  plain_index = hg_projects_new(rules, plain, dir);
+  builder_index = hg_projects_new(rules, with_builder, dir);
   return 0;
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   bool builders = size && (data[0] & 1);
   hg_scan_options opts = {.rules = rules, .config = builders ? with_builder : plain,
-                          .index = builders ? builder_index : plain_index, .jobs = 1};
+                          .projects = builders ? builder_index : plain_index, .jobs = 1};
   hg_findings findings = {0};
   hg_file_errors errors = {0};
   hg_scan_bytes(&opts, input_path, (const char *)data, size, &findings, &errors);

@@ -101,7 +101,8 @@ for scm in "$root"/rules/python/*.scm "$root"/rules/python/facts/markers.scm; do
     n=$((n + 1))
     cat "$scm" "$root/rules/python/facts/imports.scm" "$out/query/.nul" "$py" >"$out/query/$kind-$n"
     [ $n -lt 6 ] || break
-  done < <(find "$root/fixtures/$kind" "$root/fixtures/suppression" -name '*.py' -print0 2>/dev/null | LC_ALL=C sort -z)
+  done < <(find "$root/fixtures/python/$kind" "$root/fixtures/python/suppression" -name '*.py' -print0 2>/dev/null |
+    LC_ALL=C sort -z)
   # The pattern file alone, with a small snippet.
   cat "$scm" "$out/query/.snippet" >"$out/query/$kind-alone"
 done

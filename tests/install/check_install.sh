@@ -21,11 +21,11 @@ if command -v man >/dev/null 2>&1; then
 fi
 
 code=0
-"$hg" "$src/fixtures/real/fail-backend" >"$tmp/out" 2>&1 || code=$?
+"$hg" "$src/fixtures/python/real/fail-backend" >"$tmp/out" 2>&1 || code=$?
 [ "$code" = 1 ] || { cat "$tmp/out"; fail "the installed hardguard exited $code on the example tree, not 1"; }
 grep -q 'error\[unhardened-site\]' "$tmp/out" || fail "the installed hardguard reported no unhardened-site"
 code=0
-"$hg" --rules "$tmp/prefix/share/hardguard/rules" "$src/fixtures/real/fail-backend" >"$tmp/out-rules" 2>&1 || code=$?
+"$hg" --rules "$tmp/prefix/share/hardguard/rules" "$src/fixtures/python/real/fail-backend" >"$tmp/out-rules" 2>&1 || code=$?
 [ "$code" = 1 ] && cmp -s "$tmp/out" "$tmp/out-rules" ||
   fail "--rules with the installed rules does not give the built-in rules' output (exit $code)"
 echo "installed: $(cd "$tmp/prefix" && find . -type f | grep -v /rules/ | sort | tr '\n' ' ')and $(find "$tmp/prefix/share/hardguard/rules" -type f | wc -l) rule files"

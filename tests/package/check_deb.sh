@@ -57,12 +57,12 @@ else
   exit 1
 fi
 code=0
-/usr/bin/hardguard "$src/fixtures/real/fail-backend" >"$build/deb-scan.txt" 2>&1 || code=$?
+/usr/bin/hardguard "$src/fixtures/python/real/fail-backend" >"$build/deb-scan.txt" 2>&1 || code=$?
 n=$(grep -c ': error\[' "$build/deb-scan.txt")
 if [ "$code" = 1 ] && [ "$n" -gt 0 ]; then
-  ok "/usr/bin/hardguard fixtures/real/fail-backend: exit 1, $n findings"
+  ok "/usr/bin/hardguard fixtures/python/real/fail-backend: exit 1, $n findings"
 else
-  fail "/usr/bin/hardguard fixtures/real/fail-backend: exit $code, $n findings: $build/deb-scan.txt"
+  fail "/usr/bin/hardguard fixtures/python/real/fail-backend: exit $code, $n findings: $build/deb-scan.txt"
 fi
 if ! command -v man >/dev/null 2>&1; then
   echo "skip deb: man is not installed (man-db)"

@@ -2,8 +2,8 @@
 
 usage: check_sarif.py HARDGUARD SOURCE_DIR
 
-Runs `hardguard --format sarif` on every fixture directory (fixtures/<kind>/<case>, not
-fixtures/cli) and on generated cases, validates each document against tests/sarif/
+Runs `hardguard --format sarif` on every fixture directory (fixtures/<surface>/<kind>/<case> and
+fixtures/fix/<case>, not fixtures/cli) and on generated cases, validates each document against tests/sarif/
 sarif-schema-2.1.0.json, and checks it against the JSON output of the same run.
 """
 
@@ -295,6 +295,16 @@ def generated_cases(c, tmp):
            expect_exit=1, also=gate_results("error"))
 
 
+def fixture_dirs(fixtures):
+    """Every golden case, <surface>/<kind>/<case>, then every --fix case, fix/<case> (its trees
+    before and after); not the CLI cases (fixtures/cli), which are command lines."""
+    def subdirs(*parts):
+        d = os.path.join(fixtures, *parts)
+        return [n for n in sorted(os.listdir(d)) if os.path.isdir(os.path.join(d, n))]
+    golden = [f"{s}/{k}/{c}" for s in subdirs() if s not in ("cli", "fix") for k in subdirs(s) for c in subdirs(s, k)]
+    return golden + [f"fix/{c}" for c in subdirs("fix")]
+
+
 def has_fixes(doc, problems):
     fixes = [r["fixes"] for r in doc["runs"][0]["results"] if "fixes" in r]
     if len(fixes) != 1:
@@ -309,13 +319,8 @@ def main():
     hg, source = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2])
     c = Checker(hg)
     fixtures = os.path.join(source, "fixtures")
-    for kind in sorted(os.listdir(fixtures)):
-        if kind == "cli" or not os.path.isdir(os.path.join(fixtures, kind)):
-            continue
-        for case in sorted(os.listdir(os.path.join(fixtures, kind))):
-            d = os.path.join(fixtures, kind, case)
-            if os.path.isdir(d):
-                c.case(f"fixtures/{kind}/{case}", d, ["."])
+    for name in fixture_dirs(fixtures):
+        c.case(f"fixtures/{name}", os.path.join(fixtures, name), ["."])
     tmp = tempfile.mkdtemp(prefix="hg-sarif-")
     try:
         generated_cases(c, tmp)

@@ -17,7 +17,7 @@
 
 #include "helpers.h"
 
-#include "surfaces/python/project/index.h"
+#include "app/project.h"
 #include "app/scan.h"
 #include "surfaces/registry.h"
 
@@ -79,9 +79,9 @@ typedef struct {
   want_finding f[4];
 } scan_case;
 
-static void scan(const env *e, const hg_config *config, hg_index *index, const char *path, const char *src,
+static void scan(const env *e, const hg_config *config, hg_projects *projects, const char *path, const char *src,
                  hg_findings *out, hg_file_errors *errors) {
-  hg_scan_options o = {.rules = e->rules, .config = config, .jobs = 1, .index = index};
+  hg_scan_options o = {.rules = e->rules, .config = config, .jobs = 1, .projects = projects};
   *out = (hg_findings){0};
   *errors = (hg_file_errors){0};
   hg_scan_bytes(&o, path, src, strlen(src), out, errors);
@@ -116,12 +116,12 @@ static void check_findings(const char *name, const hg_findings *got, const want_
   }
 }
 
-static void run_scan_cases(const env *e, const hg_config *config, hg_index *index, const char *path,
+static void run_scan_cases(const env *e, const hg_config *config, hg_projects *projects, const char *path,
                            const scan_case *cases, size_t n) {
   for (size_t i = 0; i < n; i++) {
     hg_findings f;
     hg_file_errors fe;
-    scan(e, config, index, path, cases[i].src, &f, &fe);
+    scan(e, config, projects, path, cases[i].src, &f, &fe);
     check_findings(cases[i].name, &f, cases[i].f, cases[i].n);
     if (fe.len) print_error("case '%s': unexpected file error: %s\n", cases[i].name, fe.items[0].message);
     assert_int_equal(fe.len, 0);
@@ -274,9 +274,9 @@ static void test_extract__lowlevel_receivers(void **state) {
        {{0}}},
   };
   // With the project stage (an index over no files: the snippet's own classes are followed).
-  hg_index *ix = hg_index_new(e->rules, e->plain, "/nonexistent");
+  hg_projects *ix = hg_projects_new(e->rules, e->plain, "/nonexistent");
   run_scan_cases(e, e->plain, ix, "t.py", cases, sizeof(cases) / sizeof(cases[0]));
-  hg_index_free(ix);
+  hg_projects_free(ix);
 }
 
 static void test_extract__finding_details(void **state) {

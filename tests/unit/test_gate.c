@@ -15,7 +15,7 @@
 #include <cmocka.h>
 
 #include "app/gate.h"
-#include "surfaces/python/project/index.h"
+#include "app/project.h"
 
 static hg_config *parse(const char *text) {
   hg_config *c = NULL;
@@ -269,14 +269,14 @@ static void test_gate__builders_must_be_modules_of_the_project(void **state) {
   hg_error err;
   char *path = hg_xasprintf("%s/.hardguard.yml", dir);
   assert_int_equal(hg_config_parse(&c, path, text, strlen(text), &err), 0);
-  hg_index *index = hg_index_new(NULL, c, dir);
-  assert_int_equal(hg_gate_check_builders(c, index, &err), -1);
+  hg_projects *projects = hg_projects_new(NULL, c, dir);
+  assert_int_equal(hg_gate_check_builders(c, projects, &err), -1);
   char *want = hg_xasprintf("%s:4: builders: 'os' is not a module of this project", path);
   assert_memory_equal(err.message, want, strlen(want));
-  assert_int_equal(hg_index_parsed(index), 0); // looked for, not parsed
+  assert_int_equal(hg_projects_parsed(projects), 0); // looked for, not parsed
   c->builders[1].trust = true;
-  assert_int_equal(hg_gate_check_builders(c, index, &err), 0);
-  hg_index_free(index);
+  assert_int_equal(hg_gate_check_builders(c, projects, &err), 0);
+  hg_projects_free(projects);
   hg_config_free(c);
   free(want);
   free(path);

@@ -133,10 +133,10 @@ static void script(hg_ydoc *doc, yaml_node_t *const *above, size_t n, yaml_node_
   hg_shell_embedded(c->ex, c->rules, c->src, &doc->lines, &e, &EXPRESSIONS, c->arena, c->sites, c->markers);
 }
 
-void hg_ci_extract(hg_extractor *self, const hg_ruleset *rules, const hg_config *config, struct hg_index *index,
+void hg_ci_extract(hg_extractor *self, const hg_ruleset *rules, const hg_config *config, void *project,
                    const hg_source *source, TSTree *tree, hg_arena *arena, hg_sites *out) {
   (void)config;
-  (void)index;
+  (void)project;
   (void)tree;
   hg_site_vec sites = {0};
   hg_marker_vec markers = {0};

@@ -39,11 +39,11 @@ static void service(hg_ydoc *doc, yaml_node_t *const *above, size_t n, yaml_node
   HG_VEC_PUSH(c->sites, s);
 }
 
-void hg_compose_extract(hg_extractor *self, const hg_ruleset *rules, const hg_config *config, struct hg_index *index,
+void hg_compose_extract(hg_extractor *self, const hg_ruleset *rules, const hg_config *config, void *project,
                         const hg_source *source, TSTree *tree, hg_arena *arena, hg_sites *out) {
   (void)self;
   (void)config;
-  (void)index;
+  (void)project;
   (void)tree;
   hg_site_vec sites = {0};
   hg_marker_vec markers = {0};

@@ -6,7 +6,7 @@
 
 #include "surfaces/python/extract.h"
 
-void hg_compose_extract(hg_extractor *self, const hg_ruleset *rules, const hg_config *config, struct hg_index *index,
+void hg_compose_extract(hg_extractor *self, const hg_ruleset *rules, const hg_config *config, void *project,
                         const hg_source *source, TSTree *tree, hg_arena *arena, hg_sites *out);
 
 #endif

@@ -205,10 +205,10 @@ static hg_embed recipe(makefile *m, TSNode line) {
   return hg_embed_finish(&e, m->arena, b);
 }
 
-void hg_make_extract(hg_extractor *self, const hg_ruleset *rules, const hg_config *config, struct hg_index *index,
+void hg_make_extract(hg_extractor *self, const hg_ruleset *rules, const hg_config *config, void *project,
                      const hg_source *source, TSTree *tree, hg_arena *arena, hg_sites *out) {
   (void)config;
-  (void)index;
+  (void)project;
   TSNode root = ts_tree_root_node(tree);
   const hg_captures *c = hg_ruleset_captures(rules, HG_SURFACE_MAKE);
   hg_predctx pctx = {.src = source->data,

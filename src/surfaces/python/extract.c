@@ -181,7 +181,7 @@ static const char *kind_of(const hg_pattern *p, const hg_resolver *r, const save
   return kind;
 }
 
-void hg_extract(hg_extractor *self, const hg_ruleset *rules, const hg_config *config, hg_index *index,
+void hg_extract(hg_extractor *self, const hg_ruleset *rules, const hg_config *config, void *project,
                 const hg_source *source, TSTree *tree, hg_arena *arena, hg_sites *out) {
   // The kinds of site the prefilter says the file may hold (with every fact pattern).
   const hg_rules_query *q = hg_ruleset_query_for(rules, HG_SURFACE_PYTHON,
@@ -241,7 +241,7 @@ void hg_extract(hg_extractor *self, const hg_ruleset *rules, const hg_config *co
                    .policy = hg_ruleset_policy(rules),
                    .arena = arena,
                    .module = &self_module,
-                   .index = index,
+                   .index = project,
                    .cache = hg_summary_cache_new(arena)};
   r.memo = hg_name_memo_new(arena);
   size_t budget = HG_RESOLVE_BUDGET;

@@ -8,11 +8,10 @@
 #include "rules/config.h"
 #include "surfaces/extract.h"
 
-struct hg_index;
-
 /** The sites of one file, allocated in `arena`. `source` must have been parsed into `tree`. With
- *  an `index`, values are followed into the other modules of the project (NULL: this file only). */
-void hg_extract(hg_extractor *self, const hg_ruleset *rules, const hg_config *config, struct hg_index *index,
+ *  a `project` (the surface's: an hg_index), values are followed into the other modules of the
+ *  project (NULL: this file only). */
+void hg_extract(hg_extractor *self, const hg_ruleset *rules, const hg_config *config, void *project,
                 const hg_source *source, TSTree *tree, hg_arena *arena, hg_sites *out);
 
 #endif

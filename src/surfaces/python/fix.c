@@ -5,6 +5,7 @@
 
 #include "fix/cmdline.h"
 #include "surfaces/node.h"
+#include "surfaces/python/project/index.h"
 
 static uint32_t start_of(TSNode n) { return ts_node_start_byte(n); }
 static uint32_t end_of(TSNode n) { return ts_node_end_byte(n); }
@@ -443,7 +444,16 @@ static void describe(hg_buf *b, bool dry_run, hg_fix_site_kind kind, const char 
     hg_buf_printf(b, " (%s, which it sets)", note);
 }
 
+// A callable of a class (Class.method) is not read: what it yields stays unknown.
+static void builder_yields(void *project, const char *module, const char *name, const char *from_path, char ***yields,
+                           size_t *n) {
+  const hg_module *m = project ? hg_index_module(project, module, strlen(module), from_path) : NULL;
+  if (m && !strchr(name, '.') && !hg_fix_builder_keywords(m->src, m->root, name, yields, n))
+    *yields = NULL;
+}
+
 const hg_fix_planner hg_python_fix = {.builders = true,
+                                      .builder_yields = builder_yields,
                                       .locate = locate,
                                       .plan_import = hg_fix_plan_import,
                                       .plan_builder = plan_builder,

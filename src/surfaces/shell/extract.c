@@ -150,10 +150,10 @@ void hg_shell_sites(hg_extractor *self, const hg_ruleset *rules, const hg_source
   }
 }
 
-void hg_shell_extract(hg_extractor *self, const hg_ruleset *rules, const hg_config *config, struct hg_index *index,
+void hg_shell_extract(hg_extractor *self, const hg_ruleset *rules, const hg_config *config, void *project,
                       const hg_source *source, TSTree *tree, hg_arena *arena, hg_sites *out) {
   (void)config;
-  (void)index;
+  (void)project;
   hg_site_vec sites = {0};
   hg_marker_vec markers = {0};
   hg_shell_sites(self, rules, source, ts_tree_root_node(tree), NULL, arena, &sites, &markers);

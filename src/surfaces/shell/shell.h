@@ -10,7 +10,7 @@
 struct hg_sh_env;
 
 /** The sites and marker comments of a parsed shell script (surface.h's extract function). */
-void hg_shell_extract(hg_extractor *self, const hg_ruleset *rules, const hg_config *config, struct hg_index *index,
+void hg_shell_extract(hg_extractor *self, const hg_ruleset *rules, const hg_config *config, void *project,
                       const hg_source *source, TSTree *tree, hg_arena *arena, hg_sites *out);
 
 /** The sites and markers of shell code parsed into `root` (a script, or one embedded in another

@@ -1,0 +1,25 @@
+/* A run's project state: each surface's own (its row's project_new; Python: the index of the
+ * project's modules), made once for the run's first path and handed to that surface's extraction
+ * and fix planning. */
+#ifndef HG_PROJECT_H
+#define HG_PROJECT_H
+
+#include "model/surface.h"
+#include "rules/config.h"
+#include "rules/ruleset.h"
+
+typedef struct hg_projects hg_projects;
+
+/** The project state of every surface that keeps one, for a run whose first path is `start`.
+ *  Reads nothing until asked; `rules` (NULL: modules are found but not read) and `config` must
+ *  outlive it. */
+hg_projects *hg_projects_new(const hg_ruleset *rules, const hg_config *config, const char *start);
+void hg_projects_free(hg_projects *self);
+/** Surface `s`'s state (NULL: none, or a NULL self). */
+void *hg_projects_of(const hg_projects *self, hg_surface_id s);
+/** How many files were parsed for their definitions only, over every surface. */
+size_t hg_projects_parsed(const hg_projects *self);
+/** Is `module` a module of the project, by some surface that knows modules? */
+bool hg_projects_has_module(const hg_projects *self, const char *module);
+
+#endif
