@@ -1,6 +1,6 @@
 ;; dynamic-code: code that mentions Docker run through exec/eval/compile: what it starts cannot be
 ;; checked, so it is reported (unverifiable-flags), never passed. (A module imported by a computed
-;; name is not matched: its literals would let most files past the prefilter; see README Limits.)
+;; name is not matched: its literals would let most files past the prefilter; see docs/limits.md.)
 ((call
    function: [(identifier) (attribute)] @_callee
    arguments: (argument_list) @_args) @site

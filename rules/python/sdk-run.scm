@@ -93,7 +93,7 @@
  (#set! hardguard.reads "kwargs")
  (#set! hardguard.kind-by "@_callee run=sdk-run create=sdk-create"))
 
-;; A callable passed by reference (see README "Sites"): the call that runs it is the site, judged by
+;; A callable passed by reference (see docs/sites.md, "Sites"): the call that runs it is the site, judged by
 ;; the keywords it passes on. asyncio.to_thread(client.containers.run, image, **kw),
 ;; executor.submit(...), starlette's run_in_threadpool(...) pass on their other arguments;
 ;; anyio's and trio's run_sync(...) and loop.run_in_executor(None, client.containers.run, image)

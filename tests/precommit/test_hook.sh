@@ -1,14 +1,44 @@
 #!/usr/bin/env bash
 # The pre-commit hook with the real pre-commit (Debian's package), in throwaway git repositories:
-# the .pre-commit-config.yaml is the README's example, its `repo:` pointed at a local git repository
+# the .pre-commit-config.yaml is the documentation's example (each one: every documentation file
+# holding a marker `<!-- tests/precommit/test_hook.sh runs this configuration -->` is tested on its
+# own, with its `... too: local` variant when it has one), its `repo:` pointed at a local git repository
 # holding this tree's .pre-commit-hooks.yaml and tagged with the example's `rev:` (and, as a copy
 # without tags is, pinned by a commit SHA); the freshly built hardguard is first on PATH. A commit adding an unhardened containers.run is refused with the
 # finding shown; staged content is what counts; excluded and unstaged files are not judged; after
 # the fix the commit goes through and the hook says nothing.
 #
-# usage: test_hook.sh HARDGUARD SOURCE_DIR [README]
+# usage: test_hook.sh HARDGUARD SOURCE_DIR [DOC...]
+#   DOC defaults to the documentation files: README.md, docs/*.md and tests/fuzz/README.md.
 set -euo pipefail
-hg=$(realpath "$1") src=$(realpath "$2") readme=$(realpath "${3:-$2/README.md}")
+hg=$(realpath "$1") src=$(realpath "$2")
+main_marker='^<!-- tests/precommit/test_hook.sh runs this configuration -->'
+local_marker='^<!-- tests/precommit/test_hook.sh runs this configuration too: local -->'
+
+# Without HG_HOOK_DOC: run the whole test once per documentation file that shows a configuration.
+if [ -z "${HG_HOOK_DOC:-}" ]; then
+  if [ $# -gt 2 ]; then docs=("${@:3}"); else
+    docs=("$src/README.md" "$src"/docs/*.md)
+    [ -f "$src/tests/fuzz/README.md" ] && docs+=("$src/tests/fuzz/README.md")
+  fi
+  status=0 configs=0 tested=()
+  for doc in "${docs[@]}"; do
+    mains=$(grep -c "$main_marker" "$doc" || true) locals=$(grep -c "$local_marker" "$doc" || true)
+    [ "$mains" -gt 0 ] || [ "$locals" -gt 0 ] || continue
+    rel=${doc#"$src"/}
+    # One configuration of each sort per file: the test reads the first after each marker.
+    [ "$mains" -le 1 ] && [ "$locals" -le 1 ] || { echo "FAIL: $rel shows more than one configuration of a sort"; status=1; }
+    [ "$mains" -ge 1 ] || { echo "FAIL: $rel shows a local configuration without the hook repository's"; status=1; continue; }
+    echo "=== $rel"
+    HG_HOOK_DOC=$doc bash "$0" "$hg" "$src" || status=1
+    configs=$((configs + mains + locals))
+    tested+=("$rel")
+  done
+  [ $configs -gt 0 ] || { echo "FAIL: no documentation file shows a configuration marked for this script"; exit 1; }
+  echo "pre-commit hook: $configs configurations tested (${tested[*]})"
+  exit $status
+fi
+readme=$(realpath "$HG_HOOK_DOC")
 command -v pre-commit >/dev/null || { echo "pre-commit is not installed (apt-get install pre-commit)"; exit 1; }
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -20,13 +50,14 @@ git config --global init.defaultBranch main
 ln -s "$hg" "$tmp/bin/hardguard"
 export PATH=$tmp/bin:$PATH
 fail() { echo "FAIL: $*"; [ -f "$tmp/out" ] && sed 's/^/  | /' "$tmp/out"; exit 1; }
-step() { echo "== $*"; }
+steps=0
+step() { steps=$((steps + 1)); echo "== $*"; }
 
-# The README's .pre-commit-config.yaml: the first yaml block after the marker naming this script.
-config=$(awk '/tests\/precommit\/test_hook.sh/ {m=1} m && /^```yaml/ {b=1; next} b && /^```/ {exit} b {print}' "$readme")
-[ -n "$config" ] || fail "no yaml block after a mention of tests/precommit/test_hook.sh in $readme"
+# The documentation's .pre-commit-config.yaml: the first yaml block after the marker naming this script.
+config=$(awk -v m="$main_marker" '$0 ~ m {on=1} on && /^```yaml/ {b=1; next} b && /^```/ {exit} b {print}' "$readme")
+[ -n "$config" ] || fail "no yaml block after the marker naming tests/precommit/test_hook.sh in $readme"
 rev=$(sed -n 's/^ *rev: *\([^ #]*\).*/\1/p' <<<"$config")
-[ -n "$rev" ] || fail "the README's pre-commit config has no rev:"
+[ -n "$rev" ] || fail "the documentation's pre-commit config has no rev:"
 
 # The hook repository, as users reference it.
 git init -q "$tmp/hook-repo"
@@ -41,7 +72,7 @@ proj=$tmp/project
 git init -q "$proj"
 cd "$proj"
 sed "s|^\( *- *repo: *\).*|\1$tmp/hook-repo|" <<<"$config" >.pre-commit-config.yaml
-pre-commit validate-config .pre-commit-config.yaml >/dev/null || fail "invalid .pre-commit-config.yaml from the README"
+pre-commit validate-config .pre-commit-config.yaml >/dev/null || fail "invalid .pre-commit-config.yaml from $readme"
 mkdir -p app sandbox tests
 cat >.hardguard.yml <<'YML'
 builders:
@@ -124,7 +155,7 @@ docker.from_env().containers.create("alpine", **hardening_kwargs())
 PY
 git add svc/worker.py
 git commit -m worker >"$tmp/out" 2>&1 || fail "a site applying the configured builder was refused"
-step "a copy of hardguard without the release tag, pinned by its full commit SHA (README: Which rev:)"
+step "a copy of hardguard without the release tag, pinned by its full commit SHA (docs/usage.md: Which rev:)"
 git -C "$tmp/hook-repo" commit -q --allow-empty -m "after the release"
 sha=$(git -C "$tmp/hook-repo" rev-parse HEAD)
 git -C "$tmp/hook-repo" tag --points-at "$sha" | grep -q . && fail "the commit to pin is tagged"
@@ -137,15 +168,19 @@ grep -q 'mutable reference' "$tmp/out" && fail "pre-commit takes the SHA for a m
 rm app/pinned.py
 git checkout -q .pre-commit-config.yaml
 
-step "the README's repo: local variant refuses the same bad file"
-local_config=$(awk '/tests\/precommit\/test_hook.sh.*local/ {m=1} m && /^```yaml/ {b=1; next} b && /^```/ {exit} b {print}' "$readme")
-[ -n "$local_config" ] || fail "no yaml block after the README's marker for the local hook"
+if ! grep -q "$local_marker" "$readme"; then
+  echo "pre-commit hook: $steps steps passed (${readme#"$src"/} shows no repo: local variant)"
+  exit 0
+fi
+step "the documentation's repo: local variant refuses the same bad file"
+local_config=$(awk -v m="$local_marker" '$0 ~ m {on=1} on && /^```yaml/ {b=1; next} b && /^```/ {exit} b {print}' "$readme")
+[ -n "$local_config" ] || fail "no yaml block after the marker for the local hook in $readme"
 printf '%s\n' "$local_config" >.pre-commit-config.yaml
-pre-commit validate-config .pre-commit-config.yaml >/dev/null || fail "invalid local .pre-commit-config.yaml from the README"
+pre-commit validate-config .pre-commit-config.yaml >/dev/null || fail "invalid local .pre-commit-config.yaml from $readme"
 git add .pre-commit-config.yaml
 git commit -qm "local hook" >/dev/null 2>&1 || fail "committing the local configuration was refused"
 printf 'import docker\ndocker.from_env().containers.run("alpine")\n' >app/bad.py
 git add app/bad.py
 if git commit -m bad >"$tmp/out" 2>&1; then fail "the local hook let an unhardened site through"; fi
 grep -q '^app/bad.py:2:1: error\[unhardened-site\]' "$tmp/out" || fail "the local hook did not show the finding"
-echo "pre-commit hook: 7 checks passed"
+echo "pre-commit hook: $steps steps passed"

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The README's "Adopting hardguard" walk-through, step by step, on a scratch copy of the example
+# The walk-through of docs/adopting.md, step by step, on a scratch copy of the example
 # tree fixtures/fix/adopt/input: runs the steps before STEP quietly, then STEP with its output
 # (standard error too, as a terminal shows it). Run from the source directory with hardguard on
 # PATH (tests/readme/check_readme.py runs it so).

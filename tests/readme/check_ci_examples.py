@@ -1,9 +1,10 @@
-"""The README's GitHub Actions and GitLab CI jobs, run as far as they can be offline.
+"""The documentation's GitHub Actions and GitLab CI jobs, run as far as they can be offline.
 
-usage: check_ci_examples.py HARDGUARD README
+usage: check_ci_examples.py HARDGUARD SOURCE_DIR|DOC...
 
-Reads the yaml blocks that follow the README's markers naming this script ("github-actions",
-"gitlab-ci"), and runs each job's hardguard steps — not the install steps, which fetch hardguard
+Reads the yaml blocks that follow the markers naming this script ("github-actions",
+"gitlab-ci") in the documentation files (with SOURCE_DIR: README.md, docs/*.md and
+tests/fuzz/README.md), every one of them, and runs each job's hardguard steps — not the install steps, which fetch hardguard
 over the network — exactly as written, with the freshly built hardguard first on PATH, in a
 throwaway git repository: a base commit with one legacy unhardened site, and a change that adds
 another and tries to switch the gate off for it (its .hardguard.yml excludes the new file). It
@@ -15,6 +16,7 @@ and gates on the merge request's changes by the target branch's policy (or on th
 its own policy outside merge requests).
 """
 
+import glob
 import json
 import os
 import re
@@ -35,15 +37,28 @@ def check(ok, what):
     (PASSED if ok else FAILURES).append(what)
 
 
-def block(readme, tag):
-    """The first ```yaml block after the line holding the marker comment with `tag`."""
-    lines = open(readme).read().splitlines()
-    for i, line in enumerate(lines):
-        if "check_ci_examples.py" in line and tag in line:
-            start = next(j for j in range(i, len(lines)) if lines[j].startswith("```yaml")) + 1
-            end = next(j for j in range(start, len(lines)) if lines[j].startswith("```"))
-            return yaml.safe_load("\n".join(lines[start:end]))
-    raise SystemExit(f"{readme}: no yaml block marked {tag!r} for check_ci_examples.py")
+def doc_files(args):
+    """The documentation files: those given, or a source directory's README.md, docs/*.md and
+    tests/fuzz/README.md."""
+    if len(args) == 1 and os.path.isdir(args[0]):
+        src = args[0]
+        docs = [os.path.join(src, "README.md")] + sorted(glob.glob(os.path.join(src, "docs", "*.md")))
+        fuzz = os.path.join(src, "tests", "fuzz", "README.md")
+        return docs + ([fuzz] if os.path.exists(fuzz) else [])
+    return args
+
+
+def blocks(docs, tag):
+    """Each ```yaml block after a marker comment naming this script and `tag`: (where, document)."""
+    found = []
+    for doc in docs:
+        lines = open(doc).read().splitlines()
+        for i, line in enumerate(lines):
+            if line.startswith("<!--") and "check_ci_examples.py" in line and tag in line:
+                start = next(j for j in range(i, len(lines)) if lines[j].startswith("```yaml")) + 1
+                end = next(j for j in range(start, len(lines)) if lines[j].startswith("```"))
+                found.append((f"{os.path.relpath(doc)}:{i + 1}", yaml.safe_load("\n".join(lines[start:end]))))
+    return found
 
 
 def git(repo, *args):
@@ -161,7 +176,7 @@ def gitlab(pipeline, repo, base, env, validator):
 
 
 def main():
-    hg, readme = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2])
+    hg, docs = os.path.abspath(sys.argv[1]), doc_files([os.path.abspath(a) for a in sys.argv[2:]])
     with open(os.path.join(HERE, "..", "sarif", "sarif-schema-2.1.0.json")) as f:
         validator = jsonschema.Draft4Validator(json.load(f))
     with tempfile.TemporaryDirectory(prefix="hg-ci-") as tmp:
@@ -174,10 +189,17 @@ def main():
         env.pop("CI_MERGE_REQUEST_DIFF_BASE_SHA", None)
         os.environ.update({k: env[k] for k in ("GIT_CONFIG_GLOBAL", "GIT_CONFIG_NOSYSTEM", "GIT_AUTHOR_NAME",
                                                 "GIT_AUTHOR_EMAIL", "GIT_COMMITTER_NAME", "GIT_COMMITTER_EMAIL")})
-        repo, base = make_repo(tmp)
-        github(block(readme, "github-actions"), repo, base, env, validator)
-        gitlab(block(readme, "gitlab-ci"), repo, base, env, validator)
-    print(f"README CI examples: {len(PASSED)} passed, {len(FAILURES)} failed")
+        tested = []
+        for tag, run_jobs in (("github-actions", github), ("gitlab-ci", gitlab)):
+            found = blocks(docs, tag)
+            check(found, f"{tag}: {len(found)} yaml blocks marked for check_ci_examples.py in {len(docs)} documentation files")
+            for n, (where, doc) in enumerate(found):
+                print(f"== {where} ({tag})")
+                # A fresh repository for each example: what one job leaves cannot help the next.
+                repo, base = make_repo(os.path.join(tmp, f"{tag}-{n}"))
+                run_jobs(doc, repo, base, env, validator)
+                tested.append(where)
+    print(f"CI examples: {len(tested)} blocks ({', '.join(tested)}); {len(PASSED)} checks passed, {len(FAILURES)} failed")
     return 1 if FAILURES else 0
 
 

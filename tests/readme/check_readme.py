@@ -1,27 +1,31 @@
-"""The README against the program it describes.
+"""The documentation against the program it describes: README.md, every docs/*.md and
+tests/fuzz/README.md (the documentation files, DOCS below).
 
 usage: check_readme.py CHECK HARDGUARD SOURCE_DIR
 
 CHECK is one of:
 
   examples   Every code block marked `<!-- readme-test: COMMAND -->` (on the line before it, blank
-             lines allowed in between) is the output of COMMAND: bash runs it in SOURCE_DIR with
-             the built hardguard first on PATH, and its stdout must match the block. `(exit N)` at
-             the end of the marker is the exit status COMMAND must have (default 0). In the block,
-             a line that is only `...` stands for any number of lines, and `...` within a line for
-             any text on that line; the program's version is written as the version in
-             CMakeLists.txt. Unmarked blocks are not checked.
-  options    The options table under "## Usage" names every option `hardguard --help` lists, and no
-             other.
-  kinds      The JSON contract's comment on "kind" names every site kind `hardguard --list-rules`
-             lists, plus `unknown` and `marker`, and no other.
+             lines allowed in between) in any of DOCS is the output of COMMAND: bash runs it in
+             SOURCE_DIR with the built hardguard first on PATH, and its stdout must match the
+             block. `(exit N)` at the end of the marker is the exit status COMMAND must have
+             (default 0). In the block, a line that is only `...` stands for any number of lines,
+             and `...` within a line for any text on that line; the program's version is written as
+             the version in CMakeLists.txt. Unmarked blocks are not checked.
+  options    One set of options in three places: the options table of docs/usage.md (its rows
+             starting "| `-"), the entries under OPTIONS in the man page (docs/hardguard.1) and
+             the "options:" section of `hardguard --help`.
+  kinds      The JSON contract's comment on "kind" (in the file of DOCS with a "JSON output"
+             heading) names every site kind `hardguard --list-rules` lists, plus `unknown` and
+             `marker`, and no other.
   version    The version in CMakeLists.txt's project() is what `hardguard --version` prints, and
-             every version of hardguard the README names (a release tag `vX.Y.Z` as in `rev:` and
+             every version of hardguard DOCS name (a release tag `vX.Y.Z` as in `rev:` and
              `--branch`, `hardguard X.Y.Z`, the package `hardguard_X.Y.Z_<arch>.deb`, JSON's
              `"version": "X.Y.Z"`) is that version.
 """
 
 import difflib
+import glob
 import os
 import re
 import subprocess
@@ -47,6 +51,19 @@ def cmake_version(src):
     if not m:
         raise SystemExit("CMakeLists.txt: no project(hardguard VERSION ...)")
     return m.group(1)
+
+
+def doc_files(src):
+    """The documentation files, relative to src: README.md, docs/*.md, tests/fuzz/README.md."""
+    docs = ["README.md"] + sorted(os.path.relpath(p, src) for p in glob.glob(os.path.join(src, "docs", "*.md")))
+    if os.path.exists(os.path.join(src, "tests", "fuzz", "README.md")):
+        docs.append(os.path.join("tests", "fuzz", "README.md"))
+    return docs
+
+
+def read_lines(src, doc):
+    with open(os.path.join(src, doc)) as f:
+        return f.read().splitlines()
 
 
 def help_options(hg):
@@ -87,59 +104,89 @@ def pattern(block):
 
 
 def examples(hg, src, version):
-    lines = open(os.path.join(src, "README.md")).read().splitlines()
     binary_version = run([hg, "--version"]).stdout.split()[-1]
-    n = 0
+    counts = {}
     with tempfile.TemporaryDirectory(prefix="hg-readme-") as tmp:
         os.symlink(hg, os.path.join(tmp, "hardguard"))
         env = {**os.environ, "PATH": tmp + os.pathsep + os.environ["PATH"], "NO_COLOR": "1"}
-        for i, line in enumerate(lines):
-            m = MARKER.match(line)
-            if not m:
-                continue
-            n += 1
-            command, want_exit = m.group(1), 0
-            e = re.search(r"\s*\(exit (\d+)\)$", command)
-            if e:
-                command, want_exit = command[:e.start()], int(e.group(1))
-            block, _ = code_block(lines, i + 1)
-            where = f"README.md:{i + 1}: {command}"
-            if block is None:
-                fail(f"{where}: no code block after the marker")
-                continue
-            r = run(["bash", "-c", command], cwd=src, env=env)
-            # Trailing blanks are not kept by editors; the version is the one the README states.
-            actual = "".join(l.rstrip() + "\n" for l in r.stdout.replace(binary_version, version).splitlines())
-            if r.returncode != want_exit:
-                fail(f"{where}: exit status {r.returncode}, the README says {want_exit}\n{r.stderr}")
-            if not pattern(block).fullmatch(actual):
-                diff = difflib.unified_diff(block, actual.splitlines(), "README.md", "actual", lineterm="")
-                fail(f"{where}: the output is not what the README shows ('...' elides):\n" + "\n".join(diff))
-            else:
-                print(f"ok   {where}")
-    if n == 0:
-        fail("README.md has no <!-- readme-test: ... --> marker")
+        for doc in doc_files(src):
+            lines = read_lines(src, doc)
+            for i, line in enumerate(lines):
+                m = MARKER.match(line)
+                if not m:
+                    continue
+                counts[doc] = counts.get(doc, 0) + 1
+                command, want_exit = m.group(1), 0
+                e = re.search(r"\s*\(exit (\d+)\)$", command)
+                if e:
+                    command, want_exit = command[:e.start()], int(e.group(1))
+                block, _ = code_block(lines, i + 1)
+                where = f"{doc}:{i + 1}: {command}"
+                if block is None:
+                    fail(f"{where}: no code block after the marker")
+                    continue
+                r = run(["bash", "-c", command], cwd=src, env=env)
+                # Trailing blanks are not kept by editors; the version is the one the docs state.
+                actual = "".join(l.rstrip() + "\n" for l in r.stdout.replace(binary_version, version).splitlines())
+                if r.returncode != want_exit:
+                    fail(f"{where}: exit status {r.returncode}, the documentation says {want_exit}\n{r.stderr}")
+                if not pattern(block).fullmatch(actual):
+                    diff = difflib.unified_diff(block, actual.splitlines(), doc, "actual", lineterm="")
+                    fail(f"{where}: the output is not what the documentation shows ('...' elides):\n" + "\n".join(diff))
+                else:
+                    print(f"ok   {where}")
+    total = sum(counts.values())
+    if total == 0:
+        fail("no <!-- readme-test: ... --> marker in " + ", ".join(doc_files(src)))
+    print(f"examples: {total} marked blocks in {len(counts)} files ("
+          + ", ".join(f"{d} {n}" for d, n in counts.items()) + ")")
+
+
+def table_options(src, doc):
+    """The option words of the first cell of each row of doc's options table ("| `-...` | ... |")."""
+    # The first cell of each row: "`--format FORMAT`", "`-j N`, `--jobs N`", "`--color auto\\|always`".
+    cells = [re.split(r"(?<!\\)\|", l)[1] for l in read_lines(src, doc) if l.startswith("| `-")]
+    return {m.group(1) for c in cells for m in re.finditer(r"(?:^|[\s`,/])(--?[A-Za-z][-A-Za-z]*)", c)}
+
+
+def man_options(src, page):
+    """The option words of the tag line after each .TP under .SH OPTIONS, roff's \\- read as -."""
+    words, on, tag = set(), False, False
+    for l in read_lines(src, page):
+        if l.startswith(".SH "):
+            on = l.split()[1] == "OPTIONS"
+            continue
+        if on and tag:
+            tag = False
+            text = re.sub(r"\\f[BIRP]", "", l.replace("\\-", "-"))
+            words |= {m.group(1) for m in re.finditer(r'(?:^|[ ,"])(--?[A-Za-z][-A-Za-z]*)', text)}
+        elif on and l.startswith(".TP"):
+            tag = True
+    return words
 
 
 def options(hg, src):
-    text = open(os.path.join(src, "README.md")).read()
-    usage = text[text.index("\n## Usage"):]
-    usage = usage[:usage.index("\n## ", 1)]
-    # The first cell of each row: "`--format FORMAT`", "`-j N`, `--jobs N`", "`--color auto\\|always`".
-    cells = [re.split(r"(?<!\\)\|", l)[1] for l in usage.splitlines() if l.startswith("| `-")]
-    documented = {m.group(1) for c in cells for m in re.finditer(r"(?:^|[\s`,/])(--?[A-Za-z][-A-Za-z]*)", c)}
-    listed = help_options(hg)
-    for o in sorted(listed - documented):
-        fail(f"README.md: {o} is in hardguard --help but not in the options table under ## Usage")
-    for o in sorted(documented - listed):
-        fail(f"README.md: the options table lists {o}, which hardguard --help does not")
+    places = {"hardguard --help": help_options(hg),
+              "the options table of docs/usage.md": table_options(src, os.path.join("docs", "usage.md")),
+              "OPTIONS of the man page docs/hardguard.1": man_options(src, os.path.join("docs", "hardguard.1"))}
+    every = set().union(*places.values())
+    for where, found in places.items():
+        if not found:
+            fail(f"no options found in {where}")
+        for o in sorted(every - found):
+            others = [w for w, f in places.items() if o in f]
+            fail(f"{o} is in {' and '.join(others)} but not in {where}")
     if not FAILURES:
-        print(f"ok   the options table lists the {len(listed)} options of --help")
+        print(f"ok   --help, docs/usage.md's table and the man page name the same {len(every)} options")
 
 
 def kinds(hg, src):
-    lines = open(os.path.join(src, "README.md")).read().splitlines()
-    start = next(i for i, l in enumerate(lines) if l.startswith("## JSON output"))
+    doc = next((d for d in doc_files(src) if any(re.match(r"^#+ JSON output", l) for l in read_lines(src, d))), None)
+    if doc is None:
+        fail("no documentation file has a JSON output heading")
+        return
+    lines = read_lines(src, doc)
+    start = next(i for i, l in enumerate(lines) if re.match(r"^#+ JSON output", l))
     i = next(j for j in range(start, len(lines)) if '"kind":' in lines[j])
     comment = [lines[i].split("//", 1)[1]]
     # The comment goes on while the next lines are comments alone.
@@ -156,29 +203,33 @@ def kinds(hg, src):
         k += 1
     known |= {"unknown", "marker"}
     for kind in sorted(known - documented):
-        fail(f"README.md:{i + 1}: the JSON contract's kinds omit {kind} (hardguard --list-rules lists it)")
+        fail(f"{doc}:{i + 1}: the JSON contract's kinds omit {kind} (hardguard --list-rules lists it)")
     for kind in sorted(documented - known):
-        fail(f"README.md:{i + 1}: the JSON contract lists kind {kind}, which hardguard does not have")
+        fail(f"{doc}:{i + 1}: the JSON contract lists kind {kind}, which hardguard does not have")
     if not FAILURES:
-        print(f"ok   the JSON contract names the {len(known)} kinds")
+        print(f"ok   the JSON contract ({doc}) names the {len(known)} kinds")
 
 
 def version(hg, src, want):
     got = run([hg, "--version"]).stdout.strip()
     if got != f"hardguard {want}":
         fail(f"hardguard --version prints {got!r}, CMakeLists.txt says {want}")
-    lines = open(os.path.join(src, "README.md")).read().splitlines()
     named = pins = 0
-    for n, line in enumerate(lines, 1):
-        for m in re.finditer(r"\bv(\d+\.\d+\.\d+)\b|\bhardguard[ _](\d+\.\d+\.\d+)|\"version\": \"(\d+\.\d+\.\d+)\"", line):
-            named += 1
-            pins += bool(re.search(r"(?:\brev:\s*|--branch\s+)v", line))
-            if (m.group(1) or m.group(2) or m.group(3)) != want:
-                fail(f"README.md:{n}: names {m.group(0)}, but this is hardguard {want} (release tag v{want})")
+    per_doc = {}
+    for doc in doc_files(src):
+        for n, line in enumerate(read_lines(src, doc), 1):
+            for m in re.finditer(r"\bv(\d+\.\d+\.\d+)\b|\bhardguard[ _](\d+\.\d+\.\d+)|\"version\": \"(\d+\.\d+\.\d+)\"", line):
+                named += 1
+                per_doc[doc] = per_doc.get(doc, 0) + 1
+                pins += bool(re.search(r"(?:\brev:\s*|--branch\s+)v", line))
+                if (m.group(1) or m.group(2) or m.group(3)) != want:
+                    fail(f"{doc}:{n}: names {m.group(0)}, but this is hardguard {want} (release tag v{want})")
     if pins == 0:
-        fail("README.md pins no release (rev: vX.Y.Z, --branch vX.Y.Z)")
+        fail("the documentation pins no release (rev: vX.Y.Z, --branch vX.Y.Z)")
     if not FAILURES:
-        print(f"ok   the README names hardguard {want} {named} times ({pins} release pins), as CMakeLists.txt and --version do")
+        print(f"ok   the documentation names hardguard {want} {named} times ({pins} release pins; "
+              + ", ".join(f"{d} {n}" for d, n in per_doc.items())
+              + "), as CMakeLists.txt and --version do")
 
 
 def main():

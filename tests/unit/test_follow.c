@@ -2,7 +2,7 @@
 // what reaches a site through dicts and argv lists built up step by step, merges where the later
 // value wins, branches judged by the weakest path, the origin named for what cannot be followed,
 // the builder's place in a merge, the end of an argv list's life, and aliases of the callee.
-// README "What reaches a site" and "Sites".
+// docs/sites.md, "What reaches a site" and "Sites".
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -655,7 +655,7 @@ static void test_follow__callee_aliases(void **state) {
 }
 
 static void test_follow__direct_partial_call(void **state) {
-  // Regression (found by these tests, fixed): README "Sites" promises `functools.partial(client.containers.run, **kw)(...)` with its bound
+  // Regression (found by these tests, fixed): docs/sites.md ("Sites") promises `functools.partial(client.containers.run, **kw)(...)` with its bound
   // keywords. rules/python/sdk-run.scm only admits `(call function: (identifier))` as the inner
   // callee, so `functools.partial(...)(image)` (an attribute callee) is no site at all: the first
   // input below yields 0 findings, expected 1 passing sdk-run site; the second (privileged=True
@@ -749,7 +749,7 @@ static void test_follow__match_case_weakening_counts(void **state) {
   // Regression (found by these tests, fixed): scope.c does not walk into match cases (see test_scope.c,
   // test_scope__match_cases_are_branches), so a weakening option set in a case before the site is
   // not seen. Input below: expected weakening-option for `privileged=True` (line 6); actual: the
-  // site passes via flags (README "Branches": a branch that adds privileged=True counts).
+  // site passes via flags (docs/rules.md, weakening-option: a branch that adds privileged=True counts).
   const follow_case cases[] = {
       {"privileged set in a case beside the site",
        HARD_PY "def f(client, image, x):\n"

@@ -195,7 +195,7 @@ static void test_scope__try_body_is_conditional_from_an_except(void **state) {
   // Input: `try:\n    prepare()\n    b = 1\nexcept E:\n    run(SITE)`: expected "prepare()?; b = 1?",
   // actual "prepare(); b = 1". Effect through the pipeline: `kw = dict(HARD)` then
   // `try: prepare(); kw["read_only"] = True` and the site in `except Exception:` passes, although
-  // read_only is not set when prepare() raised (the weakest path, README "What reaches a site").
+  // read_only is not set when prepare() raised (the weakest path, docs/sites.md, "What reaches a site").
   static const walk_case cases[] = {
       {"point in an except", "a = 0\ntry:\n    prepare()\n    b = 1\nexcept E:\n    c = 2\n    run(SITE)\n", "SITE",
        "a = 0; prepare()?; b = 1?; c = 2"},

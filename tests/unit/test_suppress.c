@@ -1,7 +1,7 @@
 // Unit tests for suppress.c: named exceptions (`# hardguard: allow[requirement, ...] -- reason`
 // and `# hardguard: ignore[rule, ...] -- reason`) parsed from hand-built marker comments, where
 // they apply, what they relax or suppress, and the bad-suppression / unused-suppression findings;
-// then the same through hg_scan_bytes. README "Named exceptions".
+// then the same through hg_scan_bytes. docs/configuration.md, "Named exceptions".
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
