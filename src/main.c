@@ -1,3 +1,3 @@
-#include "cli.h"
+#include "cli/cli.h"
 
 int main(int argc, char **argv) { return hg_cli_main(argc, argv, stdout, stderr); }

@@ -9,7 +9,7 @@
 
 #include <cmocka.h>
 
-#include "cli.h"
+#include "cli/cli.h"
 
 typedef struct {
   const char *args[8];  // after the program name, NULL-terminated

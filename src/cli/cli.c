@@ -1,285 +1,25 @@
-#include "cli.h"
+#include "cli/cli.h"
 
 #include <errno.h>
-#include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "app/baseline.h"
-#include "rules/config.h"
 #include "app/configref.h"
 #include "app/fix.h"
 #include "app/gate.h"
-#include "app/init.h"
 #include "app/project.h"
 #include "app/repo.h"
-#include "report/report.h"
-#include "rules/ruleset.h"
 #include "app/scan.h"
 #include "app/walk.h"
-
-typedef enum { CMD_CHECK, CMD_LIST_RULES, CMD_EXPLAIN, CMD_HELP, CMD_VERSION } command;
-
-typedef struct {
-  command cmd;
-  const hg_reporter *reporter;
-  const char *config_path;
-  const char *rules_dir;
-  const char *explain;
-  const char *diff_ref;        // --diff / --changed-since
-  const char *baseline;        // --baseline
-  const char *write_baseline;  // --write-baseline
-  const char *config_from;     // --config-from: config, baseline and rules from this git commit
-  unsigned jobs;
-  bool audit, quiet;
-  bool fix, show_fixes;  // --fix, --show-fixes
-  bool strict;       // --strict: gate-relaxed warnings fail the run
-  bool allow_empty;  // --allow-empty: excludes may leave nothing to check
-  int color;  // -1 auto, 0 never, 1 always
-  const char *const *paths;
-  size_t n_paths;
-} hg_options;
-
-static const char USAGE[] =
-    "usage: hardguard [options] [PATH...]\n"
-    "\n"
-    "Finds every place that creates a container or opens a Docker client, in Python, shell scripts,\n"
-    "Makefiles, CI steps (GitHub Actions, GitLab CI) and compose files, and fails the sites that\n"
-    "neither apply the shared hardening builder nor pass the full hardening flags.\n"
-    "PATHs are files or directories (default: .).\n"
-    "\n"
-    "options:\n"
-    "  --format FORMAT        text (default), json, sarif (code scanning), github (workflow\n"
-    "                         annotations), markdown (the audit, for an issue or pull request),\n"
-    "                         html (the audit as a self-contained page)\n"
-    "  --audit                list every site with its verdict and how it is hardened\n"
-    "  --diff REF             judge only the files changed since git commit REF (committed,\n"
-    "                         staged, unstaged or untracked); alias --changed-since REF\n"
-    "  --baseline FILE        fail only on findings FILE does not list; report its stale entries\n"
-    "  --write-baseline FILE  record the failing findings in FILE and exit 0\n"
-    "  --fix                  apply the configured builder at the failing sites it can fix (in a\n"
-    "                         shell script: add the missing flags), then report what is left\n"
-    "  --show-fixes           with --fix: print the fixes as a unified diff (with --format sarif: as\n"
-    "                         the results' fixes) and write nothing\n"
-    "  --config FILE          use FILE instead of the nearest .hardguard.yml\n"
-    "  --rules DIR            use the rules in DIR (<surface>/*.scm, <surface>/facts/*.scm, policy.yml)\n"
-    "  --config-from REF      read the config, the --baseline file and the --rules directory from\n"
-    "                         git commit REF (e.g. the target branch) instead of the work tree\n"
-    "  --strict               with --diff, a change that relaxes the gate (gate-relaxed) fails\n"
-    "  --allow-empty          pass when the config's excludes leave no file to check\n"
-    "  -j, --jobs N           worker threads (default: one per online core)\n"
-    "  --color WHEN           auto (default), always, never; NO_COLOR=1 also turns colour off\n"
-    "  -q, --quiet            findings only: no summary line, no stale-baseline warnings\n"
-    "  --list-rules           list the rules and site kinds\n"
-    "  init [DIR]             write a hardening builder and a .hardguard.yml (hardguard init --help)\n"
-    "  --explain RULE         what RULE checks, why, how to fix it, with examples\n"
-    "  --version, -h/--help\n"
-    "\n"
-    "exit status: 0 every site passes, 1 a site fails, 2 could not check (usage, configuration,\n"
-    "unreadable input)\n";
-
-static int usage_error(FILE *err, const char *fmt, const char *arg) {
-  fputs("hardguard: ", err);
-  fprintf(err, fmt, arg);
-  fputs("\nTry 'hardguard --help'.\n", err);
-  return HG_EXIT_ERROR;
-}
-
-// getopt's '?': an unknown short option inside a cluster (-qz), a long option given a value it
-// does not take (--audit=x), or an unknown option.
-static int bad_option(FILE *err, const char *arg) {
-  if (arg[0] == '-' && arg[1] != '-' && optopt > 0 && optopt < 256) {
-    char opt[3] = {'-', (char)optopt, '\0'};
-    return usage_error(err, "unknown option '%s'", opt);
-  }
-  const char *eq = strchr(arg, '=');
-  if (arg[0] == '-' && arg[1] == '-' && eq && optopt != 0) {
-    fprintf(err, "hardguard: option '%.*s' takes no value\nTry 'hardguard --help'.\n", (int)(eq - arg), arg);
-    return HG_EXIT_ERROR;
-  }
-  return usage_error(err, "unknown option '%s'", arg);
-}
-
-static int parse_args(hg_options *o, int argc, char **argv, FILE *err) {
-  enum {
-    OPT_FORMAT = 256, OPT_AUDIT, OPT_CONFIG, OPT_RULES, OPT_COLOR, OPT_LIST_RULES, OPT_EXPLAIN, OPT_VERSION,
-    OPT_DIFF, OPT_BASELINE, OPT_WRITE_BASELINE, OPT_CONFIG_FROM, OPT_STRICT, OPT_ALLOW_EMPTY, OPT_FIX,
-    OPT_SHOW_FIXES,
-  };
-  static const struct option longs[] = {
-      {"format", required_argument, NULL, OPT_FORMAT},
-      {"audit", no_argument, NULL, OPT_AUDIT},
-      {"diff", required_argument, NULL, OPT_DIFF},
-      {"changed-since", required_argument, NULL, OPT_DIFF},
-      {"baseline", required_argument, NULL, OPT_BASELINE},
-      {"write-baseline", required_argument, NULL, OPT_WRITE_BASELINE},
-      {"fix", no_argument, NULL, OPT_FIX},
-      {"show-fixes", no_argument, NULL, OPT_SHOW_FIXES},
-      {"config", required_argument, NULL, OPT_CONFIG},
-      {"rules", required_argument, NULL, OPT_RULES},
-      {"config-from", required_argument, NULL, OPT_CONFIG_FROM},
-      {"strict", no_argument, NULL, OPT_STRICT},
-      {"allow-empty", no_argument, NULL, OPT_ALLOW_EMPTY},
-      {"jobs", required_argument, NULL, 'j'},
-      {"color", required_argument, NULL, OPT_COLOR},
-      {"quiet", no_argument, NULL, 'q'},
-      {"list-rules", no_argument, NULL, OPT_LIST_RULES},
-      {"explain", required_argument, NULL, OPT_EXPLAIN},
-      {"version", no_argument, NULL, OPT_VERSION},
-      {"help", no_argument, NULL, 'h'},
-      {0, 0, 0, 0},
-  };
-  *o = (hg_options){.cmd = CMD_CHECK, .reporter = &hg_reporter_text, .color = -1};
-  optind = 0;  // reset getopt (glibc: 0 also re-reads GNU extensions), so tests can call twice
-  opterr = 0;
-  int ch;
-  // '+': stop at the first path; ':': a missing value is reported as such, not as unknown.
-  while ((ch = getopt_long(argc, argv, "+:j:qh", longs, NULL)) != -1) {
-    switch (ch) {
-    case OPT_FORMAT:
-      if (!(o->reporter = hg_reporter_find(optarg))) {
-        fprintf(err, "hardguard: unknown format '%s' (expected one of %s)\nTry 'hardguard --help'.\n", optarg,
-                hg_reporter_names());
-        return HG_EXIT_ERROR;
-      }
-      break;
-    case OPT_AUDIT: o->audit = true; break;
-    case OPT_DIFF:
-    case OPT_CONFIG_FROM:
-      // A ref that starts with '-' is an option git would act on (or the next option, swallowed).
-      if (optarg[0] == '-' || optarg[0] == '\0')
-        return usage_error(err,
-                           ch == OPT_DIFF ? "--diff expects a git commit (a branch, tag or hash), got '%s'"
-                                          : "--config-from expects a git commit (a branch, tag or hash), got '%s'",
-                           optarg);
-      *(ch == OPT_DIFF ? &o->diff_ref : &o->config_from) = optarg;
-      break;
-    case OPT_BASELINE: o->baseline = optarg; break;
-    case OPT_WRITE_BASELINE: o->write_baseline = optarg; break;
-    case OPT_FIX: o->fix = true; break;
-    case OPT_SHOW_FIXES: o->show_fixes = true; break;
-    case OPT_CONFIG: o->config_path = optarg; break;
-    case OPT_RULES: o->rules_dir = optarg; break;
-    case OPT_STRICT: o->strict = true; break;
-    case OPT_ALLOW_EMPTY: o->allow_empty = true; break;
-    case 'j': {
-      char *end;
-      long n = strtol(optarg, &end, 10);
-      if (*optarg == '\0' || *end != '\0' || n < 1 || n > 256)
-        return usage_error(err, "--jobs expects a number from 1 to 256, got '%s'", optarg);
-      o->jobs = (unsigned)n;
-      break;
-    }
-    case OPT_COLOR:
-      if (!strcmp(optarg, "auto")) o->color = -1;
-      else if (!strcmp(optarg, "always")) o->color = 1;
-      else if (!strcmp(optarg, "never")) o->color = 0;
-      else return usage_error(err, "--color expects auto, always or never, got '%s'", optarg);
-      break;
-    case 'q': o->quiet = true; break;
-    case OPT_LIST_RULES: o->cmd = CMD_LIST_RULES; break;
-    case OPT_EXPLAIN: o->cmd = CMD_EXPLAIN; o->explain = optarg; break;
-    case OPT_VERSION: o->cmd = CMD_VERSION; break;
-    case 'h': o->cmd = CMD_HELP; break;
-    case ':': return usage_error(err, "option '%s' needs a value", argv[optind - 1]);
-    default: return bad_option(err, argv[optind - 1]);
-    }
-  }
-  if (o->write_baseline && o->diff_ref)
-    return usage_error(err, "%s", "--write-baseline records a whole run; it cannot be combined with --diff");
-  if (o->show_fixes && !o->fix) return usage_error(err, "%s", "--show-fixes goes with --fix");
-  if (o->fix && o->write_baseline)
-    return usage_error(err, "%s", "--fix and --write-baseline: fix first, then record the rest");
-  static const char *const here[] = {"."};
-  if (optind < argc) {
-    o->paths = (const char *const *)argv + optind;
-    o->n_paths = (size_t)(argc - optind);
-  } else {
-    o->paths = here;
-    o->n_paths = 1;
-  }
-  return 0;
-}
-
-static int list_rules(const hg_ruleset *rules, FILE *out) {
-  fputs("rules:\n", out);
-  for (size_t i = 0; i < HG_RULE_COUNT; i++) fprintf(out, "  %-24s %s\n", hg_rules[i].id, hg_rules[i].summary);
-  const char *const *kinds;
-  size_t n = hg_ruleset_kinds(rules, &kinds);
-  fputs("site kinds:\n", out);
-  for (size_t i = 0; i < n; i++) fprintf(out, "  %s\n", kinds[i]);
-  const hg_policy *p = hg_ruleset_policy(rules);
-  fputs("requirements:\n", out);
-  for (size_t i = 0; i < p->n_req; i++) fprintf(out, "  %-24s %s\n", p->req[i].id, p->req[i].summary);
-  fputs("surfaces:\n", out);
-  for (int s = 0; s < hg_surface_count; s++) {
-    const hg_surface *sf = hg_surface_get((hg_surface_id)s);
-    if (!hg_ruleset_has(rules, (hg_surface_id)s)) {
-      fprintf(out, "  %-8s off (the rules have no %s/ patterns)\n", sf->id, sf->id);
-      continue;
-    }
-    const char *pre = hg_ruleset_prefilter_source(rules, (hg_surface_id)s);
-    fprintf(out, "  %-8s prefilter: %s\n", sf->id, *pre ? pre : "off (a site pattern has no literal)");
-  }
-  return HG_EXIT_CLEAN;
-}
-
-// Prose wrapped at 80 columns under a two-space indent; a newline in the text starts a new line.
-static void wrapped(FILE *out, const char *text) {
-  enum { WIDTH = 80, INDENT = 2 };
-  size_t col = 0;
-  for (const char *p = text; *p;) {
-    if (*p == '\n') {
-      fputc('\n', out);
-      col = 0;
-      p++;
-      continue;
-    }
-    if (*p == ' ') {
-      p++;
-      continue;
-    }
-    size_t n = strcspn(p, " \n");
-    if (col && col + 1 + n > WIDTH) {
-      fputc('\n', out);
-      col = 0;
-    }
-    if (col == 0) col = (size_t)fprintf(out, "%*s", INDENT, "");
-    else col += (size_t)fprintf(out, " ");
-    col += fwrite(p, 1, n, out);
-    p += n;
-  }
-  fputc('\n', out);
-}
-
-// Code kept as written, each line under a four-space indent.
-static void code_block(FILE *out, const char *code) {
-  for (const char *p = code; *p;) {
-    size_t n = strcspn(p, "\n");
-    fprintf(out, "    %.*s\n", (int)n, p);
-    p += n + (p[n] == '\n');
-  }
-}
-
-static int explain(const char *id, FILE *out, FILE *err) {
-  const hg_rule *r = hg_rule_find(id);
-  if (!r) return usage_error(err, "unknown rule '%s' (see --list-rules)", id);
-  fprintf(out, "%s: %s\n\nWhat it checks\n", r->id, r->summary);
-  wrapped(out, r->what);
-  fputs("\nWhy it matters\n", out);
-  wrapped(out, r->why);
-  fputs("\nHow to fix\n", out);
-  wrapped(out, r->fix);
-  fputs("\nFails\n", out);
-  code_block(out, r->example_fail);
-  fputs("\nPasses\n", out);
-  code_block(out, r->example_pass);
-  fputs("\nWith --fix\n", out);
-  wrapped(out, hg_fix_explain((hg_rule_id)(r - hg_rules)));
-  return HG_EXIT_CLEAN;
-}
+#include "cli/info.h"
+#include "cli/init.h"
+#include "cli/options.h"
+#include "report/report.h"
+#include "rules/config.h"
+#include "rules/ruleset.h"
 
 // Keeps the files git reports changed since the ref; frees the others.
 static int keep_changed(hg_repo *repo, const char *ref, hg_paths *files, hg_error *e) {
@@ -574,77 +314,21 @@ cleanup:
   return rc;
 }
 
-int hg_cli_parse(int argc, char **argv, FILE *err) {
-  hg_options o;
-  return parse_args(&o, argc, argv, err);
-}
-
-static const char INIT_USAGE[] =
-    "usage: hardguard init [--module PKG.MODULE] [--rules DIR] [DIR]\n"
-    "\n"
-    "Writes the project's hardening builder into DIR (default: .): a module whose functions yield\n"
-    "the policy's full hardening set, and a .hardguard.yml naming them. Without --module, the module\n"
-    "goes into the project's one package (under src/ or at the top), else at the top. Writes only\n"
-    "new files: when one exists, nothing is written (exit 2).\n";
-
-// hardguard init [--module M] [--rules DIR] [DIR]
-static int init_main(int argc, char **argv, FILE *out, FILE *err) {
-  enum { OPT_MODULE = 256, OPT_RULES };
-  static const struct option longs[] = {
-      {"module", required_argument, NULL, OPT_MODULE},
-      {"rules", required_argument, NULL, OPT_RULES},
-      {"help", no_argument, NULL, 'h'},
-      {0, 0, 0, 0},
-  };
-  const char *module = NULL, *rules_dir = NULL;
-  optind = 0;
-  opterr = 0;
-  int ch;
-  while ((ch = getopt_long(argc, argv, "+:h", longs, NULL)) != -1) {
-    switch (ch) {
-    case OPT_MODULE: module = optarg; break;
-    case OPT_RULES: rules_dir = optarg; break;
-    case 'h': fputs(INIT_USAGE, out); return HG_EXIT_CLEAN;
-    case ':': return usage_error(err, "option '%s' needs a value", argv[optind - 1]);
-    default: return bad_option(err, argv[optind - 1]);
-    }
-  }
-  if (argc - optind > 1) return usage_error(err, "init takes one directory, got also '%s'", argv[optind + 1]);
-  const char *dir = optind < argc ? argv[optind] : ".";
-  hg_ruleset *rules;
-  hg_error e;
-  if (hg_ruleset_load(&rules, rules_dir, &e) != 0) {
-    fprintf(err, "hardguard: %s\n", e.message);
-    return HG_EXIT_ERROR;
-  }
-  hg_init_result r;
-  int rc = hg_init_run(&r, hg_ruleset_policy(rules), dir, module, &e);
-  if (rc != 0) {
-    fprintf(err, "hardguard: %s\n", e.message);
-  } else {
-    for (size_t i = 0; i < r.n_created; i++) fprintf(out, "wrote %s\n", r.created[i]);
-    fprintf(out, "hardguard: the builder is %s; apply it at each site with `hardguard --fix`\n", r.module);
-  }
-  hg_init_result_free(&r);
-  hg_ruleset_free(rules);
-  return rc ? HG_EXIT_ERROR : HG_EXIT_CLEAN;
-}
-
 int hg_cli_main(int argc, char **argv, FILE *out, FILE *err) {
   // A subcommand: `hardguard init` (a directory named init is ./init).
-  if (argc >= 2 && !strcmp(argv[1], "init")) return init_main(argc - 1, argv + 1, out, err);
+  if (argc >= 2 && !strcmp(argv[1], "init")) return hg_cli_init(argc - 1, argv + 1, out, err);
   hg_options o;
-  int rc = parse_args(&o, argc, argv, err);
+  int rc = hg_cli_options(&o, argc, argv, err);
   if (rc != 0) return rc;
   if (o.cmd == CMD_HELP) {
-    fputs(USAGE, out);
+    fputs(hg_cli_usage, out);
     return HG_EXIT_CLEAN;
   }
   if (o.cmd == CMD_VERSION) {
     fprintf(out, "hardguard %s\n", HG_VERSION);
     return HG_EXIT_CLEAN;
   }
-  if (o.cmd == CMD_EXPLAIN) return explain(o.explain, out, err);
+  if (o.cmd == CMD_EXPLAIN) return hg_cli_explain(o.explain, out, err);
   hg_ruleset *rules = NULL;
   hg_error e;
   // --config-from: the commit, resolved once, and the rules directory as it stands there.
@@ -657,7 +341,7 @@ int hg_cli_main(int argc, char **argv, FILE *out, FILE *err) {
     fprintf(err, "hardguard: %s\n", e.message);
     rc = HG_EXIT_ERROR;
   } else {
-    rc = o.cmd == CMD_LIST_RULES ? list_rules(rules, out) : check(&o, rules, repo, trusted, out, err);
+    rc = o.cmd == CMD_LIST_RULES ? hg_cli_list_rules(rules, out) : check(&o, rules, repo, trusted, out, err);
   }
   hg_ruleset_free(rules);
   hg_configref_rules_remove(rules_copy);
