@@ -1,6 +1,7 @@
-/* The command line: argv into options, the check, --list-rules and --explain. The only module
- * that prints operational errors and picks the exit status: 0 clean, 1 failing sites, 2 could
- * not check (usage, configuration or rule errors, unreadable input). */
+/* The command line: argv into options (options.c), the run (cli.c), --list-rules and --explain
+ * (info.c), init (init.c). The only module that prints operational errors and picks the exit
+ * status: 0 clean, 1 failing sites, 2 could not check (usage, configuration or rule errors,
+ * unreadable input). */
 #ifndef HG_CLI_H
 #define HG_CLI_H
 

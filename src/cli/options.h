@@ -8,10 +8,10 @@
 
 #include "report/report.h"
 
-typedef enum { CMD_CHECK, CMD_LIST_RULES, CMD_EXPLAIN, CMD_HELP, CMD_VERSION } command;
+typedef enum { CMD_CHECK, CMD_LIST_RULES, CMD_EXPLAIN, CMD_HELP, CMD_VERSION } hg_cli_command;
 
 typedef struct {
-  command cmd;
+  hg_cli_command cmd;
   const hg_reporter *reporter;
   const char *config_path;
   const char *rules_dir;
