@@ -15,7 +15,7 @@ int hg_configref_file(hg_buf *out, bool *found, hg_repo *repo, const char *commi
   int rc = hg_repo_ls_tree(repo, commit, paths, 1, false, &listed, err);
   // ls-tree names a directory too: only a file is one.
   *found = rc == 0 && listed.len == 1 && !strcmp(listed.items[0], relpath);
-  hg_strings_free(&listed);
+  hg_strvec_free(&listed);
   if (rc == 0 && *found)
     rc = hg_repo_blob(repo, commit, relpath, out, err);
   return rc;
@@ -135,8 +135,8 @@ int hg_configref_config(hg_config **out, bool *found, hg_repo *repo, const char 
       *found = false;
     *out = hg_config_empty(dir);
   }
-  hg_strings_free(&listed);
-  hg_strings_free(&candidates);
+  hg_strvec_free(&listed);
+  hg_strvec_free(&candidates);
   free(rel);
   free(dir);
   return rc;
@@ -211,7 +211,7 @@ int hg_configref_rules(char **out, hg_repo *repo, const char *commit, const char
     free(to);
     hg_buf_free(&bytes);
   }
-  hg_strings_free(&files);
+  hg_strvec_free(&files);
   free(rel);
   if (rc != 0) {
     if (made)

@@ -73,7 +73,7 @@ int hg_gate_check_empty(const char *const *paths, size_t n, const hg_config *con
   hg_file_errors errors = {0};
   hg_walk(paths, n, none, &all, &errors, NULL);
   size_t readable = all.len;
-  hg_paths_free(&all);
+  hg_strvec_free(&all);
   hg_file_errors_free(&errors);
   hg_config_free(none);
   if (!readable)
@@ -123,8 +123,8 @@ static int review_markers(hg_gate *self, hg_repo *repo, const char *commit, cons
     free(heads.items[i].bytes);
   free(heads.items);
   hg_buf_free(&text);
-  hg_strings_free(&in_base);
-  hg_strings_free(&rels);
+  hg_strvec_free(&in_base);
+  hg_strvec_free(&rels);
   return rc;
 }
 

@@ -187,13 +187,6 @@ bool hg_strings_contains(const hg_strings *sorted, const char *path) {
   return sorted->len && bsearch(&path, sorted->items, sorted->len, sizeof(char *), cmp_str) != NULL;
 }
 
-void hg_strings_free(hg_strings *self) {
-  for (size_t i = 0; i < self->len; i++) free(self->items[i]);
-  free(self->items);
-  self->items = NULL;
-  self->len = self->cap = 0;
-}
-
 // Runs git in the root. 0; or git's exit status with err saying what was being done and git's
 // first line of error output; or -1 when git cannot be started.
 static int git(const hg_repo *self, char **args, size_t n, hg_buf *out, const char *doing, hg_error *err) {

@@ -24,7 +24,7 @@ bool hg_repo_is_git(const hg_repo *self);
  *  to real paths, the file name is kept as written. */
 char *hg_repo_relpath(hg_repo *self, const char *path);
 
-typedef HG_VEC(char *) hg_strings;
+typedef hg_strvec hg_strings;
 
 /** The files that differ between commit `ref` and the work tree (`git diff --name-only REF`:
  *  committed since, staged or not; deleted files left out) plus the untracked files git does not
@@ -46,7 +46,6 @@ int hg_repo_blob(const hg_repo *self, const char *commit, const char *path, hg_b
 
 /** Is `path` (relative to the root) in the sorted list? */
 bool hg_strings_contains(const hg_strings *sorted, const char *path);
-void hg_strings_free(hg_strings *self);
 
 /** Runs the program argv[0] (looked up in PATH) with argv and stdin from /dev/null, collecting its
  *  standard output and error. Returns its exit status (128 + N when killed by signal N), or -1

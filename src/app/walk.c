@@ -154,9 +154,3 @@ void hg_walk(const char *const *args, size_t n, const hg_config *config, hg_path
   }
 }
 
-void hg_paths_free(hg_paths *self) {
-  for (size_t i = 0; i < self->len; i++) free(self->items[i]);
-  free(self->items);
-  self->items = NULL;
-  self->len = self->cap = 0;
-}

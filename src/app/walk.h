@@ -9,13 +9,12 @@
 #include "rules/config.h"
 #include "judge/finding.h"
 
-typedef HG_VEC(char *) hg_paths;
+typedef hg_strvec hg_paths;
 
 /** Appends files to `out` (heap strings, as reached from the argument) and problems to `errors`;
  *  adds to `*excluded` (unless NULL) each path the config's excludes leave out: a file, or a
  *  directory (not entered, so its files are not counted). */
 void hg_walk(const char *const *args, size_t n, const hg_config *config, hg_paths *out, hg_file_errors *errors,
              size_t *excluded);
-void hg_paths_free(hg_paths *self);
 
 #endif

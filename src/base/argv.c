@@ -42,9 +42,3 @@ void hg_argv_split(hg_argv_words *out, const char *s) {
   hg_buf_free(&word);
 }
 
-void hg_argv_words_free(hg_argv_words *self) {
-  for (size_t i = 0; i < self->len; i++) free(self->items[i]);
-  free(self->items);
-  self->items = NULL;
-  self->len = self->cap = 0;
-}

@@ -5,13 +5,11 @@
 
 #include <stddef.h>
 
-typedef struct {
-  char **items;  // heap strings
-  size_t len, cap;
-} hg_argv_words;
+#include "base/util.h"
+
+typedef hg_strvec hg_argv_words;  // heap strings
 
 /** Appends the words of the first simple command in `s` to out. HG_HOLE bytes pass through. */
 void hg_argv_split(hg_argv_words *out, const char *s);
-void hg_argv_words_free(hg_argv_words *self);
 
 #endif

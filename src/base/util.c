@@ -59,6 +59,12 @@ void hg_strv_free(char **v, size_t n) {
   free(v);
 }
 
+void hg_strvec_free(hg_strvec *self) {
+  hg_strv_free(self->items, self->len);
+  self->items = NULL;
+  self->len = self->cap = 0;
+}
+
 static void buf_reserve(hg_buf *self, size_t extra) {
   if (self->len + extra + 1 <= self->cap) return;
   size_t cap = self->cap ? self->cap : 64;

@@ -53,6 +53,10 @@ void hg_buf_free(hg_buf *self);
     (v)->items[(v)->len++] = (__VA_ARGS__);                                                        \
   } while (0)
 
+/** A vector of heap strings (paths, words): hg_strvec_free frees each and the array. */
+typedef HG_VEC(char *) hg_strvec;
+void hg_strvec_free(hg_strvec *self);
+
 /** A bump allocator: everything allocated from it is freed at once by reset or free. */
 typedef struct hg_arena hg_arena;
 hg_arena *hg_arena_new(void);

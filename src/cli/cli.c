@@ -33,7 +33,7 @@ static int keep_changed(hg_repo *repo, const char *ref, hg_paths *files, hg_erro
     free(rel);
   }
   files->len = w;
-  hg_strings_free(&changed);
+  hg_strvec_free(&changed);
   return 0;
 }
 
@@ -92,7 +92,7 @@ static void find_stale(baseline_result *b, const hg_options *o, hg_repo *repo, c
       b->stale[k - 1] = t;
     }
   hg_strv_free(args, o->n_paths);
-  hg_strings_free(&scanned);
+  hg_strvec_free(&scanned);
 }
 
 static void apply_baseline(baseline_result *b, const hg_options *o, hg_repo *repo, const hg_paths *files,
@@ -304,7 +304,7 @@ cleanup:
   hg_baseline_free(&base.entries);
   free(base.baselined);
   free(base.stale);
-  hg_paths_free(&files);
+  hg_strvec_free(&files);
   hg_findings_free(&findings);
   hg_file_errors_free(&errors);
   if (own_repo) hg_repo_free(repo);

@@ -105,7 +105,7 @@ static char *fix_hint(const hg_policy *p, const hg_config *c, hg_reads reads, si
       hg_argv_split(&w, fix);
       for (size_t k = 0; k < w.len; k++)
         hg_buf_printf(&b, "%s\"%s\"", k ? ", " : "", w.items[k]);
-      hg_argv_words_free(&w);
+      hg_strvec_free(&w);
     }
   }
   return hg_buf_detach(&b);

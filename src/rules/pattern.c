@@ -58,7 +58,7 @@ static int kind_by_setup(char *const *kinds, size_t n_kinds, const TSQuery *q, u
     HG_VEC_PUSH(&p->kind_verbs, hg_xstrdup(w.items[k]));
     p->kind_ids[p->kind_verbs.len - 1] = kind;
   }
-  hg_argv_words_free(&w);
+  hg_strvec_free(&w);
   return rc;
 }
 
@@ -120,8 +120,8 @@ int hg_pattern_setup(hg_pattern *p, const TSQuery *q, uint32_t i, const hg_captu
 
 void hg_pattern_free(hg_pattern *p) {
   hg_predicates_free(p->predicates);
-  hg_argv_words_free(&p->body_keywords);
-  hg_argv_words_free(&p->body_unwrap);
-  hg_argv_words_free(&p->kind_verbs);
+  hg_strvec_free(&p->body_keywords);
+  hg_strvec_free(&p->body_unwrap);
+  hg_strvec_free(&p->kind_verbs);
   free(p->kind_ids);
 }

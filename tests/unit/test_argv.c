@@ -41,7 +41,7 @@ static void check_split(const split_case *c) {
       print_error("case '%s': word %zu is [%s], expected [%s]\n", c->name, i, out.items[i], c->words[i]);
     assert_string_equal(out.items[i], c->words[i]);
   }
-  hg_argv_words_free(&out);
+  hg_strvec_free(&out);
   assert_null(out.items);
   assert_int_equal(out.len, 0);
 }
@@ -191,7 +191,7 @@ static void test_argv__appends_to_existing_words(void **state) {
   assert_string_equal(out.items[0], "a");
   assert_string_equal(out.items[1], "b");
   assert_string_equal(out.items[2], "c");
-  hg_argv_words_free(&out);
+  hg_strvec_free(&out);
 }
 
 static void test_argv__many_words_grow_the_vector(void **state) {
@@ -207,7 +207,7 @@ static void test_argv__many_words_grow_the_vector(void **state) {
   assert_int_equal(out.len, 64);
   assert_string_equal(out.items[0], "w0");
   assert_string_equal(out.items[63], "w63");
-  hg_argv_words_free(&out);
+  hg_strvec_free(&out);
 }
 
 int main(void) {

@@ -174,7 +174,7 @@ static void test_repo__changed_files(void **state) {
     assert_true(hg_strings_contains(&changed, want[i]));
   }
   assert_false(hg_strings_contains(&changed, "keep.py"));
-  hg_strings_free(&changed);
+  hg_strvec_free(&changed);
   // Not a commit; an option in disguise.
   assert_int_equal(hg_repo_changed(r, "no-such-ref", &changed, &err), -1);
   assert_string_equal(err.message, "--diff: 'no-such-ref' is not a commit in this repository");

@@ -109,7 +109,7 @@ static char *walked(const char *const *args, size_t n, const hg_config *config, 
     hg_buf_puts(&b, i ? " " : "");
     hg_buf_puts(&b, p);
   }
-  hg_paths_free(&out);
+  hg_strvec_free(&out);
   return hg_buf_detach(&b);
 }
 
@@ -186,7 +186,7 @@ static void test_walk__excludes_before_descending(void **state) {
   size_t excluded = 0;
   hg_walk(args, 1, c, &out, &errors, &excluded);
   assert_int_equal(excluded, 3);  // tests/, gen_x.py, pkg/gen_y.py
-  hg_paths_free(&out);
+  hg_strvec_free(&out);
   free(prefix);
   hg_config_free(c);
 }
@@ -227,8 +227,8 @@ static void test_walk__many_files(void **state) {
   assert_int_equal(out.len, 300);
   assert_int_equal(errors.len, 0);
   for (size_t i = 0; i < out.len; i++) assert_int_equal(strncmp(out.items[i], dir, strlen(dir)), 0);
-  hg_paths_free(&out);
-  hg_paths_free(&out);  // harmless after the reset
+  hg_strvec_free(&out);
+  hg_strvec_free(&out);  // harmless after the reset
   hg_config_free(c);
   free(dir);
 }

@@ -307,7 +307,7 @@ hg_value hg_resolve_shell(const hg_resolver *self, TSNode command) {
     hole += nholes;
     HG_VEC_PUSH(&words, v);
   }
-  hg_argv_words_free(&w);
+  hg_strvec_free(&w);
   hg_buf_free(&content);
   free(holes.items);
   return hg_values_finish(self->arena,
