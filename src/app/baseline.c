@@ -256,13 +256,10 @@ void hg_baseline_match_sorted(const hg_baseline *self, const hg_findings *findin
 void hg_fingerprint(char out[17], const hg_finding *f, const char *relpath) {
   hg_baseline_entry e;
   hg_baseline_entry_from(&e, f, relpath);
-  uint64_t h = UINT64_C(14695981039346656037);
+  uint64_t h = HG_HASH_SEED;
   const char *fields[] = {e.path, e.rule, e.kind, e.code};
   for (size_t i = 0; i < 4; i++)
-    for (const unsigned char *p = (const unsigned char *)fields[i];; p++) {
-      h = (h ^ *p) * UINT64_C(1099511628211);  // the NUL separates the fields
-      if (!*p) break;
-    }
+    h = hg_hash_add(h, fields[i], strlen(fields[i]) + 1);  // the NUL separates the fields
   hg_baseline_entry_clear(&e);
   snprintf(out, 17, "%016llx", (unsigned long long)h);
 }

@@ -378,9 +378,11 @@ char *hg_path_dir(const char *path) {
   return hg_xstrndup(path, (size_t)(slash - path));
 }
 
-uint64_t hg_hash(const char *s, size_t n) {
-  uint64_t h = 1469598103934665603u;
+uint64_t hg_hash_add(uint64_t h, const void *s, size_t n) {
+  const unsigned char *p = s;
   for (size_t i = 0; i < n; i++)
-    h = (h ^ (unsigned char)s[i]) * 1099511628211u;
+    h = (h ^ p[i]) * UINT64_C(1099511628211);
   return h;
 }
+
+uint64_t hg_hash(const char *s, size_t n) { return hg_hash_add(UINT64_C(1469598103934665603), s, n); }

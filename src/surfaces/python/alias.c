@@ -85,13 +85,6 @@ static bool word_char(char c) {
          (unsigned char)c >= 0x80;
 }
 
-static uint32_t name_hash(const char *name, size_t len) {
-  uint32_t h = 2166136261u;
-  for (size_t i = 0; i < len; i++)
-    h = (h ^ (unsigned char)name[i]) * 16777619u;
-  return h;
-}
-
 static void memo_insert(struct hg_name_memo *m, hg_arena *arena, const char *name, size_t len, rhs_span *rhs) {
   if (m->used * 2 >= m->cap) {
     size_t cap = m->cap ? m->cap * 2 : 256, old_cap = m->cap;
@@ -103,7 +96,7 @@ static void memo_insert(struct hg_name_memo *m, hg_arena *arena, const char *nam
       if (old[i].name)
         memo_insert(m, arena, old[i].name, old[i].len, old[i].rhs);
   }
-  for (size_t at = name_hash(name, len) % m->cap;; at = (at + 1) % m->cap) {
+  for (size_t at = (size_t)(hg_hash(name, len) % m->cap);; at = (at + 1) % m->cap) {
     if (!m->slot[at].name) {
       m->slot[at].name = name;
       m->slot[at].len = (uint32_t)len;
@@ -179,7 +172,7 @@ static bool assigned_with(const hg_resolver *self, const char *name, size_t len,
     memo_build(m, self->arena, self->src);
   if (!m->cap)
     return false;
-  for (size_t at = name_hash(name, len) % m->cap; m->slot[at].name; at = (at + 1) % m->cap) {
+  for (size_t at = (size_t)(hg_hash(name, len) % m->cap); m->slot[at].name; at = (at + 1) % m->cap) {
     if (m->slot[at].len != len || memcmp(m->slot[at].name, name, len) != 0)
       continue;
     if (!word)

@@ -125,13 +125,6 @@ static void find_roots(hg_index *self) {
   }
 }
 
-static uint32_t hash(const char *s) {
-  uint32_t h = 2166136261u;
-  for (; *s; s++)
-    h = (h ^ (unsigned char)*s) * 16777619u;
-  return h;
-}
-
 // Reads and parses one candidate file; the entry keeps whatever it found (nothing, when the file
 // does not exist or is not a readable module).
 static void load(hg_index *self, entry *e, const char *dotted, size_t len) {
@@ -166,7 +159,7 @@ static void load(hg_index *self, entry *e, const char *dotted, size_t len) {
 
 // The entry for a candidate path, created (and its file read) on first use. Called locked.
 static const hg_module *candidate(hg_index *self, const char *path, const char *dotted, size_t len) {
-  uint32_t b = hash(path) % N_BUCKETS;
+  size_t b = (size_t)(hg_hash(path, strlen(path)) % N_BUCKETS);
   for (entry *e = self->buckets[b]; e; e = e->next)
     if (!strcmp(e->path, path))
       return e->module;
