@@ -4,20 +4,30 @@
 #include <stdlib.h>
 #include <string.h>
 
-int hg_yaml_load(hg_yaml *out, const char *path, const char *bytes, size_t len, hg_error *err) {
+int hg_yaml_parse(hg_yaml *out, const char *path, const char *bytes, size_t len, hg_yaml_problem *why) {
   memset(out, 0, sizeof(*out));
   out->path = hg_xstrdup(path);
   yaml_parser_t parser;
   yaml_parser_initialize(&parser);
   yaml_parser_set_input_string(&parser, (const unsigned char *)bytes, len);
-  if (!yaml_parser_load(&parser, &out->doc)) {
-    hg_error_set(err, "%s:%zu:%zu: invalid YAML: %s", path, parser.problem_mark.line + 1,
-                 parser.problem_mark.column + 1, parser.problem ? parser.problem : "parse error");
-    yaml_parser_delete(&parser);
-    return -1;
+  int rc = 0;
+  if (yaml_parser_load(&parser, &out->doc)) {
+    out->loaded = 1;
+  } else {
+    *why = (hg_yaml_problem){.line = parser.problem_mark.line + 1,
+                             .column = parser.problem_mark.column + 1,
+                             .problem = parser.problem ? parser.problem : "parse error",
+                             .context = parser.context};
+    rc = -1;
   }
   yaml_parser_delete(&parser);
-  out->loaded = 1;
+  return rc;
+}
+
+int hg_yaml_load(hg_yaml *out, const char *path, const char *bytes, size_t len, hg_error *err) {
+  hg_yaml_problem why;
+  if (hg_yaml_parse(out, path, bytes, len, &why) != 0)
+    return hg_error_set(err, "%s:%zu:%zu: invalid YAML: %s", path, why.line, why.column, why.problem);
   if (!yaml_document_get_root_node(&out->doc))
     return hg_error_set(err, "%s:1:1: empty document, expected a mapping", path);
   return 0;
@@ -80,7 +90,7 @@ yaml_node_t *hg_yaml_get(hg_yaml *self, yaml_node_t *mapping, const char *key) {
   if (!mapping || mapping->type != YAML_MAPPING_NODE) return NULL;
   for (yaml_node_pair_t *p = mapping->data.mapping.pairs.start; p < mapping->data.mapping.pairs.top; p++) {
     yaml_node_t *k = hg_yaml_node(self, p->key);
-    if (k->type == YAML_SCALAR_NODE && strcmp((const char *)k->data.scalar.value, key) == 0)
+    if (k && k->type == YAML_SCALAR_NODE && strcmp((const char *)k->data.scalar.value, key) == 0)
       return hg_yaml_node(self, p->value);
   }
   return NULL;

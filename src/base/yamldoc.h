@@ -13,6 +13,16 @@ typedef struct {
   int loaded;
 } hg_yaml;
 
+/** Where and why libyaml stopped reading a document. */
+typedef struct {
+  size_t line, column;  // 1-based
+  const char *problem;  // libyaml's words (static), or "parse error"
+  const char *context;  // or NULL
+} hg_yaml_problem;
+
+/** Parses the first document of `len` bytes named `path`: 0, or -1 with the problem in *why (the
+ *  document is then not loaded; hg_yaml_free it either way). */
+int hg_yaml_parse(hg_yaml *out, const char *path, const char *bytes, size_t len, hg_yaml_problem *why);
 /** Parses `len` bytes named `path`; 0, or -1 with "path:line:col: message" in err. */
 int hg_yaml_load(hg_yaml *out, const char *path, const char *bytes, size_t len, hg_error *err);
 void hg_yaml_free(hg_yaml *self);

@@ -10,27 +10,16 @@ bool hg_ydoc_load(hg_ydoc *self, const hg_source *src, hg_arena *arena, hg_sites
   memset(self, 0, sizeof(*self));
   self->src = src;
   hg_lines_init(&self->lines, src, arena);
-  yaml_parser_t parser;
-  yaml_parser_initialize(&parser);
-  yaml_parser_set_input_string(&parser, (const unsigned char *)src->data, src->len);
-  bool ok = yaml_parser_load(&parser, &self->doc);
-  if (!ok) {
-    out->syntax_error = hg_arena_printf(arena, "invalid YAML at %zu:%zu: %s%s%s; no site in it was judged",
-                                        parser.problem_mark.line + 1, parser.problem_mark.column + 1,
-                                        parser.problem ? parser.problem : "parse error", parser.context ? " " : "",
-                                        parser.context ? parser.context : "");
-    out->syntax_at = (hg_pos){(uint32_t)parser.problem_mark.line + 1, (uint32_t)parser.problem_mark.column + 1};
-  }
-  self->loaded = ok;
-  yaml_parser_delete(&parser);
-  return ok;
+  hg_yaml_problem why;
+  if (hg_yaml_parse(&self->yaml, src->path, src->data, src->len, &why) == 0)
+    return true;
+  out->syntax_error = hg_arena_printf(arena, "invalid YAML at %zu:%zu: %s%s%s; no site in it was judged", why.line,
+                                      why.column, why.problem, why.context ? " " : "", why.context ? why.context : "");
+  out->syntax_at = (hg_pos){(uint32_t)why.line, (uint32_t)why.column};
+  return false;
 }
 
-void hg_ydoc_free(hg_ydoc *self) {
-  if (self->loaded)
-    yaml_document_delete(&self->doc);
-  self->loaded = false;
-}
+void hg_ydoc_free(hg_ydoc *self) { hg_yaml_free(&self->yaml); }
 
 uint32_t hg_ydoc_byte(const hg_ydoc *self, yaml_mark_t mark) {
   if (mark.line >= self->lines.n)
@@ -61,23 +50,23 @@ static void select_from(hg_ydoc *self, yaml_node_t **above, size_t depth, yaml_n
   bool any = n == 1 && path[0] == '*';
   if (node->type == YAML_MAPPING_NODE) {
     for (yaml_node_pair_t *p = node->data.mapping.pairs.start; p < node->data.mapping.pairs.top; p++) {
-      yaml_node_t *k = yaml_document_get_node(&self->doc, p->key);
+      yaml_node_t *k = hg_yaml_node(&self->yaml, p->key);
       if (!k || k->type != YAML_SCALAR_NODE)
         continue;
       if (any || (k->data.scalar.length == n && !memcmp(k->data.scalar.value, path, n)))
-        select_from(self, above, depth + 1, k, yaml_document_get_node(&self->doc, p->value), rest, fn, ctx);
+        select_from(self, above, depth + 1, k, hg_yaml_node(&self->yaml, p->value), rest, fn, ctx);
     }
   } else if (node->type == YAML_SEQUENCE_NODE && any) {
     for (yaml_node_item_t *i = node->data.sequence.items.start; i < node->data.sequence.items.top; i++)
-      select_from(self, above, depth + 1, NULL, yaml_document_get_node(&self->doc, *i), rest, fn, ctx);
+      select_from(self, above, depth + 1, NULL, hg_yaml_node(&self->yaml, *i), rest, fn, ctx);
   }
 }
 
 void hg_ydoc_select(hg_ydoc *self, const char *path, hg_ydoc_fn fn, void *ctx) {
-  if (!self->loaded)
+  if (!self->yaml.loaded)
     return;
   yaml_node_t *above[MAX_DEPTH];
-  select_from(self, above, 0, NULL, yaml_document_get_root_node(&self->doc), path, fn, ctx);
+  select_from(self, above, 0, NULL, hg_yaml_root(&self->yaml), path, fn, ctx);
 }
 
 void hg_ydoc_select_rules(hg_ydoc *self, const hg_ruleset *rules, hg_surface_id surface, const char *reads,
@@ -98,17 +87,6 @@ void hg_ydoc_select_rules(hg_ydoc *self, const hg_ruleset *rules, hg_surface_id 
     }
   }
   self->rule = NULL;
-}
-
-yaml_node_t *hg_ydoc_get(hg_ydoc *self, yaml_node_t *mapping, const char *key) {
-  if (!mapping || mapping->type != YAML_MAPPING_NODE)
-    return NULL;
-  for (yaml_node_pair_t *p = mapping->data.mapping.pairs.start; p < mapping->data.mapping.pairs.top; p++) {
-    yaml_node_t *k = yaml_document_get_node(&self->doc, p->key);
-    if (k && k->type == YAML_SCALAR_NODE && !strcmp((const char *)k->data.scalar.value, key))
-      return yaml_document_get_node(&self->doc, p->value);
-  }
-  return NULL;
 }
 
 void hg_ydoc_embed(hg_ydoc *self, yaml_node_t *scalar, hg_arena *arena, hg_embed *out) {

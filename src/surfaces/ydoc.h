@@ -7,13 +7,13 @@
 
 #include <yaml.h>
 
-#include "surfaces/embed.h"
+#include "base/yamldoc.h"
 #include "rules/ruleset.h"
+#include "surfaces/embed.h"
 
 typedef struct {
   const hg_source *src;
-  yaml_document_t doc;
-  bool loaded;
+  hg_yaml yaml;  // the document (base/yamldoc.h), loaded or not
   hg_lines lines;
   const hg_yaml_rule *rule; // during hg_ydoc_select_rules: the rule whose selection is being called
 } hg_ydoc;
@@ -35,8 +35,6 @@ void hg_ydoc_select(hg_ydoc *self, const char *path, hg_ydoc_fn fn, void *ctx);
  *  (their `files` globs matched against its path). */
 void hg_ydoc_select_rules(hg_ydoc *self, const hg_ruleset *rules, hg_surface_id surface, const char *reads,
                           hg_ydoc_fn fn, void *ctx);
-/** The value of `key` in `mapping` (NULL when it is not a mapping or has no such key). */
-yaml_node_t *hg_ydoc_get(hg_ydoc *self, yaml_node_t *mapping, const char *key);
 
 /** A scalar's decoded text, each byte mapped to the byte of the file it came from. */
 void hg_ydoc_embed(hg_ydoc *self, yaml_node_t *scalar, hg_arena *arena, hg_embed *out);

@@ -33,7 +33,7 @@ static void scalars(hg_ydoc *doc, yaml_node_t *node, int depth, node_vec *out) {
   if (node->type != YAML_SEQUENCE_NODE)
     return;
   for (yaml_node_item_t *i = node->data.sequence.items.start; i < node->data.sequence.items.top; i++) {
-    yaml_node_t *item = yaml_document_get_node(&doc->doc, *i);
+    yaml_node_t *item = yaml_document_get_node(&doc->yaml.doc, *i);
     if (item)
       scalars(doc, item, depth + 1, out);
   }
@@ -72,14 +72,14 @@ static void embed_lines(hg_ydoc *doc, yaml_node_t *list, hg_arena *arena, hg_emb
 // bash elsewhere (NULL). GitLab scripts have no such key.
 static const char *step_shell(hg_ydoc *doc, yaml_node_t *const *above, size_t n) {
   for (size_t i = n; i-- > 0;) {
-    yaml_node_t *shell = hg_ydoc_get(doc, above[i], "shell");
+    yaml_node_t *shell = hg_yaml_get(&doc->yaml, above[i], "shell");
     if (!shell)
-      shell = hg_ydoc_get(doc, hg_ydoc_get(doc, hg_ydoc_get(doc, above[i], "defaults"), "run"), "shell");
+      shell = hg_yaml_get(&doc->yaml, hg_yaml_get(&doc->yaml, hg_yaml_get(&doc->yaml, above[i], "defaults"), "run"), "shell");
     if (shell && shell->type == YAML_SCALAR_NODE)
       return (const char *)shell->data.scalar.value;
   }
   for (size_t i = n; i-- > 0;) {
-    yaml_node_t *runs_on = hg_ydoc_get(doc, above[i], "runs-on");
+    yaml_node_t *runs_on = hg_yaml_get(&doc->yaml, above[i], "runs-on");
     if (runs_on && runs_on->type == YAML_SCALAR_NODE && strstr((const char *)runs_on->data.scalar.value, "windows"))
       return "pwsh";
   }
