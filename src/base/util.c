@@ -294,8 +294,9 @@ static size_t glob_tokens(const char *p, glob_tok **out) {
 // current one match s + j, cur[j] whether the current one and those after it do. Time is
 // tokens × length and memory two rows, whatever the pattern (a backtracking matcher takes
 // exponential time on patterns like "*a*a*a*a*b").
-static bool glob_whole(const glob_tok *t, size_t n, const char *s) {
+static bool glob_whole(const glob_tok *t, size_t n, const char *s, unsigned flags) {
   size_t len = strlen(s);
+  bool period = flags & HG_GLOB_PERIOD;
   bool *next = hg_xcalloc(len + 1, sizeof(bool)), *cur = hg_xcalloc(len + 1, sizeof(bool));
   next[len] = true;  // no tokens left: only the end of the path matches
   for (size_t i = n; i-- > 0;) {
@@ -310,22 +311,25 @@ static bool glob_whole(const glob_tok *t, size_t n, const char *s) {
     size_t slash = SIZE_MAX;  // TOK_SEGMENTS: the first '/' at j or after
     for (size_t j = len + 1; j-- > 0;) {
       bool in_segment = j < len && s[j] != '/';
+      // HG_GLOB_PERIOD: a '.' starting a segment is matched only by a '.' of the pattern; a
+      // wildcard standing there fails, even one that would match nothing (as fnmatch's).
+      bool hidden = period && j < len && s[j] == '.' && (j == 0 || s[j - 1] == '/');
       switch (k->kind) {
       case TOK_CHAR: cur[j] = j < len && s[j] == k->c && next[j + 1]; break;
-      case TOK_ANY: cur[j] = in_segment && next[j + 1]; break;
+      case TOK_ANY: cur[j] = in_segment && !hidden && next[j + 1]; break;
       case TOK_CLASS: {
         char one[2] = {j < len ? s[j] : '\0', '\0'};
-        cur[j] = in_segment && fnmatch(cls, one, 0) == 0 && next[j + 1];
+        cur[j] = in_segment && !hidden && fnmatch(cls, one, 0) == 0 && next[j + 1];
         break;
       }
-      case TOK_STAR: cur[j] = next[j] || (in_segment && cur[j + 1]); break;
+      case TOK_STAR: cur[j] = !hidden && (next[j] || (in_segment && cur[j + 1])); break;
       case TOK_REST:
-        any = any || next[j];
+        any = period ? !hidden && (next[j] || (j < len && cur[j + 1])) : any || next[j];
         cur[j] = any;
         break;
       case TOK_SEGMENTS:
         if (j < len && s[j] == '/') slash = j;
-        cur[j] = next[j] || (slash != SIZE_MAX && cur[slash + 1]);
+        cur[j] = !hidden && (next[j] || (slash != SIZE_MAX && cur[slash + 1]));
         break;
       }
     }
@@ -342,11 +346,19 @@ static bool glob_whole(const glob_tok *t, size_t n, const char *s) {
 bool hg_glob_match(const char *pattern, const char *path) {
   glob_tok *t;
   size_t n = glob_tokens(pattern, &t);
-  bool ok = glob_whole(t, n, path);
+  bool ok = glob_whole(t, n, path, 0);
   if (!ok && !strchr(pattern, '/')) {
     const char *base = strrchr(path, '/');
-    ok = base && glob_whole(t, n, base + 1);
+    ok = base && glob_whole(t, n, base + 1, 0);
   }
+  free(t);
+  return ok;
+}
+
+bool hg_glob(const char *pattern, const char *s, unsigned flags) {
+  glob_tok *t;
+  size_t n = glob_tokens(pattern, &t);
+  bool ok = glob_whole(t, n, s, flags);
   free(t);
   return ok;
 }

@@ -1,6 +1,5 @@
 #include "model/surface.h"
 
-#include <fnmatch.h>
 #include <string.h>
 
 const hg_surface *hg_surface_get(hg_surface_id id) { return hg_surfaces[id]; }
@@ -38,7 +37,7 @@ bool hg_surface_path_matches(const char *pattern, const char *path) {
       tail--;
     }
   }
-  return fnmatch(pattern, tail, FNM_PATHNAME | FNM_PERIOD) == 0;
+  return hg_glob(pattern, tail, HG_GLOB_PERIOD);
 }
 
 int hg_surface_by_name(const char *path) {
@@ -46,7 +45,7 @@ int hg_surface_by_name(const char *path) {
   const char *dot = strrchr(base, '.');
   for (int s = 0; s < hg_surface_count; s++) {
     for (const char *const *g = hg_surfaces[s]->names; *g; g++)
-      if (fnmatch(*g, base, FNM_PERIOD) == 0)
+      if (hg_glob(*g, base, HG_GLOB_PERIOD))
         return s;
     for (const char *const *g = hg_surfaces[s]->paths; *g; g++)
       if (hg_surface_path_matches(*g, path))
