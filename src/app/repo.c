@@ -1,4 +1,5 @@
 #include "app/repo.h"
+#include "base/path.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -76,31 +77,9 @@ int hg_run_program(char *const argv[], hg_buf *out, hg_buf *errout, hg_error *er
   return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 }
 
-// `path` with "." and ".." components resolved textually; absolute input, new heap string.
-static char *lexical(const char *path) {
-  hg_buf b = {0};
-  const char *p = path;
-  while (*p) {
-    while (*p == '/') p++;
-    const char *e = strchr(p, '/');
-    size_t n = e ? (size_t)(e - p) : strlen(p);
-    if (n == 0) break;
-    if (n == 2 && p[0] == '.' && p[1] == '.') {
-      char *slash = b.data ? strrchr(b.data, '/') : NULL;
-      if (slash) b.len = (size_t)(slash - b.data), b.data[b.len] = '\0';
-    } else if (!(n == 1 && p[0] == '.')) {
-      hg_buf_putc(&b, '/');
-      hg_buf_add(&b, p, n);
-    }
-    p += n;
-  }
-  if (b.len == 0) hg_buf_putc(&b, '/');
-  return hg_buf_detach(&b);
-}
-
 static char *real_or_lexical(const char *path) {
   char real[PATH_MAX];
-  return realpath(path, real) ? hg_xstrdup(real) : lexical(path);
+  return realpath(path, real) ? hg_xstrdup(real) : hg_path_normalise(path);
 }
 
 static char *chomp(hg_buf *b) {
@@ -174,7 +153,7 @@ char *hg_repo_relpath(hg_repo *self, const char *path) {
   size_t n = strlen(self->root);
   char *rel;
   if (strcmp(self->root, "/") == 0) rel = hg_xstrdup(full + 1);
-  else if (strncmp(full, self->root, n) == 0 && full[n] == '/') rel = hg_xstrdup(full + n + 1);
+  else if (hg_path_below(full, self->root, n)) rel = hg_xstrdup(full + n + 1);
   else if (strcmp(full, self->root) == 0) rel = hg_xstrdup(".");
   else return full;
   free(full);

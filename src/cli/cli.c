@@ -6,6 +6,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "base/path.h"
 #include "app/baseline.h"
 #include "app/configref.h"
 #include "app/fix.h"
@@ -45,8 +46,7 @@ typedef struct {
 } baseline_result;
 
 static bool under(const char *path, const char *dir) {
-  size_t n = strlen(dir);
-  return !strcmp(dir, ".") || !strcmp(path, dir) || (!strncmp(path, dir, n) && path[n] == '/');
+  return !strcmp(dir, ".") || !strcmp(path, dir) || hg_path_below(path, dir, strlen(dir));
 }
 
 // Which baseline entries this run could have matched: those of files it scanned, and of files

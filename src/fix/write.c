@@ -7,14 +7,14 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "base/path.h"
 #include "base/util.h"
 
 bool hg_fix_inside(const char *path, const char *root) {
   char rp[PATH_MAX], rr[PATH_MAX];
   if (!realpath(path, rp) || !realpath(root, rr))
     return false;
-  size_t n = strlen(rr);
-  return !strcmp(rr, "/") || (!strncmp(rp, rr, n) && (rp[n] == '/' || rp[n] == '\0'));
+  return !strcmp(rr, "/") || !strcmp(rp, rr) || hg_path_below(rp, rr, strlen(rr));
 }
 
 // Test hook (fixtures/fix/modified-while-fixing): HG_FIX_TEST_MODIFY=PATH appends a line to PATH

@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "base/path.h"
 #include "base/yamldoc.h"
 
 hg_config *hg_config_empty(const char *root) {
@@ -240,8 +241,7 @@ static const char *relative_to(const char *root, const char *path) {
   }
   size_t n = strlen(root);
   while (n > 1 && root[n - 1] == '/') n--;
-  if (strncmp(path, root, n) == 0 && path[n] == '/') return path + n + 1;
-  return NULL;
+  return hg_path_below(path, root, n);
 }
 
 // Does one of `globs` match `path`, relative to the root?
@@ -252,9 +252,10 @@ static bool matches(const hg_config *self, char *const *globs, size_t n, const c
     char rroot[PATH_MAX], rpath[PATH_MAX];
     if (!realpath(self->root, rroot) || !realpath(path, rpath)) return false;
     size_t k = strlen(rroot);
-    if (strncmp(rpath, rroot, k) != 0 || rpath[k] != '/') return false;
+    const char *below = hg_path_below(rpath, rroot, k);
+    if (!below) return false;
     for (size_t i = 0; i < n; i++)
-      if (hg_glob_match(globs[i], rpath + k + 1)) return true;
+      if (hg_glob_match(globs[i], below)) return true;
     return false;
   }
   for (size_t i = 0; i < n; i++)

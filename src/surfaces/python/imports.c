@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/path.h"
 #include "surfaces/node.h"
 #include "surfaces/python/resolve.h"
 
@@ -249,38 +250,11 @@ static const char *dotted_dir(hg_arena *arena, const char *rel) {
   return pkg;
 }
 
-// Lexical normalisation: "a/./b/../c/" is "a/c", "a/.." is ".". Leading ".." are kept.
+// Lexically normalised, in the arena.
 static char *normalize(hg_arena *arena, const char *path) {
-  size_t n = strlen(path);
-  char *out = hg_arena_alloc(arena, n + 2);
-  size_t len = 0;
-  bool absolute = path[0] == '/';
-  for (const char *p = path; *p;) {
-    while (*p == '/')
-      p++;
-    const char *e = p;
-    while (*e && *e != '/')
-      e++;
-    size_t seg = (size_t)(e - p);
-    if (seg == 0 || (seg == 1 && p[0] == '.')) {
-      // skip
-    } else if (seg == 2 && p[0] == '.' && p[1] == '.' && len > 0 &&
-               !(len >= 2 && out[len - 1] == '.' && out[len - 2] == '.' && (len == 2 || out[len - 3] == '/'))) {
-      while (len > 0 && out[len - 1] != '/')
-        len--;
-      if (len > 0)
-        len--;
-    } else {
-      if (len > 0 || absolute)
-        out[len++] = '/';
-      memcpy(out + len, p, seg);
-      len += seg;
-    }
-    p = e;
-  }
-  if (len == 0)
-    out[len++] = absolute ? '/' : '.';
-  out[len] = '\0';
+  char *n = hg_path_normalise(path);
+  char *out = hg_arena_strndup(arena, n, strlen(n));
+  free(n);
   return out;
 }
 
@@ -290,8 +264,9 @@ const char *hg_package_of(hg_arena *arena, const char *root, const char *path) {
   size_t rn = strlen(root);
   if (strcmp(root, ".") == 0)
     return dotted_dir(arena, path);
-  if (strncmp(path, root, rn) == 0 && path[rn] == '/')
-    return dotted_dir(arena, path + rn + 1);
+  const char *below = hg_path_below(path, root, rn);
+  if (below)
+    return dotted_dir(arena, below);
   // Spelled differently ("proj/a/.." for "proj", or an absolute root): compare real paths.
   char rroot[PATH_MAX], rpath[PATH_MAX];
   char *r = hg_arena_strndup(arena, root, rn);
@@ -304,7 +279,7 @@ const char *hg_package_of(hg_arena *arena, const char *root, const char *path) {
   size_t n = strlen(rroot);
   if (strcmp(rpath, rroot) == 0)
     return "";
-  if (strncmp(rpath, rroot, n) != 0 || rpath[n] != '/')
+  if (!hg_path_below(rpath, rroot, n))
     return dotted_dir(arena, path);
   hg_buf b = {0};
   hg_buf_printf(&b, "%s/x", rpath + n + 1);

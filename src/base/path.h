@@ -1,0 +1,18 @@
+/* Paths, lexically: one normaliser and one "is it below that directory?" check for every stage
+ * that compares paths as spelled (the config's root, the repository's, the package a module is in,
+ * the run's paths, the files --fix may write). */
+#ifndef HG_PATH_H
+#define HG_PATH_H
+
+#include <stddef.h>
+
+/** `path` with "." and ".." components resolved textually and repeated or trailing '/' dropped:
+ *  "a/./b/../c/" is "a/c", "a/.." is "."; a relative path keeps its leading "..", an absolute one
+ *  stops at "/". A new heap string. */
+char *hg_path_normalise(const char *path);
+
+/** The part of `path` below the directory spelled by the first `n` bytes of `dir`: what follows
+ *  them and a '/', or NULL when path does not go on from them with a '/'. */
+const char *hg_path_below(const char *path, const char *dir, size_t n);
+
+#endif
