@@ -4,6 +4,8 @@
 #include <string.h>
 #include <strings.h>
 
+#include "base/table.h"
+
 static bool literal(const hg_value *v) {
   switch (v->kind) {
   case HG_VAL_STR: return !strchr(v->text, HG_HOLE);
@@ -172,23 +174,20 @@ static void apply_keyword(hg_judge *j, const char *key, const hg_value *v) {
 // Which keyed items a later unconditional item of the same key replaces; one pass from the end
 // over a hash set of keys, so that a call with 100,000 keywords costs no more than its reading.
 static bool *overridden_items(const hg_value *dict) {
-  size_t n = dict->n_items, cap = 16;
-  while (cap < 2 * n)
-    cap *= 2;
+  size_t n = dict->n_items;
   bool *over = hg_xcalloc(n ? n : 1, sizeof(bool));
-  const char **seen = hg_xcalloc(cap, sizeof(char *));
+  hg_table seen;
+  hg_table_init(&seen, NULL, n);
   for (size_t i = n; i-- > 0;) {
     const hg_value *v = &dict->items[i];
     if (!v->key)
       continue;
-    size_t at = hg_hash(v->key, strlen(v->key)) & (cap - 1);
-    while (seen[at] && strcmp(seen[at], v->key) != 0)
-      at = (at + 1) & (cap - 1);
-    over[i] = seen[at] != NULL;
-    if (!seen[at] && !v->conditional)
-      seen[at] = v->key;
+    size_t len = strlen(v->key);
+    over[i] = hg_table_get(&seen, v->key, len) != NULL;
+    if (!over[i] && !v->conditional)
+      hg_table_put(&seen, v->key, len, NULL);
   }
-  free(seen);
+  hg_table_free(&seen);
   return over;
 }
 

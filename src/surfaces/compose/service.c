@@ -3,6 +3,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/table.h"
+
 // Why a value could not be read, as its UNKNOWN origin.
 #define TOO_DEEP "YAML aliases or merge keys nested deeper than hardguard follows (an anchor that holds itself?)"
 #define TOO_MANY "YAML aliases that expand to more values than hardguard follows"
@@ -57,41 +59,8 @@ static const char *top_name(const reader *r, const yaml_node_t *node) {
 // ---- the keys of a mapping, merge keys applied ----------------------------------------------
 
 
-// Which keys an entry_vec holds: open addressing over entry indexes + 1, so that a mapping with
-// 100,000 keys costs no more than its reading.
-typedef struct {
-  size_t *slots;
-  size_t cap;
-} keyset;
-
-static size_t *slot(const keyset *set, const entry_vec *v, const char *text, size_t len) {
-  size_t at = hg_hash(text, len) & (set->cap - 1);
-  while (set->slots[at]) {
-    const entry *e = &v->items[set->slots[at] - 1];
-    if (e->len == len && !memcmp(e->text, text, len))
-      break;
-    at = (at + 1) & (set->cap - 1);
-  }
-  return &set->slots[at];
-}
-
-static void keyset_init(keyset *set, size_t n) {
-  set->cap = 16;
-  while (set->cap < 2 * n)
-    set->cap *= 2;
-  set->slots = hg_xcalloc(set->cap, sizeof(size_t));
-}
-
-// Records the entry just pushed to `v` in slot `s`, keeping the set at most half full.
-static void keyset_added(keyset *set, const entry_vec *v, size_t *s) {
-  *s = v->len;
-  if (2 * v->len <= set->cap)
-    return;
-  free(set->slots);
-  keyset_init(set, v->len);
-  for (size_t k = 0; k < v->len; k++)
-    *slot(set, v, v->items[k].text, v->items[k].len) = k + 1;
-}
+// Which keys an entry_vec holds (base/table.h: a key's value is its entry's index + 1), so that
+// a mapping with 100,000 keys costs no more than its reading.
 
 static bool is_merge_key(const yaml_node_t *key) {
   return key->type == YAML_SCALAR_NODE && key->data.scalar.style == YAML_PLAIN_SCALAR_STYLE &&
@@ -105,7 +74,7 @@ static size_t n_pairs(const yaml_node_t *map) {
 static bool collect(reader *r, yaml_node_t *map, entry_vec *out, int depth);
 
 // Appends the keys of merged mapping `src` that `out` does not hold yet. False: see collect().
-static bool merge_in(reader *r, yaml_node_t *src, uint32_t merge_line, entry_vec *out, keyset *set, int depth) {
+static bool merge_in(reader *r, yaml_node_t *src, uint32_t merge_line, entry_vec *out, hg_table *set, int depth) {
   if (src->type != YAML_MAPPING_NODE)
     return true; // `<<` takes mappings only; anything else brings nothing in
   entry_vec merged = {0};
@@ -121,13 +90,13 @@ static bool merge_in(reader *r, yaml_node_t *src, uint32_t merge_line, entry_vec
       break;
     }
     --*r->left;
-    size_t *s = slot(set, out, e.text, e.len);
+    size_t *s = hg_table_put(set, e.text, e.len, NULL);
     if (*s)
       continue; // the mapping's own keys, and earlier merged mappings, win
     if (!e.via)
       e.via = via;
     HG_VEC_PUSH(out, e);
-    keyset_added(set, out, s);
+    *s = out->len;
   }
   free(merged.items);
   return ok;
@@ -142,8 +111,8 @@ static bool collect(reader *r, yaml_node_t *map, entry_vec *out, int depth) {
     return false;
   }
   size_t n = n_pairs(map);
-  keyset set;
-  keyset_init(&set, n);
+  hg_table set;
+  hg_table_init(&set, NULL, n);
   for (size_t i = 0; i < n; i++) {
     yaml_node_pair_t *p = &map->data.mapping.pairs.start[i];
     yaml_node_t *key = yaml_document_get_node(r->doc, p->key), *value = yaml_document_get_node(r->doc, p->value);
@@ -151,14 +120,14 @@ static bool collect(reader *r, yaml_node_t *map, entry_vec *out, int depth) {
       continue; // compose keys are strings
     const char *text = (const char *)key->data.scalar.value;
     size_t len = key->data.scalar.length;
-    size_t *s = slot(&set, out, text, len);
+    size_t *s = hg_table_put(&set, text, len, NULL);
     if (*s) {
       out->items[*s - 1].value = value;
       out->items[*s - 1].line = line_of(key);
       continue;
     }
     HG_VEC_PUSH(out, (entry){.text = text, .len = len, .line = line_of(key), .value = value});
-    keyset_added(&set, out, s);
+    *s = out->len;
   }
   bool ok = true;
   for (size_t i = 0; i < n && ok; i++) {
@@ -176,7 +145,7 @@ static bool collect(reader *r, yaml_node_t *map, entry_vec *out, int depth) {
       ok = merge_in(r, value, line_of(key), out, &set, depth);
     }
   }
-  free(set.slots);
+  hg_table_free(&set);
   return ok;
 }
 

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "base/path.h"
+#include "base/table.h"
 #include "surfaces/node.h"
 #include "surfaces/python/resolve.h"
 
@@ -14,50 +15,17 @@ typedef struct {
   const char *qualified; // what it stands for
 } binding;
 
-// An open-addressing table of strings (len bytes each) to a value, in the arena.
-typedef struct {
-  const char **key;
-  size_t *klen;
-  size_t *val;
-  size_t cap; // a power of two, or 0
-} name_table;
-
 struct hg_imports {
   hg_arena *arena;
   const char *package;
   HG_VEC(binding) bindings;
   HG_VEC(const char *) modules; // every module path imported, and every "from M import n" as M.n
   // Built when first looked up, again after imports were added (lookups run once all are known):
-  name_table by_name;    // name -> 1 + the index of its last binding
+  hg_table by_name;    // name -> 1 + the index of its last binding
   size_t names_indexed;  // bindings.len when by_name was built
-  name_table prefixes;   // every module path and each of its dotted prefixes (a, a.b, a.b.c)
+  hg_table prefixes;   // every module path and each of its dotted prefixes (a, a.b, a.b.c)
   size_t modules_indexed;
 };
-
-static void table_init(name_table *t, hg_arena *a, size_t n) {
-  t->cap = 16;
-  while (t->cap < 2 * n)
-    t->cap *= 2;
-  t->key = hg_arena_alloc(a, t->cap * sizeof(char *));
-  t->klen = hg_arena_alloc(a, t->cap * sizeof(size_t));
-  t->val = hg_arena_alloc(a, t->cap * sizeof(size_t));
-  memset(t->key, 0, t->cap * sizeof(char *));
-}
-
-// The slot of `s`: where it is, or the empty one where it would go.
-static size_t table_slot(const name_table *t, const char *s, size_t n) {
-  size_t at = (size_t)hg_hash(s, n) & (t->cap - 1);
-  while (t->key[at] && !(t->klen[at] == n && !memcmp(t->key[at], s, n)))
-    at = (at + 1) & (t->cap - 1);
-  return at;
-}
-
-static void table_put(name_table *t, const char *s, size_t n, size_t v) {
-  size_t at = table_slot(t, s, n);
-  t->key[at] = s;
-  t->klen[at] = n;
-  t->val[at] = v;
-}
 
 hg_imports *hg_imports_new(hg_arena *arena, const char *package) {
   hg_imports *self = hg_arena_alloc(arena, sizeof(hg_imports));
@@ -148,18 +116,18 @@ bool hg_imports_has_module(const hg_imports *self, const char *module) {
     for (size_t i = 0; i < m->modules.len; i++)
       for (const char *p = m->modules.items[i]; p; p = strchr(p, '.'), p = p ? p + 1 : NULL)
         n++;
-    table_init(&m->prefixes, m->arena, n);
+    hg_table_init(&m->prefixes, m->arena, n);
     for (size_t i = 0; i < m->modules.len; i++) {
       const char *path = m->modules.items[i];
       for (const char *dot = strchr(path, '.');; dot = strchr(dot + 1, '.')) {
-        table_put(&m->prefixes, path, dot ? (size_t)(dot - path) : strlen(path), 1);
+        *hg_table_put(&m->prefixes, path, dot ? (size_t)(dot - path) : strlen(path), NULL) = 1;
         if (!dot)
           break;
       }
     }
     m->modules_indexed = m->modules.len;
   }
-  return m->prefixes.key[table_slot(&m->prefixes, module, strlen(module))] != NULL;
+  return hg_table_get(&m->prefixes, module, strlen(module)) != NULL;
 }
 
 const char *hg_imports_lookup(const hg_imports *self, const char *name, size_t len) {
@@ -167,14 +135,14 @@ const char *hg_imports_lookup(const hg_imports *self, const char *name, size_t l
     return NULL;
   hg_imports *m = (hg_imports *)self; // the index is a cache; a file's imports are one worker's
   if (m->names_indexed != m->bindings.len || !m->by_name.cap) {
-    table_init(&m->by_name, m->arena, m->bindings.len);
+    hg_table_init(&m->by_name, m->arena, m->bindings.len);
     // The last binding wins, as in Python's top-to-bottom execution of a module.
     for (size_t i = 0; i < m->bindings.len; i++)
-      table_put(&m->by_name, m->bindings.items[i].name, strlen(m->bindings.items[i].name), i + 1);
+      *hg_table_put(&m->by_name, m->bindings.items[i].name, strlen(m->bindings.items[i].name), NULL) = i + 1;
     m->names_indexed = m->bindings.len;
   }
-  size_t at = table_slot(&m->by_name, name, len);
-  return m->by_name.key[at] ? m->bindings.items[m->by_name.val[at] - 1].qualified : NULL;
+  const size_t *at = hg_table_get(&m->by_name, name, len);
+  return at ? m->bindings.items[*at - 1].qualified : NULL;
 }
 
 static bool dotted(TSNode node, const char *src, hg_buf *out, const hg_imports *imports, int depth) {
