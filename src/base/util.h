@@ -59,6 +59,21 @@ void hg_buf_free(hg_buf *self);
     (v)->items[(v)->len++] = (__VA_ARGS__);                                                        \
   } while (0)
 
+/* The same vector with its items in an arena (HG_VEC_PUSH's growth, the old items left to the
+ * arena): for vectors inside objects that live and die with an arena. */
+#define HG_ARENA_PUSH(arena, v, ...)                                                               \
+  do {                                                                                             \
+    if ((v)->len == (v)->cap) {                                                                    \
+      size_t cap_ = (v)->cap ? (v)->cap * 2 : 8;                                                   \
+      void *items_ = hg_arena_alloc((arena), cap_ * sizeof(*(v)->items));                          \
+      if ((v)->len)                                                                                \
+        memcpy(items_, (v)->items, (v)->len * sizeof(*(v)->items));                                \
+      (v)->items = items_;                                                                         \
+      (v)->cap = cap_;                                                                             \
+    }                                                                                              \
+    (v)->items[(v)->len++] = (__VA_ARGS__);                                                        \
+  } while (0)
+
 /** A vector of heap strings (paths, words): hg_strvec_free frees each and the array. */
 typedef HG_VEC(char *) hg_strvec;
 void hg_strvec_free(hg_strvec *self);

@@ -34,30 +34,15 @@ hg_imports *hg_imports_new(hg_arena *arena, const char *package) {
   return self;
 }
 
-// Vectors inside an arena object: their items are heap-allocated, freed with the arena's owner
-// through hg_imports_release... To keep one lifetime, items are copied into the arena instead.
-#define ARENA_PUSH(arena, v, ...)                                                                                      \
-  do {                                                                                                                 \
-    if ((v)->len == (v)->cap) {                                                                                        \
-      size_t cap_ = (v)->cap ? (v)->cap * 2 : 8;                                                                       \
-      void *items_ = hg_arena_alloc((arena), cap_ * sizeof(*(v)->items));                                              \
-      if ((v)->len)                                                                                                    \
-        memcpy(items_, (v)->items, (v)->len * sizeof(*(v)->items));                                                    \
-      (v)->items = items_;                                                                                             \
-      (v)->cap = cap_;                                                                                                 \
-    }                                                                                                                  \
-    (v)->items[(v)->len++] = (__VA_ARGS__);                                                                            \
-  } while (0)
-
 static const char *adup(hg_arena *a, const char *s) { return hg_arena_strndup(a, s, strlen(s)); }
 
 static void bind(hg_imports *self, const char *name, const char *qualified) {
-  ARENA_PUSH(self->arena, &self->bindings, (binding){adup(self->arena, name), qualified});
+  HG_ARENA_PUSH(self->arena, &self->bindings, (binding){adup(self->arena, name), qualified});
 }
 
 void hg_imports_add_import(hg_imports *self, const char *module, const char *alias) {
   const char *q = adup(self->arena, module);
-  ARENA_PUSH(self->arena, &self->modules, q);
+  HG_ARENA_PUSH(self->arena, &self->modules, q);
   if (alias) {
     bind(self, alias, q);
   } else {
@@ -102,8 +87,8 @@ void hg_imports_add_from(hg_imports *self, const char *module, const char *name,
   hg_buf_printf(&b, "%s%s%s", m, *m ? "." : "", name);
   const char *q = adup(self->arena, b.data);
   hg_buf_free(&b);
-  ARENA_PUSH(self->arena, &self->modules, m);
-  ARENA_PUSH(self->arena, &self->modules, q);
+  HG_ARENA_PUSH(self->arena, &self->modules, m);
+  HG_ARENA_PUSH(self->arena, &self->modules, q);
   bind(self, alias ? alias : name, q);
 }
 

@@ -224,14 +224,6 @@ static void replay(const hg_resolver *r, const summary_entry *e) {
 
 static void cache_add(const hg_resolver *r, summary_entry e, size_t notes_before) {
   hg_summary_cache *c = r->cache;
-  if (c->len == c->cap) {
-    size_t cap = c->cap ? c->cap * 2 : 8;
-    summary_entry *items = hg_arena_alloc(c->arena, cap * sizeof(summary_entry));
-    if (c->len)
-      memcpy(items, c->items, c->len * sizeof(summary_entry));
-    c->items = items;
-    c->cap = cap;
-  }
   size_t n = r->notes ? r->notes->len - notes_before : 0;
   if (n) {
     hg_note *kept = hg_arena_alloc(c->arena, n * sizeof(hg_note));
@@ -239,7 +231,7 @@ static void cache_add(const hg_resolver *r, summary_entry e, size_t notes_before
     e.notes = kept;
     e.n_notes = n;
   }
-  c->items[c->len++] = e;
+  HG_ARENA_PUSH(c->arena, c, e);
 }
 
 // ---- calls --------------------------------------------------------------------------------------
