@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/table.h"
 #include "base/argv.h"
 #include "surfaces/node.h"
 #include "surfaces/python/resolve_internal.h"
@@ -64,12 +65,7 @@ typedef struct {
 
 struct hg_name_memo {
   bool built;
-  size_t cap, used;
-  struct {
-    const char *name;
-    uint32_t len;
-    rhs_span *rhs;
-  } * slot;
+  hg_table names;  // name -> its rhs_span list (a pointer), in the arena
   qualified *q;  // open addressing, q_cap a power of two
   size_t q_cap, q_used;
 };
@@ -86,34 +82,20 @@ static bool word_char(char c) {
 }
 
 static void memo_insert(struct hg_name_memo *m, hg_arena *arena, const char *name, size_t len, rhs_span *rhs) {
-  if (m->used * 2 >= m->cap) {
-    size_t cap = m->cap ? m->cap * 2 : 256, old_cap = m->cap;
-    __typeof__(m->slot) old = m->slot;
-    m->slot = hg_arena_alloc(arena, cap * sizeof(*m->slot));
-    m->cap = cap;
-    m->used = 0;
-    for (size_t i = 0; i < old_cap; i++)
-      if (old[i].name)
-        memo_insert(m, arena, old[i].name, old[i].len, old[i].rhs);
+  if (!m->names.cap)
+    hg_table_init(&m->names, arena, 128);
+  bool added;
+  size_t *v = hg_table_put(&m->names, name, len, &added);
+  if (added) {
+    *v = (size_t)(uintptr_t)rhs;
+    return;
   }
-  for (size_t at = (size_t)(hg_hash(name, len) % m->cap);; at = (at + 1) % m->cap) {
-    if (!m->slot[at].name) {
-      m->slot[at].name = name;
-      m->slot[at].len = (uint32_t)len;
-      m->slot[at].rhs = rhs;
-      m->used++;
-      return;
-    }
-    if (m->slot[at].len == len && memcmp(m->slot[at].name, name, len) == 0) {
-      rhs_span *last = rhs;
-      while (last && last->next)
-        last = last->next;
-      if (last) {
-        last->next = m->slot[at].rhs;
-        m->slot[at].rhs = rhs;
-      }
-      return;
-    }
+  rhs_span *last = rhs;
+  while (last && last->next)
+    last = last->next;
+  if (last) {
+    last->next = (rhs_span *)(uintptr_t)*v;
+    *v = (size_t)(uintptr_t)rhs;
   }
 }
 
@@ -170,18 +152,14 @@ static bool assigned_with(const hg_resolver *self, const char *name, size_t len,
     return true;
   if (!m->built)
     memo_build(m, self->arena, self->src);
-  if (!m->cap)
+  const size_t *v = hg_table_get(&m->names, name, len);
+  if (!v)
     return false;
-  for (size_t at = (size_t)(hg_hash(name, len) % m->cap); m->slot[at].name; at = (at + 1) % m->cap) {
-    if (m->slot[at].len != len || memcmp(m->slot[at].name, name, len) != 0)
-      continue;
-    if (!word)
+  if (!word)
+    return true;
+  for (const rhs_span *s = (const rhs_span *)(uintptr_t)*v; s; s = s->next)
+    if (s->cut || memmem(s->text, s->len, word, wlen))
       return true;
-    for (const rhs_span *s = m->slot[at].rhs; s; s = s->next)
-      if (s->cut || memmem(s->text, s->len, word, wlen))
-        return true;
-    return false;
-  }
   return false;
 }
 
