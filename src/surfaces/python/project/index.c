@@ -6,6 +6,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "base/table.h"
 #include "rules/ruleset.h"
 #include "surfaces/python/facts.h"
 #include "surfaces/registry.h"
@@ -21,10 +22,9 @@ typedef struct entry {
   hg_arena *arena;   // the module's tree-independent data (imports, names)
   char *src;
   TSTree *tree;
-  struct entry *next;
 } entry;
 
-enum { N_BUCKETS = 1024, MAX_ROOTS = 4 };
+enum { MAX_ROOTS = 4 };
 
 struct hg_index {
   const hg_rules_query *facts;  // the rules' import facts (the Python query without sites)
@@ -35,7 +35,8 @@ struct hg_index {
   char *roots[MAX_ROOTS]; // real paths, without duplicates
   size_t n_roots;
   char cwd[PATH_MAX]; // modules under it are named relative to it, as the walk names files
-  entry *buckets[N_BUCKETS];
+  hg_table by_path;           // candidate path -> its entry (a pointer)
+  HG_VEC(entry *) entries;    // every entry, to free
   size_t parsed;
 };
 
@@ -51,17 +52,18 @@ hg_index *hg_index_new(const hg_ruleset *rules, const hg_config *config, const c
 void hg_index_free(hg_index *self) {
   if (!self)
     return;
-  for (size_t b = 0; b < N_BUCKETS; b++)
-    for (entry *e = self->buckets[b], *next; e; e = next) {
-      next = e->next;
-      if (e->tree)
-        ts_tree_delete(e->tree);
-      hg_arena_free(e->arena);
-      free(e->module);
-      free(e->src);
-      free(e->path);
-      free(e);
-    }
+  for (size_t i = 0; i < self->entries.len; i++) {
+    entry *e = self->entries.items[i];
+    if (e->tree)
+      ts_tree_delete(e->tree);
+    hg_arena_free(e->arena);
+    free(e->module);
+    free(e->src);
+    free(e->path);
+    free(e);
+  }
+  free(self->entries.items);
+  hg_table_free(&self->by_path);
   for (size_t i = 0; i < self->n_roots; i++)
     free(self->roots[i]);
   pthread_mutex_destroy(&self->lock);
@@ -159,14 +161,13 @@ static void load(hg_index *self, entry *e, const char *dotted, size_t len) {
 
 // The entry for a candidate path, created (and its file read) on first use. Called locked.
 static const hg_module *candidate(hg_index *self, const char *path, const char *dotted, size_t len) {
-  size_t b = (size_t)(hg_hash(path, strlen(path)) % N_BUCKETS);
-  for (entry *e = self->buckets[b]; e; e = e->next)
-    if (!strcmp(e->path, path))
-      return e->module;
+  const size_t *known = hg_table_get(&self->by_path, path, strlen(path));
+  if (known)
+    return ((const entry *)(uintptr_t)*known)->module;
   entry *e = hg_xcalloc(1, sizeof(entry));
   e->path = hg_xstrdup(path);
-  e->next = self->buckets[b];
-  self->buckets[b] = e;
+  *hg_table_put(&self->by_path, e->path, strlen(e->path), NULL) = (size_t)(uintptr_t)e;
+  HG_VEC_PUSH(&self->entries, e);
   load(self, e, dotted, len);
   return e->module;
 }
