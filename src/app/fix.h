@@ -1,10 +1,11 @@
-/* `hardguard --fix`: applies the project's hardening builder at the failing Python sites a run
- * found, file by file — plans the edits (fix/plan.h), picks for each site the first configured
- * builder callable that makes it pass when the edited text is checked again, checks the whole
- * edited file once more, and rewrites it atomically (a temporary file in the same directory, then
- * rename), or with `dry_run` only renders the diff. Prints nothing: the caller reports. */
-#ifndef HG_FIX_APPLY_H
-#define HG_FIX_APPLY_H
+/* `hardguard --fix`: applies the project's hardening builder (or, in a shell script, the missing
+ * flags) at the failing sites a run found, file by file — plans the edits (fix/plan.h), picks for
+ * each site the first configured builder callable that makes it pass when the edited text is
+ * checked again, checks the whole edited file once more, and rewrites it atomically (a temporary
+ * file in the same directory, then rename), or with `dry_run` only renders the diff. Prints
+ * nothing: the caller reports. */
+#ifndef HG_APP_FIX_H
+#define HG_APP_FIX_H
 
 #include "rules/config.h"
 #include "judge/finding.h"

@@ -1,4 +1,4 @@
-/* One Python file's bytes, read once, and the mapping from byte offsets to the 1-based line and
+/* One file's bytes, read once, and the mapping from byte offsets to the 1-based line and
  * character column that findings report (columns count UTF-8 characters, not bytes). */
 #ifndef HG_SOURCE_H
 #define HG_SOURCE_H

@@ -38,6 +38,7 @@ typedef struct {
   const char *const *paths;      // NULL-terminated globs matched against the end of its path: ".github/workflows/*.yml"
   const char *const *interpreters;     // NULL-terminated: a `#!` line naming one makes a file this surface's
   const TSLanguage *(*language)(void); // NULL: read without tree-sitter (YAML; rules/<id>/*.yml)
+  const char *const *yaml_reads;       // a YAML surface: the reading modes its rules may say (NULL-terminated)
   hg_surface_extract_fn extract;       // for a surface without a language, called with a NULL tree
   const struct hg_fix_planner *fix;    // what --fix asks of it (fix/plan.h); NULL: its files are not fixed
   // Its state over one run's project, which its extract function gets (Python: the index of the

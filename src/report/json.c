@@ -1,4 +1,4 @@
-/* The JSON contract (README "JSON output"): {"tool", "sites", "errors", "summary"}. Every site
+/* The JSON contract (docs/json-output.md): {"tool", "sites", "errors", "summary"}. Every site
  * is listed, passing ones too. Fields that only some runs have (a site's suppression, the
  * baseline) appear only there, so the output of a plain run never changes. Written with jansson. */
 #include <jansson.h>

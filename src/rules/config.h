@@ -1,5 +1,6 @@
-/* A repository's .hardguard.yml: the shared hardening builders it provides and the paths it
- * excludes. Found in the scanned directory or its nearest ancestor, or given with --config. */
+/* A repository's .hardguard.yml: the shared hardening builders it provides, the paths it excludes,
+ * the surfaces it turns off, the requirements it relaxes where (`allow:`) and `strict:`. Found in
+ * the scanned directory or its nearest ancestor, or given with --config. */
 #ifndef HG_CONFIG_H
 #define HG_CONFIG_H
 

@@ -229,7 +229,7 @@ static int compile_query(hg_ruleset *self, const surface_rules *sr, hg_units uni
 
 // ---- YAML surfaces ----------------------------------------------------------------------------------
 
-static int load_yaml_rule(hg_yaml *y, const hg_rule_file *f, hg_yaml_rule *r, hg_error *err) {
+static int load_yaml_rule(hg_yaml *y, const hg_surface *sf, const hg_rule_file *f, hg_yaml_rule *r, hg_error *err) {
   static const char *const keys[] = {"reads", "select", "literals", NULL};
   static const char *const select_keys[] = {"files", "path", NULL};
   yaml_node_t *root = hg_yaml_root(y);
@@ -237,11 +237,22 @@ static int load_yaml_rule(hg_yaml *y, const hg_rule_file *f, hg_yaml_rule *r, hg
   r->kind = hg_rule_file_kind(f->name);
   yaml_node_t *reads = hg_yaml_get(y, root, "reads"), *select = hg_yaml_get(y, root, "select"),
               *literals = hg_yaml_get(y, root, "literals");
-  const char *rd;
-  if (!reads || hg_yaml_scalar(y, reads, "reads", &rd, err) != 0)
-    return reads ? -1 : hg_yaml_error(y, root, err, "rule: needs 'reads' (script or compose)");
-  if (strcmp(rd, "script") && strcmp(rd, "compose"))
-    return hg_yaml_error(y, reads, err, "reads: expected script or compose, found '%s'", rd);
+  // The modes the surface's extraction reads, as its row lists them ("script or compose").
+  hg_buf modes = {0};
+  bool known = false;
+  const char *rd = NULL;
+  int rc = reads ? hg_yaml_scalar(y, reads, "reads", &rd, err) : -1;
+  for (const char *const *m = sf->yaml_reads; m && *m; m++) {
+    hg_buf_printf(&modes, "%s%s", modes.len ? " or " : "", *m);
+    known = known || (rd && !strcmp(rd, *m));
+  }
+  if (!reads)
+    rc = hg_yaml_error(y, root, err, "rule: needs 'reads' (%s)", modes.data ? modes.data : "none");
+  else if (rc == 0 && !known)
+    rc = hg_yaml_error(y, reads, err, "reads: expected %s, found '%s'", modes.data ? modes.data : "none", rd);
+  hg_buf_free(&modes);
+  if (rc != 0)
+    return -1;
   r->reads = hg_xstrdup(rd);
   if (!select || select->type != YAML_SEQUENCE_NODE)
     return hg_yaml_error(y, select ? select : root, err, "rule: 'select' must be a list of {files, path}");
@@ -279,7 +290,7 @@ static int build_yaml_surface(const hg_ruleset *self, surface_rules *sr, hg_rule
     hg_yaml y;
     int rc = hg_yaml_load(&y, f->path, f->data, f->len, err);
     sr->n_yaml = i + 1;
-    if (rc == 0) rc = load_yaml_rule(&y, f, &sr->yaml[i], err);
+    if (rc == 0) rc = load_yaml_rule(&y, sr->surface, f, &sr->yaml[i], err);
     uint8_t dialect;
     char msg[192];
     int mode = rc == 0 ? hg_reads_by_name(sr->yaml[i].reads) : -1;

@@ -126,7 +126,7 @@ static void script(hg_ydoc *doc, yaml_node_t *const *above, size_t n, yaml_node_
     return;
   HG_VEC_PUSH(&c->from, e.len ? e.at[0] : e.at[e.len]);
   HG_VEC_PUSH(&c->to, e.at[e.len]);
-  // A step run by PowerShell, cmd or python is not shell code (README, Limits).
+  // A step run by PowerShell, cmd or python is not shell code (docs/limits.md).
   if (!posix_shell(step_shell(doc, above, n)))
     return;
   e = without_expressions(&e, c->arena);

@@ -5,6 +5,7 @@
 static const char *const NAMES[] = {".gitlab-ci.yml", "action.yml", "action.yaml", NULL};
 static const char *const PATHS[] = {".github/workflows/*.yml", ".github/workflows/*.yaml", NULL};
 static const char *const NONE[] = {NULL};
+static const char *const YAML_READS[] = {"script", NULL};  // each step's script, read as shell
 
 const hg_surface hg_surface_ci = {.id = "ci",
                                 .grammar = "libyaml",
@@ -12,5 +13,6 @@ const hg_surface hg_surface_ci = {.id = "ci",
                                 .names = NAMES,
                                 .paths = PATHS,
                                 .interpreters = NONE,
+                                .yaml_reads = YAML_READS,
                                 .extract = hg_ci_extract,
                                 .blocks = NONE};

@@ -6,6 +6,7 @@ static const char *const NAMES[] = {
     "compose.yaml",  "compose.yml", "docker-compose*.yaml", "docker-compose*.yml", "compose.*.yaml",
     "compose.*.yml", NULL};
 static const char *const NONE[] = {NULL};
+static const char *const YAML_READS[] = {"compose", NULL};  // each service's mapping
 
 const hg_surface hg_surface_compose = {.id = "compose",
                                      .grammar = "libyaml",
@@ -13,5 +14,6 @@ const hg_surface hg_surface_compose = {.id = "compose",
                                      .names = NAMES,
                                      .paths = NONE,
                                      .interpreters = NONE,
+                                     .yaml_reads = YAML_READS,
                                      .extract = hg_compose_extract,
                                      .blocks = NONE};

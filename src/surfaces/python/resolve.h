@@ -1,7 +1,8 @@
 /* Follows names to hg_values (literals, lists, dicts, builder calls, objects, or UNKNOWN with the
- * reason): through the statements of a file (resolve.c), its aliases (alias.c), strings and shell
- * commands (shell.c), and, through the project stage, other modules. Everything is allocated in
- * the caller's per-file arena. */
+ * reason): the value core (resolve.c) beneath the evaluator (eval.c), which reads an expression
+ * through the statements of a file (follow.c), its aliases (alias.c), strings and shell commands
+ * (strcmd.c), and, through the project stage, other modules. Everything is allocated in the
+ * caller's per-file arena. */
 #ifndef HG_RESOLVE_H
 #define HG_RESOLVE_H
 
