@@ -199,3 +199,23 @@ bool hg_extract_first_error(TSTree *tree, const hg_source *source, hg_pos *out) 
     *out = (hg_pos){1, 1};
   return true;
 }
+
+void hg_extract_matches(hg_extractor *self, const hg_ruleset *rules, hg_surface_id s, const hg_source *source,
+                        TSNode root, hg_arena *arena, hg_marker_vec *markers, hg_extract_site_fn fn, void *ctx) {
+  const hg_captures *c = hg_ruleset_captures(rules, s);
+  hg_predctx pctx = {.src = source->data, .len = source->len, .md = self->md, .scratch = &self->scratch};
+  ts_query_cursor_exec(self->cursor, hg_ruleset_query(rules, s), root);
+  TSQueryMatch m;
+  while (ts_query_cursor_next_match(self->cursor, &m)) {
+    const hg_pattern *p = hg_ruleset_pattern(rules, s, m.pattern_index);
+    if (!hg_predicates_eval(p->predicates, &m, &pctx))
+      continue;
+    TSNode node;
+    if (p->role == HG_PATTERN_MARKER) {
+      if (hg_extract__capture(m.captures, m.capture_count, c->marker, &node))
+        hg_extract__marker(markers, arena, source, node);
+    } else if (p->role == HG_PATTERN_SITE && hg_extract__capture(m.captures, m.capture_count, c->site, &node)) {
+      fn(ctx, p, &m, node);
+    }
+  }
+}

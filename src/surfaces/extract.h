@@ -49,6 +49,13 @@ void hg_extract__marker(hg_marker_vec *markers, hg_arena *arena, const hg_source
  *  prefilter outside every site found: they may hide a site (unparsable-site). */
 void hg_extract__error_regions(hg_extractor *self, const hg_ruleset *rules, hg_surface_id surface,
                                const hg_source *src, TSNode root, hg_site_vec *sites);
+/** One site match of a surface's query, handed on by hg_extract_matches: its pattern and @site. */
+typedef void (*hg_extract_site_fn)(void *ctx, const hg_pattern *p, const TSQueryMatch *m, TSNode site);
+/** The query loop a tree-sitter surface shares: runs surface `s`'s rule query over `root`, keeps
+ *  the matches whose predicates hold (a surface without names: none are answered), records the
+ *  marker comments into `markers`, and hands each site match with its @site to `fn`. */
+void hg_extract_matches(hg_extractor *self, const hg_ruleset *rules, hg_surface_id s, const hg_source *source,
+                        TSNode root, hg_arena *arena, hg_marker_vec *markers, hg_extract_site_fn fn, void *ctx);
 /** Copies the sites and markers into the arena as `out`, and frees the vectors' arrays. */
 void hg_extract__finish(hg_sites *out, hg_arena *arena, hg_site_vec *sites, hg_marker_vec *markers);
 

@@ -205,16 +205,17 @@ static hg_embed recipe(makefile *m, TSNode line) {
   return hg_embed_finish(&e, m->arena, b);
 }
 
+static void on_site(void *ctx, const hg_pattern *p, const TSQueryMatch *m, TSNode node) {
+  (void)m;
+  if (p->reads == HG_READS_SCRIPT)
+    HG_VEC_PUSH((node_vec *)ctx, node);
+}
+
 void hg_make_extract(hg_extractor *self, const hg_ruleset *rules, const hg_config *config, void *project,
                      const hg_source *source, TSTree *tree, hg_arena *arena, hg_sites *out) {
   (void)config;
   (void)project;
   TSNode root = ts_tree_root_node(tree);
-  const hg_captures *c = hg_ruleset_captures(rules, HG_SURFACE_MAKE);
-  hg_predctx pctx = {.src = source->data,
-                     .len = source->len,
-                     .md = hg_extractor_match_data(self),
-                     .scratch = hg_extractor_scratch(self)};
   makefile m = {.src = source, .arena = arena};
   bool collected = false;
   hg_lines lines = {0};
@@ -222,20 +223,7 @@ void hg_make_extract(hg_extractor *self, const hg_ruleset *rules, const hg_confi
   hg_marker_vec markers = {0};
   // Recipe lines first (the cursor is needed again to read each one's shell).
   node_vec scripts = {0};
-  TSQueryCursor *cursor = hg_extractor_cursor(self);
-  ts_query_cursor_exec(cursor, hg_ruleset_query(rules, HG_SURFACE_MAKE), root);
-  TSQueryMatch qm;
-  while (ts_query_cursor_next_match(cursor, &qm)) {
-    const hg_pattern *p = hg_ruleset_pattern(rules, HG_SURFACE_MAKE, qm.pattern_index);
-    TSNode node;
-    if (!hg_predicates_eval(p->predicates, &qm, &pctx))
-      continue;
-    if (p->role == HG_PATTERN_MARKER && hg_extract__capture(qm.captures, qm.capture_count, c->marker, &node))
-      hg_extract__marker(&markers, arena, source, node);
-    else if (p->role == HG_PATTERN_SITE && p->reads == HG_READS_SCRIPT &&
-             hg_extract__capture(qm.captures, qm.capture_count, c->site, &node))
-      HG_VEC_PUSH(&scripts, node);
-  }
+  hg_extract_matches(self, rules, HG_SURFACE_MAKE, source, root, arena, &markers, on_site, &scripts);
   for (size_t i = 0; i < scripts.len; i++) {
     if (!collected) {
       collect(&m, root);

@@ -69,63 +69,61 @@ static bool read_command(hg_sh *sh, const hg_policy *policy, TSNode command, hg_
   return site;
 }
 
+// What one run of the shell query keeps from its site matches.
+typedef struct {
+  const hg_policy *policy;
+  const hg_source *source;
+  const hg_sh_env *env;
+  hg_arena *arena;
+  TSNode root;
+  hg_site_vec *sites;
+  HG_VEC(uint32_t) seen;
+  HG_VEC(TSNode) scripts;
+  hg_sh sh;
+  bool sh_ready;
+} shell_run;
+
+static void on_site(void *ctx, const hg_pattern *p, const TSQueryMatch *m, TSNode node) {
+  (void)m;
+  shell_run *r = ctx;
+  if (p->reads == HG_READS_SCRIPT) { // read once the query is done: the cursor is needed again
+    HG_VEC_PUSH(&r->scripts, node);
+    return;
+  }
+  // Several patterns (or one pattern through several arguments) may match one command.
+  uint32_t start = ts_node_start_byte(node);
+  for (size_t i = 0; i < r->seen.len; i++)
+    if (r->seen.items[i] == start)
+      return;
+  HG_VEC_PUSH(&r->seen, start);
+  if (!r->sh_ready) {
+    hg_sh_init(&r->sh, r->source->data, r->arena, r->root);
+    r->sh.env = r->env;
+    r->sh_ready = true;
+  }
+  hg_site s = {.path = r->source->path, .kind = p->kind, .reads = p->reads};
+  if (!read_command(&r->sh, r->policy, node, &s.flags))
+    return;
+  hg_extract__position(&s, r->source, node);
+  s.has_error = ts_node_has_error(node);
+  HG_VEC_PUSH(r->sites, s);
+}
+
 void hg_shell_sites(hg_extractor *self, const hg_ruleset *rules, const hg_source *source, TSNode root,
                     const hg_sh_env *env, hg_arena *arena, hg_site_vec *sites, hg_marker_vec *markers) {
-  const hg_captures *c = hg_ruleset_captures(rules, HG_SURFACE_SHELL);
-  const hg_policy *policy = hg_ruleset_policy(rules);
-  TSQueryCursor *cursor = hg_extractor_cursor(self);
-  hg_predctx pctx = {.src = source->data,
-                     .len = source->len,
-                     .md = hg_extractor_match_data(self),
-                     .scratch = hg_extractor_scratch(self)};
-  HG_VEC(uint32_t) seen = {0};
-  HG_VEC(TSNode) scripts = {0};
-  hg_sh sh;
-  bool sh_ready = false;
   size_t first = sites->len;
-  ts_query_cursor_exec(cursor, hg_ruleset_query(rules, HG_SURFACE_SHELL), root);
-  TSQueryMatch m;
-  while (ts_query_cursor_next_match(cursor, &m)) {
-    const hg_pattern *p = hg_ruleset_pattern(rules, HG_SURFACE_SHELL, m.pattern_index);
-    if (!hg_predicates_eval(p->predicates, &m, &pctx))
-      continue;
-    TSNode node;
-    if (p->role == HG_PATTERN_MARKER) {
-      if (hg_extract__capture(m.captures, m.capture_count, c->marker, &node))
-        hg_extract__marker(markers, arena, source, node);
-      continue;
-    }
-    if (p->role != HG_PATTERN_SITE || !hg_extract__capture(m.captures, m.capture_count, c->site, &node))
-      continue;
-    if (p->reads == HG_READS_SCRIPT) { // read once the query is done: the cursor is needed again
-      HG_VEC_PUSH(&scripts, node);
-      continue;
-    }
-    // Several patterns (or one pattern through several arguments) may match one command.
-    uint32_t start = ts_node_start_byte(node);
-    bool dup = false;
-    for (size_t i = 0; i < seen.len && !dup; i++)
-      dup = seen.items[i] == start;
-    if (dup)
-      continue;
-    HG_VEC_PUSH(&seen, start);
-    if (!sh_ready) {
-      hg_sh_init(&sh, source->data, arena, root);
-      sh.env = env;
-      sh_ready = true;
-    }
-    hg_site s = {.path = source->path, .kind = p->kind, .reads = p->reads};
-    if (!read_command(&sh, policy, node, &s.flags))
-      continue;
-    hg_extract__position(&s, source, node);
-    s.has_error = ts_node_has_error(node);
-    HG_VEC_PUSH(sites, s);
-  }
-  free(seen.items);
+  shell_run run = {.policy = hg_ruleset_policy(rules),
+                   .source = source,
+                   .env = env,
+                   .arena = arena,
+                   .root = root,
+                   .sites = sites};
+  hg_extract_matches(self, rules, HG_SURFACE_SHELL, source, root, arena, markers, on_site, &run);
+  free(run.seen.items);
   // `bash -c '...'`, `eval "..."`: the string is shell code, read again as a script of its own.
   hg_lines lines = {0};
-  for (size_t i = 0; i < scripts.len; i++) {
-    TSNode str = scripts.items[i];
+  for (size_t i = 0; i < run.scripts.len; i++) {
+    TSNode str = run.scripts.items[i];
     uint32_t a = ts_node_start_byte(str) + 1, b = ts_node_end_byte(str);
     if (b > a)
       b--; // inside the quotes
@@ -136,7 +134,7 @@ void hg_shell_sites(hg_extractor *self, const hg_ruleset *rules, const hg_source
       hg_lines_init(&lines, source, arena);
     hg_shell_embedded(self, rules, source, &lines, &e, NULL, arena, sites, markers);
   }
-  free(scripts.items);
+  free(run.scripts.items);
   if (ts_node_has_error(root)) {
     // Regions are judged against the sites of this script only.
     hg_site_vec mine = {0};
