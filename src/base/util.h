@@ -112,15 +112,4 @@ int hg_write_new_file(const char *path, const char *data, size_t len, unsigned m
  *  non-ASCII UTF-8 sequence counts as a letter, as in `länder.flags`) separated by single dots? */
 bool hg_dotted_name(const char *s, size_t len);
 
-/** The one glob engine. hg_glob: does `pattern` match all of `s`? `*` and `?` stay inside a
- *  '/'-separated segment, `**` spans segments (`**` followed by '/' is zero or more whole segments),
- *  `[...]` is a character class; every character else stands for itself. With HG_GLOB_PERIOD a
- *  '.' that starts a segment is matched only by a '.' in the pattern (as fnmatch's
- *  FNM_PATHNAME | FNM_PERIOD: the surfaces' file names). Time is pattern × path, whatever both. */
-enum { HG_GLOB_PERIOD = 1 };
-bool hg_glob(const char *pattern, const char *s, unsigned flags);
-/** A glob of the config (exclude, allow) against a relative path: hg_glob, and a pattern without
- *  '/' also matches any basename. */
-bool hg_glob_match(const char *pattern, const char *path);
-
 #endif

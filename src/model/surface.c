@@ -2,6 +2,8 @@
 
 #include <string.h>
 
+#include "base/glob.h"
+
 const hg_surface *hg_surface_get(hg_surface_id id) { return hg_surfaces[id]; }
 
 void hg_surface_list(hg_buf *out) {
@@ -37,7 +39,7 @@ bool hg_surface_path_matches(const char *pattern, const char *path) {
       tail--;
     }
   }
-  return hg_glob(pattern, tail, HG_GLOB_PERIOD);
+  return hg_glob(pattern, tail, HG_GLOB_FNMATCH);
 }
 
 int hg_surface_by_name(const char *path) {
@@ -45,7 +47,7 @@ int hg_surface_by_name(const char *path) {
   const char *dot = strrchr(base, '.');
   for (int s = 0; s < hg_surface_count; s++) {
     for (const char *const *g = hg_surfaces[s]->names; *g; g++)
-      if (hg_glob(*g, base, HG_GLOB_PERIOD))
+      if (hg_glob(*g, base, HG_GLOB_FNMATCH))
         return s;
     for (const char *const *g = hg_surfaces[s]->paths; *g; g++)
       if (hg_surface_path_matches(*g, path))

@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "base/glob.h"
 #include "base/path.h"
 #include "base/yamldoc.h"
 

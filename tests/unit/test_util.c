@@ -10,6 +10,7 @@
 
 #include <cmocka.h>
 
+#include "base/glob.h"
 #include "base/util.h"
 
 // ---- hg_glob_match ------------------------------------------------------------------------------
