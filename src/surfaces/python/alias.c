@@ -56,8 +56,11 @@ enum { MAX_SPAN_LINES = 64 };
 // A qualified name already worked out for a node (hg_resolve_qualify): the patterns of a file's
 // query ask for the same callee many times.
 typedef struct {
-  uint32_t start, end;  // the node's bytes; end 0: an empty slot
-  TSSymbol symbol;
+  uint32_t start, end, symbol; // the node's bytes and symbol: its key in the memo (no padding)
+} node_key;
+
+typedef struct {
+  node_key key;
   bool ok;
   const char *name;  // in the arena
   size_t len;
@@ -65,9 +68,8 @@ typedef struct {
 
 struct hg_name_memo {
   bool built;
-  hg_table names;  // name -> its rhs_span list (a pointer), in the arena
-  qualified *q;  // open addressing, q_cap a power of two
-  size_t q_cap, q_used;
+  hg_table names;     // name -> its rhs_span list (a pointer), in the arena
+  hg_table qualified; // a node_key's bytes -> its qualified (a pointer), in the arena
 };
 
 struct hg_name_memo *hg_name_memo_new(hg_arena *arena) {
@@ -259,41 +261,35 @@ static bool qualify(const hg_resolver *self, TSNode n, hg_buf *out, int depth) {
   return false;
 }
 
-static qualified *q_slot(qualified *q, size_t cap, uint32_t start, uint32_t end, TSSymbol symbol) {
-  size_t at = ((size_t)start * 2654435761u ^ end * 40503u ^ symbol) & (cap - 1);
-  while (q[at].end && !(q[at].start == start && q[at].end == end && q[at].symbol == symbol)) at = (at + 1) & (cap - 1);
-  return &q[at];
-}
-
-// The memo's entry for the node, growing the table: NULL when the memo cannot serve this resolver
-// (none, or a function evaluated with bound parameters, whose names may qualify otherwise).
-static qualified *q_entry(const hg_resolver *self, TSNode node) {
+// The memo of qualified names, or NULL when it cannot serve this resolver (none, or a function
+// evaluated with bound parameters, whose names may qualify otherwise).
+static hg_table *qualified_memo(const hg_resolver *self) {
   struct hg_name_memo *m = self->memo;
-  if (!m || self->frame || self->hops) return NULL;
-  if (2 * (m->q_used + 1) > m->q_cap) {
-    size_t cap = m->q_cap ? 2 * m->q_cap : 256;
-    qualified *q = hg_arena_alloc(self->arena, cap * sizeof(qualified));
-    for (size_t i = 0; i < m->q_cap; i++)
-      if (m->q[i].end) *q_slot(q, cap, m->q[i].start, m->q[i].end, m->q[i].symbol) = m->q[i];
-    m->q = q;
-    m->q_cap = cap;
-  }
-  return q_slot(m->q, m->q_cap, ts_node_start_byte(node), ts_node_end_byte(node), ts_node_symbol(node));
+  if (!m || self->frame || self->hops)
+    return NULL;
+  if (!m->qualified.cap)
+    hg_table_init(&m->qualified, self->arena, 0);
+  return &m->qualified;
 }
 
 bool hg_resolve_qualify(const hg_resolver *self, TSNode node, hg_buf *out) {
   out->len = 0;
   hg_buf_add(out, "", 0);
-  qualified *e = ts_node_is_null(node) ? NULL : q_entry(self, node);
-  if (e && e->end) {
-    hg_buf_add(out, e->name, e->len);
-    return e->ok;
+  if (ts_node_is_null(node))
+    return qualify(self, node, out, 0);
+  hg_table *memo = qualified_memo(self);
+  node_key key = {ts_node_start_byte(node), ts_node_end_byte(node), ts_node_symbol(node)};
+  const size_t *known = memo ? hg_table_get(memo, (const char *)&key, sizeof key) : NULL;
+  if (known) {
+    const qualified *q = (const qualified *)(uintptr_t)*known;
+    hg_buf_add(out, q->name, q->len);
+    return q->ok;
   }
   bool ok = qualify(self, node, out, 0);
-  if (e && ts_node_end_byte(node) > 0) {
-    *e = (qualified){.start = ts_node_start_byte(node), .end = ts_node_end_byte(node), .symbol = ts_node_symbol(node),
-                     .ok = ok, .name = hg_arena_strndup(self->arena, out->data, out->len), .len = out->len};
-    self->memo->q_used++;
+  if (memo) {
+    qualified *q = hg_arena_alloc(self->arena, sizeof(qualified));
+    *q = (qualified){.key = key, .ok = ok, .name = hg_arena_strndup(self->arena, out->data, out->len), .len = out->len};
+    *hg_table_put(memo, (const char *)&q->key, sizeof q->key, NULL) = (size_t)(uintptr_t)q;
   }
   return ok;
 }

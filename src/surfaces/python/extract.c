@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/table.h"
 #include "surfaces/embed.h"
 #include "surfaces/node.h"
 #include "surfaces/python/eval.h"
@@ -24,43 +25,39 @@ typedef struct {
 // The sites already taken, by (start byte, kind): several patterns may match one call, and the
 // first of them in the rule files is taken (an SDK's own pattern before docker-py's catch-all).
 typedef struct {
-  struct {
-    const char *kind; // NULL: empty
-    uint32_t start;
-    uint32_t pattern; // the pattern that took it ...
-    size_t site;      // ... and where its site stands in the vector (SIZE_MAX: none, a script)
-  } * slot;
-  size_t cap;
+  hg_table table; // a taken_key's bytes -> its taken (a pointer), in the arena; cap 0 until used
 } seen_set;
+
+typedef struct {
+  uint64_t kind, start; // the kind's address and the start byte (a table key: no padding)
+} taken_key;
+
+typedef struct {
+  taken_key key;
+  uint32_t pattern; // the pattern that took it ...
+  size_t site;      // ... and where its site stands in the vector (SIZE_MAX: none, a script)
+} taken;
 
 // Where the site taken at (start, kind) stands in the sites vector (SIZE_MAX while it has none);
 // *by is the pattern that took it, UINT32_MAX when none had (then `pattern` takes it now).
 static size_t *seen_slot(seen_set *set, hg_arena *arena, const hg_site *s, size_t n_matches, uint32_t pattern,
                          uint32_t *by) {
-  if (!set->cap) {
-    set->cap = 64;
-    while (set->cap < n_matches * 2)
-      set->cap *= 2;
-    set->slot = hg_arena_alloc(arena, set->cap * sizeof(*set->slot));
-    memset(set->slot, 0, set->cap * sizeof(*set->slot));
+  if (!set->table.cap)
+    hg_table_init(&set->table, arena, n_matches);
+  taken_key key = {(uint64_t)(uintptr_t)s->kind, s->start_byte};
+  const size_t *known = hg_table_get(&set->table, (const char *)&key, sizeof key);
+  if (known) {
+    taken *t = (taken *)(uintptr_t)*known;
+    *by = t->pattern;
+    if (pattern < t->pattern)
+      t->pattern = pattern;
+    return &t->site;
   }
-  uint64_t h = ((uint64_t)s->start_byte * 0x9E3779B97F4A7C15u) ^ (uint64_t)(uintptr_t)s->kind;
-  for (size_t at = (size_t)(h >> 17) & (set->cap - 1);; at = (at + 1) & (set->cap - 1)) {
-    if (!set->slot[at].kind) {
-      set->slot[at].kind = s->kind;
-      set->slot[at].start = s->start_byte;
-      set->slot[at].pattern = pattern;
-      set->slot[at].site = SIZE_MAX;
-      *by = UINT32_MAX;
-      return &set->slot[at].site;
-    }
-    if (set->slot[at].start == s->start_byte && set->slot[at].kind == s->kind) {
-      *by = set->slot[at].pattern;
-      if (pattern < set->slot[at].pattern)
-        set->slot[at].pattern = pattern;
-      return &set->slot[at].site;
-    }
-  }
+  taken *t = hg_arena_alloc(arena, sizeof(taken));
+  *t = (taken){.key = key, .pattern = pattern, .site = SIZE_MAX};
+  *hg_table_put(&set->table, (const char *)&t->key, sizeof t->key, NULL) = (size_t)(uintptr_t)t;
+  *by = UINT32_MAX;
+  return &t->site;
 }
 
 // Shell code in a Python string (`sh -c`'s script, a `shell=True` command line): its value
