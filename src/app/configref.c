@@ -8,6 +8,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "base/path.h"
+
 int hg_configref_file(hg_buf *out, bool *found, hg_repo *repo, const char *commit, const char *relpath, hg_error *err) {
   *found = false;
   hg_strings listed = {0};
@@ -187,7 +189,7 @@ int hg_configref_rules(char **out, hg_repo *repo, const char *commit, const char
   // Only the files under rel/ (ls-tree also names a file that is rel itself).
   size_t prefix = strcmp(rel, ".") ? strlen(rel) + 1 : 0, w = 0;
   for (size_t i = 0; rc == 0 && i < files.len; i++) {
-    if (!prefix || (!strncmp(files.items[i], rel, prefix - 1) && files.items[i][prefix - 1] == '/'))
+    if (!prefix || hg_path_below(files.items[i], rel, prefix - 1))
       files.items[w++] = files.items[i];
     else
       free(files.items[i]);

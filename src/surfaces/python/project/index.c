@@ -6,6 +6,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "base/path.h"
 #include "base/table.h"
 #include "rules/ruleset.h"
 #include "surfaces/python/facts.h"
@@ -149,7 +150,8 @@ static void load(hg_index *self, entry *e, const char *dotted, size_t len) {
   hg_python_read_imports(self->facts, e->src, e->tree, imports, e->arena);
   e->module = hg_xcalloc(1, sizeof(hg_module));
   size_t cn = strlen(self->cwd);
-  const char *shown = cn && !strncmp(e->path, self->cwd, cn) && e->path[cn] == '/' ? e->path + cn + 1 : e->path;
+  const char *below = cn ? hg_path_below(e->path, self->cwd, cn) : NULL;
+  const char *shown = below ? below : e->path;
   *e->module = (hg_module){.path = shown,
                            .name = hg_arena_strndup(e->arena, dotted, len),
                            .src = e->src,
