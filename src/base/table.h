@@ -1,5 +1,6 @@
-/* The one hash table: open addressing over string keys (their bytes stay the caller's and must
- * outlive the table), each with a size_t value; kept at most half full, grown by doubling; its
+/* The one hash table: open addressing over keys of bytes (a name, a path, or a struct of integers
+ * without padding; the bytes stay the caller's and must outlive the table), each with a size_t
+ * value (an index, or a pointer through uintptr_t); kept at most half full, grown by doubling; its
  * arrays in an arena or on the heap. Lookups only: nothing iterates it, so no order leaks out. */
 #ifndef HG_TABLE_H
 #define HG_TABLE_H
