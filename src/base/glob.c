@@ -93,11 +93,15 @@ static size_t glob_tokens(const char *p, unsigned flags, glob_tok **out) {
 static bool glob_whole(const glob_tok *t, size_t n, const char *s, unsigned flags) {
   size_t len = strlen(s);
   bool period = flags & HG_GLOB_FNMATCH;
-  bool *next = hg_xcalloc(len + 1, sizeof(bool)), *cur = hg_xcalloc(len + 1, sizeof(bool));
+  // Two rows of len + 1: on the stack for the names the walk tries on every file, else the heap.
+  bool rows[2][256];
+  bool *heap = len < 256 ? NULL : hg_xcalloc(2 * (len + 1), sizeof(bool));
+  bool *next = heap ? heap : rows[0], *cur = heap ? heap + len + 1 : rows[1];
+  memset(next, 0, len + 1);
   next[len] = true; // no tokens left: only the end of the path matches
   for (size_t i = n; i-- > 0;) {
     const glob_tok *k = &t[i];
-    char cls[256] = "";
+    char cls[256];
     if (k->kind == TOK_CLASS) {
       size_t m = k->cls_len < sizeof(cls) - 1 ? k->cls_len : sizeof(cls) - 1;
       memcpy(cls, k->cls, m);
@@ -136,8 +140,7 @@ static bool glob_whole(const glob_tok *t, size_t n, const char *s, unsigned flag
     cur = swap;
   }
   bool ok = next[0];
-  free(next);
-  free(cur);
+  free(heap);
   return ok;
 }
 

@@ -6,16 +6,16 @@
 #include "surfaces/extract.h"
 
 // While the imports are being recorded, names qualify through them alone.
-static bool qualify(void *model, TSNode node, hg_buf *out) {
+bool hg_python_qualify_imported(void *model, TSNode node, hg_buf *out) {
   const hg_python_model *m = model;
   return hg_imports_qualify(m->imports, node, m->src, out);
 }
 
-static bool imports(void *model, const char *module) {
+bool hg_python_imports(void *model, const char *module) {
   return hg_imports_has_module(((const hg_python_model *)model)->imports, module);
 }
 
-const hg_names hg_python_import_names = {.qualify = qualify, .imports = imports};
+const hg_names hg_python_import_names = {.qualify = hg_python_qualify_imported, .imports = hg_python_imports};
 
 void hg_python_record_import(hg_imports *imports, const hg_captures *c, const TSQueryCapture *caps, uint16_t n,
                              const char *src, hg_arena *a) {

@@ -24,6 +24,10 @@ typedef struct hg_python_model {
  *  #imports? reads them; no value is known and nothing is defined. The model is an
  *  hg_python_model whose resolver is not read. */
 extern const hg_names hg_python_import_names;
+/** Its answers, which the full ones (names.h) fall back to: the name `node` qualifies to through
+ *  the imports, and whether the file imports `module` (or a submodule of it). */
+bool hg_python_qualify_imported(void *model, TSNode node, hg_buf *out);
+bool hg_python_imports(void *model, const char *module);
 
 /** Records the import a match of an import fact names (its captures, per `c`). */
 void hg_python_record_import(hg_imports *imports, const hg_captures *c, const TSQueryCapture *caps, uint16_t n,

@@ -8,7 +8,7 @@
 
 static bool qualify(void *model, TSNode node, hg_buf *out) {
   const hg_python_model *m = model;
-  return m->resolver ? hg_resolve_qualify(m->resolver, node, out) : hg_imports_qualify(m->imports, node, m->src, out);
+  return m->resolver ? hg_resolve_qualify(m->resolver, node, out) : hg_python_qualify_imported(model, node, out);
 }
 
 // Most calls end in some other name than the ones asked for: ruled out before qualifying. A
@@ -29,10 +29,6 @@ static bool may_end_in(void *model, TSNode node, char *const *lasts, size_t n) {
   return false;
 }
 
-static bool imports(void *model, const char *module) {
-  return hg_imports_has_module(((const hg_python_model *)model)->imports, module);
-}
-
 static const char *string_value(void *model, TSNode node) {
   const hg_python_model *m = model;
   if (!m->resolver)
@@ -47,4 +43,4 @@ static bool defined(void *model, TSNode node) {
 }
 
 const hg_names hg_python_names = {
-    .qualify = qualify, .may_end_in = may_end_in, .imports = imports, .string_value = string_value, .defined = defined};
+    .qualify = qualify, .may_end_in = may_end_in, .imports = hg_python_imports, .string_value = string_value, .defined = defined};
