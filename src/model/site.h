@@ -30,6 +30,13 @@ typedef enum {
                    // `trust: true` (or no project index), taken at its word
   HG_VAL_OBJECT,   // an instance of a class defined in the project: items are its attributes
                    // (keyed, later wins); def: the class
+  HG_VAL_ALT,      // one of several alternatives (n_items >= 2), each any kind (UNKNOWN too) with
+                   // `cond` naming what selects it: both arms of an `if`, `x if c else y`, `a or b`,
+                   // `${VAR:-default}`, `os.environ.get("X", "-1")`. `text`: the expression as
+                   // written. Standing as a `splat` item of a list or dict, the alternative taken
+                   // (a LIST or DICT, or an empty one) is spliced in its place; a `key`ed item or a
+                   // plain list element is replaced by it. The judge reads every combination of
+                   // alternatives (judge/worlds.c): see docs/value-model.md for the one rule.
 } hg_value_kind;
 
 struct hg_def;  // a definition in the project (project/summary.h)
@@ -40,6 +47,8 @@ struct hg_value {
   const char *text;
   const char *origin;  // UNKNOWN only: "a variable", "a call to f()", ...
   const char *key;     // DICT items: the key, or NULL for a `**spread`
+  const char *cond;    // an ALT's item: what selects this alternative, as written ("D.exists()",
+                       // "not D.exists()", "ENGINE unset"); NULL: no condition worth naming
   bool splat;          // `*x` in a list or `**x` in a dict or call
   bool conditional;    // set on only some paths to the site (inside an if, a loop, an except…)
   bool of_builder;     // UNKNOWN: the result of a call to a configured builder that cannot be read
