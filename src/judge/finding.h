@@ -67,7 +67,7 @@ typedef struct {
   const char *path;    // the file it is written in; NULL: the site's own file
   uint32_t line;       // 0 when nothing reached it
   const char *via;     // the builder or constant it came through, or NULL
-  const char *reason;  // UNVERIFIABLE: why it cannot be followed
+  const char *reason;  // UNVERIFIABLE: why it cannot be followed; CONDITIONAL: the alternative that lacks it
 } hg_effect;
 
 typedef struct {

@@ -42,17 +42,31 @@ static hg_state best_item(const hg_judge *j, const hg_matcher *m, const hg_value
   return best;
 }
 
+// How value `v` stands against requirement matcher `m`: one rule for every surface. A literal
+// counts by the matcher's regexes (a value that means "no limit" to Docker, pids_limit=-1 or
+// --memory 0, sets nothing); a list counts when one element does; what a builder yields counts as
+// written there; any other value hardguard does not know (a variable, a call, an interpolation
+// with unknown parts) is unverifiable, limits included: an unknown limit is not a limit.
 static hg_state match_value(const hg_judge *j, const hg_matcher *m, const hg_value *v) {
-  // A literal that means "no limit" to Docker (pids_limit=-1, --memory 0) sets nothing.
-  if (literal(v) && hg_matcher_unlimited(m, v->text, j->md))
-    return HG_UNSAT;
-  if (!m->value)
-    return unset(v) ? HG_UNSAT : HG_SAT;
-  if (literal(v))
+  if (literal(v)) {
+    if (hg_matcher_unlimited(m, v->text, j->md))
+      return HG_UNSAT;
+    if (!m->value)
+      return unset(v) ? HG_UNSAT : HG_SAT;
     return hg_matcher_value_ok(m, v->text, j->md) ? HG_SAT : HG_UNSAT;
-  if (v->kind == HG_VAL_LIST)
+  }
+  switch (v->kind) {
+  case HG_VAL_LIST:
+    if (!m->value)
+      return unset(v) ? HG_UNSAT : HG_SAT;
     return best_item(j, m, v, match_value);
-  return HG_UNVERIFIABLE;
+  case HG_VAL_DICT: return !m->value && !unset(v) ? HG_SAT : m->value ? HG_UNVERIFIABLE : HG_UNSAT;
+  case HG_VAL_BUILDER:
+    if (v->n_items == 1)
+      return match_value(j, m, &v->items[0]);
+    return HG_UNVERIFIABLE;
+  default: return HG_UNVERIFIABLE;
+  }
 }
 
 static const hg_value *first_unknown(const hg_value *v) {
@@ -534,27 +548,14 @@ void hg_judge_read_mapping(hg_judge *j, const hg_value *mapping) {
   }
 }
 
-// What a builder yields by itself, as requirement bits.
-uint64_t hg_judge_yields(const hg_judge *parent, const hg_value *builder, bool flags) {
-  hg_judge j;
-  hg_judge_init(&j, parent->policy, parent->dialect, parent->md);
-  const hg_value *y = builder->n_items == 1 ? &builder->items[0] : NULL;
-  if (y && !flags && y->kind == HG_VAL_DICT) {
-    hg_judge_read_kwargs(&j, y);
-  } else if (y && flags && y->kind == HG_VAL_LIST) {
-    word_vec words = {0};
-    from_vec from = {0};
-    splice(&j, y->items, y->n_items, NULL, &words, &from, 0);
-    j.words = words.items;
-    read_options(&j, words.items, from.items, words.len);
-    free(from.items);
-  }
-  uint64_t sat = 0;
-  for (size_t r = 0; r < j.policy->n_req; r++)
-    if (j.req[r] == HG_SAT)
-      sat |= UINT64_C(1) << r;
-  hg_judge_free(&j);
-  return sat;
+void hg_judge_read_words(hg_judge *j, const hg_value *list) {
+  word_vec words = {0};
+  from_vec from = {0};
+  splice(j, list->items, list->n_items, NULL, &words, &from, 0);
+  free(j->words);
+  j->words = words.items;
+  read_options(j, words.items, from.items, words.len);
+  free(from.items);
 }
 
 bool hg_judge_unlimited(const hg_judge *j, size_t r) {
@@ -579,7 +580,8 @@ void hg_judge_init(hg_judge *j, const hg_policy *policy, int dialect, pcre2_matc
                   .md = md,
                   .forbid_hit = hg_xcalloc(nf, sizeof(hg_value *)),
                   .forbid_name = hg_xcalloc(nf, sizeof(char *)),
-                  .forbid_value = hg_xcalloc(nf, sizeof(hg_value *))};
+                  .forbid_value = hg_xcalloc(nf, sizeof(hg_value *)),
+                  .forbid_cond = hg_xcalloc(nf, sizeof(char *))};
 }
 
 void hg_judge_free(hg_judge *j) {
@@ -588,4 +590,12 @@ void hg_judge_free(hg_judge *j) {
   free(j->forbid_hit);
   free(j->forbid_name);
   free(j->forbid_value);
+  for (size_t f = 0; f < j->policy->n_forbid; f++)
+    free(j->forbid_cond[f]);
+  free(j->forbid_cond);
+  for (size_t r = 0; r < HG_POLICY_MAX_REQ; r++)
+    free(j->alt_cond[r]);
+  for (size_t i = 0; i < j->kept.len; i++)
+    free(j->kept.items[i]);
+  free(j->kept.items);
 }

@@ -37,6 +37,13 @@ typedef struct {
   const char **forbid_name;      // ... under this keyword or flag
   const hg_value **forbid_value; // ... and, for a CLI option, the separate value word
   const hg_value **trap_hit;     // per trap of the dialect: the keyword that sets it
+  // Alternatives (judge/worlds.c): how many worlds were read, and per requirement and forbidden
+  // option the conditions of the world that decided it when the worlds disagree ("`D.exists()`
+  // is false"), else NULL. Heap, freed by hg_judge_free, with what the worlds' values need.
+  size_t n_worlds;
+  char *alt_cond[HG_POLICY_MAX_REQ];
+  char **forbid_cond;
+  HG_VEC(void *) kept;  // the worlds' values and words, for the pointers above
 } hg_judge;
 
 /** A judge for `policy`'s dialect `dialect` (an index, see hg_policy_site_dialect); free with
@@ -53,9 +60,9 @@ void hg_judge_read_kwargs(hg_judge *j, const hg_value *dict);
 void hg_judge_read_mapping(hg_judge *j, const hg_value *mapping);
 /** Reads an ARGV or SHELL site's words, from the program to the image. */
 void hg_judge_read_argv(hg_judge *j, const hg_value *list);
+/** Reads a list of option words without a program (what a command-line builder yields). */
+void hg_judge_read_words(hg_judge *j, const hg_value *list);
 /** Is requirement r unmet because its occurrence has a value that means "no limit" to Docker? */
 bool hg_judge_unlimited(const hg_judge *j, size_t r);
-/** What a builder yields by itself (its items[0]), as requirement bits; `flags`: read as CLI words. */
-uint64_t hg_judge_yields(const hg_judge *parent, const hg_value *builder, bool flags);
 
 #endif

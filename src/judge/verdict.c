@@ -7,6 +7,7 @@
 #include "model/render.h"
 #include "judge/effect.h"
 #include "judge/options.h"
+#include "judge/worlds.h"
 
 // What one reading mode's options look like in messages and fix hints (how they are judged is
 // the reading-mode table's: model/reads.h).
@@ -59,6 +60,19 @@ static void list_missing(const hg_policy *p, uint64_t missing, hg_buf *b) {
   for (size_t r = 0; r < p->n_req; r++)
     if (missing & (UINT64_C(1) << r)) {
       hg_buf_printf(b, "%s%s", first ? "" : ", ", p->req[r].id);
+      first = false;
+    }
+}
+
+// The missing requirements, each named with the alternative that lacks it when the site's
+// alternatives disagree: "network-none (when `not strict`)".
+static void list_missing_where(const hg_judge *j, uint64_t missing, hg_buf *b) {
+  bool first = true;
+  for (size_t r = 0; r < j->policy->n_req; r++)
+    if (missing & (UINT64_C(1) << r)) {
+      hg_buf_printf(b, "%s%s", first ? "" : ", ", j->policy->req[r].id);
+      if (j->alt_cond[r])
+        hg_buf_printf(b, " (when %s)", j->alt_cond[r]);
       first = false;
     }
 }
@@ -164,6 +178,8 @@ static void add_weakening(hg_verdict *out, const hg_judge *j, const hg_site *sit
       hg_buf_puts(&msg, "` (");
       put_where(&msg, site, entry ? entry : v);
       hg_buf_printf(&msg, ") %s", j->policy->forbid[f].message);
+      if (j->forbid_cond[f])
+        hg_buf_printf(&msg, " when %s", j->forbid_cond[f]);
       first = false;
       continue;
     }
@@ -187,6 +203,8 @@ static void add_weakening(hg_verdict *out, const hg_judge *j, const hg_site *sit
     hg_buf_puts(&msg, "` (");
     put_where(&msg, site, v);
     hg_buf_printf(&msg, ") %s", j->policy->forbid[f].message);
+    if (j->forbid_cond[f])
+      hg_buf_printf(&msg, " when %s", j->forbid_cond[f]);
     hg_buf_puts(&fix, "`");
     first = false;
   }
@@ -282,12 +300,11 @@ void hg_evaluate(hg_verdict *out, const hg_policy *policy, const hg_config *conf
     abort(); // the rules were checked against the policy when loaded (ruleset.c)
   hg_judge j;
   hg_judge_init(&j, policy, dialect, md);
-  if (site->reads == HG_READS_KWARGS)
-    hg_judge_read_kwargs(&j, &site->flags);
-  else if (site->reads == HG_READS_COMPOSE || site->reads == HG_READS_BODY)
-    hg_judge_read_mapping(&j, &site->flags);
-  else
-    hg_judge_read_argv(&j, &site->flags);
+  hg_judge_read_worlds(&j,
+                       site->reads == HG_READS_KWARGS                                   ? hg_judge_read_kwargs
+                       : site->reads == HG_READS_COMPOSE || site->reads == HG_READS_BODY ? hg_judge_read_mapping
+                                                                                        : hg_judge_read_argv,
+                       &site->flags);
   verdict_of(out, &j, policy, config, site);
   // A failing site's missing requirements that an allow[...] marker names are relaxed: the verdict
   // is given again from the same reading, with them counted as met.
@@ -340,16 +357,47 @@ static void explain_skipped(hg_buf *msg, const hg_policy *p, size_t dialect, con
   }
 }
 
+// "; cannot be verified: memory-limit (`self._mem` at line 13: an attribute)" for the requirements
+// whose values hardguard could not follow, at a site that misses others plainly.
+static void explain_unsure(hg_buf *msg, const hg_judge *j, const hg_site *site, uint64_t unsure) {
+  bool first = true;
+  for (size_t r = 0; r < j->policy->n_req; r++) {
+    if (!(unsure & (UINT64_C(1) << r)))
+      continue;
+    hg_buf_printf(msg, "%s%s", first ? "; cannot be verified: " : ", ", j->policy->req[r].id);
+    first = false;
+    const hg_value *v = j->unverifiable[r];
+    if (!v)
+      continue;
+    hg_buf_puts(msg, " (`");
+    if (hg_readings[site->reads].yaml)
+      hg_yaml_put_value(msg, v, false);
+    else
+      hg_put_expr(msg, v, false);
+    hg_buf_puts(msg, "` at ");
+    put_where(msg, site, v);
+    hg_buf_printf(msg, ": %s)", v->origin ? v->origin : "not a literal");
+  }
+}
+
 static void judge_flags(hg_verdict *out, const hg_judge *jp, const hg_policy *policy, const hg_config *config,
                         const hg_site *site) {
   const hg_judge j = *jp;
+  // A spread hardguard cannot follow could carry anything: the site is unverifiable. A value it
+  // cannot follow for one requirement makes it unverifiable only when nothing is plainly missing;
+  // else the site is unhardened and the message names the requirements it cannot verify too.
   const hg_value *unverifiable = j.carrier;
+  uint64_t unsure = 0;
   for (size_t r = 0; r < policy->n_req; r++) {
     if (j.req[r] != HG_SAT)
       out->missing |= UINT64_C(1) << r;
-    if (j.req[r] == HG_UNVERIFIABLE && !unverifiable)
-      unverifiable = j.unverifiable[r];
+    if (j.req[r] == HG_UNVERIFIABLE)
+      unsure |= UINT64_C(1) << r;
   }
+  bool plainly_missing = (out->missing & ~unsure) != 0;
+  for (size_t r = 0; r < policy->n_req && !unverifiable && !plainly_missing; r++)
+    if (j.req[r] == HG_UNVERIFIABLE)
+      unverifiable = j.unverifiable[r];
   hg_buf msg = {0}, mods = {0};
   const char *subject = subject_of(policy, site, j.dialect);
   if (j.builder) {
@@ -390,7 +438,7 @@ static void judge_flags(hg_verdict *out, const hg_judge *jp, const hg_policy *po
       else
         hg_buf_puts(&msg, "none of the requirements");
       hg_buf_puts(&msg, "; missing: ");
-      list_missing(policy, out->missing, &msg);
+      list_missing_where(&j, out->missing, &msg);
       explain_skipped(&msg, policy, j.dialect, site, out->missing);
       explain_traps(&msg, &j, site);
       out->message = hg_buf_detach(&msg);
@@ -417,6 +465,8 @@ static void judge_flags(hg_verdict *out, const hg_judge *jp, const hg_policy *po
     }
     if (!any)
       hg_buf_puts(&msg, " literally");
+    if (j.n_worlds > 1)
+      hg_buf_printf(&msg, ", set on every branch (%zu combinations of alternatives)", j.n_worlds);
     out->message = hg_buf_detach(&msg);
     return;
   }
@@ -445,9 +495,15 @@ static void judge_flags(hg_verdict *out, const hg_judge *jp, const hg_policy *po
                                              : "%s without the full flag set",
                   subject);
   }
-  if (out->missing) {
+  if (out->missing && out->rule != HG_RULE_UNVERIFIABLE_FLAGS && unsure) {
+    hg_buf_puts(&msg, "; missing: ");
+    list_missing_where(&j, out->missing & ~unsure, &msg);
+    explain_unsure(&msg, &j, site, unsure);
+    explain_unlimited(&msg, &j, policy, site, out->missing);
+    explain_traps(&msg, &j, site);
+  } else if (out->missing) {
     hg_buf_puts(&msg, out->rule == HG_RULE_UNVERIFIABLE_FLAGS ? "; not literally present: " : "; missing: ");
-    list_missing(policy, out->missing, &msg);
+    list_missing_where(&j, out->missing, &msg);
     explain_unlimited(&msg, &j, policy, site, out->missing);
     explain_traps(&msg, &j, site);
   }

@@ -7,6 +7,7 @@ void hg_matcher_clear(hg_matcher *m) {
   hg_strv_free(m->names, m->n_names);
   pcre2_code_free(m->value);
   pcre2_code_free(m->unlimited);
+  pcre2_code_free(m->harmless);
   free(m->value_src);
 }
 
@@ -29,11 +30,11 @@ static int compile_regex(hg_yaml *y, yaml_node_t *node, const char *what, pcre2_
 }
 
 static int load_one(hg_yaml *y, yaml_node_t *node, const char *what, hg_matcher *m, hg_error *err) {
-  static const char *const keys[] = {"name", "value", "unlimited", NULL};
+  static const char *const keys[] = {"name", "value", "unlimited", "harmless", NULL};
   if (hg_yaml_mapping(y, node, keys, what, err) != 0)
     return -1;
   yaml_node_t *name = hg_yaml_get(y, node, "name"), *value = hg_yaml_get(y, node, "value"),
-              *unlimited = hg_yaml_get(y, node, "unlimited");
+              *unlimited = hg_yaml_get(y, node, "unlimited"), *harmless = hg_yaml_get(y, node, "harmless");
   if (!name)
     return hg_yaml_error(y, node, err, "%s: missing 'name'", what);
   if (hg_yaml_strings(y, name, what, &m->names, &m->n_names, err) != 0)
@@ -41,6 +42,8 @@ static int load_one(hg_yaml *y, yaml_node_t *node, const char *what, hg_matcher 
   if (value && compile_regex(y, value, what, &m->value, &m->value_src, err) != 0)
     return -1;
   if (unlimited && compile_regex(y, unlimited, what, &m->unlimited, NULL, err) != 0)
+    return -1;
+  if (harmless && compile_regex(y, harmless, what, &m->harmless, NULL, err) != 0)
     return -1;
   return 0;
 }
@@ -65,6 +68,10 @@ int hg_matchers_load(hg_yaml *y, yaml_node_t *node, const char *what, hg_matcher
 
 bool hg_matcher_unlimited(const hg_matcher *self, const char *text, pcre2_match_data *md) {
   return self->unlimited && pcre2_match(self->unlimited, (PCRE2_SPTR)text, strlen(text), 0, 0, md, NULL) >= 0;
+}
+
+bool hg_matcher_harmless(const hg_matcher *self, const char *text, pcre2_match_data *md) {
+  return self->harmless && pcre2_match(self->harmless, (PCRE2_SPTR)text, strlen(text), 0, 0, md, NULL) >= 0;
 }
 
 bool hg_matcher_value_ok(const hg_matcher *self, const char *text, pcre2_match_data *md) {

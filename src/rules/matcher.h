@@ -21,6 +21,9 @@ typedef struct {
   pcre2_code *value; // NULL: presence is enough
   char *value_src;
   pcre2_code *unlimited; // literal values that mean "no limit" to Docker (0, -1): they do not count; NULL: none
+  pcre2_code *harmless;  // a forbidden option's values with unknown parts (written as the value model
+                         // writes them: HG_HOLE, or `${VAR}` as written) that cannot set it, as a
+                         // bind mount whose target is a fixed ordinary path; NULL: none
 } hg_matcher;
 
 /** A dialect's spelling at `node`: one matcher mapping or a list of them (*out on the heap, n of
@@ -32,6 +35,9 @@ void hg_matcher_clear(hg_matcher *m);
 /** Does a literal value mean "no limit" (the matcher's `unlimited:` regex)? `md` is the caller's
  *  (per-thread) match data. */
 bool hg_matcher_unlimited(const hg_matcher *self, const char *text, pcre2_match_data *md);
+/** Can a value with unknown parts, written `text`, not set the forbidden option (the matcher's
+ *  `harmless:` regex)? */
+bool hg_matcher_harmless(const hg_matcher *self, const char *text, pcre2_match_data *md);
 /** Does `text` match the matcher's value regex (or has it none)? */
 bool hg_matcher_value_ok(const hg_matcher *self, const char *text, pcre2_match_data *md);
 /** Is `name` one of the matcher's names? */

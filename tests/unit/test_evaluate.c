@@ -248,10 +248,10 @@ static void test_evaluate__kwargs_alternative_spellings_pass(void **state) {
       {"mem_limit as a number",
        {KW_NNP, KW_CAP, KW_NET, KW_RO, K_NUM("mem_limit", "536870912"), KW_CPU, KW_PIDS},
        PASS_FLAGS},
-      // Presence-only requirements accept a value hardguard cannot read.
+      // A limit hardguard cannot read is no limit: the one rule (docs/value-model.md).
       {"mem_limit from a variable",
        {KW_NNP, KW_CAP, KW_NET, KW_RO, K_VAR("mem_limit", "limit"), KW_CPU, KW_PIDS},
-       PASS_FLAGS},
+       HG_RULE_UNVERIFIABLE_FLAGS, HG_VIA_NONE, MEM},
       {"unrelated keywords", {K_STR("image", "x"), K_TRUE("detach"), KW_ALL}, PASS_FLAGS},
   };
   RUN_KW(e, cases);

@@ -407,9 +407,13 @@ static void test_extract__message_has_no_hole_bytes(void **state) {
   // control byte in text output. Expected: the expression as written (f"no-new-privileges{x}").
   hg_findings f;
   hg_file_errors fe;
-  scan(e, e->plain, NULL, "t.py", "client.containers.run(i, security_opt=[f\"no-new-privileges{x}\"])\n", &f, &fe);
+  scan(e, e->plain, NULL, "t.py",
+       "client.containers.run(i, security_opt=[f\"no-new-privileges{x}\"], cap_drop=[\"ALL\"], network_mode=\"none\",\n"
+       "    read_only=True, mem_limit=\"1g\", nano_cpus=10**9, pids_limit=64)\n",
+       &f, &fe);
   assert_int_equal(f.len, 1);
   assert_int_equal(f.items[0].rule, HG_RULE_UNVERIFIABLE_FLAGS);
+  assert_non_null(strstr(f.items[0].message, "f\"no-new-privileges{…}\""));
   bool has_hole = strchr(f.items[0].message, '\x01') != NULL;
   hg_findings_free(&f);
   hg_file_errors_free(&fe);

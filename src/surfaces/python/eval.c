@@ -44,6 +44,21 @@ static hg_value value_of(const hg_resolver *self, TSNode n, int depth) {
     return (hg_value){.kind = HG_VAL_NUM, .text = hg_resolve__text(self, n), .line = line};
   if (!strcmp(type, "unary_operator")) {
     hg_value v = value_at(self, ts_node_child_by_field_name(n, "argument", 8), depth + 1);
+    TSNode op = ts_node_child_by_field_name(n, "operator", 8);
+    char o = ts_node_is_null(op) ? 0 : self->src[ts_node_start_byte(op)];
+    if (v.kind == HG_VAL_NUM && !v.conditional && (o == '-' || o == '+')) {
+      // -x of a known number is that number negated, as written: "-1", "-512"
+      const char *t = v.text[0] == '-' ? v.text + 1 : v.text;
+      if (o == '-' && v.text[0] != '-') {
+        hg_buf b = {0};
+        hg_buf_printf(&b, "-%s", v.text);
+        t = hg_arena_strndup(self->arena, b.data, b.len);
+        hg_buf_free(&b);
+      } else if (o == '+') {
+        t = v.text;
+      }
+      return (hg_value){.kind = HG_VAL_NUM, .text = t, .line = line};
+    }
     if (v.kind == HG_VAL_NUM)
       return (hg_value){.kind = HG_VAL_NUM, .text = hg_resolve__text(self, n), .line = line};
     return hg_resolve__unknown(self, n, "an expression");
@@ -74,6 +89,20 @@ static hg_value value_of(const hg_resolver *self, TSNode n, int depth) {
         hg_node_arg_count(args) == 1) {
       hg_value inner = value_at(self, hg_node_arg(args, 0), depth + 1);
       if (inner.kind == HG_VAL_LIST)
+        return inner;
+    }
+    if (!ts_node_is_null(args) && (callee_is(self, n, "int") || callee_is(self, n, "float")) &&
+        !hg_imports_lookup(self->imports, callee_is(self, n, "int") ? "int" : "float", callee_is(self, n, "int") ? 3 : 5) &&
+        hg_node_arg_count(args) == 1) {
+      // int() or float() of a known number: nano_cpus=int(1.5 * 10**9); of anything else (an
+      // environment value) what it holds stays as it is, known or not, one of several or not
+      hg_value inner = value_at(self, hg_node_arg(args, 0), depth + 1);
+      if (inner.kind == HG_VAL_NUM && !inner.conditional) {
+        hg_value num = {.line = line};
+        if (hg_resolve__arith(self, callee_is(self, n, "int") ? "int" : "float", &inner, &inner, &num))
+          return num;
+      }
+      if (inner.kind == HG_VAL_UNKNOWN || inner.kind == HG_VAL_ALT)
         return inner;
     }
     if (!ts_node_is_null(args) && callee_is(self, n, "str") && !hg_imports_lookup(self->imports, "str", 3) &&

@@ -128,15 +128,19 @@ hg_value hg_resolve__keyword_dict(const hg_resolver *self, TSNode args, int dept
       &items);
 }
 
-// a + b of lists, a | b of dicts; anything else cannot be followed.
+// Arithmetic on known numbers, a + b of lists, a | b of dicts; anything else cannot be followed.
 hg_value hg_resolve__binary(const hg_resolver *self, TSNode n, int depth) {
   TSNode op = ts_node_child_by_field_name(n, "operator", 8);
-  char o = ts_node_is_null(op) ? 0 : self->src[ts_node_start_byte(op)];
+  const char *ot = ts_node_is_null(op) ? "" : hg_resolve__text(self, op);
+  hg_value l = hg_resolve_value_at(self, ts_node_child_by_field_name(n, "left", 4), depth + 1);
+  hg_value r = hg_resolve_value_at(self, ts_node_child_by_field_name(n, "right", 5), depth + 1);
+  hg_value num = {.line = ts_node_start_point(n).row + 1};
+  if (hg_resolve__arith(self, ot, &l, &r, &num))
+    return num;
+  char o = ot[0] && !ot[1] ? ot[0] : 0;
   hg_value_kind kind = o == '+' ? HG_VAL_LIST : o == '|' ? HG_VAL_DICT : HG_VAL_UNKNOWN;
   if (kind == HG_VAL_UNKNOWN)
     return hg_resolve__unknown(self, n, "an expression");
-  hg_value l = hg_resolve_value_at(self, ts_node_child_by_field_name(n, "left", 4), depth + 1);
-  hg_value r = hg_resolve_value_at(self, ts_node_child_by_field_name(n, "right", 5), depth + 1);
   if (kind == HG_VAL_LIST &&
       ((l.kind != HG_VAL_LIST && l.kind != HG_VAL_UNKNOWN) || (r.kind != HG_VAL_LIST && r.kind != HG_VAL_UNKNOWN)))
     return hg_resolve__unknown(self, n, "an expression");

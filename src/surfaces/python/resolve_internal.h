@@ -34,7 +34,10 @@ void hg_resolve__entries(const hg_resolver *self, TSNode dict, hg_value_vec *ite
 void hg_resolve__spread(const hg_resolver *self, TSNode expr, hg_value_vec *items, int depth);
 /** A keyword argument as a keyed item, pushed. */
 void hg_resolve__keyword(const hg_resolver *self, TSNode kwarg, hg_value_vec *items, int depth);
-/** a + b of lists, a | b of dicts; anything else is unknown. */
+/** `l op r` of two known numbers as Python computes it (arith.c), into out's kind and text; false
+ *  when either is not a known number or the result is not exact. */
+bool hg_resolve__arith(const hg_resolver *self, const char *op, const hg_value *l, const hg_value *r, hg_value *out);
+/** Arithmetic on known numbers, a + b of lists, a | b of dicts; anything else is unknown. */
 hg_value hg_resolve__binary(const hg_resolver *self, TSNode n, int depth);
 
 #endif

@@ -1,0 +1,240 @@
+#include "judge/worlds.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+bool hg_value_has_alt(const hg_value *v) {
+  if (v->kind == HG_VAL_ALT)
+    return true;
+  for (size_t i = 0; i < v->n_items; i++)
+    if (hg_value_has_alt(&v->items[i]))
+      return true;
+  return false;
+}
+
+// ---- one world: the values with every alternative replaced by the one it chooses ----------------
+
+// The choices of the world being built, as an odometer over the alternatives met in reading
+// order: position k is the k-th alternative met, `at` the next one to meet. Positions past `len`
+// take their first arm and are appended, with how many arms they have.
+typedef struct {
+  size_t choice[HG_WORLDS_MAX_CHOICES], arms[HG_WORLDS_MAX_CHOICES];
+  const hg_value *taken[HG_WORLDS_MAX_CHOICES]; // the arm chosen at each position
+  size_t len, at;
+  hg_judge *j; // keeps what the world allocates
+} world;
+
+static void *keep(world *w, size_t bytes) {
+  void *p = hg_xcalloc(1, bytes ? bytes : 1);
+  HG_VEC_PUSH(&w->j->kept, p);
+  return p;
+}
+
+static char *keep_str(world *w, char *s) {
+  HG_VEC_PUSH(&w->j->kept, s);
+  return s;
+}
+
+// What stands in for an alternative past the budget.
+static hg_value over_budget(world *w, const hg_value *alt, const char *which) {
+  hg_value u = *alt;
+  u.kind = HG_VAL_UNKNOWN;
+  u.items = NULL;
+  u.n_items = 0;
+  u.origin = keep_str(w, hg_xasprintf("one of %zu alternatives, past hardguard's budget of %s", alt->n_items, which));
+  return u;
+}
+
+typedef HG_VEC(hg_value) value_vec;
+
+static hg_value instantiate(world *w, const hg_value *v);
+
+// The arm an alternative takes in this world, instantiated, with the alternative's own place
+// (key, spread, keyword group, path) kept.
+static hg_value choose(world *w, const hg_value *alt) {
+  if (alt->n_items > HG_WORLDS_MAX_ARMS)
+    return over_budget(w, alt, "64 arms in one alternative");
+  if (w->at >= HG_WORLDS_MAX_CHOICES)
+    return over_budget(w, alt, "8 alternatives in one site");
+  size_t k = w->at++;
+  if (k >= w->len) {
+    w->choice[k] = 0;
+    w->arms[k] = alt->n_items ? alt->n_items : 1;
+    w->len = k + 1;
+  }
+  if (!alt->n_items)
+    return over_budget(w, alt, "none");
+  const hg_value *arm = &alt->items[w->choice[k]];
+  w->taken[k] = arm;
+  hg_value out = instantiate(w, arm);
+  out.key = alt->key;
+  out.splat = alt->splat;
+  out.group = alt->group;
+  out.conditional |= alt->conditional;
+  if (!out.line)
+    out.line = alt->line;
+  if (!out.path)
+    out.path = alt->path;
+  if (!out.via)
+    out.via = alt->via;
+  return out;
+}
+
+// `v` in this world. Values without alternatives are shared, not copied.
+static hg_value instantiate(world *w, const hg_value *v) {
+  if (v->kind == HG_VAL_ALT)
+    return choose(w, v);
+  if (!v->n_items || !hg_value_has_alt(v))
+    return *v;
+  value_vec items = {0};
+  for (size_t i = 0; i < v->n_items; i++) {
+    const hg_value *item = &v->items[i];
+    hg_value one = instantiate(w, item);
+    // A spread alternative splices the list or mapping it takes (nothing, for an empty one).
+    bool spliced = item->kind == HG_VAL_ALT && item->splat &&
+                   (one.kind == HG_VAL_LIST || one.kind == HG_VAL_DICT) && one.kind == (v->kind == HG_VAL_DICT ? HG_VAL_DICT : HG_VAL_LIST);
+    if (!spliced) {
+      HG_VEC_PUSH(&items, one);
+      continue;
+    }
+    for (size_t k = 0; k < one.n_items; k++) {
+      hg_value e = one.items[k];
+      e.conditional |= one.conditional;
+      if (v->kind == HG_VAL_DICT && e.key && !e.group)
+        e.group = one.group;
+      HG_VEC_PUSH(&items, e);
+    }
+  }
+  hg_value out = *v;
+  out.items = keep(w, items.len * sizeof(hg_value));
+  if (items.len)
+    memcpy(out.items, items.items, items.len * sizeof(hg_value));
+  out.n_items = items.len;
+  free(items.items);
+  return out;
+}
+
+// "`D.exists()`" or "`D.exists()` and `not color`": what selects this world, from the conditions
+// of the arms it took; NULL when none has one.
+static char *world_conditions(const world *w) {
+  hg_buf b = {0};
+  for (size_t k = 0; k < w->len; k++) {
+    const hg_value *arm = w->taken[k];
+    if (!arm || !arm->cond)
+      continue;
+    hg_buf_printf(&b, "%s`%s`", b.len ? " and " : "", arm->cond);
+  }
+  return hg_buf_detach(&b);
+}
+
+// ---- merging the worlds' readings ---------------------------------------------------------------
+
+// Takes world `jw`'s reading into `j`: the first world whole, the others where they fall short.
+static void merge(hg_judge *j, hg_judge *jw, const world *w, bool first, bool *differs) {
+  const hg_policy *p = j->policy;
+  char *conds = NULL;
+  for (size_t r = 0; r < p->n_req; r++) {
+    if (!first && jw->req[r] != j->req[r])
+      differs[r] = true;
+    if (first || jw->req[r] < j->req[r]) {
+      j->req[r] = jw->req[r];
+      j->src[r] = jw->src[r];
+      j->src_name[r] = jw->src_name[r];
+      j->unverifiable[r] = jw->unverifiable[r];
+      free(j->alt_cond[r]);
+      j->alt_cond[r] = world_conditions(w);
+    }
+    j->cond_seen[r] |= jw->cond_seen[r];
+  }
+  for (size_t f = 0; f < p->n_forbid; f++)
+    if (!j->forbid_hit[f] && jw->forbid_hit[f]) {
+      j->forbid_hit[f] = jw->forbid_hit[f];
+      j->forbid_name[f] = jw->forbid_name[f];
+      j->forbid_value[f] = jw->forbid_value[f];
+      j->forbid_cond[f] = world_conditions(w);
+    }
+  const hg_dialect *d = &p->dialects[j->dialect];
+  for (size_t t = 0; t < d->n_traps; t++)
+    if (!j->trap_hit[t])
+      j->trap_hit[t] = jw->trap_hit[t];
+  if (!j->carrier)
+    j->carrier = jw->carrier;
+  if (!j->mismatch)
+    j->mismatch = jw->mismatch;
+  // A builder counts only when every world applies it, safely; trusted likewise.
+  j->builder = first ? jw->builder : j->builder && jw->builder;
+  j->builder_safe = first ? jw->builder_safe : j->builder_safe && jw->builder_safe;
+  j->trusted = first ? jw->trusted : j->trusted && jw->trusted;
+  if (!j->trusted_by)
+    j->trusted_by = jw->trusted_by;
+  if (!j->overrider)
+    j->overrider = jw->overrider;
+  if (!j->applied)
+    j->applied = jw->applied;
+  if (jw->words)
+    HG_VEC_PUSH(&j->kept, jw->words);
+  jw->words = NULL;
+  free(conds);
+}
+
+void hg_judge_read_worlds(hg_judge *j, hg_judge_reader read, const hg_value *flags) {
+  if (!hg_value_has_alt(flags)) {
+    j->n_worlds = 1;
+    read(j, flags);
+    return;
+  }
+  world w = {.j = j};
+  bool differs[HG_POLICY_MAX_REQ] = {0};
+  size_t n = 0;
+  for (;;) {
+    w.at = 0;
+    hg_value v = instantiate(&w, flags);
+    hg_judge jw;
+    hg_judge_init(&jw, j->policy, (int)j->dialect, j->md);
+    read(&jw, &v);
+    merge(j, &jw, &w, n == 0, differs);
+    hg_judge_free(&jw);
+    n++;
+    // The next world: the last position with an arm left takes it; the ones after it start over.
+    while (w.len && w.choice[w.len - 1] + 1 >= w.arms[w.len - 1])
+      w.len--;
+    if (!w.len)
+      break;
+    if (n >= HG_WORLDS_MAX) {
+      // More combinations than the budget: what the rest would give is not known.
+      static const hg_value budget = {.kind = HG_VAL_UNKNOWN,
+                                      .text = "(alternatives)",
+                                      .origin = "more than 256 combinations of alternatives, past hardguard's budget"};
+      hg_value *u = keep(&w, sizeof(hg_value));
+      *u = budget;
+      u->text = flags->text ? flags->text : budget.text;
+      u->line = flags->line;
+      if (!j->carrier)
+        j->carrier = u;
+      break;
+    }
+    w.choice[w.len - 1]++;
+  }
+  j->n_worlds = n;
+  for (size_t r = 0; r < j->policy->n_req; r++)
+    if (!differs[r]) {
+      free(j->alt_cond[r]);
+      j->alt_cond[r] = NULL;
+    }
+}
+
+uint64_t hg_judge_yields(const hg_judge *parent, const hg_value *builder, bool flags) {
+  hg_judge j;
+  hg_judge_init(&j, parent->policy, (int)parent->dialect, parent->md);
+  const hg_value *y = builder->n_items == 1 ? &builder->items[0] : NULL;
+  if (y && !flags && y->kind == HG_VAL_DICT)
+    hg_judge_read_worlds(&j, hg_judge_read_kwargs, y);
+  else if (y && flags && y->kind == HG_VAL_LIST)
+    hg_judge_read_worlds(&j, hg_judge_read_words, y);
+  uint64_t sat = 0;
+  for (size_t r = 0; r < j.policy->n_req; r++)
+    if (j.req[r] == HG_SAT)
+      sat |= UINT64_C(1) << r;
+  hg_judge_free(&j);
+  return sat;
+}
