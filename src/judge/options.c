@@ -107,39 +107,100 @@ static void record(hg_judge *j, size_t r, hg_state s, const hg_value *where, con
   j->unverifiable[r] = s == HG_UNVERIFIABLE ? first_unknown(where) : NULL;
 }
 
-// Does `v` set forbidden option matcher `m`? See hg_forbidden.
-static bool forbid_value(const hg_judge *j, const hg_matcher *m, const hg_value *v) {
-  if (!m->value)
-    return !v || !unset(v);
-  if (!v)
-    return false;
-  if (v->kind == HG_VAL_LIST || v->kind == HG_VAL_DICT) {
-    for (size_t i = 0; i < v->n_items; i++) {
-      const hg_value *item = &v->items[i];
-      if (item->key && hg_matcher_value_ok(m, item->key, j->md))
-        return true;
-      if (forbid_value(j, m, item))
-        return true;
-    }
-    return false;
-  }
-  return hg_matcher_value_ok(m, v->text, j->md); // a literal, or the source of an expression
+// A value hardguard knows only in part: an UNKNOWN, or a string with interpolations it could not
+// follow (HG_HOLE).
+static bool partly_unknown(const hg_value *v) {
+  return v->kind == HG_VAL_UNKNOWN || v->kind == HG_VAL_OBJECT ||
+         (v->kind == HG_VAL_STR && strchr(v->text, HG_HOLE)) || (v->kind == HG_VAL_BUILDER && v->n_items != 1);
 }
 
-// Records every forbidden option that keyword or flag `name` = `v` sets, in the judge's dialect.
-// `where` is named in the message.
+static const hg_value *dict_get(hg_judge *j, const hg_value *dict, const char *name, size_t len);
+
+// The key a long-syntax list entry (compose's `volumes: [{type: bind, source: /x, target: /y}]`,
+// the Engine API's `Mounts: [{"Source": ...}]`) names the host side with, and the container side:
+// shared by every such entry, so it is not repeated in each policy matcher. Such an entry is judged
+// as the `source:target` string it stands for.
+#define SOURCE_KEY "source"
+#define TARGET_KEY "target"
+
+// The part of `v` that sets forbidden option matcher `m` (an element of a list, a mapping, or `v`
+// itself), or NULL. The one rule for a value known only in part: it sets the option when the
+// regex hits what is known of it; else it cannot set it when the matcher calls it harmless (a
+// bind mount whose target is a fixed ordinary path); else it might, and it goes to *unknown (the
+// site is unverifiable). Surfaces write unknown parts differently (HG_HOLE, compose's `${VAR}`);
+// the policy's regexes read both.
+static const hg_value *forbidden_part(hg_judge *j, const hg_matcher *m, const hg_value *v, const hg_value **unknown) {
+  if (v->kind == HG_VAL_BUILDER && v->n_items == 1)
+    v = &v->items[0];
+  if (!m->value) {
+    if (partly_unknown(v)) {
+      if (!*unknown)
+        *unknown = v;
+      return NULL;
+    }
+    return unset(v) ? NULL : v;
+  }
+  if (v->kind == HG_VAL_LIST) {
+    for (size_t i = 0; i < v->n_items; i++) {
+      const hg_value *e = &v->items[i];
+      const hg_value *src = e->kind == HG_VAL_DICT ? dict_get(j, e, SOURCE_KEY, strlen(SOURCE_KEY)) : NULL;
+      if (src) {
+        const hg_value *dst = dict_get(j, e, TARGET_KEY, strlen(TARGET_KEY));
+        hg_buf b = {0};
+        hg_buf_printf(&b, "%s:%s", src->text ? src->text : "", dst && dst->text ? dst->text : "");
+        hg_value as_short = {.kind = partly_unknown(src) || !dst || partly_unknown(dst) ? HG_VAL_UNKNOWN : HG_VAL_STR,
+                             .text = b.data ? b.data : ""};
+        const hg_value *u = NULL;
+        bool hit = forbidden_part(j, m, &as_short, &u) != NULL;
+        hg_buf_free(&b);
+        if (hit)
+          return e;
+        if (u && !*unknown)
+          *unknown = src;
+        continue;
+      }
+      if (forbidden_part(j, m, e, unknown))
+        return e;
+    }
+    return NULL;
+  }
+  if (v->kind == HG_VAL_DICT) {
+    for (size_t i = 0; i < v->n_items; i++)
+      if ((v->items[i].key && hg_matcher_value_ok(m, v->items[i].key, j->md)) ||
+          forbidden_part(j, m, &v->items[i], unknown))
+        return v;
+    return NULL;
+  }
+  if (!v->text)
+    return NULL;
+  if (hg_matcher_value_ok(m, v->text, j->md))
+    return v; // a literal, or what is known of a value: the source of an expression, an interpolation
+  if (partly_unknown(v) && !hg_matcher_harmless(m, v->text, j->md) && !*unknown)
+    *unknown = v;
+  return NULL;
+}
+
+// Records every forbidden option that keyword or flag `name` = `v` sets, in the judge's dialect
+// (`v` NULL: a flag given without a value). `where` is named in the message.
 static void check_forbidden(hg_judge *j, const char *name, const hg_value *v, const hg_value *where,
                             const hg_value *value_item) {
   for (size_t f = 0; f < j->policy->n_forbid; f++) {
     const hg_spelling *sp = &j->policy->forbid[f].spell[j->dialect];
     const hg_matcher *ms = sp->m;
     size_t n = sp->n;
-    for (size_t m = 0; m < n && !j->forbid_hit[f]; m++)
-      if (hg_matcher_has_name(&ms[m], name) && forbid_value(j, &ms[m], v)) {
+    for (size_t m = 0; m < n && !j->forbid_hit[f]; m++) {
+      if (!hg_matcher_has_name(&ms[m], name))
+        continue;
+      const hg_value *unknown = NULL;
+      if (v ? forbidden_part(j, &ms[m], v, &unknown) != NULL : !ms[m].value) {
         j->forbid_hit[f] = where;
         j->forbid_name[f] = policy_name(&ms[m], name);
         j->forbid_value[f] = value_item;
+      } else if (unknown && !j->carrier) {
+        // (an inline --name=value lives on the caller's stack: the word stands for it)
+        j->carrier = unknown != v ? unknown : value_item ? value_item : where;
       }
+    }
   }
 }
 
@@ -417,11 +478,6 @@ void hg_judge_read_argv(hg_judge *j, const hg_value *list) {
 
 // ---- mappings (compose services, Engine API bodies) ---------------------------------------------
 
-// The key a long-syntax list entry (compose's `volumes: [{type: bind, source: /x, target: /y}]`,
-// the Engine API's `Mounts: [{"Source": ...}]`) names the host side with: shared by every such
-// entry, so it is not repeated in each policy matcher.
-#define SOURCE_KEY "source"
-
 static bool key_is(const hg_judge *j, const char *k, const char *name, size_t len) {
   if (!k || strlen(k) != len)
     return false;
@@ -484,36 +540,6 @@ static hg_state mapping_match(const hg_judge *j, const hg_matcher *m, const hg_v
   }
 }
 
-// The part of `v` that sets forbidden option matcher `m` (an element of a list, or `v` itself),
-// or NULL. An interpolated value the regex does not hit may still hold anything: the first one
-// goes to *unknown.
-static const hg_value *mapping_forbidden(hg_judge *j, const hg_matcher *m, const hg_value *v,
-                                         const hg_value **unknown) {
-  if (!m->value)
-    return unset(v) ? NULL : v;
-  if (v->kind == HG_VAL_LIST) {
-    for (size_t i = 0; i < v->n_items; i++) {
-      const hg_value *e = &v->items[i];
-      const hg_value *judged = e->kind == HG_VAL_DICT ? dict_get(j, e, SOURCE_KEY, strlen(SOURCE_KEY)) : e;
-      if (judged && mapping_forbidden(j, m, judged, unknown))
-        return e;
-    }
-    return NULL;
-  }
-  if (v->kind == HG_VAL_DICT) {
-    for (size_t i = 0; i < v->n_items; i++)
-      if ((v->items[i].key && hg_matcher_value_ok(m, v->items[i].key, j->md)) ||
-          mapping_forbidden(j, m, &v->items[i], unknown))
-        return v;
-    return NULL;
-  }
-  if (hg_matcher_value_ok(m, v->text, j->md))
-    return v; // a literal, or the text of an interpolation
-  if (v->kind == HG_VAL_UNKNOWN && !*unknown)
-    *unknown = v;
-  return NULL;
-}
-
 void hg_judge_read_mapping(hg_judge *j, const hg_value *mapping) {
   const hg_policy *p = j->policy;
   if (mapping->kind != HG_VAL_DICT && !(mapping->kind == HG_VAL_BUILDER && mapping->n_items == 1) && !j->carrier)
@@ -535,7 +561,7 @@ void hg_judge_read_mapping(hg_judge *j, const hg_value *mapping) {
       const hg_matcher *mt = &sp->m[m];
       for (size_t k = 0; k < mt->n_names && !j->forbid_hit[f]; k++) {
         const hg_value *v = mapping_lookup(j, mapping, mt->names[k]), *unknown = NULL;
-        const hg_value *hit = v ? mapping_forbidden(j, mt, v, &unknown) : NULL;
+        const hg_value *hit = v ? forbidden_part(j, mt, v, &unknown) : NULL;
         if (hit) {
           j->forbid_hit[f] = v;
           j->forbid_name[f] = mt->names[k];

@@ -514,6 +514,19 @@ static void judge_flags(hg_verdict *out, const hg_judge *jp, const hg_policy *po
   }
   out->message = hg_buf_detach(&msg);
   out->fix = fix_hint(policy, config, site->reads, j.dialect, out->missing);
+  if (!out->fix[0] && unverifiable) {
+    // Nothing to add and no builder to apply: the value it cannot read is what to change.
+    hg_buf fix = {0};
+    hg_buf_puts(&fix, "give `");
+    if (hg_readings[site->reads].yaml)
+      hg_yaml_put_value(&fix, unverifiable, false);
+    else
+      hg_put_expr(&fix, unverifiable, false);
+    hg_buf_puts(&fix, "` a value hardguard can read (a literal, or a constant or function of this project), or "
+                      "remove it");
+    free(out->fix);
+    out->fix = hg_buf_detach(&fix);
+  }
   hg_buf_free(&mods);
 }
 

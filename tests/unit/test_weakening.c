@@ -311,7 +311,8 @@ static void test_weakening__volume_keywords(void **state) {
        NULL, 0},
       {"volumes with a lookalike socket path",
        keyed("volumes", LIST("[\"/var/run/docker.sock.bak:/b\"]", STR("/var/run/docker.sock.bak:/b"))), NULL, NULL, 0},
-      {"mounts from an unrelated call", keyed("mounts", UNKNOWN("data_mounts()")), NULL, NULL, 0},
+      // (mounts from a call hardguard cannot follow could mount the socket: unverifiable, test_worlds.c
+      // and docs/value-model.md)
   };
   RUN_KW(*state, cases);
 }
