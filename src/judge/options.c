@@ -232,12 +232,14 @@ static const hg_value *kwargs_overrider(const hg_judge *j, const hg_value *dict,
   return NULL;
 }
 
-static void apply_keyword(hg_judge *j, const char *key, const hg_value *v) {
+// With `last_wins` the keyword replaces what came before it (an entry of a `{**builder(), ...}`
+// literal after the builder: the dict keeps the later value).
+static void apply_keyword(hg_judge *j, const char *key, const hg_value *v, bool last_wins) {
   for (size_t r = 0; r < j->policy->n_req; r++) {
     const hg_spelling *sp = &j->policy->req[r].spell[j->dialect];
     for (size_t m = 0; m < sp->n; m++)
       if (hg_matcher_has_name(&sp->m[m], key))
-        record(j, r, match_value(j, &sp->m[m], v), v, policy_name(&sp->m[m], key), false);
+        record(j, r, match_value(j, &sp->m[m], v), v, policy_name(&sp->m[m], key), last_wins);
   }
   // A keyword the dialect's SDK reads otherwise than its docker-py namesake.
   const hg_dialect *d = &j->policy->dialects[j->dialect];
@@ -268,6 +270,7 @@ static bool *overridden_items(const hg_value *dict) {
 
 void hg_judge_read_kwargs(hg_judge *j, const hg_value *dict) {
   bool *over = overridden_items(dict);
+  uint32_t builder_group = 0; // the dict literal a builder read here was spread into
   for (size_t i = 0; i < dict->n_items; i++) {
     const hg_value *v = &dict->items[i];
     if (!v->key) {
@@ -292,6 +295,7 @@ void hg_judge_read_kwargs(hg_judge *j, const hg_value *dict) {
           hg_judge_read_kwargs(j, &v->items[0]);
           j->in_builder = was;
           j->applied = v;
+          builder_group = v->group;
         } else {
           j->trusted = true;
           j->trusted_by = v;
@@ -307,7 +311,7 @@ void hg_judge_read_kwargs(hg_judge *j, const hg_value *dict) {
     }
     // A key merged again later (`{**{"read_only": True}, "read_only": False}`) takes its last value.
     if (!over[i]) {
-      apply_keyword(j, v->key, v);
+      apply_keyword(j, v->key, v, builder_group && v->group == builder_group);
       check_forbidden(j, v->key, v, v, NULL);
     }
   }

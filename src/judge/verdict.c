@@ -403,13 +403,19 @@ static void judge_flags(hg_verdict *out, const hg_judge *jp, const hg_policy *po
   if (j.builder) {
     out->via = HG_VIA_BUILDER;
     if (!j.builder_safe) {
-      out->missing = 0;
+      // `missing` and the effects say what wins: a later `"network_mode": "bridge"` replaces the
+      // builder's "none"; a later spread hardguard cannot read may replace anything.
+      out->missing = j.applied && !j.trusted ? out->missing & ~unsure : 0;
       out->rule = HG_RULE_BUILDER_OVERRIDABLE;
       hg_buf_printf(&msg, "%s applies the hardening builder, but `", subject);
       hg_put_expr(&msg, j.overrider, true);
       hg_buf_puts(&msg, "` (");
       put_where(&msg, site, j.overrider);
       hg_buf_puts(&msg, "), merged after it, can replace what it sets");
+      if (out->missing) {
+        hg_buf_puts(&msg, "; missing: ");
+        list_missing_where(&j, out->missing, &msg);
+      }
       out->message = hg_buf_detach(&msg);
       out->fix = hg_xstrdup(site->reads == HG_READS_KWARGS
                                 ? "merge the builder last: **{**caller_kwargs, **hardening_kwargs()}"
