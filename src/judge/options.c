@@ -181,9 +181,12 @@ static const hg_value *forbidden_part(hg_judge *j, const hg_matcher *m, const hg
 }
 
 // Records every forbidden option that keyword or flag `name` = `v` sets, in the judge's dialect
-// (`v` NULL: a flag given without a value). `where` is named in the message.
+// (`v` NULL: a flag given without a value). `where` is named in the message. `given`: a command-line
+// option that takes a value was given one, so an option forbidden whatever its value (--cap-add,
+// --device) is set even when its value is not known; a keyword whose value is not known may be
+// None (privileged=flag), so that is unverifiable. A list is set when it has an element.
 static void check_forbidden(hg_judge *j, const char *name, const hg_value *v, const hg_value *where,
-                            const hg_value *value_item) {
+                            const hg_value *value_item, bool given) {
   for (size_t f = 0; f < j->policy->n_forbid; f++) {
     const hg_spelling *sp = &j->policy->forbid[f].spell[j->dialect];
     const hg_matcher *ms = sp->m;
@@ -192,7 +195,8 @@ static void check_forbidden(hg_judge *j, const char *name, const hg_value *v, co
       if (!hg_matcher_has_name(&ms[m], name))
         continue;
       const hg_value *unknown = NULL;
-      if (v ? forbidden_part(j, &ms[m], v, &unknown) != NULL : !ms[m].value) {
+      bool set = !ms[m].value && (!v || given);
+      if (set || (v && forbidden_part(j, &ms[m], v, &unknown) != NULL)) {
         j->forbid_hit[f] = where;
         j->forbid_name[f] = policy_name(&ms[m], name);
         j->forbid_value[f] = value_item;
@@ -312,7 +316,7 @@ void hg_judge_read_kwargs(hg_judge *j, const hg_value *dict) {
     // A key merged again later (`{**{"read_only": True}, "read_only": False}`) takes its last value.
     if (!over[i]) {
       apply_keyword(j, v->key, v, builder_group && v->group == builder_group);
-      check_forbidden(j, v->key, v, v, NULL);
+      check_forbidden(j, v->key, v, v, NULL, false);
     }
   }
   free(over);
@@ -322,11 +326,13 @@ void hg_judge_read_kwargs(hg_judge *j, const hg_value *dict) {
 // `value_item` is the separate item holding the value (NULL for --name=value and booleans, whose
 // value lives on the caller's stack). After a builder, an option that sets a requirement again to
 // something short of it replaces what the builder set.
+static const hg_value TRUE_VALUE = {.kind = HG_VAL_TRUE, .text = "True"};
+
 static void apply_flag(hg_judge *j, const char *name, const hg_value *v, const hg_value *word,
                        const hg_value *value_item) {
   const hg_value *where = value_item ? value_item : word;
   bool repeatable = hg_policy_is_repeatable_flag(j->policy, name);
-  check_forbidden(j, name, v, word, value_item);
+  check_forbidden(j, name, v, word, value_item, v && v != &TRUE_VALUE && !hg_policy_is_boolean_flag(j->policy, name));
   for (size_t r = 0; r < j->policy->n_req; r++) {
     const hg_spelling *sp = &j->policy->req[r].spell[j->dialect];
     for (size_t m = 0; m < sp->n; m++)
@@ -341,8 +347,6 @@ static void apply_flag(hg_judge *j, const char *name, const hg_value *v, const h
       }
   }
 }
-
-static const hg_value TRUE_VALUE = {.kind = HG_VAL_TRUE, .text = "True"};
 
 // One option word at items[*i]; advances *i past the value it consumes.
 static void read_option(hg_judge *j, const hg_value *items, size_t n, size_t *i) {
