@@ -373,7 +373,7 @@ static void explain_unsure(hg_buf *msg, const hg_judge *j, const hg_site *site, 
     if (hg_readings[site->reads].yaml)
       hg_yaml_put_value(msg, v, false);
     else
-      hg_put_expr(msg, v, false);
+      put_word(msg, v, site->reads);
     hg_buf_puts(msg, "` at ");
     put_where(msg, site, v);
     hg_buf_printf(msg, ": %s)", v->origin ? v->origin : "not a literal");
@@ -488,6 +488,8 @@ static void judge_flags(hg_verdict *out, const hg_judge *jp, const hg_policy *po
       hg_yaml_put_entry(&msg, unverifiable->key, unverifiable);
     else if (hg_readings[site->reads].yaml)
       hg_yaml_put_value(&msg, unverifiable, false);
+    else if (site->reads == HG_READS_COMMAND)
+      put_word(&msg, unverifiable, site->reads);
     else
       hg_put_expr(&msg, unverifiable, true);
     hg_buf_puts(&msg, "` at ");
@@ -527,7 +529,7 @@ static void judge_flags(hg_verdict *out, const hg_judge *jp, const hg_policy *po
     if (hg_readings[site->reads].yaml)
       hg_yaml_put_value(&fix, unverifiable, false);
     else
-      hg_put_expr(&fix, unverifiable, false);
+      put_word(&fix, unverifiable, site->reads);
     hg_buf_puts(&fix, "` a value hardguard can read (a literal, or a constant or function of this project), or "
                       "remove it");
     free(out->fix);
