@@ -114,13 +114,30 @@ static hg_value instantiate(world *w, const hg_value *v) {
   return out;
 }
 
+// Does the arm taken at a position hold the value that decided a requirement (the arm itself, or
+// an item of the list or mapping it spliced in)? Values are copied, their texts shared.
+static bool holds(const hg_value *arm, const hg_value *decided) {
+  if (!arm || !decided || !decided->text)
+    return false;
+  if (arm->text == decided->text)
+    return true;
+  for (size_t i = 0; i < arm->n_items; i++)
+    if (arm->items[i].text == decided->text)
+      return true;
+  return false;
+}
+
 // "`D.exists()`" or "`D.exists()` and `not color`": what selects this world, from the conditions
-// of the arms it took; NULL when none has one.
-static char *world_conditions(const world *w) {
+// of the arms it took — only those of the arm holding `decided` when one does; NULL when none has
+// a condition.
+static char *world_conditions(const world *w, const hg_value *decided) {
+  bool any = false;
+  for (size_t k = 0; k < w->len && !any; k++)
+    any = holds(w->taken[k], decided);
   hg_buf b = {0};
   for (size_t k = 0; k < w->len; k++) {
     const hg_value *arm = w->taken[k];
-    if (!arm || !arm->cond)
+    if (!arm || !arm->cond || (any && !holds(arm, decided)))
       continue;
     hg_buf_printf(&b, "%s`%s`", b.len ? " and " : "", arm->cond);
   }
@@ -132,7 +149,6 @@ static char *world_conditions(const world *w) {
 // Takes world `jw`'s reading into `j`: the first world whole, the others where they fall short.
 static void merge(hg_judge *j, hg_judge *jw, const world *w, bool first, bool *differs) {
   const hg_policy *p = j->policy;
-  char *conds = NULL;
   for (size_t r = 0; r < p->n_req; r++) {
     if (!first && jw->req[r] != j->req[r])
       differs[r] = true;
@@ -142,7 +158,7 @@ static void merge(hg_judge *j, hg_judge *jw, const world *w, bool first, bool *d
       j->src_name[r] = jw->src_name[r];
       j->unverifiable[r] = jw->unverifiable[r];
       free(j->alt_cond[r]);
-      j->alt_cond[r] = world_conditions(w);
+      j->alt_cond[r] = world_conditions(w, jw->unverifiable[r] ? jw->unverifiable[r] : jw->src[r]);
     }
     j->cond_seen[r] |= jw->cond_seen[r];
   }
@@ -151,7 +167,7 @@ static void merge(hg_judge *j, hg_judge *jw, const world *w, bool first, bool *d
       j->forbid_hit[f] = jw->forbid_hit[f];
       j->forbid_name[f] = jw->forbid_name[f];
       j->forbid_value[f] = jw->forbid_value[f];
-      j->forbid_cond[f] = world_conditions(w);
+      j->forbid_cond[f] = world_conditions(w, jw->forbid_value[f] ? jw->forbid_value[f] : jw->forbid_hit[f]);
     }
   const hg_dialect *d = &p->dialects[j->dialect];
   for (size_t t = 0; t < d->n_traps; t++)
@@ -174,7 +190,6 @@ static void merge(hg_judge *j, hg_judge *jw, const world *w, bool first, bool *d
   if (jw->words)
     HG_VEC_PUSH(&j->kept, jw->words);
   jw->words = NULL;
-  free(conds);
 }
 
 void hg_judge_read_worlds(hg_judge *j, hg_judge_reader read, const hg_value *flags) {

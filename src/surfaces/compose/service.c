@@ -157,15 +157,22 @@ static bool name_char(char c) { return name_start(c) || (c >= '0' && c <= '9'); 
 // Defaults inside defaults (`${A:-${B:-x}}`) followed at most; past it the value is unknown.
 #define MAX_NESTED_DEFAULTS 16
 
-static int interpolate(const char *s, size_t n, hg_buf *out, size_t *at, size_t *len, int depth) {
+// `env` (may be NULL) receives the same text with each `${VAR:-default}` written `${VAR}`: what
+// the value is when the environment sets VAR; *var names the first such VAR (s[*var..+*var_len)).
+static int interpolate(const char *s, size_t n, hg_buf *out, size_t *at, size_t *len, int depth, hg_buf *env,
+                       size_t *var, size_t *var_len) {
   for (size_t i = 0; i < n; i++) {
     if (s[i] != '$' || i + 1 == n) {
       hg_buf_putc(out, s[i]);
+      if (env)
+        hg_buf_putc(env, s[i]);
       continue;
     }
     char c = s[i + 1];
     if (c == '$') { // $$ is a literal $
       hg_buf_putc(out, '$');
+      if (env)
+        hg_buf_puts(env, "$$");
       i++;
       continue;
     }
@@ -179,6 +186,8 @@ static int interpolate(const char *s, size_t n, hg_buf *out, size_t *at, size_t 
     }
     if (c != '{') { // a lone $: kept as written
       hg_buf_putc(out, '$');
+      if (env)
+        hg_buf_putc(env, '$');
       continue;
     }
     // ${...}: its closing brace, past nested ${...} in a default
@@ -207,10 +216,15 @@ static int interpolate(const char *s, size_t n, hg_buf *out, size_t *at, size_t 
     size_t at2, len2;
     if (depth >= MAX_NESTED_DEFAULTS)
       return -1;
-    if (interpolate(s + d + 1, end - d - 1, out, &at2, &len2, depth + 1) != 0) {
+    if (interpolate(s + d + 1, end - d - 1, out, &at2, &len2, depth + 1, NULL, NULL, NULL) != 0) {
       *at = d + 1 + at2;
       *len = len2;
       return -1;
+    }
+    if (env) {
+      hg_buf_printf(env, "${%.*s}", (int)(k - i - 2), s + i + 2);
+      if (!*var_len)
+        *var = i + 2, *var_len = k - i - 2;
     }
     i = end;
   }
@@ -218,7 +232,7 @@ static int interpolate(const char *s, size_t n, hg_buf *out, size_t *at, size_t 
 }
 
 int hg_compose_interpolate(const char *s, size_t n, hg_buf *out, size_t *at, size_t *len) {
-  return interpolate(s, n, out, at, len, 0);
+  return interpolate(s, n, out, at, len, 0, NULL, NULL, NULL);
 }
 
 // ---- values ------------------------------------------------------------------------------------
@@ -248,16 +262,35 @@ static hg_value scalar(reader *r, yaml_node_t *node, hg_value v) {
   char *written = hg_arena_strndup(r->arena, text, n);
   if (memchr(text, '\0', n))
     return unknown(v, written, "a NUL byte in the value");
-  hg_buf out = {0};
-  size_t at = 0, len = 0;
-  if (hg_compose_interpolate(text, n, &out, &at, &len) != 0) {
+  hg_buf out = {0}, env = {0};
+  size_t at = 0, len = 0, var = 0, var_len = 0;
+  if (interpolate(text, n, &out, &at, &len, 0, &env, &var, &var_len) != 0) {
     hg_buf_free(&out);
+    hg_buf_free(&env);
     return unknown(v, written,
                    hg_arena_printf(r->arena, "%.*s is interpolated from the environment", (int)len, text + at));
   }
-  v.kind = HG_VAL_STR;
-  v.text = hg_arena_strndup(r->arena, out.data ? out.data : "", out.len);
+  hg_value known = v;
+  known.kind = HG_VAL_STR;
+  known.text = hg_arena_strndup(r->arena, out.data ? out.data : "", out.len);
   hg_buf_free(&out);
+  if (!var_len) {
+    hg_buf_free(&env);
+    return known;
+  }
+  // ${VAR:-default}: what the environment sets VAR to, or the default (the one value model's
+  // alternatives: judged by the one rule, docs/value-model.md).
+  hg_value *arms = hg_arena_alloc(r->arena, 2 * sizeof(hg_value));
+  arms[0] = unknown(v, hg_arena_strndup(r->arena, env.data, env.len),
+                    hg_arena_printf(r->arena, "${%.*s} is interpolated from the environment", (int)var_len, text + var));
+  arms[0].cond = hg_arena_printf(r->arena, "%.*s is set", (int)var_len, text + var);
+  arms[1] = known;
+  arms[1].cond = hg_arena_printf(r->arena, "%.*s is unset", (int)var_len, text + var);
+  hg_buf_free(&env);
+  v.kind = HG_VAL_ALT;
+  v.text = written;
+  v.items = arms;
+  v.n_items = 2;
   return v;
 }
 
