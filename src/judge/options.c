@@ -200,9 +200,9 @@ static void check_forbidden(hg_judge *j, const char *name, const hg_value *v, co
         j->forbid_hit[f] = where;
         j->forbid_name[f] = policy_name(&ms[m], name);
         j->forbid_value[f] = value_item;
-      } else if (unknown && !j->carrier) {
+      } else if (unknown && !j->undoer) {
         // (an inline --name=value lives on the caller's stack: the word stands for it)
-        j->carrier = unknown != v ? unknown : value_item ? value_item : where;
+        j->undoer = unknown != v ? unknown : value_item ? value_item : where;
       }
     }
   }
@@ -574,8 +574,8 @@ void hg_judge_read_mapping(hg_judge *j, const hg_value *mapping) {
           j->forbid_hit[f] = v;
           j->forbid_name[f] = mt->names[k];
           j->forbid_value[f] = hit != v ? hit : NULL; // the list entry that sets it
-        } else if (unknown && !j->carrier) {
-          j->carrier = unknown;
+        } else if (unknown && !j->undoer) {
+          j->undoer = unknown;
         }
       }
     }

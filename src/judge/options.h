@@ -23,6 +23,8 @@ typedef struct {
   const char *src_name[HG_POLICY_MAX_REQ];         // ... under this keyword or flag (the policy's)
   bool cond_seen[HG_POLICY_MAX_REQ];               // an occurrence on some paths only was seen
   const hg_value *carrier;                         // the first spread hardguard could not follow
+  const hg_value *undoer;                          // the first value known only in part that might set a
+                                                   // forbidden option (a mount whose target is unknown)
   bool builder;                                    // a builder is applied ...
   bool builder_safe;                               // ... and nothing merged after it can replace what it sets
   const hg_value *overrider;                       // what can, when no builder is safe

@@ -398,6 +398,8 @@ static void judge_flags(hg_verdict *out, const hg_judge *jp, const hg_policy *po
   for (size_t r = 0; r < policy->n_req && !unverifiable && !plainly_missing; r++)
     if (j.req[r] == HG_UNVERIFIABLE)
       unverifiable = j.unverifiable[r];
+  if (!unverifiable && !plainly_missing)
+    unverifiable = j.undoer; // might set a forbidden option: unverifiable when nothing else fails
   hg_buf msg = {0}, mods = {0};
   const char *subject = subject_of(policy, site, j.dialect);
   if (j.builder) {
@@ -428,8 +430,9 @@ static void judge_flags(hg_verdict *out, const hg_judge *jp, const hg_policy *po
       return;
     }
     // Nothing merged after the builder can replace what it sets, so what came before it (an
-    // unknown spread of the caller's options, say) cannot take a requirement away.
-    if (!out->missing) {
+    // unknown spread of the caller's options, say) cannot take a requirement away; a value that
+    // might set a forbidden option still might (volumes=vols).
+    if (!out->missing && !j.undoer) {
       out->message = hg_xasprintf("%s applies the hardening builder %s, which yields every requirement", subject,
                                   j.applied->via ? j.applied->via : j.applied->text);
       return;
@@ -514,6 +517,17 @@ static void judge_flags(hg_verdict *out, const hg_judge *jp, const hg_policy *po
     list_missing_where(&j, out->missing, &msg);
     explain_unlimited(&msg, &j, policy, site, out->missing);
     explain_traps(&msg, &j, site);
+  }
+  if (j.undoer && unverifiable != j.undoer) {
+    // A value that might undo hardening, at a site that fails anyway: named, not hidden.
+    hg_buf_puts(&msg, "; cannot be verified either: `");
+    if (hg_readings[site->reads].yaml)
+      hg_yaml_put_value(&msg, j.undoer, false);
+    else
+      put_word(&msg, j.undoer, site->reads);
+    hg_buf_puts(&msg, "` at ");
+    put_where(&msg, site, j.undoer);
+    hg_buf_printf(&msg, " (%s) may undo hardening", j.undoer->origin ? j.undoer->origin : "not a literal");
   }
   if (j.mismatch) {
     hg_buf_printf(&msg, "; `%s` (line %u) is a %s builder used as %s, which does not count", j.mismatch->text,

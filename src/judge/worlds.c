@@ -175,6 +175,8 @@ static void merge(hg_judge *j, hg_judge *jw, const world *w, bool first, bool *d
       j->trap_hit[t] = jw->trap_hit[t];
   if (!j->carrier)
     j->carrier = jw->carrier;
+  if (!j->undoer)
+    j->undoer = jw->undoer;
   if (!j->mismatch)
     j->mismatch = jw->mismatch;
   // A builder counts only when every world applies it, safely; trusted likewise.
