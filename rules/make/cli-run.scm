@@ -4,3 +4,12 @@
 ((recipe_line) @site
  (#contains? @site "docker" "podman" "nerdctl")
  (#set! hardguard.reads "script"))
+
+;; A recipe line whose program comes from a variable or a function of the Makefile:
+;; `$(GO_RUN) go test ./...` with `GO_RUN := docker run ... \` on continued lines, or
+;; `$(CONTAINER_CLI) run ...` with `CONTAINER_CLI ?= $(if $(shell command -v docker),docker,podman)`.
+;; The expansion decides (src/surfaces/make/expand.c); the file must name a container program.
+((recipe_line) @site
+ (#match? @site "\\$[({]")
+ (#file-contains? "docker" "podman" "nerdctl")
+ (#set! hardguard.reads "script"))

@@ -1,0 +1,42 @@
+/* make's expansion of a Makefile's variables and functions, as the shell gets a recipe line: the
+ * Makefile's assignments (=, :=, ::=, ?=, +=, !=) read whole, `$(X)`/`${X}` substituted by the
+ * value make gives X when the recipe runs, `$$` as `$`, a `\` continuation as one space. What make
+ * computes is not guessed: a variable the Makefile does not assign (or assigns with `!=`, or
+ * through itself) stays `${X}` for the shell reading, with the reason in `unknown`/`why`; a
+ * function is a `$(make-function)` word, except `$(if C,A,B)`, which is one of two alternatives
+ * (`pick` says which one is read; `forked` is set when one was met). Bounded: variables refer to
+ * variables MAX_DEPTH deep, and one file expands at most BUDGET bytes of values. Internal to the
+ * make surface. */
+#ifndef HG_MAKE_EXPAND_H
+#define HG_MAKE_EXPAND_H
+
+#include <tree_sitter/api.h>
+
+#include "base/source.h"
+#include "base/util.h"
+
+typedef struct {
+  const char *name;
+  const char *op;    // "=", ":=", "::=", "?=", "+=", "!="
+  const char *value; // as written, continuation lines included
+} hg_make_assignment;
+
+typedef struct {
+  const char *data; // the file's bytes
+  hg_arena *arena;
+  HG_VEC(hg_make_assignment) vars; // in file order
+  HG_VEC(const char *) unknown; // variables left for the shell reading ...
+  HG_VEC(const char *) why;     // ... and why
+  int pick;                     // the branch of each $(if ...) read: 0 the then-part, 1 the else-part
+  bool forked;                  // an $(if ...) was met
+  size_t spent;                 // bytes expanded so far (BUDGET)
+} hg_makefile;
+
+/** Appends the variable assignments of the tree under `root` (recipes are not entered) to `vars`. */
+void hg_make_collect(hg_makefile *m, TSNode root);
+/** Appends make's expansion of `len` bytes of Makefile text `t` to `out`. */
+void hg_make_expand(hg_makefile *m, const char *t, size_t len, hg_buf *out);
+/** Frees what hg_make_collect and hg_make_expand allocated on the heap. */
+void hg_make_free(hg_makefile *m);
+
+#endif
