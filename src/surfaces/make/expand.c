@@ -7,30 +7,37 @@
 
 // Variables referring to variables are expanded this deep; a longer chain (or a cycle) is unknown.
 enum { MAX_DEPTH = 8 };
-// Bytes of variable values one file expands at most (a recipe line may refer to a 100,000-line
-// variable on every line): past it, a variable is left unknown, with the reason "budget".
-#define BUDGET ((size_t)4 << 20)
+// Bytes one file expands at most (a recipe line may refer to a 100,000-line variable on every
+// line), and each reference at least when that is spent: past them, the rest of the value is left
+// unknown, with the reason "budget" (the command's first words, its program among them, are read).
+#define BUDGET ((size_t)256 << 10)
+#define LINE_BUDGET ((size_t)512)
 
 static const char *text_of(const hg_makefile *m, TSNode n) { return hg_node_text(n, m->data, m->arena); }
 
-void hg_make_collect(hg_makefile *m, TSNode root) {
+void hg_make_collect(hg_makefile *m, TSNode root, uint32_t lo, uint32_t hi) {
   TSTreeCursor cur = ts_tree_cursor_new(root);
   for (;;) {
     TSNode n = ts_tree_cursor_current_node(&cur);
-    bool descend = !hg_node_is(n, "recipe");
-    if (hg_node_is(n, "variable_assignment")) {
+    bool descend = !hg_node_is(n, "recipe") && ts_node_end_byte(n) > lo && ts_node_start_byte(n) < hi;
+    if (descend && hg_node_is(n, "variable_assignment")) {
+      descend = false;
+      if (ts_node_start_byte(n) < lo)
+        goto next;
       hg_make_assignment a = {.name = text_of(m, hg_node_field(n, "name")), .op = "=", .value = ""};
       TSNode value = hg_node_field(n, "value");
-      if (!ts_node_is_null(value))
+      if (!ts_node_is_null(value)) {
         a.value = text_of(m, value);
+        a.len = ts_node_end_byte(value) - ts_node_start_byte(value);
+      }
       for (uint32_t i = 0; i < ts_node_child_count(n); i++) {
         TSNode c = ts_node_child(n, i);
         if (!ts_node_is_named(c) && strchr(":+?!=", m->data[ts_node_start_byte(c)]))
           a.op = text_of(m, c);
       }
       HG_VEC_PUSH(&m->vars, a);
-      descend = false;
     }
+  next:
     if (descend && ts_tree_cursor_goto_first_child(&cur))
       continue;
     while (!ts_tree_cursor_goto_next_sibling(&cur))
@@ -49,16 +56,20 @@ void hg_make_free(hg_makefile *m) {
 
 static void expand(hg_makefile *m, const char *t, size_t n, hg_buf *out, int depth);
 
-// The value make gives variable `name` when the recipe runs (the whole Makefile has been read):
-// the last `=`/`:=` assignment, with `+=` appended after it and `?=` only when nothing else sets
-// it. False (nothing appended) when the Makefile does not assign it, gives it a shell command's
-// output (`!=`), or the chain is too deep or too long.
+static void unknown_variable(hg_makefile *m, const char *name, int depth, hg_buf *out);
+
+// The value make gives variable `name` when the recipe runs (the whole Makefile has been read),
+// appended to `out`: the last `=`/`:=` assignment, with `+=` appended after it and `?=` only when
+// nothing else sets it. False (nothing appended) when the Makefile does not assign it, gives it a
+// shell command's output (`!=`), or the chain is too deep. A value cut by the budget ends in
+// `${name}`.
 static bool value_of(hg_makefile *m, const char *name, hg_buf *out, int depth) {
-  if (depth > MAX_DEPTH || m->spent > BUDGET)
+  if (depth > MAX_DEPTH)
     return false;
   const hg_make_assignment *v = m->vars.items;
   size_t n = m->vars.len;
   ssize_t base = -1;
+  bool appended = false;
   for (size_t i = 0; i < n; i++)
     if (!strcmp(v[i].name, name) && strcmp(v[i].op, "+=") && strcmp(v[i].op, "?="))
       base = (ssize_t)i;
@@ -66,24 +77,27 @@ static bool value_of(hg_makefile *m, const char *name, hg_buf *out, int depth) {
     for (size_t i = 0; i < n && base < 0; i++)
       if (!strcmp(v[i].name, name) && !strcmp(v[i].op, "?="))
         base = (ssize_t)i;
-  if (base >= 0 && !strcmp(v[base].op, "!=")) // the output of a shell command
+  for (size_t i = base < 0 ? 0 : (size_t)base + 1; i < n && !appended; i++)
+    appended = !strcmp(v[i].name, name) && !strcmp(v[i].op, "+=");
+  if ((base < 0 && !appended) || (base >= 0 && !strcmp(v[base].op, "!="))) // unset, or a shell command's output
     return false;
   bool any = base >= 0;
-  hg_buf value = {0};
   if (any)
-    expand(m, v[base].value, strlen(v[base].value), &value, depth + 1);
-  for (size_t i = base < 0 ? 0 : (size_t)base + 1; i < n; i++)
+    expand(m, v[base].value, v[base].len, out, depth + 1);
+  for (size_t i = base < 0 ? 0 : (size_t)base + 1; i < n && !m->cut; i++)
     if (!strcmp(v[i].name, name) && !strcmp(v[i].op, "+=")) {
       if (any)
-        hg_buf_putc(&value, ' ');
-      expand(m, v[i].value, strlen(v[i].value), &value, depth + 1);
+        hg_buf_putc(out, ' ');
+      expand(m, v[i].value, v[i].len, out, depth + 1);
       any = true;
     }
-  m->spent += value.len;
-  if (any && m->spent <= BUDGET)
-    hg_buf_add(out, value.data ? value.data : "", value.len);
-  hg_buf_free(&value);
-  return any && m->spent <= BUDGET;
+  if (m->cut && !m->cut_noted) { // the rest of the value is unknown
+    m->cut_noted = true;
+    while (out->len && out->data[out->len - 1] != ' ') // back to a word's end
+      out->data[--out->len] = '\0';
+    unknown_variable(m, name, depth, out);
+  }
+  return true;
 }
 
 static bool listed(const hg_makefile *m, const char *name) {
@@ -102,7 +116,7 @@ static void unknown_variable(hg_makefile *m, const char *name, int depth, hg_buf
   for (size_t k = 0; k < m->vars.len && !assigned; k++)
     assigned = !strcmp(m->vars.items[k].name, name);
   const char *why =
-      m->spent > BUDGET ? "$(%s) is too large to expand (budget)"
+      m->cut ? "$(%s) is too large to expand (budget)"
       : depth > MAX_DEPTH ? "$(%s) refers to itself or to variables nested too deep"
       : assigned           ? "$(%s) is computed by make (a function or a shell command)"
                            : "$(%s) is not defined in this Makefile (it comes from the environment or the make "
@@ -112,8 +126,7 @@ static void unknown_variable(hg_makefile *m, const char *name, int depth, hg_buf
   HG_VEC_PUSH(&m->why, hg_arena_printf(m->arena, why, name));
 }
 
-// The index of the parenthesis closing the one at t[open] (make counts only its own kind), or n.
-static size_t closing(const char *t, size_t n, size_t open) {
+size_t hg_make_closing(const char *t, size_t n, size_t open) {
   char o = t[open], c = o == '(' ? ')' : '}';
   int level = 0;
   for (size_t k = open; k < n; k++) {
@@ -183,6 +196,10 @@ static void reference(hg_makefile *m, const char *inner, size_t n, hg_buf *out, 
 
 static void expand(hg_makefile *m, const char *t, size_t n, hg_buf *out, int depth) {
   for (size_t i = 0; i < n;) {
+    if (out->len >= m->cap) {
+      m->cut = true;
+      return;
+    }
     if (t[i] == '\\' && i + 1 < n && t[i + 1] == '\n') {
       hg_buf_putc(out, ' ');
       for (i += 2; i < n && (t[i] == ' ' || t[i] == '\t'); i++) {
@@ -191,7 +208,7 @@ static void expand(hg_makefile *m, const char *t, size_t n, hg_buf *out, int dep
       hg_buf_putc(out, '$');
       i += 2;
     } else if (t[i] == '$' && i + 1 < n && (t[i + 1] == '(' || t[i + 1] == '{')) {
-      size_t close = closing(t, n, i + 1);
+      size_t close = hg_make_closing(t, n, i + 1);
       if (close == n) { // unterminated: make stops here
         hg_buf_add(out, "$(make-function)", 16);
         return;
@@ -204,4 +221,10 @@ static void expand(hg_makefile *m, const char *t, size_t n, hg_buf *out, int dep
   }
 }
 
-void hg_make_expand(hg_makefile *m, const char *t, size_t len, hg_buf *out) { expand(m, t, len, out, 0); }
+void hg_make_expand(hg_makefile *m, const char *t, size_t len, hg_buf *out) {
+  size_t start = out->len, allowance = m->spent < BUDGET ? BUDGET - m->spent : 0;
+  m->cap = start + (allowance > LINE_BUDGET ? allowance : LINE_BUDGET);
+  m->cut = m->cut_noted = false;
+  expand(m, t, len, out, 0);
+  m->spent += out->len - start;
+}

@@ -19,6 +19,7 @@ typedef struct {
   const char *name;
   const char *op;    // "=", ":=", "::=", "?=", "+=", "!="
   const char *value; // as written, continuation lines included
+  size_t len;        // of value
 } hg_make_assignment;
 
 typedef struct {
@@ -30,12 +31,17 @@ typedef struct {
   int pick;                     // the branch of each $(if ...) read: 0 the then-part, 1 the else-part
   bool forked;                  // an $(if ...) was met
   size_t spent;                 // bytes expanded so far (BUDGET)
+  size_t cap;                   // the length of the expansion under way may reach this much
+  bool cut, cut_noted;          // it did, and the rest was left unknown
 } hg_makefile;
 
-/** Appends the variable assignments of the tree under `root` (recipes are not entered) to `vars`. */
-void hg_make_collect(hg_makefile *m, TSNode root);
+/** Appends the variable assignments of the tree under `root` (recipes are not entered) that
+ *  start in bytes [lo, hi) to `vars`. */
+void hg_make_collect(hg_makefile *m, TSNode root, uint32_t lo, uint32_t hi);
 /** Appends make's expansion of `len` bytes of Makefile text `t` to `out`. */
 void hg_make_expand(hg_makefile *m, const char *t, size_t len, hg_buf *out);
+/** The index of the parenthesis closing the one at t[open] (make counts only its own kind), or n. */
+size_t hg_make_closing(const char *t, size_t n, size_t open);
 /** Frees what hg_make_collect and hg_make_expand allocated on the heap. */
 void hg_make_free(hg_makefile *m);
 

@@ -6,40 +6,25 @@
 #include "surfaces/make/expand.h"
 #include "surfaces/make/row.h"
 #include "surfaces/node.h"
+#include "rules/ruleset.h"
 #include "surfaces/registry.h"
 #include "surfaces/shell/sh.h"
 #include "surfaces/shell/shell.h"
 
 typedef HG_VEC(TSNode) node_vec;
 
-// The references make expands in `n`, in order (a reference's own arguments are not descended).
-static void references(TSNode n, node_vec *out) {
-  for (uint32_t i = 0; i < ts_node_named_child_count(n); i++) {
-    TSNode c = ts_node_named_child(n, i);
-    if (hg_node_is(c, "variable_reference") || hg_node_is(c, "function_call") || hg_node_is(c, "shell_function"))
-      HG_VEC_PUSH(out, c);
-    else
-      references(c, out);
-  }
-}
-
-// A recipe line as the shell gets it, each byte mapped to the Makefile; the text of a reference
-// maps to the reference.
-static hg_embed recipe(hg_makefile *m, TSNode line) {
+// Recipe text [a, b) as the shell gets it, each byte mapped to the Makefile: the `@`/`-`/`+`
+// prefixes dropped, references expanded (their text maps to the reference), `$$` as `$`, and a
+// `\` continuation kept with the recipe prefix of the next line dropped, as make does.
+static hg_embed recipe(hg_makefile *m, uint32_t a, uint32_t b) {
   const char *d = m->data;
-  uint32_t a = ts_node_start_byte(line), b = ts_node_end_byte(line);
   while (a < b && (d[a] == '@' || d[a] == '-' || d[a] == '+' || d[a] == ' ' || d[a] == '\t'))
     a++;
-  node_vec refs = {0};
-  references(line, &refs);
   hg_embed_builder e = {0};
-  size_t r = 0;
   for (uint32_t i = a; i < b;) {
-    while (r < refs.len && ts_node_start_byte(refs.items[r]) < i)
-      r++;
-    if (r < refs.len && ts_node_start_byte(refs.items[r]) == i) {
-      TSNode ref = refs.items[r++];
-      uint32_t end = ts_node_end_byte(ref);
+    if (d[i] == '$' && i + 1 < b && (d[i + 1] == '(' || d[i + 1] == '{')) {
+      uint32_t end = (uint32_t)hg_make_closing(d, b, i + 1);
+      end = end < b ? end + 1 : b;
       hg_buf value = {0};
       hg_make_expand(m, d + i, end - i, &value);
       hg_embed_put(&e, value.data ? value.data : "", value.len, i, false);
@@ -58,8 +43,212 @@ static hg_embed recipe(hg_makefile *m, TSNode line) {
       i++;
     }
   }
-  free(refs.items);
   return hg_embed_finish(&e, m->arena, b);
+}
+
+// The parse is recovered this many times in one file at most, and parses again at most twice the
+// file's bytes in all (each recovery parses the rest of the file again, and tree-sitter's own
+// error recovery is slow on a file of many errors: 3,000 broken lines cost 15 times one parse with
+// 32 recoveries); past either, the rest is read as the last parse left it.
+enum { MAX_RECOVERIES = 32, REPARSE_FACTOR = 2 };
+
+// One part of the file, [lo, hi), read from `tree` (the file's own parse, or a parse of the file
+// from `lo` on).
+typedef struct {
+  uint32_t lo, hi;
+  TSTree *tree;
+} segment;
+
+typedef HG_VEC(segment) segment_vec;
+
+static bool is_error(TSNode n) { return ts_node_is_missing(n) || !strcmp(ts_node_type(n), "ERROR"); }
+
+// The first ERROR or MISSING node of the tree under `n` that starts at `from` or later, or a null node.
+static TSNode next_error(TSNode n, uint32_t from) {
+  if (ts_node_end_byte(n) < from || !ts_node_has_error(n))
+    return (TSNode){0};
+  if (is_error(n) && ts_node_start_byte(n) >= from)
+    return n;
+  for (uint32_t i = 0; i < ts_node_child_count(n); i++) {
+    TSNode e = next_error(ts_node_child(n, i), from);
+    if (!ts_node_is_null(e))
+      return e;
+  }
+  return (TSNode){0};
+}
+
+// A statement (a child of the root) that failed to parse: its bytes, and its first ERROR or
+// MISSING node.
+typedef struct {
+  uint32_t start, end;
+  TSNode error;
+} broken;
+
+typedef HG_VEC(broken) broken_vec;
+
+// The statements of `tree` that hold an error, in order (one pass over the root's children).
+static void broken_statements(TSTree *tree, broken_vec *out) {
+  TSTreeCursor cur = ts_tree_cursor_new(ts_tree_root_node(tree));
+  if (ts_tree_cursor_goto_first_child(&cur))
+    do {
+      TSNode n = ts_tree_cursor_current_node(&cur);
+      if (!ts_node_has_error(n) && !is_error(n))
+        continue;
+      broken b = {.start = ts_node_start_byte(n), .end = ts_node_end_byte(n), .error = next_error(n, 0)};
+      if (ts_node_is_null(b.error))
+        b.error = n;
+      HG_VEC_PUSH(out, b);
+    } while (ts_tree_cursor_goto_next_sibling(&cur));
+  ts_tree_cursor_delete(&cur);
+}
+
+// The byte after the logical line holding byte `i` (its `\` continuations included).
+static uint32_t line_end(const char *d, uint32_t len, uint32_t i) {
+  while (i < len && d[i] != '\n')
+    i++;
+  while (i < len && i > 0 && d[i - 1] == '\\') {
+    i++;
+    while (i < len && d[i] != '\n')
+      i++;
+  }
+  return i < len ? i + 1 : len;
+}
+
+static const char *const DIRECTIVES[] = {"ifeq", "ifneq", "ifdef", "ifndef", "else", "endif", "define", "endef"};
+
+// Does the line at `i` start a rule (`targets: ...`) or a variable assignment (`X = `, `:=`,
+// `::=`, `?=`, `+=`, `!=`) at column 0?
+static bool starts_statement(const char *d, uint32_t len, uint32_t i) {
+  if (i >= len || d[i] == '\t' || d[i] == ' ' || d[i] == '#' || d[i] == '\n' || d[i] == ':' || d[i] == '=')
+    return false;
+  uint32_t w = i;
+  while (i < len && !strchr(" \t\n:=#", d[i]) && !(strchr("?+!", d[i]) && i + 1 < len && d[i + 1] == '='))
+    i++;
+  for (size_t k = 0; k < HG_ARRAY_LEN(DIRECTIVES); k++)
+    if (strlen(DIRECTIVES[k]) == i - w && !memcmp(d + w, DIRECTIVES[k], i - w))
+      return false;
+  // more targets, then the colon or the assignment
+  while (i < len && d[i] != '\n' && d[i] != '#' && d[i] != ':' && d[i] != '=' &&
+         !(strchr("?+!", d[i]) && i + 1 < len && d[i + 1] == '='))
+    i++;
+  return i < len && (d[i] == ':' || d[i] == '=' || strchr("?+!", d[i]));
+}
+
+// Splits the file into segments: where the parse of a segment fails on a line and the failure
+// runs on past it (tree-sitter-make drops the rest of the file after some valid lines), the next
+// segment is the file parsed again from the next line that starts a rule or an assignment.
+static void segments(const hg_source *src, TSTree *tree, segment_vec *out) {
+  const char *d = src->data;
+  uint32_t len = (uint32_t)src->len;
+  segment cur = {.lo = 0, .hi = len, .tree = tree};
+  uint32_t from = 0;
+  size_t reparsed = 0;
+  TSParser *parser = NULL;
+  hg_lines lines = {0};
+  hg_arena *arena = NULL;
+  broken_vec bad = {0};
+  broken_statements(tree, &bad);
+  for (size_t k = 0; k < bad.len && out->len < MAX_RECOVERIES; k++) {
+    uint32_t a = ts_node_start_byte(bad.items[k].error), b = bad.items[k].end, end = line_end(d, len, a);
+    if (a < from)
+      continue;
+    uint32_t r = 0;
+    if (b > end)
+      for (uint32_t i = end; i < b && i < len && !r; i = line_end(d, len, i))
+        if (starts_statement(d, len, i))
+          r = i;
+    if (!r || reparsed + (len - r) > (size_t)REPARSE_FACTOR * len)
+      continue;
+    reparsed += len - r;
+    if (!parser) {
+      parser = ts_parser_new();
+      ts_parser_set_language(parser, tree_sitter_make());
+      arena = hg_arena_new();
+      hg_lines_init(&lines, src, arena);
+    }
+    uint32_t last = len ? hg_lines_row(&lines, len - 1) : 0;
+    TSRange range = {.start_point = {hg_lines_row(&lines, r), 0},
+                     .end_point = {last + (len && d[len - 1] == '\n'), len && d[len - 1] == '\n' ? 0 : len - lines.start[last]},
+                     .start_byte = r,
+                     .end_byte = len};
+    ts_parser_set_included_ranges(parser, &range, 1);
+    TSTree *next = ts_parser_parse_string(parser, NULL, d, len);
+    if (!next)
+      break;
+    cur.hi = r;
+    HG_VEC_PUSH(out, cur);
+    cur = (segment){.lo = r, .hi = len, .tree = next};
+    from = r;
+    bad.len = 0;
+    broken_statements(next, &bad);
+    k = (size_t)-1;
+  }
+  free(bad.items);
+  HG_VEC_PUSH(out, cur);
+  if (parser)
+    ts_parser_delete(parser);
+  if (arena)
+    hg_arena_free(arena);
+}
+
+// Does text [a, b) hold a container program followed by a verb that creates a container (the
+// policy's cli: programs, their own options, subcommand words, verbs) outside the sites in
+// `sites`? A region that failed to parse is reported only then.
+static bool holds_command(const hg_policy *p, const char *d, uint32_t a, uint32_t b, const hg_site_vec *sites) {
+  enum { MAX_WORDS = 64 };
+  for (uint32_t i = a; i < b;) {
+    while (i < b && strchr(" \t\n\\;|&()`'\"", d[i]))
+      i++;
+    uint32_t w = i;
+    while (i < b && !strchr(" \t\n\\;|&()`'\"", d[i]))
+      i++;
+    if (w == i)
+      continue;
+    uint32_t base = w;
+    for (uint32_t k = w; k < i; k++)
+      if (d[k] == '/')
+        base = k + 1;
+    bool program = false;
+    for (size_t k = 0; k < p->n_programs && !program; k++)
+      program = strlen(p->programs[k]) == i - base && !memcmp(d + base, p->programs[k], i - base);
+    bool inside = false;
+    for (size_t k = 0; k < sites->len && !inside; k++)
+      inside = w >= sites->items[k].start_byte && w < sites->items[k].end_byte;
+    if (!program || inside)
+      continue;
+    // the words after it on its line: options (a value after one that takes it), subcommands
+    uint32_t j = i;
+    bool value_next = false;
+    for (int n = 0; n < MAX_WORDS; n++) {
+      while (j < b && (d[j] == ' ' || d[j] == '\t' || (d[j] == '\\' && j + 1 < b && d[j + 1] == '\n') || d[j] == '\n'))
+        j += d[j] == '\\' ? 2 : 1;
+      uint32_t v = j;
+      while (j < b && !strchr(" \t\n\\;|&()`'\"", d[j]))
+        j++;
+      if (v == j)
+        break;
+      size_t n_w = j - v;
+      if (value_next) {
+        value_next = false;
+        continue;
+      }
+      if (d[v] == '-') {
+        for (size_t k = 0; k < p->n_global_value_flags && !value_next; k++)
+          value_next = strlen(p->global_value_flags[k]) == n_w && !memcmp(d + v, p->global_value_flags[k], n_w);
+        continue;
+      }
+      bool verb = false, sub = false;
+      for (size_t k = 0; k < p->n_verbs && !verb; k++)
+        verb = strlen(p->verbs[k]) == n_w && !memcmp(d + v, p->verbs[k], n_w);
+      if (verb)
+        return true;
+      for (size_t k = 0; k < p->n_subcommands && !sub; k++)
+        sub = strlen(p->subcommands[k]) == n_w && !memcmp(d + v, p->subcommands[k], n_w);
+      if (!sub)
+        break;
+    }
+  }
+  return false;
 }
 
 static void on_site(void *ctx, const hg_pattern *p, const TSQueryMatch *m, TSNode node) {
@@ -73,22 +262,23 @@ static int by_start(const void *a, const void *b) {
   return x < y ? -1 : x > y;
 }
 
-// Reads a recipe line as shell. A line whose expansion met `$(if C,A,B)` is read once with each
-// branch; the sites of the second reading that the first did not find are added (the program
+// Reads recipe text [a, b) as shell. A line whose expansion met `$(if C,A,B)` is read once with
+// each branch; the sites of the second reading that the first did not find are added (the program
 // chosen by a function, `$(CONTAINER_CLI) run`, is a site when either branch is a container
 // program).
 static void read_line(hg_extractor *self, const hg_ruleset *rules, const hg_source *source, const hg_lines *lines,
-                      hg_makefile *m, TSNode line, hg_arena *arena, hg_site_vec *sites, hg_marker_vec *markers) {
+                      hg_makefile *m, uint32_t a, uint32_t b, hg_arena *arena, hg_site_vec *sites,
+                      hg_marker_vec *markers) {
   m->pick = 0;
   m->forked = false;
   size_t before = sites->len;
-  hg_embed e = recipe(m, line);
+  hg_embed e = recipe(m, a, b);
   hg_sh_env env = {.names = m->unknown.items, .origins = m->why.items, .n = m->unknown.len};
   hg_shell_embedded(self, rules, source, lines, &e, &env, arena, sites, markers);
   if (!m->forked)
     return;
   m->pick = 1;
-  hg_embed other = recipe(m, line);
+  hg_embed other = recipe(m, a, b);
   hg_site_vec more = {0};
   hg_marker_vec ignored = {0};
   env = (hg_sh_env){.names = m->unknown.items, .origins = m->why.items, .n = m->unknown.len};
@@ -106,30 +296,90 @@ static void read_line(hg_extractor *self, const hg_ruleset *rules, const hg_sour
   m->pick = 0;
 }
 
+// The error regions of segment `g` (ERROR and MISSING nodes starting in it, from the start of
+// their line to their end or the segment's): the recipe lines in one (lines starting with a tab)
+// are read as recipes, so that a site in them is judged; what is left is reported as
+// unparsable-site only when it holds a container program and a verb outside every site found.
+static void regions(hg_extractor *self, const hg_ruleset *rules, const hg_source *source, const hg_lines *lines,
+                    hg_makefile *m, const segment *g, hg_arena *arena, hg_site_vec *sites, hg_marker_vec *markers) {
+  const char *d = source->data;
+  uint32_t len = (uint32_t)source->len;
+  broken_vec bad = {0};
+  broken_statements(g->tree, &bad);
+  for (size_t k = 0; k < bad.len; k++) {
+    TSNode e = bad.items[k].error;
+    uint32_t a = ts_node_start_byte(e), b = bad.items[k].end;
+    if (a < g->lo || a >= g->hi)
+      continue;
+    if (b > g->hi)
+      b = g->hi;
+    while (a > g->lo && d[a - 1] != '\n')
+      a--;
+    size_t found = sites->len;
+    for (uint32_t i = a; i < b; i = line_end(d, len, i))
+      if (d[i] == '\t') {
+        uint32_t end = line_end(d, len, i);
+        bool seen = false;
+        for (size_t j = 0; j < found && !seen; j++)
+          seen = sites->items[j].start_byte < end && i < sites->items[j].end_byte;
+        if (!seen)
+          read_line(self, rules, source, lines, m, i, end > i && d[end - 1] == '\n' ? end - 1 : end, arena, sites,
+                    markers);
+      }
+    if (holds_command(hg_ruleset_policy(rules), d, a, b, sites)) {
+      hg_site s = {.kind = "unknown", .reads = HG_READS_CLIENT, .has_error = true, .region = true};
+      hg_extract__position(&s, source, e);
+      HG_VEC_PUSH(sites, s);
+    }
+  }
+  free(bad.items);
+}
+
 void hg_make_extract(hg_extractor *self, const hg_ruleset *rules, const hg_config *config, void *project,
                      const hg_source *source, TSTree *tree, hg_arena *arena, hg_sites *out) {
   (void)config;
   (void)project;
-  TSNode root = ts_tree_root_node(tree);
   hg_makefile m = {.data = source->data, .arena = arena};
   hg_lines lines = {0};
   hg_site_vec sites = {0};
   hg_marker_vec markers = {0};
-  // Recipe lines first (the cursor is needed again to read each one's shell); a line two patterns
-  // take is read once.
+  segment_vec parts = {0};
+  if (ts_node_has_error(ts_tree_root_node(tree)))
+    segments(source, tree, &parts);
+  else
+    HG_VEC_PUSH(&parts, ((segment){.lo = 0, .hi = (uint32_t)source->len, .tree = tree}));
+  // The recipe lines each segment's query takes (a line two patterns take is read once), and the
+  // markers in it.
   node_vec scripts = {0};
-  hg_extract_matches(self, rules, HG_SURFACE_MAKE, source, root, arena, &markers, on_site, &scripts);
-  if (scripts.len) {
-    qsort(scripts.items, scripts.len, sizeof(TSNode), by_start);
-    hg_make_collect(&m, root);
-    hg_lines_init(&lines, source, arena);
+  for (size_t k = 0; k < parts.len; k++) {
+    const segment *g = &parts.items[k];
+    node_vec found = {0};
+    hg_marker_vec marks = {0};
+    hg_extract_matches(self, rules, HG_SURFACE_MAKE, source, ts_tree_root_node(g->tree), arena, &marks, on_site,
+                       &found);
+    for (size_t i = 0; i < found.len; i++)
+      if (ts_node_start_byte(found.items[i]) >= g->lo && ts_node_start_byte(found.items[i]) < g->hi)
+        HG_VEC_PUSH(&scripts, found.items[i]);
+    for (size_t i = 0; i < marks.len; i++)
+      if (marks.items[i].start_byte >= g->lo && marks.items[i].start_byte < g->hi)
+        HG_VEC_PUSH(&markers, marks.items[i]);
+    free(found.items);
+    free(marks.items);
+    hg_make_collect(&m, ts_tree_root_node(g->tree), g->lo, g->hi);
   }
+  hg_lines_init(&lines, source, arena);
+  qsort(scripts.items, scripts.len, sizeof(TSNode), by_start);
   for (size_t i = 0; i < scripts.len; i++)
     if (i == 0 || ts_node_start_byte(scripts.items[i]) != ts_node_start_byte(scripts.items[i - 1]))
-      read_line(self, rules, source, &lines, &m, scripts.items[i], arena, &sites, &markers);
+      read_line(self, rules, source, &lines, &m, ts_node_start_byte(scripts.items[i]),
+                ts_node_end_byte(scripts.items[i]), arena, &sites, &markers);
   free(scripts.items);
+  for (size_t k = 0; k < parts.len; k++)
+    if (ts_node_has_error(ts_tree_root_node(parts.items[k].tree)))
+      regions(self, rules, source, &lines, &m, &parts.items[k], arena, &sites, &markers);
+  for (size_t k = 1; k < parts.len; k++)
+    ts_tree_delete(parts.items[k].tree);
+  free(parts.items);
   hg_make_free(&m);
-  if (ts_node_has_error(root))
-    hg_extract__error_regions(self, rules, HG_SURFACE_MAKE, source, root, &sites);
   hg_extract__finish(out, arena, &sites, &markers);
 }
