@@ -71,7 +71,7 @@ int hg_gate_check_empty(const char *const *paths, size_t n, const hg_config *con
   hg_config *none = hg_config_empty(config->root);
   hg_paths all = {0};
   hg_file_errors errors = {0};
-  hg_walk(paths, n, none, &all, &errors, NULL);
+  hg_walk(paths, n, none, &all, &errors, NULL, NULL);
   size_t readable = all.len;
   hg_strvec_free(&all);
   hg_file_errors_free(&errors);

@@ -152,12 +152,19 @@ static void check_deferred(worker *w, bool wait) {
   }
 }
 
-// Scans a file read whole. `by_name`: the surface its name or path says (hg_surface_by_name), or
-// -1, when its `#!` line decides; -1 then too for a file no surface reads (a README or a YAML file
-// named on the command line: the walk takes only files a surface reads).
+// The surface a file's path gives it: by its name (hg_surface_by_name), or the one the walk took it
+// for (a makefile another one includes); -1: its bytes decide.
+static int surface_named(const hg_scan_options *opts, const char *path) {
+  int s = hg_surface_by_name(path);
+  return s >= 0 || !opts->claims ? s : hg_walk_claimed(opts->claims, path);
+}
+
+// Scans a file read whole. `by_name`: the surface its path says (surface_named), or -1, when its
+// `#!` line or its content decides (hg_surface_of); -1 then too for a file no surface reads (a
+// README or a YAML file named on the command line).
 // Returns whether the file was kept for later (a big file while another one is checked).
 static bool scan_source(worker *w, hg_source *src, int by_name) {
-  int s = by_name >= 0 ? by_name : hg_surface_by_shebang(src->data, src->len);
+  int s = hg_surface_of(src->path, src->data, src->len, by_name);
   if (s < 0 || w->job->opts->config->surface_off[s])
     return false;  // no surface reads it, or `surfaces:` turned its surface off: not a file hardguard reads
   hg_surface_id surface = (hg_surface_id)s;
@@ -191,7 +198,7 @@ static bool scan_source(worker *w, hg_source *src, int by_name) {
 static bool scan_path(worker *w, size_t i) {
   const char *path = w->job->paths[i];
   w->current = i;
-  int by_name = hg_surface_by_name(path);
+  int by_name = surface_named(w->job->opts, path);
   if (by_name >= 0 && w->job->opts->config->surface_off[by_name])
     return false;  // not even read
   hg_source src;
@@ -261,9 +268,7 @@ static void expect_units(const hg_scan_options *opts, char *const *paths, size_t
     hg_error err;
     if (hg_reader_read(reader, &src, paths[i], &err) != 0)
       continue;
-    int s = hg_surface_by_name(paths[i]);
-    if (s < 0)
-      s = hg_surface_by_shebang(src.data, src.len);
+    int s = hg_surface_of(paths[i], src.data, src.len, surface_named(opts, paths[i]));
     if (s >= 0 && hg_surface_get(s)->narrowed && !opts->config->surface_off[s]) {
       hg_units u = hg_ruleset_units(opts->rules, s, src.data, src.len);
       units[s] |= u;
@@ -338,7 +343,7 @@ void hg_scan_bytes(const hg_scan_options *opts, const char *path, const char *by
   worker_init(&w, &j);
   hg_source src;
   hg_source_from_bytes(&src, path, bytes, len);
-  scan_source(&w, &src, hg_surface_by_name(path));
+  scan_source(&w, &src, surface_named(opts, path));
   hg_source_free(&src);
   hg_scan_stats stats = {0};
   merge(&w, out, errors, &stats);

@@ -11,6 +11,7 @@
 #include "rules/config.h"
 #include "judge/finding.h"
 #include "rules/ruleset.h"
+#include "app/walk.h"
 
 typedef struct {
   size_t files;   // files read
@@ -32,6 +33,7 @@ typedef struct {
   const hg_config *config;
   const struct hg_projects *projects;  // each surface's project state, for values from outside a file
                                       // (NULL: none; app/project.h)
+  const hg_walk_claims *claims;  // the files the walk took for a surface their name does not say (NULL: none)
   unsigned jobs;           // 0: one per online core
   hg_scan_sink sink;       // NULL: every finding is appended to hg_scan's `out`
   void *sink_ctx;

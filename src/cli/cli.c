@@ -140,7 +140,7 @@ static int scan_streaming(const hg_options *o, const hg_scan_options *so, const 
 // --show-fixes prints the diff on `out` instead and writes nothing. HG_EXIT_ERROR when a file with
 // fixes was left untouched (a symlink, read-only, changed on disk, failing its re-check).
 static int fix(const hg_options *o, const hg_ruleset *rules, const hg_config *config, hg_projects **projects,
-               hg_paths *files, hg_findings *findings, hg_file_errors *errors, hg_scan_stats *stats,
+               const hg_walk_claims *claims, hg_paths *files, hg_findings *findings, hg_file_errors *errors, hg_scan_stats *stats,
                hg_fix_report *fr, FILE *out, FILE *err) {
   hg_findings_sort(findings);
   hg_fix_options fo = {.rules = rules, .config = config, .projects = *projects,
@@ -175,7 +175,7 @@ static int fix(const hg_options *o, const hg_ruleset *rules, const hg_config *co
     *stats = (hg_scan_stats){.excluded = excluded};
     hg_projects_free(*projects);
     *projects = hg_projects_new(rules, config, o->paths[0]);
-    hg_scan_options so = {.rules = rules, .config = config, .projects = *projects, .jobs = o->jobs};
+    hg_scan_options so = {.rules = rules, .config = config, .projects = *projects, .claims = claims, .jobs = o->jobs};
     if (hg_scan(&so, files->items, files->len, findings, errors, stats, &e) != 0) {
       fprintf(err, "hardguard: %s\n", e.message);
       rc = HG_EXIT_ERROR;
@@ -228,9 +228,14 @@ static int check(const hg_options *o, const hg_ruleset *rules, hg_repo *repo, co
   char **relpaths = NULL;
   int fix_rc = 0;
   hg_fix_report fixes = {0};
-  hg_walk(o->paths, o->n_paths, config, &files, &errors, &stats.excluded);
+  hg_walk_extra extra = {0};
+  hg_walk(o->paths, o->n_paths, config, &files, &errors, &stats.excluded, &extra);
+  // A file named that no surface reads is said (under --strict it fails the run: not checked).
+  if (!o->quiet || o->strict)
+    for (size_t i = 0; i < extra.skipped.len; i++)
+      fprintf(err, "hardguard: %s: skipped, no surface reads it\n", extra.skipped.items[i]);
   hg_projects *projects = hg_projects_new(rules, config, o->paths[0]);
-  hg_scan_options so = {.rules = rules, .config = config, .projects = projects, .jobs = o->jobs};
+  hg_scan_options so = {.rules = rules, .config = config, .projects = projects, .claims = &extra.claims, .jobs = o->jobs};
   hg_gate_init(&gate, config);
   if ((!o->allow_empty &&
        hg_gate_check_empty(o->paths, o->n_paths, config, files.len, stats.excluded, &e) != 0) ||
@@ -255,7 +260,7 @@ static int check(const hg_options *o, const hg_ruleset *rules, hg_repo *repo, co
     goto cleanup;
   }
   if (o->fix) {
-    int frc = fix(o, rules, config, &projects, &files, &findings, &errors, &stats, &fixes, out, err);
+    int frc = fix(o, rules, config, &projects, &extra.claims, &files, &findings, &errors, &stats, &fixes, out, err);
     if (frc == HG_EXIT_ERROR) fix_rc = frc;
     if (o->show_fixes && o->reporter == &hg_reporter_text) {
       rc = frc ? frc : (stats.failing ? HG_EXIT_FINDINGS : HG_EXIT_CLEAN);
@@ -298,7 +303,9 @@ static int check(const hg_options *o, const hg_ruleset *rules, hg_repo *repo, co
   hg_report(o->reporter, &in);
   rc = fix_rc ? fix_rc : exit_status(shown.failing, &in, &errors);
 cleanup:
+  if (o->strict && extra.skipped.len && rc != HG_EXIT_ERROR) rc = HG_EXIT_ERROR;
   fflush(out);
+  hg_walk_extra_free(&extra);
   hg_fix_report_free(&fixes);
   if (relpaths) hg_strv_free(relpaths, findings.len);
   hg_baseline_free(&base.entries);

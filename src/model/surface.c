@@ -63,6 +63,36 @@ bool hg_surface_may_have_shebang(const char *path) {
   return strchr(base + (base[0] == '.'), '.') == NULL;
 }
 
+bool hg_surface_may_claim(const char *path) {
+  const char *base = hg_path_base(path);
+  for (int s = 0; s < hg_surface_count; s++)
+    if (hg_surfaces[s]->claims && hg_surfaces[s]->claim_names)
+      for (const char *const *g = hg_surfaces[s]->claim_names; *g; g++)
+        if (hg_glob(*g, base, HG_GLOB_FNMATCH))
+          return true;
+  return false;
+}
+
+int hg_surface_by_content(const char *path, const char *data, size_t len) {
+  const char *base = hg_path_base(path);
+  for (int s = 0; s < hg_surface_count; s++)
+    if (hg_surfaces[s]->claims && hg_surfaces[s]->claim_names)
+      for (const char *const *g = hg_surfaces[s]->claim_names; *g; g++)
+        if (hg_glob(*g, base, HG_GLOB_FNMATCH)) {
+          if (hg_surfaces[s]->claims(data, len))
+            return s;
+          break;
+        }
+  return -1;
+}
+
+int hg_surface_of(const char *path, const char *data, size_t len, int by_name) {
+  if (by_name >= 0)
+    return by_name;
+  int s = hg_surface_by_shebang(data, len);
+  return s >= 0 ? s : hg_surface_by_content(path, data, len);
+}
+
 int hg_surface_by_shebang(const char *data, size_t len) {
   if (len < 3 || data[0] != '#' || data[1] != '!')
     return -1;

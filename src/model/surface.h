@@ -15,6 +15,8 @@
 
 /** A surface: its index in the registry (surfaces/registry.h names each). */
 typedef int hg_surface_id;
+/** A surface's `claims` looks at this many bytes of a file at most (the walk reads no more). */
+#define HG_SURFACE_CLAIM_BYTES ((size_t)64 * 1024)
 /** Arrays indexed by surface hold this many; the registry lists hg_surface_count of them. */
 #define HG_SURFACE_MAX 8
 
@@ -30,6 +32,9 @@ typedef void (*hg_surface_extract_fn)(struct hg_extractor *self, const struct hg
                                       const struct hg_source *source, TSTree *tree, hg_arena *arena,
                                       struct hg_sites *out);
 
+/** Called with each file name a file includes, as written (relative to the file's directory). */
+typedef void (*hg_surface_include_fn)(void *ctx, const char *name, size_t len);
+
 typedef struct {
   const char *id;                // the rules folder (rules/<id>/) and the name in `surfaces:`
   const char *grammar;           // for messages: "tree-sitter-python"
@@ -37,6 +42,14 @@ typedef struct {
   const char *const *names;      // NULL-terminated globs matched against the file's name: "docker-compose*.yml"
   const char *const *paths;      // NULL-terminated globs matched against the end of its path: ".github/workflows/*.yml"
   const char *const *interpreters;     // NULL-terminated: a `#!` line naming one makes a file this surface's
+  // Files its names, paths and interpreters do not give it but its bytes may: `claims` is asked of
+  // a file matching one of the NULL-terminated name globs `claim_names` ("*.yml"), and no other
+  // (NULL: it claims none by content). It looks at the start of the bytes only, cheaply.
+  const char *const *claim_names;
+  bool (*claims)(const char *data, size_t len);
+  // The files one of its files includes (a Makefile's `include`): calls fn for each name (NULL: its
+  // files include none). The walk reads an included file as this surface's when it is in the tree.
+  void (*includes)(const char *data, size_t len, hg_surface_include_fn fn, void *ctx);
   const TSLanguage *(*language)(void); // NULL: read without tree-sitter (YAML; rules/<id>/*.yml)
   const char *const *yaml_reads;       // a YAML surface: the reading modes its rules may say (NULL-terminated)
   hg_surface_extract_fn extract;       // for a surface without a language, called with a NULL tree
@@ -84,5 +97,12 @@ bool hg_surface_path_matches(const char *pattern, const char *path);
 int hg_surface_by_command(const char *cmd, size_t len);
 /** Could a file of this name be a script known by its `#!` line (no extension)? */
 bool hg_surface_may_have_shebang(const char *path);
+/** Could a file of this name be claimed by its content (a surface's `claim_names`)? */
+bool hg_surface_may_claim(const char *path);
+/** The surface that claims the file at `path` by its bytes (`claims`), or -1. */
+int hg_surface_by_content(const char *path, const char *data, size_t len);
+/** The surface that reads a file: `by_name` when >= 0 (hg_surface_by_name), else the one its `#!`
+ *  line names, else the one that claims its bytes; -1: none. */
+int hg_surface_of(const char *path, const char *data, size_t len, int by_name);
 
 #endif

@@ -39,14 +39,14 @@ awk -v dir="$out/file" '/<<.PY.?$/ {on=1; n++; next} /^PY$/ {on=0; next} on {pri
 while IFS= read -r -d '' f; do
   case "$f" in
   *.sh | */tools/launch) b='\000' ;;
-  */Makefile | */GNUmakefile | *.mk) b='\001' ;;
+  */Makefile | */GNUmakefile | *.mk | *.makefile | *.inc) b='\001' ;;
   */.github/workflows/*) b='\002' ;;
   *) b='\003' ;;
   esac
   rel=${f#"$root"/}
   { printf "$b"; cat "$f"; } >"$out/surface/${rel//\//%}"
 done < <(find "$root/fixtures" \( -name '*.sh' -o -path '*/tools/launch' -o -name Makefile -o -name GNUmakefile \
-  -o -name '*.mk' -o -path '*/.github/workflows/*' -o -name .gitlab-ci.yml -o -name action.yml \) -type f -print0 |
+  -o -name '*.mk' -o -name '*.makefile' -o -path '*/make/*.inc' -o -path '*/.github/workflows/*' -o -name .gitlab-ci.yml -o -name action.yml \) -type f -print0 |
   LC_ALL=C sort -z)
 
 copy "$out/config" "fixtures rules" \( -name '.hardguard.yml' -o -name 'policy.yml' -o -name '*.yml' \)

@@ -100,7 +100,7 @@ static int cmp_str(const void *a, const void *b) { return strcmp(*(char *const *
 static char *walked(const char *const *args, size_t n, const hg_config *config, const char *strip,
                     hg_file_errors *errors) {
   hg_paths out = {0};
-  hg_walk(args, n, config, &out, errors, NULL);
+  hg_walk(args, n, config, &out, errors, NULL, NULL);
   qsort(out.items, out.len, sizeof(char *), cmp_str);
   hg_buf b = {0};
   for (size_t i = 0; i < out.len; i++) {
@@ -184,7 +184,7 @@ static void test_walk__excludes_before_descending(void **state) {
   // Counted for the reports: the directory once (not entered), each file a surface would read.
   hg_paths out = {0};
   size_t excluded = 0;
-  hg_walk(args, 1, c, &out, &errors, &excluded);
+  hg_walk(args, 1, c, &out, &errors, &excluded, NULL);
   assert_int_equal(excluded, 3);  // tests/, gen_x.py, pkg/gen_y.py
   hg_strvec_free(&out);
   free(prefix);
@@ -223,7 +223,7 @@ static void test_walk__many_files(void **state) {
   hg_paths out = {0};
   hg_file_errors errors = {0};
   const char *args[] = {dir};
-  hg_walk(args, 1, c, &out, &errors, NULL);
+  hg_walk(args, 1, c, &out, &errors, NULL, NULL);
   assert_int_equal(out.len, 300);
   assert_int_equal(errors.len, 0);
   for (size_t i = 0; i < out.len; i++) assert_int_equal(strncmp(out.items[i], dir, strlen(dir)), 0);
