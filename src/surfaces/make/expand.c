@@ -57,6 +57,8 @@ void hg_make_free(hg_makefile *m) {
 static void expand(hg_makefile *m, const char *t, size_t n, hg_buf *out, int depth);
 
 static void unknown_variable(hg_makefile *m, const char *name, int depth, hg_buf *out);
+static void environment_variable(hg_makefile *m, const char *name, hg_buf *out);
+static int fork_arm(hg_makefile *m, const char *cond0, const char *cond1);
 
 // The value make gives variable `name` when the recipe runs (the whole Makefile has been read),
 // appended to `out`: the last `=`/`:=` assignment, with `+=` appended after it and `?=` only when
@@ -82,8 +84,14 @@ static bool value_of(hg_makefile *m, const char *name, hg_buf *out, int depth) {
   if ((base < 0 && !appended) || (base >= 0 && !strcmp(v[base].op, "!="))) // unset, or a shell command's output
     return false;
   bool any = base >= 0;
-  if (any)
+  if (any && !strcmp(v[base].op, "?=") &&
+      fork_arm(m, hg_arena_printf(m->arena, "$(origin %s) is file", name),
+               hg_arena_printf(m->arena, "$(origin %s) is environment", name)) != 0) {
+    // `?=`: the environment or the make command line may set it instead
+    environment_variable(m, name, out);
+  } else if (any) {
     expand(m, v[base].value, v[base].len, out, depth + 1);
+  }
   for (size_t i = base < 0 ? 0 : (size_t)base + 1; i < n && !m->cut; i++)
     if (!strcmp(v[i].name, name) && !strcmp(v[i].op, "+=")) {
       if (any)
@@ -98,6 +106,17 @@ static bool value_of(hg_makefile *m, const char *name, hg_buf *out, int depth) {
     unknown_variable(m, name, depth, out);
   }
   return true;
+}
+
+// The arm this reading takes at the next fork, with `cond[arm]` noted as what selects it; -1 past
+// HG_MAKE_MAX_FORKS (the caller takes its unknown arm).
+static int fork_arm(hg_makefile *m, const char *cond0, const char *cond1) {
+  unsigned i = m->forks++;
+  if (i >= HG_MAKE_MAX_FORKS)
+    return -1;
+  int arm = (int)((m->pick >> i) & 1);
+  m->conds[i] = arm ? cond1 : cond0;
+  return arm;
 }
 
 static bool listed(const hg_makefile *m, const char *name) {
@@ -124,6 +143,18 @@ static void unknown_variable(hg_makefile *m, const char *name, int depth, hg_buf
   const char *n = hg_arena_printf(m->arena, "%s", name);
   HG_VEC_PUSH(&m->unknown, n);
   HG_VEC_PUSH(&m->why, hg_arena_printf(m->arena, why, name));
+}
+
+// `$(name)` of a `?=` taken from the environment: `${name}`, for the shell reading to report.
+static void environment_variable(hg_makefile *m, const char *name, hg_buf *out) {
+  hg_buf_printf(out, "${%s}", name);
+  if (listed(m, name))
+    return;
+  HG_VEC_PUSH(&m->unknown, hg_arena_printf(m->arena, "%s", name));
+  HG_VEC_PUSH(&m->why, hg_arena_printf(m->arena,
+                                       "$(%s) is set with ?=, so the environment or the make command line may "
+                                       "give it instead",
+                                       name));
 }
 
 size_t hg_make_closing(const char *t, size_t n, size_t open) {
@@ -157,13 +188,19 @@ static void if_function(hg_makefile *m, const char *args, size_t n, hg_buf *out,
     else if (args[k] == ',' && level == 0)
       comma[found++] = k;
   }
-  m->forked = true;
-  if (found == 0) { // no THEN: an empty string either way
+  if (found == 0) // no THEN: an empty string either way
+    return;
+  const char *c = args;
+  size_t clen = comma[0];
+  trim(&c, &clen);
+  int arm = fork_arm(m, hg_arena_strndup(m->arena, c, clen), hg_arena_printf(m->arena, "not %.*s", (int)clen, c));
+  if (arm < 0) {
+    hg_buf_add(out, "$(make-function)", 16);
     return;
   }
   const char *part;
   size_t len;
-  if (m->pick == 0) {
+  if (arm == 0) {
     part = args + comma[0] + 1;
     len = (found == 2 ? comma[1] : n) - comma[0] - 1;
   } else {

@@ -3,10 +3,13 @@
  * value make gives X when the recipe runs, `$$` as `$`, a `\` continuation as one space. What make
  * computes is not guessed: a variable the Makefile does not assign (or assigns with `!=`, or
  * through itself) stays `${X}` for the shell reading, with the reason in `unknown`/`why`; a
- * function is a `$(make-function)` word, except `$(if C,A,B)`, which is one of two alternatives
- * (`pick` says which one is read; `forked` is set when one was met). Bounded: variables refer to
- * variables MAX_DEPTH deep, and one file expands at most BUDGET bytes of values. Internal to the
- * make surface. */
+ * function is a `$(make-function)` word. Two things are one of two alternatives, a "fork":
+ * `$(if C,A,B)` (A when C expands non-empty, else B) and a variable set with `?=` (its value, or
+ * whatever the environment or the make command line gives, `${X}`); a reading of a line takes at
+ * its i-th fork the arm bit i of `pick` says, and notes in `conds` what selects it, so that reading
+ * with every `pick` below 1 << HG_MAKE_MAX_FORKS walks every combination (a fork past those takes
+ * its unknown arm). Bounded: variables refer to variables MAX_DEPTH deep, and one file expands at
+ * most BUDGET bytes of values. Internal to the make surface. */
 #ifndef HG_MAKE_EXPAND_H
 #define HG_MAKE_EXPAND_H
 
@@ -14,6 +17,9 @@
 
 #include "base/source.h"
 #include "base/util.h"
+
+/** Forks one recipe line is read through in every combination (2^3 readings at most). */
+#define HG_MAKE_MAX_FORKS 3
 
 typedef struct {
   const char *name;
@@ -28,8 +34,9 @@ typedef struct {
   HG_VEC(hg_make_assignment) vars; // in file order
   HG_VEC(const char *) unknown; // variables left for the shell reading ...
   HG_VEC(const char *) why;     // ... and why
-  int pick;                     // the branch of each $(if ...) read: 0 the then-part, 1 the else-part
-  bool forked;                  // an $(if ...) was met
+  unsigned pick;                // the arm each fork of this reading takes: bit i for the i-th
+  unsigned forks;               // forks met in this reading
+  const char *conds[HG_MAKE_MAX_FORKS]; // what selects the arm taken at each (in the arena)
   size_t spent;                 // bytes expanded so far (BUDGET)
   size_t cap;                   // the length of the expansion under way may reach this much
   bool cut, cut_noted;          // it did, and the rest was left unknown

@@ -262,38 +262,88 @@ static int by_start(const void *a, const void *b) {
   return x < y ? -1 : x > y;
 }
 
-// Reads recipe text [a, b) as shell. A line whose expansion met `$(if C,A,B)` is read once with
-// each branch; the sites of the second reading that the first did not find are added (the program
-// chosen by a function, `$(CONTAINER_CLI) run`, is a site when either branch is a container
-// program).
+static bool same_words(const hg_value *x, const hg_value *y) {
+  if (x->kind != y->kind || x->n_items != y->n_items || (x->text == NULL) != (y->text == NULL) ||
+      (x->text && strcmp(x->text, y->text)))
+    return false;
+  for (size_t i = 0; i < x->n_items; i++)
+    if (!same_words(&x->items[i], &y->items[i]))
+      return false;
+  return true;
+}
+
+// What selects reading `r`: the conditions of the arms it took, joined.
+static const char *reading_cond(const hg_makefile *m, unsigned forks, hg_arena *arena) {
+  hg_buf b = {0};
+  for (unsigned i = 0; i < forks && i < HG_MAKE_MAX_FORKS; i++)
+    hg_buf_printf(&b, "%s%s", i ? " and " : "", m->conds[i]);
+  const char *c = b.len ? hg_arena_strndup(arena, b.data, b.len) : NULL;
+  hg_buf_free(&b);
+  return c;
+}
+
+// Reads recipe text [a, b) as shell, once per combination of the arms of its forks (expand.h:
+// `$(if C,A,B)`, a `?=` variable). A site found in one reading is a site (the program chosen by a
+// function, `$(CONTAINER_CLI) run`, is one when any arm names a container program); one found in
+// several whose words differ gets, as its options, one alternative (HG_VAL_ALT) per reading, each
+// with what selects it, and the judge reads every one.
 static void read_line(hg_extractor *self, const hg_ruleset *rules, const hg_source *source, const hg_lines *lines,
                       hg_makefile *m, uint32_t a, uint32_t b, hg_arena *arena, hg_site_vec *sites,
                       hg_marker_vec *markers) {
-  m->pick = 0;
-  m->forked = false;
-  size_t before = sites->len;
-  hg_embed e = recipe(m, a, b);
-  hg_sh_env env = {.names = m->unknown.items, .origins = m->why.items, .n = m->unknown.len};
-  hg_shell_embedded(self, rules, source, lines, &e, &env, arena, sites, markers);
-  if (!m->forked)
-    return;
-  m->pick = 1;
-  hg_embed other = recipe(m, a, b);
-  hg_site_vec more = {0};
-  hg_marker_vec ignored = {0};
-  env = (hg_sh_env){.names = m->unknown.items, .origins = m->why.items, .n = m->unknown.len};
-  hg_shell_embedded(self, rules, source, lines, &other, &env, arena, &more, &ignored);
-  size_t first = sites->len;
-  for (size_t i = 0; i < more.len; i++) {
-    bool seen = false;
-    for (size_t k = before; k < first && !seen; k++)
-      seen = sites->items[k].start_byte == more.items[i].start_byte;
-    if (!seen)
-      HG_VEC_PUSH(sites, more.items[i]);
+  enum { READINGS = 1 << HG_MAKE_MAX_FORKS };
+  hg_site_vec got[READINGS] = {{0}};
+  const char *cond[READINGS] = {0};
+  unsigned n = 1;
+  for (unsigned r = 0; r < n; r++) {
+    m->pick = r;
+    m->forks = 0;
+    hg_embed e = recipe(m, a, b);
+    unsigned k = m->forks < HG_MAKE_MAX_FORKS ? m->forks : HG_MAKE_MAX_FORKS;
+    if ((1u << k) > n)
+      n = 1u << k;
+    if (r >> k) // its path met fewer forks: the reading of r's lower bits, done already
+      continue;
+    cond[r] = reading_cond(m, k, arena);
+    hg_sh_env env = {.names = m->unknown.items, .origins = m->why.items, .n = m->unknown.len};
+    hg_marker_vec ignored = {0};
+    hg_shell_embedded(self, rules, source, lines, &e, &env, arena, &got[r], r ? &ignored : markers);
+    free(ignored.items);
   }
-  free(more.items);
-  free(ignored.items);
   m->pick = 0;
+  for (unsigned r = 0; r < n; r++)
+    for (size_t i = 0; i < got[r].len; i++) {
+      hg_site *s = &got[r].items[i];
+      if (s->kind == NULL) // taken into an earlier reading's site
+        continue;
+      HG_VEC(hg_value) arms = {0};
+      bool differ = false;
+      hg_value first = s->flags;
+      first.cond = cond[r];
+      HG_VEC_PUSH(&arms, first);
+      for (unsigned q = r + 1; q < n; q++)
+        for (size_t j = 0; j < got[q].len; j++)
+          if (got[q].items[j].kind && got[q].items[j].start_byte == s->start_byte) {
+            hg_value arm = got[q].items[j].flags;
+            arm.cond = cond[q];
+            differ |= !same_words(&s->flags, &arm);
+            HG_VEC_PUSH(&arms, arm);
+            got[q].items[j].kind = NULL;
+          }
+      hg_site site = *s;
+      if (differ && s->flags.kind == HG_VAL_LIST) {
+        hg_value alt = {.kind = HG_VAL_ALT, .splat = true, .text = "the arms of $(if ...) and ?=",
+                        .line = s->flags.line, .n_items = arms.len};
+        alt.items = hg_arena_alloc(arena, arms.len * sizeof(hg_value));
+        memcpy(alt.items, arms.items, arms.len * sizeof(hg_value));
+        site.flags = (hg_value){.kind = HG_VAL_LIST, .line = s->flags.line, .n_items = 1};
+        site.flags.items = hg_arena_alloc(arena, sizeof(hg_value));
+        site.flags.items[0] = alt;
+      }
+      free(arms.items);
+      HG_VEC_PUSH(sites, site);
+    }
+  for (unsigned r = 0; r < READINGS; r++)
+    free(got[r].items);
 }
 
 // The error regions of segment `g` (ERROR and MISSING nodes starting in it, from the start of
