@@ -5,8 +5,9 @@
 #               handwritten configs (fuzz_config)
 #   OUT/cli     the hardguard command lines of fixtures/cli/*/cmd, and a few handwritten argv
 #               lists, NUL-separated (fuzz_cli)
-#   OUT/surface every shell script, Makefile and CI file under fixtures/, after the byte that
-#               picks its surface (fuzz_surface)
+#   OUT/surface every shell script, Makefile (included ones too) and CI file under fixtures/, and
+#               the compose files known by content, after the byte that picks its surface
+#               (fuzz_surface)
 #   OUT/query   each rules/python/*.scm (with the import facts), a NUL byte and a fixture of its
 #               kind (fuzz_query)
 #   OUT/compose every compose file under fixtures/, and a few handwritten ones (fuzz_compose)
@@ -41,12 +42,14 @@ while IFS= read -r -d '' f; do
   *.sh | */tools/launch) b='\000' ;;
   */Makefile | */GNUmakefile | *.mk | *.makefile | *.inc) b='\001' ;;
   */.github/workflows/*) b='\002' ;;
+  */compose-service/*by-content/*) b='\004' ;;
   *) b='\003' ;;
   esac
   rel=${f#"$root"/}
   { printf "$b"; cat "$f"; } >"$out/surface/${rel//\//%}"
 done < <(find "$root/fixtures" \( -name '*.sh' -o -path '*/tools/launch' -o -name Makefile -o -name GNUmakefile \
-  -o -name '*.mk' -o -name '*.makefile' -o -path '*/make/*.inc' -o -path '*/.github/workflows/*' -o -name .gitlab-ci.yml -o -name action.yml \) -type f -print0 |
+  -o -name '*.mk' -o -name '*.makefile' -o -path '*/make/*.inc' -o -path '*/.github/workflows/*' -o -name .gitlab-ci.yml -o -name action.yml \
+  -o -path '*/compose-service/*by-content/*.y*ml' \) -type f -print0 |
   LC_ALL=C sort -z)
 
 copy "$out/config" "fixtures rules" \( -name '.hardguard.yml' -o -name 'policy.yml' -o -name '*.yml' \)
