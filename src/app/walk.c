@@ -190,6 +190,20 @@ static char *dir_of(const char *norm) {
   return slash ? hg_xstrndup(norm, (size_t)(slash - norm)) : hg_xstrdup("");
 }
 
+// Does `path` (below `top`, whose own spelling is `skip` bytes; 0 for the working directory) pass
+// through a symlink below top? The walk follows none, so neither does an include.
+static bool through_link(const char *path, size_t skip) {
+  char *p = hg_xstrdup(path);
+  bool link = false;
+  for (char *s = p + skip + (skip > 0); !link && (s = strchr(s, '/')); *s++ = '/') {
+    *s = '\0';
+    struct stat st;
+    link = lstat(p, &st) != 0 || S_ISLNK(st.st_mode);
+  }
+  free(p);
+  return link;
+}
+
 // The surface the walk reads `path` for: by name, or the one it was taken for.
 static int taken_for(const hg_walk_claims *claims, const char *path) {
   int s = hg_surface_by_name(path);
@@ -227,7 +241,7 @@ static void follow_includes(const char *root, const hg_config *config, hg_paths 
       bool inside = here ? p[0] != '/' && strcmp(p, "..") && strncmp(p, "../", 3) : hg_path_below(p, top, strlen(top)) != NULL;
       bool added = false;
       if (inside && taken < MAX_INCLUDED && !hg_table_get(&seen, p, strlen(p)) && lstat(p, &st) == 0 &&
-          S_ISREG(st.st_mode) && !hg_config_excludes(config, p)) {
+          S_ISREG(st.st_mode) && !through_link(p, here ? 0 : strlen(top)) && !hg_config_excludes(config, p)) {
         hg_table_put(&seen, p, strlen(p), NULL);
         HG_VEC_PUSH(&norm, p);
         HG_VEC_PUSH(&base, hg_xstrdup(base.items[i - from]));
