@@ -8,8 +8,9 @@
 ;; A recipe line whose program comes from a variable or a function of the Makefile:
 ;; `$(GO_RUN) go test ./...` with `GO_RUN := docker run ... \` on continued lines, or
 ;; `$(CONTAINER_CLI) run ...` with `CONTAINER_CLI ?= $(if $(shell command -v docker),docker,podman)`.
-;; The expansion decides (src/surfaces/make/expand.c); the file must name a container program.
+;; The expansion decides (src/surfaces/make/expand.c); the file must name a container program,
+;; or include a makefile that may (its variables are read: src/surfaces/make/make.c).
 ((recipe_line) @site
  (#match? @site "\\$[({]")
- (#file-contains? "docker" "podman" "nerdctl")
+ (#file-contains? "docker" "podman" "nerdctl" "include")
  (#set! hardguard.reads "script"))
