@@ -174,13 +174,15 @@ static void test_worlds__spread_alternative_in_argv(void **state) {
 static void test_worlds__budget(void **state) {
   env *e = *state;
   enum { N_ALTS = 40 };
-  hg_value arms[N_ALTS][2];
+  // (every array the values point into lives as long as the test: no compound literal in the loop)
+  hg_value ro[N_ALTS], arms[N_ALTS][2];
   hg_value words[4 + N_ALTS];
   size_t n = 0;
   words[n++] = S("docker");
   words[n++] = S("run");
   for (size_t i = 0; i < N_ALTS; i++) {
-    arms[i][0] = when("c", LIST(S("--read-only")));
+    ro[i] = S("--read-only");
+    arms[i][0] = when("c", (hg_value){.kind = HG_VAL_LIST, .text = "[...]", .line = 2, .items = &ro[i], .n_items = 1});
     arms[i][1] = when("not c", EMPTY);
     words[n++] = spread((hg_value){.kind = HG_VAL_ALT, .text = "x", .line = 2, .items = arms[i], .n_items = 2});
   }
