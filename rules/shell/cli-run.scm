@@ -35,3 +35,17 @@
  (#eq? @_eval "eval")
  (#contains? @site "docker" "podman" "nerdctl")
  (#set! hardguard.reads "script"))
+
+;; $ENGINE run ... / "$DOCKER" run ... / ${CONTAINER_CLI:-docker} run ...: the program is held in a
+;; variable; the reading makes the command a site when a value the variable may hold (one of its
+;; assignments in the script, a ${VAR:-default} default) is a program (policy.yml cli.programs).
+((command name: (command_name [(simple_expansion) (expansion) (string)])) @site
+ (#file-contains? "docker" "podman" "nerdctl")
+ (#set! hardguard.reads "command"))
+
+;; sudo "$DOCKER" run ... / timeout 60 $ENGINE run ...: the same after a wrapper (the reading
+;; skips the wrappers by their grammar, policy.yml cli.wrappers).
+((command name: (command_name) @_w argument: [(simple_expansion) (expansion) (string)]) @site
+ (#match? @_w "^(.*/)?(sudo|doas|exec|env|command|time|nice|nohup|timeout|ionice|stdbuf|setsid|chrt|taskset|flock)$")
+ (#file-contains? "docker" "podman" "nerdctl")
+ (#set! hardguard.reads "command"))

@@ -23,7 +23,20 @@ static bool takes_next(const hg_policy *p, const char *w) {
 int hg_fix_image_word(const hg_policy *p, const char *const *words, const char *const *shown, const bool *spread,
                       size_t n, hg_buf *why) {
   enum { PROGRAM, SUBCOMMAND, OPTIONS } state = PROGRAM;
-  for (size_t i = 0; i < n; i++) {
+  // Wrappers, read by their grammar (`timeout "$1" docker run`): the program follows them, a name
+  // or expression too (`$ENGINE run`, which the surface took for a site).
+  size_t first = hg_policy_skip_wrappers(p, words, n);
+  if (first > 0 && first < n && (!words[first] || hg_policy_is_program(p, base_name(words[first])))) {
+    state = SUBCOMMAND;
+    first++;
+  } else if (first == 0 && n > 1 && !words[0] && words[1] &&
+             (hg_policy_is_subcommand(p, words[1]) || words[1][0] == '-')) {
+    state = SUBCOMMAND; // `$ENGINE run ...`
+    first = 1;
+  } else {
+    first = 0;
+  }
+  for (size_t i = first; i < n; i++) {
     const char *w = words[i];
     if (spread[i] && state != PROGRAM) {
       hg_buf_printf(why, "`%s` stands where the options are, so the image cannot be told", shown[i]);

@@ -61,6 +61,21 @@ typedef struct {
   hg_spelling *spell; // one per dialect
 } hg_forbidden;
 
+/** A command that runs the rest of its words as a command (`sudo -u x`, `timeout -s KILL 60`,
+ *  `env -u A B=1`), read by its own grammar (policy.yml cli.wrappers) so that the command after it
+ *  is found whatever its arguments hold: an argument hardguard cannot know (`timeout "$1"`) is
+ *  still the wrapper's. Options it does not list take no value; `--opt=value` and a short option
+ *  with its value attached (`-oL`) are one word. */
+typedef struct {
+  char *name;
+  char **value_options; // options that take the next word as their value (-u, --signal)
+  size_t n_value_options;
+  char **stops;         // options after which it runs no command (`command -v`, `sudo -l`)
+  size_t n_stops;
+  unsigned operands;    // words after its options and before the command (timeout's DURATION)
+  bool assignments;     // NAME=value words may stand before the command (env, sudo)
+} hg_wrapper;
+
 /** Requirements are kept as bits of a uint64_t (hg_verdict.missing, hg_site.allowed): the policy
  *  refuses more. Forbidden options have no such limit. */
 #define HG_POLICY_MAX_REQ 64
@@ -88,7 +103,7 @@ typedef struct {
   size_t n_programs;
   char **verbs; // the subcommands that create a container (run, create)
   size_t n_verbs;
-  char **wrappers; // commands that run the rest of their words as a command (sudo, env, timeout)
+  hg_wrapper *wrappers; // commands that run the rest of their words as a command (sudo, env, timeout)
   size_t n_wrappers;
   char **global_value_flags; // the program's own options before the subcommand that take a value (-H, --context)
   size_t n_global_value_flags;
@@ -126,7 +141,15 @@ bool hg_policy_is_subcommand(const hg_policy *self, const char *word);
 bool hg_policy_is_repeatable_flag(const hg_policy *self, const char *flag);
 bool hg_policy_is_program(const hg_policy *self, const char *word);
 bool hg_policy_is_verb(const hg_policy *self, const char *word);
+/** The wrapper named `word` (a path's last component counts: /usr/bin/sudo), or NULL. */
+const hg_wrapper *hg_policy_wrapper(const hg_policy *self, const char *word);
 bool hg_policy_is_wrapper(const hg_policy *self, const char *word);
+/** Where the command run through the wrappers that `words` (n of them) start with begins: the index
+ *  of the first word after every wrapper and its options, assignments and operands (0 when
+ *  words[0] is no wrapper; n when a wrapper runs no command). NULL stands for a word that cannot be
+ *  known (`"$1"`): taken as the wrapper's operand or value where one is due, as its option when a
+ *  program or another wrapper follows, else as the command. Linear in n, no allocation. */
+size_t hg_policy_skip_wrappers(const hg_policy *self, const char *const *words, size_t n);
 bool hg_policy_is_global_value_flag(const hg_policy *self, const char *word);
 /** Is `qualified` a call that runs a process with an argv list (cli.process_calls)? */
 bool hg_policy_is_process_call(const hg_policy *self, const char *qualified);

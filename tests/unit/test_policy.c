@@ -649,6 +649,82 @@ static void test_policy__at_most_64_requirements(void **state) {
   }
 }
 
+// Wrappers read by their grammar (cli.wrappers): where the command after them starts. Words are
+// split on blanks; "?" stands for a word hardguard cannot know.
+static void test_policy__skip_wrappers(void **state) {
+  const hg_policy *p = ((real_policy *)*state)->policy;
+  static const struct {
+    const char *line;
+    size_t want; // the index of the command's first word
+  } cases[] = {
+      {"docker run x", 0},
+      {"sudo docker run", 1},
+      {"/usr/bin/sudo -E -u ? docker run", 4},
+      {"timeout ? docker run", 2},
+      {"timeout -s SIGKILL --foreground ? docker run", 5},
+      {"sudo timeout -s SIGKILL ? docker run", 5},
+      {"nice -n ? docker run", 3},
+      {"nice -10 docker run", 2},
+      {"nice --adjustment=5 docker run", 2},
+      {"ionice -c2 -n ? stdbuf -oL docker run", 6},
+      {"env -u HOME A=1 B=? docker run", 5},
+      {"sudo ? docker run", 2}, // an option hardguard cannot read, then the program
+      {"sudo ? run", 1},        // no program follows: the unknown word is the command
+      {"chrt -f ? taskset -c ? flock -w 5 ? setsid nohup exec -a n time -p command docker run", 18},
+      {"command -v docker", 3}, // runs nothing
+      {"sudo -l docker run", 4},
+      {"timeout 60 tool docker run", 2},
+      {"env --", 2},
+  };
+  for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+    char *copy = hg_xstrdup(cases[i].line);
+    const char *words[32];
+    size_t n = 0;
+    for (char *w = strtok(copy, " "); w && n < 32; w = strtok(NULL, " "))
+      words[n++] = strcmp(w, "?") ? w : NULL;
+    size_t got = hg_policy_skip_wrappers(p, words, n);
+    if (got != cases[i].want)
+      fail_msg("%s: got %zu, want %zu", cases[i].line, got, cases[i].want);
+    free(copy);
+  }
+}
+
+// A chain of 100,000 wrappers, each with an unknown operand: one pass, no allocation.
+static void test_policy__deep_wrapper_chain(void **state) {
+  const hg_policy *p = ((real_policy *)*state)->policy;
+  enum { DEPTH = 100000 };
+  const char **words = calloc(2 * DEPTH + 2, sizeof(char *));
+  for (size_t i = 0; i < DEPTH; i++) {
+    words[2 * i] = i % 2 ? "timeout" : "sudo";
+    words[2 * i + 1] = i % 2 ? NULL : "-E";
+  }
+  words[2 * DEPTH] = "docker";
+  words[2 * DEPTH + 1] = "run";
+  assert_int_equal(hg_policy_skip_wrappers(p, words, 2 * DEPTH + 2), 2 * DEPTH);
+  free(words);
+}
+
+static void test_policy__wrapper_grammar(void **state) {
+  (void)state;
+  hg_error err = {0};
+  hg_policy *p = NULL;
+  const char *yaml = L1 L2 L3 L4 L5 L6 CLI "  wrappers: { t: { value_options: [-s], operands: 1 }, n: }\n";
+  assert_int_equal(hg_policy_load(&p, "t.yml", yaml, strlen(yaml), &err), 0);
+  const hg_wrapper *w = hg_policy_wrapper(p, "/bin/t");
+  assert_non_null(w);
+  assert_int_equal(w->operands, 1);
+  assert_int_equal(w->n_value_options, 1);
+  assert_non_null(hg_policy_wrapper(p, "n"));
+  hg_policy_free(p);
+  static const reject_case cases[] = {
+      {"operands not a count", L1 L2 L3 L4 L5 L6 CLI "  wrappers: { t: { operands: x } }\n",
+       "t.yml:11:30: cli.wrappers.t: operands: expected a count from 0 to 16, found 'x'", NULL},
+      {"unknown wrapper key", L1 L2 L3 L4 L5 L6 CLI "  wrappers: { t: { args: 1 } }\n",
+       "t.yml:11:20: cli.wrappers.t: unknown key 'args'", NULL},
+  };
+  run_rejects(cases, sizeof(cases) / sizeof(cases[0]));
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test_setup_teardown(test_policy__real_policy_has_seven_requirements_in_order, setup_real_policy,
@@ -679,6 +755,9 @@ int main(void) {
       cmocka_unit_test(test_policy__at_most_64_requirements),
       cmocka_unit_test_setup_teardown(test_policy__classes, setup_real_policy, teardown_real_policy),
       cmocka_unit_test_setup_teardown(test_policy__init_and_set, setup_real_policy, teardown_real_policy),
+      cmocka_unit_test_setup_teardown(test_policy__skip_wrappers, setup_real_policy, teardown_real_policy),
+      cmocka_unit_test_setup_teardown(test_policy__deep_wrapper_chain, setup_real_policy, teardown_real_policy),
+      cmocka_unit_test(test_policy__wrapper_grammar),
   };
   return cmocka_run_group_tests_name("policy", tests, NULL, NULL);
 }

@@ -116,10 +116,94 @@ static void test_shell__hostile_values(void **state) {
   hg_buf_free(&b);
 }
 
+// What the name of the script's last command may hold (hg_sh_alternatives), joined with "|": an
+// unknown one as ?origin; "-" when the name is no variable.
+static char *alternatives_of(const char *script) {
+  TSParser *p = ts_parser_new();
+  ts_parser_set_language(p, tree_sitter_bash());
+  TSTree *tree = ts_parser_parse_string(p, NULL, script, (uint32_t)strlen(script));
+  TSNode root = ts_tree_root_node(tree);
+  hg_arena *arena = hg_arena_new();
+  hg_sh sh;
+  hg_sh_init(&sh, script, arena, root);
+  TSNode cmd = last_command(root, (TSNode){0});
+  TSNode name = ts_node_child_by_field_name(cmd, "name", 4);
+  hg_value v;
+  hg_buf b = {0};
+  if (!hg_sh_alternatives(&sh, name, &v)) {
+    hg_buf_puts(&b, "-");
+  } else {
+    size_t n = v.kind == HG_VAL_ALT ? v.n_items : 1;
+    for (size_t i = 0; i < n; i++) {
+      const hg_value *a = v.kind == HG_VAL_ALT ? &v.items[i] : &v;
+      hg_buf_printf(&b, "%s%s%s", i ? "|" : "", a->kind == HG_VAL_UNKNOWN ? "?" : "",
+                    a->kind == HG_VAL_UNKNOWN ? a->origin : a->text);
+    }
+  }
+  hg_arena_free(arena);
+  ts_tree_delete(tree);
+  ts_parser_delete(p);
+  return hg_buf_detach(&b);
+}
+
+static void test_shell__program_alternatives(void **state) {
+  (void)state;
+  static const struct {
+    const char *script, *want;
+  } cases[] = {
+      {"docker run x", "-"},
+      {"ENGINE=${ENGINE:-podman}\n$ENGINE run x", "?$ENGINE comes from the environment|podman"},
+      {"DOCKER=docker\n\"$DOCKER\" run x", "docker"},
+      {"C=\"${C:-docker}\"\n\"${C}\" run x", "?$C comes from the environment|docker"},
+      {"${ENGINE:-nerdctl} run x", "?$ENGINE comes from the environment|nerdctl"},
+      // Both arms of an if (the latest first), and the environment, which neither arm alone hides; an
+      // assignment on every path hides what came before it.
+      {"if a; then E=podman; else E=tool; fi\n$E run x", "tool|podman|?$E comes from the environment"},
+      {"E=tool\nE=podman\n$E run x", "podman"},
+      // An assignment after the use does not reach it; one in a subshell neither.
+      {"$E run x\nE=docker", "?$E comes from the environment"},
+      {"(E=docker)\n$E run x", "?$E comes from the environment"},
+      // A function sees the top-level assignments, wherever they stand.
+      {"f() { $E run x; }\nE=docker", "docker|?$E comes from the environment"},
+      {"\"$1\" run x", "?an argument of the script or function"},
+      {"${E#x} run x", "-"},
+  };
+  for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+    char *got = alternatives_of(cases[i].script);
+    if (strcmp(got, cases[i].want))
+      fail_msg("%s\n got: %s\nwant: %s", cases[i].script, got, cases[i].want);
+    free(got);
+  }
+}
+
+// A variable assigned from itself thousands of times, each with another default, and a chain of
+// variables each assigned from the previous twice: bounded, the rest one unknown alternative.
+static void test_shell__hostile_alternatives(void **state) {
+  (void)state;
+  hg_buf b = {0};
+  for (int i = 0; i < 5000; i++)
+    hg_buf_printf(&b, "E=${E:-tool%d}\n", i);
+  hg_buf_puts(&b, "$E run x");
+  char *got = alternatives_of(b.data);
+  assert_non_null(strstr(got, "?budget"));
+  free(got);
+  b.len = 0;
+  hg_buf_puts(&b, "A0=docker\n");
+  for (int i = 1; i <= 2000; i++)
+    hg_buf_printf(&b, "A%d=$A%d\nA%d=\"$A%d\"\n", i, i - 1, i, i - 1);
+  hg_buf_puts(&b, "$A2000 run x");
+  got = alternatives_of(b.data);
+  assert_non_null(strstr(got, "?budget"));
+  free(got);
+  hg_buf_free(&b);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_shell__words),
       cmocka_unit_test(test_shell__hostile_values),
+      cmocka_unit_test(test_shell__program_alternatives),
+      cmocka_unit_test(test_shell__hostile_alternatives),
   };
   return cmocka_run_group_tests_name("shell", tests, NULL, NULL);
 }

@@ -11,42 +11,73 @@
 #include "surfaces/registry.h"
 #include "surfaces/shell/row.h"
 
+typedef HG_VEC(TSNode) node_vec;
+
 static bool is_str(const hg_value *v) { return v->kind == HG_VAL_STR && !strchr(v->text, HG_HOLE); }
 
-// The words of the command: its name and arguments, in order. Prefix assignments (`FOO=1 cmd`)
-// and redirections are not words. Children are walked with a cursor: libtree-sitter 0.20.7 names
-// only the first of repeated `argument` fields through ts_node_field_name_for_child.
-static void command_words(hg_sh *sh, TSNode command, hg_value_vec *out) {
+// The words of the command: its name and arguments, in order, and the node each comes from.
+// Prefix assignments (`FOO=1 cmd`) and redirections are not words. Children are walked with a
+// cursor: libtree-sitter 0.20.7 names only the first of repeated `argument` fields through
+// ts_node_field_name_for_child.
+static void command_words(hg_sh *sh, TSNode command, hg_value_vec *out, node_vec *from) {
   TSTreeCursor cur = ts_tree_cursor_new(command);
   if (ts_tree_cursor_goto_first_child(&cur)) {
     do {
       const char *field = ts_tree_cursor_current_field_name(&cur);
-      if (field && (!strcmp(field, "name") || !strcmp(field, "argument")))
-        hg_sh_words(sh, ts_tree_cursor_current_node(&cur), out);
+      if (field && (!strcmp(field, "name") || !strcmp(field, "argument"))) {
+        TSNode n = ts_tree_cursor_current_node(&cur);
+        hg_sh_words(sh, n, out);
+        while (from->len < out->len)
+          HG_VEC_PUSH(from, n);
+      }
     } while (ts_tree_cursor_goto_next_sibling(&cur));
   }
   ts_tree_cursor_delete(&cur);
+}
+
+static bool is_program(const hg_policy *policy, const hg_value *v) {
+  return is_str(v) && hg_policy_is_program(policy, hg_path_base(v->text));
+}
+
+// The program word at `at` when it is not a program's name as it stands: a variable one of whose
+// values is (`ENGINE=${ENGINE:-podman}; $ENGINE run`, both arms of an if). *program is then what
+// it may hold (an ALT, or the one value).
+static bool program_in_variable(hg_sh *sh, const hg_policy *policy, const hg_value_vec *words, const node_vec *from,
+                                size_t at, hg_value *program) {
+  if (at > 0 && ts_node_eq(from->items[at - 1], from->items[at]))
+    return false; // not the first word of its argument
+  hg_value v;
+  if (!hg_sh_alternatives(sh, from->items[at], &v))
+    return false;
+  bool any = is_program(policy, &v);
+  for (size_t k = 0; v.kind == HG_VAL_ALT && k < v.n_items && !any; k++)
+    any = is_program(policy, &v.items[k]);
+  if (any) {
+    *program = v;
+    program->line = words->items[at].line;
+  }
+  return any;
 }
 
 // Reads `command` as a site: false when it does not start a container. `flags` is then the
 // program followed by the words after its own options.
 static bool read_command(hg_sh *sh, const hg_policy *policy, TSNode command, hg_value *flags) {
   hg_value_vec words = {0};
-  command_words(sh, command, &words);
-  size_t n = words.len, i = 0;
+  node_vec from = {0};
+  command_words(sh, command, &words, &from);
+  size_t n = words.len, i;
   hg_value *w = words.items;
-  // Wrappers, with whatever options and operands they take, up to the program.
-  while (i < n && is_str(&w[i]) && !hg_policy_is_program(policy, hg_path_base(w[i].text))) {
-    if (!hg_policy_is_wrapper(policy, hg_path_base(w[i].text)))
-      break;
-    for (i++; i < n && is_str(&w[i]) && !hg_policy_is_program(policy, hg_path_base(w[i].text)) &&
-              !hg_policy_is_wrapper(policy, hg_path_base(w[i].text));
-         i++) {
-    }
-  }
+  // Wrappers, each read by its grammar in the policy, up to the program.
+  const char **text = hg_xcalloc(n + 1, sizeof(char *));
+  for (size_t k = 0; k < n; k++) // a word whose start is known reads as an option or an assignment
+    text[k] = w[k].kind == HG_VAL_STR && w[k].text[0] != HG_HOLE ? w[k].text : NULL; // (--kill-after="$T")
+  i = hg_policy_skip_wrappers(policy, text, n);
+  free(text);
   bool site = false;
-  if (i < n && is_str(&w[i]) && hg_policy_is_program(policy, hg_path_base(w[i].text))) {
-    size_t prog = i++;
+  hg_value program;
+  if (i < n && (is_program(policy, &w[i]) ? (program = w[i], true)
+                                          : program_in_variable(sh, policy, &words, &from, i, &program))) {
+    i++;
     // The program's own options: `docker --context ci run`, `podman --remote run`.
     while (i < n && is_str(&w[i]) && w[i].text[0] == '-' && strcmp(w[i].text, "--"))
       i += hg_policy_is_global_value_flag(policy, w[i].text) ? 2 : 1;
@@ -55,7 +86,7 @@ static bool read_command(hg_sh *sh, const hg_policy *policy, TSNode command, hg_
       site = hg_policy_is_verb(policy, w[i++].text);
     if (site) {
       hg_value_vec kept = {0};
-      HG_VEC_PUSH(&kept, w[prog]);
+      HG_VEC_PUSH(&kept, program);
       for (size_t k = sub; k < n; k++)
         HG_VEC_PUSH(&kept, w[k]);
       *flags = hg_values_finish(sh->arena,
@@ -66,6 +97,7 @@ static bool read_command(hg_sh *sh, const hg_policy *policy, TSNode command, hg_
     }
   }
   free(words.items);
+  free(from.items);
   return site;
 }
 

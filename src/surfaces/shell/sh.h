@@ -44,6 +44,13 @@ void hg_sh_init(hg_sh *self, const char *src, hg_arena *arena, TSNode root);
  *  words (HG_HOLE marks a part that cannot be known), or UNKNOWN for a word that is all unknown. */
 void hg_sh_words(hg_sh *self, TSNode arg, hg_value_vec *out);
 
+/** The values word `arg` may hold when it is a variable standing alone (`$ENGINE`, "${DOCKER}",
+ *  ${ENGINE:-podman}): the value of every assignment of it in the script that may reach `arg`, the
+ *  environment's unless an assignment on every path before it hides it, and the default. *out is
+ *  then an HG_VAL_ALT of them (each STR or UNKNOWN, with `cond`), or the one value there is; false
+ *  (out untouched) for any other word. Bounded: at most MAX_ALTERNATIVES, the rest "budget". */
+bool hg_sh_alternatives(hg_sh *self, TSNode arg, hg_value *out);
+
 /** The function_definition holding `n`, or a null node. */
 TSNode hg_sh_function_of(TSNode n);
 
