@@ -107,6 +107,12 @@ static void error_span(const hg_surface *surface, TSNode n, uint32_t *a, uint32_
 // word outside every site already found may hide a site, so it is reported rather than skipped.
 void hg_extract__error_regions(hg_extractor *self, const hg_ruleset *rules, hg_surface_id surface, const hg_source *src,
                                TSNode root, hg_site_vec *sites) {
+  hg_extract__error_regions_read(self, rules, surface, src, root, sites, NULL, NULL);
+}
+
+void hg_extract__error_regions_read(hg_extractor *self, const hg_ruleset *rules, hg_surface_id surface,
+                                    const hg_source *src, TSNode root, hg_site_vec *sites, hg_region_fn read,
+                                    void *ctx) {
   const pcre2_code *pre = hg_ruleset_prefilter(rules, surface);
   TSTreeCursor cur = ts_tree_cursor_new(root);
   size_t found = sites->len;
@@ -136,6 +142,10 @@ void hg_extract__error_regions(hg_extractor *self, const hg_ruleset *rules, hg_s
           break;
         off = me > ms ? me : ms + 1;
       }
+      // The surface reads the region's text itself: the sites it finds there are judged, and the
+      // region is reported only when it may still hide one.
+      if (hit && read)
+        hit = read(ctx, n, a, b, sites);
       if (hit) {
         hg_site s = {.kind = "unknown", .reads = HG_READS_CLIENT, .has_error = true, .region = true};
         hg_extract__position(&s, src, n);

@@ -49,6 +49,15 @@ void hg_extract__marker(hg_marker_vec *markers, hg_arena *arena, const hg_source
  *  prefilter outside every site found: they may hide a site (unparsable-site). */
 void hg_extract__error_regions(hg_extractor *self, const hg_ruleset *rules, hg_surface_id surface,
                                const hg_source *src, TSNode root, hg_site_vec *sites);
+/** A surface's reading of region [a, b) of the source, which failed to parse (`region` is its
+ *  ERROR or MISSING node) and mentions a trigger word outside every site found: appends the sites
+ *  it can read there to `sites`, and returns whether the region must still be reported (it may
+ *  hide a site it could not read). */
+typedef bool (*hg_region_fn)(void *ctx, TSNode region, uint32_t a, uint32_t b, hg_site_vec *sites);
+/** hg_extract__error_regions, each region first handed to `read` (NULL: none). */
+void hg_extract__error_regions_read(hg_extractor *self, const hg_ruleset *rules, hg_surface_id surface,
+                                    const hg_source *src, TSNode root, hg_site_vec *sites, hg_region_fn read,
+                                    void *ctx);
 /** One site match of a surface's query, handed on by hg_extract_matches: its pattern and @site. */
 typedef void (*hg_extract_site_fn)(void *ctx, const hg_pattern *p, const TSQueryMatch *m, TSNode site);
 /** The query loop a tree-sitter surface shares: runs surface `s`'s rule query over `root`, keeps

@@ -182,6 +182,38 @@ static void test_argv__unterminated_quote_takes_the_rest(void **state) {
   RUN_TABLE(cases);
 }
 
+static void test_argv__comments_and_continuations(void **state) {
+  (void)state;
+  static const split_case cases[] = {
+      {"comment", "docker run a # it's b", {"docker", "run", "a", NULL}},
+      {"hash inside a word", "echo a#b", {"echo", "a#b", NULL}},
+      {"continuation between words", "docker run \\\n  --rm a", {"docker", "run", "--rm", "a", NULL}},
+      {"continuation inside a word", "doc\\\nker run", {"docker", "run", NULL}},
+  };
+  RUN_TABLE(cases);
+}
+
+// hg_argv_split_next: where each command ends, and whether its quotes were closed.
+static void test_argv__split_next(void **state) {
+  (void)state;
+  const char *s = "a b; c 'd\n e' && f \"g";
+  hg_argv_words out = {0};
+  bool closed;
+  const char *end = hg_argv_split_next(&out, s, &closed);
+  assert_int_equal(end - s, 3);
+  assert_true(closed);
+  end = hg_argv_split_next(&out, end + 1, &closed);
+  assert_int_equal(*end, '&');
+  assert_true(closed);
+  assert_int_equal(out.len, 4);
+  assert_string_equal(out.items[3], "d\n e");
+  end = hg_argv_split_next(&out, end + 2, &closed);
+  assert_int_equal(*end, '\0');
+  assert_false(closed);
+  assert_int_equal(out.len, 6);
+  hg_strvec_free(&out);
+}
+
 static void test_argv__appends_to_existing_words(void **state) {
   (void)state;
   hg_argv_words out = {0};
@@ -223,6 +255,8 @@ int main(void) {
       cmocka_unit_test(test_argv__separators_inside_quotes_do_not_stop),
       cmocka_unit_test(test_argv__hole_bytes_pass_through),
       cmocka_unit_test(test_argv__unterminated_quote_takes_the_rest),
+      cmocka_unit_test(test_argv__comments_and_continuations),
+      cmocka_unit_test(test_argv__split_next),
       cmocka_unit_test(test_argv__appends_to_existing_words),
       cmocka_unit_test(test_argv__many_words_grow_the_vector),
   };

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/argv.h"
 #include "surfaces/node.h"
 #include "surfaces/shell/sh.h"
 #include "surfaces/shell/shell.h"
@@ -59,46 +60,58 @@ static bool program_in_variable(hg_sh *sh, const hg_policy *policy, const hg_val
   return any;
 }
 
+// Where the words of a command that starts a container begin to be judged: the index of its
+// subcommand words, after the program at *program_at and its own options; 0 when the command starts
+// no container. `known` holds the words as hg_policy_skip_wrappers reads them.
+static size_t verb_words(const hg_policy *policy, const hg_value *w, size_t n, size_t i, size_t *program_at) {
+  *program_at = i++;
+  // The program's own options: `docker --context ci run`, `podman --remote run`.
+  while (i < n && is_str(&w[i]) && w[i].text[0] == '-' && strcmp(w[i].text, "--"))
+    i += hg_policy_is_global_value_flag(policy, w[i].text) ? 2 : 1;
+  size_t sub = i;
+  while (i < n && is_str(&w[i]) && hg_policy_is_subcommand(policy, w[i].text))
+    if (hg_policy_is_verb(policy, w[i++].text))
+      return sub;
+  return 0;
+}
+
+// The words of a site as the judge reads them: the program, then the words from the subcommand on.
+static hg_value site_flags(hg_arena *arena, hg_value program, const hg_value *w, size_t n, size_t sub,
+                           const char *text, uint32_t line) {
+  hg_value_vec kept = {0};
+  HG_VEC_PUSH(&kept, program);
+  for (size_t k = sub; k < n; k++)
+    HG_VEC_PUSH(&kept, w[k]);
+  return hg_values_finish(arena, (hg_value){.kind = HG_VAL_LIST, .text = text, .line = line}, &kept);
+}
+
+// The index of the word after the wrappers of words `w` (n of them), read by their grammar.
+static size_t after_wrappers(const hg_policy *policy, const hg_value *w, size_t n) {
+  const char **text = hg_xcalloc(n + 1, sizeof(char *));
+  for (size_t k = 0; k < n; k++) // a word whose start is known reads as an option or an assignment
+    text[k] = w[k].kind == HG_VAL_STR && w[k].text[0] != HG_HOLE ? w[k].text : NULL; // (--kill-after="$T")
+  size_t i = hg_policy_skip_wrappers(policy, text, n);
+  free(text);
+  return i;
+}
+
 // Reads `command` as a site: false when it does not start a container. `flags` is then the
 // program followed by the words after its own options.
 static bool read_command(hg_sh *sh, const hg_policy *policy, TSNode command, hg_value *flags) {
   hg_value_vec words = {0};
   node_vec from = {0};
   command_words(sh, command, &words, &from);
-  size_t n = words.len, i;
-  hg_value *w = words.items;
-  // Wrappers, each read by its grammar in the policy, up to the program.
-  const char **text = hg_xcalloc(n + 1, sizeof(char *));
-  for (size_t k = 0; k < n; k++) // a word whose start is known reads as an option or an assignment
-    text[k] = w[k].kind == HG_VAL_STR && w[k].text[0] != HG_HOLE ? w[k].text : NULL; // (--kill-after="$T")
-  i = hg_policy_skip_wrappers(policy, text, n);
-  free(text);
-  bool site = false;
+  size_t n = words.len, i = after_wrappers(policy, words.items, n), at, sub = 0;
   hg_value program;
-  if (i < n && (is_program(policy, &w[i]) ? (program = w[i], true)
-                                          : program_in_variable(sh, policy, &words, &from, i, &program))) {
-    i++;
-    // The program's own options: `docker --context ci run`, `podman --remote run`.
-    while (i < n && is_str(&w[i]) && w[i].text[0] == '-' && strcmp(w[i].text, "--"))
-      i += hg_policy_is_global_value_flag(policy, w[i].text) ? 2 : 1;
-    size_t sub = i;
-    while (i < n && is_str(&w[i]) && hg_policy_is_subcommand(policy, w[i].text) && !site)
-      site = hg_policy_is_verb(policy, w[i++].text);
-    if (site) {
-      hg_value_vec kept = {0};
-      HG_VEC_PUSH(&kept, program);
-      for (size_t k = sub; k < n; k++)
-        HG_VEC_PUSH(&kept, w[k]);
-      *flags = hg_values_finish(sh->arena,
-                                (hg_value){.kind = HG_VAL_LIST,
-                                           .text = hg_node_text(command, sh->src, sh->arena),
-                                           .line = ts_node_start_point(command).row + 1},
-                                &kept);
-    }
-  }
+  if (i < n && (is_program(policy, &words.items[i]) ? (program = words.items[i], true)
+                                                    : program_in_variable(sh, policy, &words, &from, i, &program)))
+    sub = verb_words(policy, words.items, n, i, &at);
+  if (sub)
+    *flags = site_flags(sh->arena, program, words.items, n, sub, hg_node_text(command, sh->src, sh->arena),
+                        ts_node_start_point(command).row + 1);
   free(words.items);
   free(from.items);
-  return site;
+  return sub != 0;
 }
 
 // What one run of the shell query keeps from its site matches.
@@ -109,6 +122,8 @@ typedef struct {
   hg_arena *arena;
   TSNode root;
   hg_site_vec *sites;
+  const char *command_kind; // the kind and reading of the pattern that reads commands, for the
+  hg_reads command_reads;   // sites read in regions that failed to parse (NULL: none)
   HG_VEC(uint32_t) seen;
   HG_VEC(TSNode) scripts;
   hg_sh sh;
@@ -139,6 +154,103 @@ static void on_site(void *ctx, const hg_pattern *p, const TSQueryMatch *m, TSNod
   hg_extract__position(&s, r->source, node);
   s.has_error = ts_node_has_error(node);
   HG_VEC_PUSH(r->sites, s);
+}
+
+// ---- regions that failed to parse ---------------------------------------------------------------
+
+// Words that open a compound command or a branch before the command on the same line.
+static bool reserved(const char *w) {
+  static const char *const words[] = {"if", "then", "else", "elif", "do", "while", "until", "!", "{", "(", "time"};
+  for (size_t i = 0; i < HG_ARRAY_LEN(words); i++)
+    if (!strcmp(w, words[i]))
+      return true;
+  return false;
+}
+
+// The 0-based row of byte `to`, counted on from byte `from` at row `row` (from <= to).
+static uint32_t row_at(const hg_source *src, uint32_t from, uint32_t row, uint32_t to) {
+  for (uint32_t k = from; k < to; k++)
+    row += src->data[k] == '\n';
+  return row;
+}
+
+// The lines of a region that failed to parse, read with the command-line word reader (base/argv.c,
+// no variables): each command there that starts a container (a program, after wrappers, then a
+// verb) is a site judged on those words, an expansion standing as an unknown word that may be
+// several; a command whose words cannot be read (a quote left open, a command substitution) leaves
+// the region reported. A region with no such command hides no site.
+static bool read_region(void *ctx, TSNode region, uint32_t a, uint32_t b, hg_site_vec *sites) {
+  shell_run *r = ctx;
+  const hg_source *src = r->source;
+  if (!r->command_kind)
+    return true; // the rules read no shell commands: nothing to judge the region by
+  size_t found = sites->len;
+  uint32_t ls = a, le = b;
+  while (ls > 0 && src->data[ls - 1] != '\n')
+    ls--;
+  while (le < src->len && src->data[le] != '\n')
+    le++;
+  const char *text = hg_arena_strndup(r->arena, src->data + ls, le - ls);
+  bool report = false;
+  // Rows are counted on from the region's first line: the ERROR node's row, less the lines between
+  // that line and the node (the statement around it may start lines earlier).
+  uint32_t at_byte = ls, at_row = ts_node_start_point(region).row;
+  for (uint32_t k = ls; k < ts_node_start_byte(region) && k < src->len; k++)
+    at_row -= src->data[k] == '\n' && at_row > 0;
+  for (const char *p = text; *p;) {
+    p += strspn(p, " \t\r\n");
+    hg_argv_words argv = {0};
+    bool closed;
+    const char *end = hg_argv_split_next(&argv, p, &closed);
+    // Words that open a compound command stand before it (the reader drops comments).
+    size_t n = argv.len, first = 0;
+    while (first < n && reserved(argv.items[first]))
+      first++;
+    hg_value_vec w = {0};
+    bool readable = closed;
+    for (size_t k = first; k < n; k++) {
+      const char *t = argv.items[k];
+      readable = readable && !strstr(t, "$(") && !strchr(t, '`');
+      if (strchr(t, '$') || strchr(t, '`') || strchr(t, HG_HOLE))
+        HG_VEC_PUSH(&w, ((hg_value){.kind = HG_VAL_UNKNOWN, .text = hg_arena_strndup(r->arena, t, strlen(t)), .splat = true,
+                                   .origin = "an expansion in code that failed to parse, read without the script's "
+                                             "variables"}));
+      else
+        HG_VEC_PUSH(&w, ((hg_value){.kind = HG_VAL_STR, .text = hg_arena_strndup(r->arena, t, strlen(t))}));
+    }
+    size_t i = after_wrappers(r->policy, w.items, w.len), at, sub = 0;
+    if (i < w.len && is_program(r->policy, &w.items[i]))
+      sub = verb_words(r->policy, w.items, w.len, i, &at);
+    uint32_t start = ls + (uint32_t)(p - text), stop = ls + (uint32_t)(end - text);
+    while (stop > start && strchr(" \t\r\n", src->data[stop - 1]))
+      stop--;
+    bool inside = false; // a command the query found already, in or around the broken part
+    for (size_t k = 0; k < found && !inside; k++)
+      inside = start >= sites->items[k].start_byte && start < sites->items[k].end_byte;
+    if (sub && !inside && !readable) {
+      report = true;
+    } else if (sub && !inside) {
+      uint32_t row = row_at(src, at_byte, at_row, start), end_row = row_at(src, start, row, stop);
+      at_byte = start;
+      at_row = row;
+      hg_site s = {.path = src->path, .kind = r->command_kind, .reads = r->command_reads};
+      s.flags = site_flags(r->arena, w.items[at], w.items, w.len, sub, hg_arena_strndup(r->arena, src->data + start,
+                           stop - start), row + 1);
+      s.flags.items[0].line = row + 1;
+      s.start_byte = start;
+      s.end_byte = stop;
+      hg_pos pa = hg_source_pos(src, start, row), pb = hg_source_pos(src, stop, end_row);
+      s.line = pa.line;
+      s.col = pa.col;
+      s.end_line = pb.line;
+      s.end_col = pb.col;
+      HG_VEC_PUSH(sites, s);
+    }
+    free(w.items);
+    hg_strv_free(argv.items, argv.len);
+    p = *end ? end + 1 : end;
+  }
+  return report;
 }
 
 void hg_shell_sites(hg_extractor *self, const hg_ruleset *rules, const hg_source *source, TSNode root,
@@ -173,7 +285,15 @@ void hg_shell_sites(hg_extractor *self, const hg_ruleset *rules, const hg_source
     for (size_t i = first; i < sites->len; i++)
       HG_VEC_PUSH(&mine, sites->items[i]);
     size_t before = mine.len;
-    hg_extract__error_regions(self, rules, HG_SURFACE_SHELL, source, root, &mine);
+    const TSQuery *q = hg_ruleset_query(rules, HG_SURFACE_SHELL);
+    for (uint32_t k = 0; q && k < ts_query_pattern_count(q) && !run.command_kind; k++) {
+      const hg_pattern *p = hg_ruleset_pattern(rules, HG_SURFACE_SHELL, k);
+      if (p && p->role == HG_PATTERN_SITE && p->reads == HG_READS_COMMAND) {
+        run.command_kind = p->kind;
+        run.command_reads = p->reads;
+      }
+    }
+    hg_extract__error_regions_read(self, rules, HG_SURFACE_SHELL, source, root, &mine, read_region, &run);
     for (size_t i = before; i < mine.len; i++)
       HG_VEC_PUSH(sites, mine.items[i]);
     free(mine.items);
