@@ -41,8 +41,11 @@ static bool is_program(const hg_policy *policy, const hg_value *v) {
 }
 
 // The program word at `at` when it is not a program's name as it stands: a variable one of whose
-// values is (`ENGINE=${ENGINE:-podman}; $ENGINE run`, both arms of an if). *program is then what
-// it may hold (an ALT, or the one value).
+// values is (`ENGINE=${ENGINE:-podman}; $ENGINE run`, both arms of an if). *program is then that
+// value, with the condition that selects it (`cond`): the command starts a container only when the
+// variable holds a program, so the site is judged as that program's command (the other values of
+// the variable, which hg_sh_alternatives gives as an ALT, start none, and the judge need not split
+// on them).
 static bool program_in_variable(hg_sh *sh, const hg_policy *policy, const hg_value_vec *words, const node_vec *from,
                                 size_t at, hg_value *program) {
   if (at > 0 && ts_node_eq(from->items[at - 1], from->items[at]))
@@ -50,14 +53,15 @@ static bool program_in_variable(hg_sh *sh, const hg_policy *policy, const hg_val
   hg_value v;
   if (!hg_sh_alternatives(sh, from->items[at], &v))
     return false;
-  bool any = is_program(policy, &v);
-  for (size_t k = 0; v.kind == HG_VAL_ALT && k < v.n_items && !any; k++)
-    any = is_program(policy, &v.items[k]);
-  if (any) {
-    *program = v;
+  const hg_value *found = is_program(policy, &v) ? &v : NULL;
+  for (size_t k = 0; v.kind == HG_VAL_ALT && k < v.n_items && !found; k++)
+    if (is_program(policy, &v.items[k]))
+      found = &v.items[k];
+  if (found) {
+    *program = *found;
     program->line = words->items[at].line;
   }
-  return any;
+  return found != NULL;
 }
 
 // Where the words of a command that starts a container begin to be judged: the index of its
