@@ -178,6 +178,51 @@ static uint32_t row_at(const hg_source *src, uint32_t from, uint32_t row, uint32
   return row;
 }
 
+// Appends the value of word `t` of a command in a region that failed to parse: a variable standing
+// alone (`$HARDEN`, `${ENGINE}`; quotes are gone, so it is split as if unquoted) is its value
+// where the command stands (`use`, the node there), when the script assigns it in full before, in
+// code that parsed; any other expansion is an
+// unknown word that may be several. False when the word cannot be read at all (a command
+// substitution, whose end the reader does not know).
+static bool region_word(shell_run *r, TSNode use, const char *t, uint32_t line, hg_value_vec *out) {
+  size_t len = strlen(t);
+  if (strstr(t, "$(") || strchr(t, '`'))
+    return false;
+  if (!strchr(t, '$') && !strchr(t, HG_HOLE)) {
+    HG_VEC_PUSH(out, ((hg_value){.kind = HG_VAL_STR, .text = hg_arena_strndup(r->arena, t, len), .line = line}));
+    return true;
+  }
+  bool braced = t[0] == '$' && t[1] == '{' && len > 3 && t[len - 1] == '}';
+  size_t a = braced ? 2 : 1, b = braced ? len - 1 : len, k = a;
+  while (k < b && (t[k] == '_' || (t[k] >= 'A' && t[k] <= 'Z') || (t[k] >= 'a' && t[k] <= 'z') ||
+                   (k > a && t[k] >= '0' && t[k] <= '9')))
+    k++;
+  const char *value = NULL;
+  if (t[0] == '$' && k == b && b > a) {
+    if (!r->sh_ready) {
+      hg_sh_init(&r->sh, r->source->data, r->arena, r->root);
+      r->sh.env = r->env;
+      r->sh_ready = true;
+    }
+    value = hg_sh_scalar_at(&r->sh, hg_arena_strndup(r->arena, t + a, b - a), use);
+  }
+  if (!value) {
+    HG_VEC_PUSH(out, ((hg_value){.kind = HG_VAL_UNKNOWN, .text = hg_arena_strndup(r->arena, t, len), .splat = true,
+                                 .line = line,
+                                 .origin = "an expansion in code that failed to parse, which hardguard reads only "
+                                           "where it is a variable assigned in full before that code"}));
+    return true;
+  }
+  for (const char *v = value; *v;) { // split as an unquoted expansion is
+    v += strspn(v, " \t\n");
+    size_t m = strcspn(v, " \t\n");
+    if (m)
+      HG_VEC_PUSH(out, ((hg_value){.kind = HG_VAL_STR, .text = hg_arena_strndup(r->arena, v, m), .line = line}));
+    v += m;
+  }
+  return true;
+}
+
 // The lines of a region that failed to parse, read with the command-line word reader (base/argv.c,
 // no variables): each command there that starts a container (a program, after wrappers, then a
 // verb) is a site judged on those words, an expansion standing as an unknown word that may be
@@ -210,40 +255,32 @@ static bool read_region(void *ctx, TSNode region, uint32_t a, uint32_t b, hg_sit
     size_t n = argv.len, first = 0;
     while (first < n && reserved(argv.items[first]))
       first++;
-    hg_value_vec w = {0};
-    bool readable = closed;
-    for (size_t k = first; k < n; k++) {
-      const char *t = argv.items[k];
-      readable = readable && !strstr(t, "$(") && !strchr(t, '`');
-      if (strchr(t, '$') || strchr(t, '`') || strchr(t, HG_HOLE))
-        HG_VEC_PUSH(&w, ((hg_value){.kind = HG_VAL_UNKNOWN, .text = hg_arena_strndup(r->arena, t, strlen(t)), .splat = true,
-                                   .origin = "an expansion in code that failed to parse, read without the script's "
-                                             "variables"}));
-      else
-        HG_VEC_PUSH(&w, ((hg_value){.kind = HG_VAL_STR, .text = hg_arena_strndup(r->arena, t, strlen(t))}));
-    }
-    size_t i = after_wrappers(r->policy, w.items, w.len), at, sub = 0;
-    if (i < w.len && is_program(r->policy, &w.items[i]))
-      sub = verb_words(r->policy, w.items, w.len, i, &at);
     uint32_t start = ls + (uint32_t)(p - text), stop = ls + (uint32_t)(end - text);
     while (stop > start && strchr(" \t\r\n", src->data[stop - 1]))
       stop--;
+    uint32_t row = row_at(src, at_byte, at_row, start); // counted on from the last command's start
+    at_byte = start;
+    at_row = row;
+    hg_value_vec w = {0};
+    bool readable = closed;
+    TSNode use = ts_node_descendant_for_byte_range(r->root, start, start);
+    for (size_t k = first; k < n; k++)
+      readable = region_word(r, use, argv.items[k], row + 1, &w) && readable;
+    size_t i = after_wrappers(r->policy, w.items, w.len), at, sub = 0;
+    if (i < w.len && is_program(r->policy, &w.items[i]))
+      sub = verb_words(r->policy, w.items, w.len, i, &at);
     bool inside = false; // a command the query found already, in or around the broken part
-    for (size_t k = 0; k < found && !inside; k++)
+    for (size_t k = 0; sub && k < found && !inside; k++)
       inside = start >= sites->items[k].start_byte && start < sites->items[k].end_byte;
     if (sub && !inside && !readable) {
       report = true;
     } else if (sub && !inside) {
-      uint32_t row = row_at(src, at_byte, at_row, start), end_row = row_at(src, start, row, stop);
-      at_byte = start;
-      at_row = row;
       hg_site s = {.path = src->path, .kind = r->command_kind, .reads = r->command_reads};
-      s.flags = site_flags(r->arena, w.items[at], w.items, w.len, sub, hg_arena_strndup(r->arena, src->data + start,
-                           stop - start), row + 1);
-      s.flags.items[0].line = row + 1;
+      s.flags = site_flags(r->arena, w.items[at], w.items, w.len, sub,
+                           hg_arena_strndup(r->arena, src->data + start, stop - start), row + 1);
       s.start_byte = start;
       s.end_byte = stop;
-      hg_pos pa = hg_source_pos(src, start, row), pb = hg_source_pos(src, stop, end_row);
+      hg_pos pa = hg_source_pos(src, start, row), pb = hg_source_pos(src, stop, row_at(src, start, row, stop));
       s.line = pa.line;
       s.col = pa.col;
       s.end_line = pb.line;

@@ -51,6 +51,10 @@ void hg_sh_words(hg_sh *self, TSNode arg, hg_value_vec *out);
  *  (out untouched) for any other word. Bounded: at most MAX_ALTERNATIVES, the rest "budget". */
 bool hg_sh_alternatives(hg_sh *self, TSNode arg, hg_value *out);
 
+/** The value of variable `name` where `use` stands, when it is a string known in full (the last
+ *  assignment before `use` in its scope, as hg_sh_words reads it); NULL otherwise. */
+const char *hg_sh_scalar_at(hg_sh *self, const char *name, TSNode use);
+
 /** The function_definition holding `n`, or a null node. */
 TSNode hg_sh_function_of(TSNode n);
 

@@ -667,3 +667,8 @@ bool hg_sh_alternatives(hg_sh *self, TSNode arg, hg_value *out) {
   }
   return true;
 }
+
+const char *hg_sh_scalar_at(hg_sh *self, const char *name, TSNode use) {
+  shval v = lookup(self, name, use);
+  return v.kind == VAL_SCALAR && !strchr(v.text, HG_HOLE) ? v.text : NULL;
+}
