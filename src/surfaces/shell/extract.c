@@ -180,11 +180,19 @@ static uint32_t row_at(const hg_source *src, uint32_t from, uint32_t row, uint32
 
 // Appends the value of word `t` of a command in a region that failed to parse: a variable standing
 // alone (`$HARDEN`, `${ENGINE}`; quotes are gone, so it is split as if unquoted) is its value
-// where the command stands (`use`, the node there), when the script assigns it in full before, in
-// code that parsed; any other expansion is an
+// where the first command of the region using it stands (`start`), when the script assigns it in
+// full before, in code that parsed; any other expansion is an
 // unknown word that may be several. False when the word cannot be read at all (a command
 // substitution, whose end the reader does not know).
-static bool region_word(shell_run *r, TSNode use, const char *t, uint32_t line, hg_value_vec *out) {
+// What the variables read in one region hold, looked up once each: a lookup walks the tree around
+// the command (ts_node_parent is linear in the siblings, and a broken region may hold a whole file).
+typedef struct {
+  HG_VEC(const char *) names;
+  HG_VEC(const char *) values; // NULL: not known
+} region_vars;
+
+static bool region_word(shell_run *r, region_vars *vars, uint32_t start, const char *t, uint32_t line,
+                        hg_value_vec *out) {
   size_t len = strlen(t);
   if (strstr(t, "$(") || strchr(t, '`'))
     return false;
@@ -199,12 +207,21 @@ static bool region_word(shell_run *r, TSNode use, const char *t, uint32_t line, 
     k++;
   const char *value = NULL;
   if (t[0] == '$' && k == b && b > a) {
-    if (!r->sh_ready) {
-      hg_sh_init(&r->sh, r->source->data, r->arena, r->root);
-      r->sh.env = r->env;
-      r->sh_ready = true;
+    size_t v = 0;
+    while (v < vars->names.len && !(strlen(vars->names.items[v]) == b - a && !memcmp(vars->names.items[v], t + a, b - a)))
+      v++;
+    if (v == vars->names.len) {
+      if (!r->sh_ready) {
+        hg_sh_init(&r->sh, r->source->data, r->arena, r->root);
+        r->sh.env = r->env;
+        r->sh_ready = true;
+      }
+      const char *name = hg_arena_strndup(r->arena, t + a, b - a);
+      HG_VEC_PUSH(&vars->names, name);
+      HG_VEC_PUSH(&vars->values,
+                  hg_sh_scalar_at(&r->sh, name, ts_node_descendant_for_byte_range(r->root, start, start)));
     }
-    value = hg_sh_scalar_at(&r->sh, hg_arena_strndup(r->arena, t + a, b - a), use);
+    value = vars->values.items[v];
   }
   if (!value) {
     HG_VEC_PUSH(out, ((hg_value){.kind = HG_VAL_UNKNOWN, .text = hg_arena_strndup(r->arena, t, len), .splat = true,
@@ -241,6 +258,7 @@ static bool read_region(void *ctx, TSNode region, uint32_t a, uint32_t b, hg_sit
     le++;
   const char *text = hg_arena_strndup(r->arena, src->data + ls, le - ls);
   bool report = false;
+  region_vars vars = {0};
   // Rows are counted on from the region's first line: the ERROR node's row, less the lines between
   // that line and the node (the statement around it may start lines earlier).
   uint32_t at_byte = ls, at_row = ts_node_start_point(region).row;
@@ -263,9 +281,8 @@ static bool read_region(void *ctx, TSNode region, uint32_t a, uint32_t b, hg_sit
     at_row = row;
     hg_value_vec w = {0};
     bool readable = closed;
-    TSNode use = ts_node_descendant_for_byte_range(r->root, start, start);
     for (size_t k = first; k < n; k++)
-      readable = region_word(r, use, argv.items[k], row + 1, &w) && readable;
+      readable = region_word(r, &vars, start, argv.items[k], row + 1, &w) && readable;
     size_t i = after_wrappers(r->policy, w.items, w.len), at, sub = 0;
     if (i < w.len && is_program(r->policy, &w.items[i]))
       sub = verb_words(r->policy, w.items, w.len, i, &at);
@@ -291,6 +308,8 @@ static bool read_region(void *ctx, TSNode region, uint32_t a, uint32_t b, hg_sit
     hg_strv_free(argv.items, argv.len);
     p = *end ? end + 1 : end;
   }
+  free(vars.names.items);
+  free(vars.values.items);
   return report;
 }
 
