@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/table.h"
 #include "surfaces/shell/sh.h"
 #include "surfaces/shell/shell.h"
 #include "surfaces/ydoc.h"
@@ -97,13 +98,135 @@ static const char *const EXPRESSION[] = {"github_expression"};
 static const hg_sh_env EXPRESSIONS = {EXPRESSION, NULL, 1,
                                       "a GitHub Actions expression `${{ ... }}`, filled in by the runner"};
 
-static hg_embed without_expressions(const hg_embed *e, hg_arena *arena) {
-  if (!strstr(e->text, "${{"))
-    return *e;
+static bool name_char(char c) {
+  return c == '_' || (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9');
+}
+
+// `${{ env.NAME }}` from `s` to `end` (the `}}`): NAME (*name, *len), when it is that.
+static bool env_expression(const char *s, const char *end, const char **name, size_t *len) {
+  const char *p = s + 3;
+  while (p < end && (*p == ' ' || *p == '\t'))
+    p++;
+  if (end - p < 4 || strncmp(p, "env.", 4))
+    return false;
+  *name = p += 4;
+  while (p < end && name_char(*p))
+    p++;
+  *len = (size_t)(p - *name);
+  while (p < end && (*p == ' ' || *p == '\t'))
+    p++;
+  return *len && p == end;
+}
+
+// The names the script reads (`$X`, `${X...`, `${{ env.X }}`), so that only those of a workflow's
+// `env:` are given to it (a mapping may hold 100,000 keys).
+static void names_read(const hg_embed *e, hg_table *out) {
+  for (uint32_t i = 0; i + 1 < e->len; i++) {
+    if (e->text[i] != '$')
+      continue;
+    uint32_t a = i + 1 + (e->text[i + 1] == '{');
+    if (e->text[a] == '{') { // ${{ env.X }}
+      const char *end = strstr(e->text + i + 3, "}}"), *name;
+      size_t len;
+      if (end && env_expression(e->text + i, end, &name, &len))
+        hg_table_put(out, name, len, NULL);
+      continue;
+    }
+    uint32_t b = a;
+    while (b < e->len && name_char(e->text[b]))
+      b++;
+    if (b > a)
+      hg_table_put(out, e->text + a, b - a, NULL);
+  }
+}
+
+// The variables a GitHub step's script sees from its workflow: the `env:` mappings of the
+// workflow, its job and the step, a later level overriding an earlier one, as the runner sets
+// them. Each one the script reads and whose value is known (no expression in it) is written before
+// the script as an assignment, mapped to its key in the file, so that the shell reading follows it
+// like the script's own (`docker run $SANDBOX_FLAGS ...` reads the flags); for `${{ env.X }}`,
+// which the runner writes into the script, the same under a name of its own, github_env_X.
+typedef struct {
+  HG_VEC(const char *) names; // the env: names the script reads whose values are expressions
+  HG_VEC(const char *) origins;
+} unknown_env;
+
+static void workflow_env(hg_ydoc *doc, yaml_node_t *const *above, size_t n, const hg_embed *e, hg_arena *arena,
+                         hg_embed_builder *b, hg_table *known, unknown_env *unknown) {
+  hg_table read, seen;
+  hg_table_init(&read, NULL, 0);
+  names_read(e, &read);
+  hg_table_init(&seen, NULL, 0);
+  HG_VEC(yaml_node_pair_t *) chosen = {0};
+  for (size_t i = n; i-- > 0;) { // the step first: the first level naming a key wins
+    yaml_node_t *m = hg_yaml_get(&doc->yaml, above[i], "env");
+    if (!m || m->type != YAML_MAPPING_NODE)
+      continue;
+    for (yaml_node_pair_t *p = m->data.mapping.pairs.top; p-- > m->data.mapping.pairs.start;) {
+      yaml_node_t *k = yaml_document_get_node(&doc->yaml.doc, p->key);
+      if (!k || k->type != YAML_SCALAR_NODE || !hg_table_get(&read, (const char *)k->data.scalar.value,
+                                                              k->data.scalar.length))
+        continue;
+      bool added;
+      hg_table_put(&seen, (const char *)k->data.scalar.value, k->data.scalar.length, &added);
+      if (added)
+        HG_VEC_PUSH(&chosen, p);
+    }
+  }
+  for (size_t i = 0; i < chosen.len; i++) {
+    yaml_node_t *k = yaml_document_get_node(&doc->yaml.doc, chosen.items[i]->key),
+                *v = yaml_document_get_node(&doc->yaml.doc, chosen.items[i]->value);
+    const char *name = (const char *)k->data.scalar.value;
+    bool shell_name = k->data.scalar.length && !(name[0] >= '0' && name[0] <= '9');
+    for (size_t c = 0; c < k->data.scalar.length && shell_name; c++)
+      shell_name = name_char(name[c]);
+    if (!shell_name)
+      continue;
+    if (!v || v->type != YAML_SCALAR_NODE || strstr((const char *)v->data.scalar.value, "${{")) {
+      HG_VEC_PUSH(&unknown->names, name); // not known: named as what it is
+      HG_VEC_PUSH(&unknown->origins,
+                  hg_arena_printf(arena, "$%s is set by a GitHub Actions expression in an env: (line %zu)", name,
+                                  (size_t)k->start_mark.line + 1));
+      continue;
+    }
+    hg_buf q = {0};
+    for (const char *c = (const char *)v->data.scalar.value; *c; c++)
+      hg_buf_puts(&q, *c == '\'' ? "'\\''" : (char[]){*c, 0});
+    uint32_t at = hg_ydoc_byte(doc, k->start_mark);
+    for (int twice = 0; twice < 2; twice++) {
+      char *line = hg_xasprintf("%s%s='%s'\n", twice ? "github_env_" : "", name, q.data ? q.data : "");
+      hg_embed_put(b, line, strlen(line), at, false);
+      free(line);
+    }
+    hg_buf_free(&q);
+    hg_table_put(known, name, k->data.scalar.length, NULL);
+  }
+  free(chosen.items);
+  hg_table_free(&read);
+  hg_table_free(&seen);
+}
+
+static hg_embed without_expressions(hg_ydoc *doc, yaml_node_t *const *above, size_t n, const hg_embed *e,
+                                    hg_arena *arena, unknown_env *unknown) {
   hg_embed_builder b = {0};
+  hg_table known; // the names of env: whose values are written before the script
+  hg_table_init(&known, NULL, 0);
+  workflow_env(doc, above, n, e, arena, &b, &known, unknown);
+  if (!b.text.len && !strstr(e->text, "${{")) {
+    hg_table_free(&known);
+    return *e;
+  }
   for (uint32_t i = 0; i < e->len;) {
     const char *end = e->text[i] == '$' && !strncmp(e->text + i, "${{", 3) ? strstr(e->text + i + 3, "}}") : NULL;
-    if (end) {
+    const char *name;
+    size_t len;
+    if (end && env_expression(e->text + i, end, &name, &len) && hg_table_get(&known, name, len)) {
+      // `${{ env.X }}` with X known: the runner writes X's value into the script, split as an
+      // unquoted ${github_env_X} would be.
+      const char *var = hg_arena_printf(arena, "${github_env_%.*s}", (int)len, name);
+      hg_embed_put(&b, var, strlen(var), e->at[i], false);
+      i = (uint32_t)(end + 2 - e->text);
+    } else if (end) {
       hg_embed_put(&b, "${github_expression}", 20, e->at[i], false);
       i = (uint32_t)(end + 2 - e->text);
     } else {
@@ -111,6 +234,7 @@ static hg_embed without_expressions(const hg_embed *e, hg_arena *arena) {
       i++;
     }
   }
+  hg_table_free(&known);
   return hg_embed_finish(&b, arena, e->at[e->len]);
 }
 
@@ -129,8 +253,15 @@ static void script(hg_ydoc *doc, yaml_node_t *const *above, size_t n, yaml_node_
   // A step run by PowerShell, cmd or python is not shell code (docs/limits.md).
   if (!posix_shell(step_shell(doc, above, n)))
     return;
-  e = without_expressions(&e, c->arena);
-  hg_shell_embedded(c->ex, c->rules, c->src, &doc->lines, &e, &EXPRESSIONS, c->arena, c->sites, c->markers);
+  unknown_env unknown = {0};
+  HG_VEC_PUSH(&unknown.names, EXPRESSION[0]);
+  HG_VEC_PUSH(&unknown.origins, NULL);
+  e = without_expressions(doc, above, n, &e, c->arena, &unknown);
+  hg_sh_env env = {.names = unknown.names.items, .origins = unknown.origins.items, .n = unknown.names.len,
+                   .origin = EXPRESSIONS.origin};
+  hg_shell_embedded(c->ex, c->rules, c->src, &doc->lines, &e, &env, c->arena, c->sites, c->markers);
+  free(unknown.names.items);
+  free(unknown.origins.items);
 }
 
 void hg_ci_extract(hg_extractor *self, const hg_ruleset *rules, const hg_config *config, void *project,
