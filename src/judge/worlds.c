@@ -68,7 +68,7 @@ static hg_value choose(world *w, const hg_value *alt) {
   w->taken[k] = arm;
   hg_value out = instantiate(w, arm);
   out.key = alt->key;
-  out.splat = alt->splat;
+  out.splat |= alt->splat;
   out.group = alt->group;
   out.conditional |= alt->conditional;
   if (!out.line)

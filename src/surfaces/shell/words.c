@@ -34,6 +34,11 @@ typedef struct {
   bool spread;        // an unknown part stands unquoted: it may split into any number of words
   bool conditional;
   uint32_t line; // of the assignment a part came from, else of the argument
+  // ${VAR:-default} of a variable the script never assigns: the environment's value or the
+  // default (the value model's alternatives). The default's text stands at env_at.., env_len bytes.
+  const char *env_var;
+  size_t env_at, env_len;
+  bool env_done; // env_len is known
 } word;
 
 static const char *text_of(hg_sh *sh, TSNode n) { return hg_node_text(n, sh->src, sh->arena); }
@@ -138,7 +143,37 @@ static void finish(hg_sh *sh, word *w, TSNode arg, hg_value_vec *out) {
   const char *t = w->text.data ? w->text.data : "";
   hg_value v = {
       .kind = HG_VAL_STR, .line = w->line ? w->line : ts_node_start_point(arg).row + 1, .conditional = w->conditional};
-  if (t[0] == HG_HOLE && t[1] == '\0') {
+  if (w->env_var && w->env_at <= w->text.len) {
+    // One of two words: the environment's value in the default's place, or the default.
+    size_t len = w->env_done ? w->env_len : w->text.len - w->env_at;
+    if (w->env_at + len > w->text.len)
+      len = w->text.len - w->env_at;
+    hg_value *arms = hg_arena_alloc(sh->arena, 2 * sizeof(hg_value));
+    hg_buf env = {0};
+    hg_buf_add(&env, t, w->env_at);
+    hg_buf_putc(&env, HG_HOLE);
+    hg_buf_add(&env, t + w->env_at + len, w->text.len - w->env_at - len);
+    const char *origin = hg_arena_printf(sh->arena, "$%s is not assigned in the script: it comes from the environment",
+                                         w->env_var);
+    arms[0] = v;
+    arms[0].text = hg_arena_strndup(sh->arena, env.data, env.len);
+    arms[0].origin = origin;
+    if (env.len == 1) {
+      arms[0].kind = HG_VAL_UNKNOWN;
+      arms[0].text = text_of(sh, arg);
+      arms[0].splat = w->spread;
+    }
+    arms[0].cond = hg_arena_printf(sh->arena, "%s is set", w->env_var);
+    hg_buf_free(&env);
+    arms[1] = v;
+    arms[1].text = hg_arena_strndup(sh->arena, t, w->text.len);
+    arms[1].origin = w->origin;
+    arms[1].cond = hg_arena_printf(sh->arena, "%s is unset", w->env_var);
+    v.kind = HG_VAL_ALT;
+    v.text = text_of(sh, arg);
+    v.items = arms;
+    v.n_items = 2;
+  } else if (t[0] == HG_HOLE && t[1] == '\0') {
     v.kind = HG_VAL_UNKNOWN;
     v.text = text_of(sh, arg);
     v.origin = w->origin;
@@ -156,6 +191,8 @@ static void finish(hg_sh *sh, word *w, TSNode arg, hg_value_vec *out) {
   w->spread = false;
   w->conditional = false;
   w->line = 0;
+  w->env_var = NULL;
+  w->env_done = false;
 }
 
 // Text the shell splits into fields (an unquoted expansion): blanks end the word being built.
@@ -252,6 +289,8 @@ static shval compute(hg_sh *sh, const hg_sh_assign *a) {
     emit(sh, a->value, true, &w, a->value, &items);
     v.text = hg_arena_strndup(sh->arena, w.text.data ? w.text.data : "", w.text.len);
     v.origin = w.origin;
+    // (X=${X:-default} keeps the default here: a variable holds one text, and the program-word
+    // and broken-region readers take it as such; docs/limits.md lists the gap)
     hg_buf_free(&w.text);
     // Nothing but unknown parts (and blanks): the value is unknown, however it is split.
     if (strchr(v.text, HG_HOLE) && v.text[strspn(v.text, "\x01 \t\n")] == '\0')
@@ -424,10 +463,19 @@ static void emit_expansion(hg_sh *sh, TSNode n, bool quoted, word *w, TSNode arg
     // as unset only for the `:` forms.
     bool empty = v.kind == VAL_SCALAR && !v.text[0];
     if (unset || (op[0] == ':' && empty)) {
+      bool env = unset && !w->env_var; // the environment may set it (the first such in a word)
+      if (env) {
+        w->env_var = name;
+        w->env_at = w->text.len;
+      }
       for (uint32_t i = 0; i < n_deflt; i++)
         emit(sh, deflt[i], quoted, w, arg, out);
       if (!n_deflt)
         w->open = true;
+      if (env && w->env_var == name && !w->env_done) {
+        w->env_len = w->text.len - w->env_at;
+        w->env_done = true;
+      }
       return;
     }
   } else if (op && strcmp(op, ":?") && strcmp(op, "?")) {
