@@ -4,6 +4,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "base/table.h"
 #include "surfaces/shell/sh.h"
@@ -90,6 +91,37 @@ static const char *step_shell(hg_ydoc *doc, yaml_node_t *const *above, size_t n)
 // Is it one of the shell surface's interpreters (`bash`, `sh -e {0}`, `/usr/bin/bash --noprofile {0}`)?
 static bool posix_shell(const char *shell) {
   return !shell || hg_surface_by_command(shell, strlen(shell)) == HG_SURFACE_SHELL;
+}
+
+// Is it PowerShell (`pwsh`, `powershell`, `pwsh -command ". '{0}'"`, `C:\...\pwsh.exe`)?
+static bool powershell(const char *shell) {
+  if (!shell)
+    return false;
+  size_t n = strcspn(shell, " \t");
+  const char *base = shell;
+  for (size_t i = 0; i < n; i++)
+    if (shell[i] == '/' || shell[i] == '\\')
+      base = shell + i + 1;
+  size_t len = (size_t)(shell + n - base);
+  if (len > 4 && !strncasecmp(base + len - 4, ".exe", 4))
+    len -= 4;
+  return (len == 4 && !strncasecmp(base, "pwsh", 4)) || (len == 10 && !strncasecmp(base, "powershell", 10));
+}
+
+// A PowerShell script as the shell reader reads it: a backtick ending a line continues the command
+// on the next, as a backslash does in a POSIX shell, and is replaced by one (same length, so every
+// byte keeps its place in the file). Native commands (`docker run ...`, `& docker run ...`) with
+// literal words, '...' and "..." strings and `$variables` (unknown unless the script assigns them
+// as a POSIX shell would) read as they would run; PowerShell's own syntax around them either reads
+// as shell or is a region that may hide a site (docs/sites.md).
+static hg_embed powershell_as_shell(const hg_embed *e, hg_arena *arena) {
+  char *text = hg_arena_alloc(arena, e->len + 1 + HG_SOURCE_PAD);
+  memcpy(text, e->text, e->len);
+  memset(text + e->len, 0, 1 + HG_SOURCE_PAD);
+  for (uint32_t i = 0; i + 1 < e->len; i++)
+    if (text[i] == '`' && (text[i + 1] == '\n' || (text[i + 1] == '\r' && i + 2 < e->len && text[i + 2] == '\n')))
+      text[i] = '\\';
+  return (hg_embed){text, e->len, e->at};
 }
 
 // GitHub Actions fills in `${{ expression }}` before the shell runs: each becomes a variable the
@@ -250,8 +282,12 @@ static void script(hg_ydoc *doc, yaml_node_t *const *above, size_t n, yaml_node_
     return;
   HG_VEC_PUSH(&c->from, e.len ? e.at[0] : e.at[e.len]);
   HG_VEC_PUSH(&c->to, e.at[e.len]);
-  // A step run by PowerShell, cmd or python is not shell code (docs/limits.md).
-  if (!posix_shell(step_shell(doc, above, n)))
+  // A step run by cmd or python is not shell code (docs/limits.md); PowerShell's native command
+  // lines are read as a POSIX shell's.
+  const char *shell = step_shell(doc, above, n);
+  if (powershell(shell))
+    e = powershell_as_shell(&e, c->arena);
+  else if (!posix_shell(shell))
     return;
   unknown_env unknown = {0};
   HG_VEC_PUSH(&unknown.names, EXPRESSION[0]);
