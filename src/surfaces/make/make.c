@@ -511,7 +511,8 @@ void hg_make_extract(hg_extractor *self, const hg_ruleset *rules, const hg_confi
     hg_make_collect(&m, ts_tree_root_node(g->tree), g->lo, g->hi);
   }
   hg_lines_init(&lines, source, arena);
-  qsort(scripts.items, scripts.len, sizeof(TSNode), by_start);
+  if (scripts.len > 1)
+    qsort(scripts.items, scripts.len, sizeof(TSNode), by_start);
   for (size_t i = 0; i < scripts.len; i++)
     if (i == 0 || ts_node_start_byte(scripts.items[i]) != ts_node_start_byte(scripts.items[i - 1]))
       read_line(self, rules, source, &lines, &m, ts_node_start_byte(scripts.items[i]),
