@@ -32,7 +32,7 @@ static hg_value value_of(const hg_resolver *self, TSNode n, int depth) {
   uint32_t line = ts_node_start_point(n).row + 1;
   if (!strcmp(type, "string") || !strcmp(type, "concatenated_string")) {
     hg_buf b = {0};
-    hg_resolve__string(self, n, &b, NULL);
+    hg_resolve__string(self, n, &b, NULL, depth);
     hg_value v = {.kind = HG_VAL_STR,
                   .text = hg_arena_strndup(self->arena, b.data ? b.data : "", b.len),
                   .line = line,
@@ -81,12 +81,51 @@ static hg_value value_of(const hg_resolver *self, TSNode n, int depth) {
     hg_resolve__entries(self, n, &items, depth);
     return finish(self, (hg_value){.kind = HG_VAL_DICT, .text = hg_resolve__text(self, n), .line = line}, &items);
   }
+  if (!strcmp(type, "conditional_expression"))
+    return hg_resolve__conditional(self, n, depth);
+  if (!strcmp(type, "boolean_operator"))
+    return hg_resolve__boolean(self, n, depth);
+  if (!strcmp(type, "subscript"))
+    return hg_resolve__subscript(self, n, depth);
+  if (!strcmp(type, "list_comprehension") || !strcmp(type, "set_comprehension") ||
+      !strcmp(type, "generator_expression") || !strcmp(type, "dictionary_comprehension"))
+    return hg_resolve__comprehension(self, n, depth);
   if (!strcmp(type, "call")) {
     TSNode args = hg_node_child(n, HG_FIELD_ARGUMENTS);
+    if (self->call_keywords && !ts_node_is_null(args)) {
+      // host_config=name where name was assigned create_host_config(...): the call's keywords.
+      hg_resolver plain = *self;
+      plain.call_keywords = false;
+      return hg_resolve_kwargs(&plain, args);
+    }
+    TSNode callee = hg_node_child(n, HG_FIELD_FUNCTION);
+    hg_value special;
+    if (hg_resolve__format(self, n, depth, &special))
+      return special;
+    if (hg_node_is(callee, "identifier")) {
+      const char *name = hg_resolve__text(self, callee);
+      if (hg_resolve__conversion(self, n, name, depth, &special))
+        return special;
+    } else if (hg_node_is(callee, "attribute")) {
+      TSNode attr = hg_node_child(callee, HG_FIELD_ATTRIBUTE);
+      if (hg_node_text_eq(attr, self->src, "get", 3) || hg_node_text_eq(attr, self->src, "getenv", 6) ||
+          hg_node_text_eq(attr, self->src, "setdefault", 10)) {
+        hg_buf q = {0};
+        bool env = hg_resolve_qualify(self, callee, &q) && hg_resolve__environment(self, n, q.data, depth, &special);
+        hg_buf_free(&q);
+        if (env)
+          return special;
+      }
+    }
     if (!ts_node_is_null(args) && callee_is(self, n, "dict") && !hg_imports_lookup(self->imports, "dict", 4))
       return hg_resolve__keyword_dict(self, args, depth);
     if (!ts_node_is_null(args) && (callee_is(self, n, "list") || callee_is(self, n, "tuple")) &&
         hg_node_arg_count(args) == 1) {
+      // list(d.values()), tuple(zip(a, b)), list(x for x in X): what iterating it gives
+      hg_value seq;
+      const char *why;
+      if (hg_resolve__iterate(self, hg_node_arg(args, 0), depth + 1, &seq, &why))
+        return seq;
       hg_value inner = value_at(self, hg_node_arg(args, 0), depth + 1);
       if (inner.kind == HG_VAL_LIST)
         return inner;
@@ -105,19 +144,14 @@ static hg_value value_of(const hg_resolver *self, TSNode n, int depth) {
       if (inner.kind == HG_VAL_UNKNOWN || inner.kind == HG_VAL_ALT)
         return inner;
     }
-    if (!ts_node_is_null(args) && callee_is(self, n, "str") && !hg_imports_lookup(self->imports, "str", 3) &&
-        hg_node_arg_count(args) == 1) {
-      // str() of a known number or string: "--pids-limit", str(self.pids_limit)
-      hg_value inner = value_at(self, hg_node_arg(args, 0), depth + 1);
-      if ((inner.kind == HG_VAL_NUM || inner.kind == HG_VAL_STR) && !inner.conditional) {
-        inner.kind = HG_VAL_STR;
-        return inner;
-      }
-    }
     return hg_summary_call(self, n, depth);
   }
-  if (!strcmp(type, "binary_operator"))
+  if (!strcmp(type, "binary_operator")) {
+    hg_value formatted;
+    if (hg_resolve__format(self, n, depth, &formatted))
+      return formatted;
     return hg_resolve__binary(self, n, depth);
+  }
   if (!strcmp(type, "identifier"))
     return hg_resolve__name(self, n, depth);
   if (!strcmp(type, "attribute"))
@@ -127,6 +161,14 @@ static hg_value value_of(const hg_resolver *self, TSNode n, int depth) {
 
 // Every value says which file it stands in (values from other modules of the project keep theirs).
 static hg_value value_at(const hg_resolver *self, TSNode n, int depth) {
+  if (self->call_keywords && !hg_node_is(n, "identifier") && !hg_node_is(n, "call") &&
+      !hg_node_is(n, "parenthesized_expression") && !hg_node_is(n, "conditional_expression") &&
+      !hg_node_is(n, "boolean_operator")) {
+    // Only the expression that stands for the host config, not what is inside it, is a call's keywords.
+    hg_resolver plain = *self;
+    plain.call_keywords = false;
+    return value_at(&plain, n, depth);
+  }
   hg_value v = value_of(self, n, depth);
   if (!v.path && self->module)
     v.path = self->module->path;
@@ -208,7 +250,10 @@ hg_value hg_resolve_kwargs(const hg_resolver *self, TSNode args) {
     TSNode call = hg_resolve_call(self, args);
     TSNode inner = ts_node_is_null(call) ? call : ts_node_child_by_field_name(call, "arguments", 9);
     if (ts_node_is_null(inner) || !hg_node_is(inner, "argument_list")) {
-      hg_value u = value_at(self, args, 1);
+      // A name assigned a call on each branch (if/else, try/except): each call's keywords.
+      hg_resolver keywords = *self;
+      keywords.call_keywords = true;
+      hg_value u = value_at(&keywords, args, 1);
       u.splat = true;
       HG_VEC_PUSH(&items, u);
       return finish(self,

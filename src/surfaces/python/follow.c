@@ -6,28 +6,13 @@
 
 #include "surfaces/node.h"
 #include "surfaces/python/resolve_internal.h"
+#include "surfaces/python/follow.h"
 #include "surfaces/python/scope.h"
 
 // ---- following a name through its scope ---------------------------------------------------------
 
-// What a name holds at a point, built from the statements before it: assignments, item
-// assignments, update/extend/append/insert/pop calls, += and |=. A change on only some paths
-// (inside an if, a loop, an except) is `conditional`: it may not have happened.
-typedef struct {
-  const hg_resolver *r;
-  const char *name;
-  size_t len;
-  int depth;
-  TSNode use, fn; // where the name is read, and the function around it (null: module scope)
-  bool defined;
-  bool container; // the value is a DICT or LIST being built in `items`
-  hg_value cur;   // otherwise, the value itself
-  hg_value_vec items;
-  bool spent; // the file's budget ran out while following
-} follow;
-
 // Charges `n` steps to the file's budget; false (and the follow marked spent) once it is out.
-static bool charge(follow *f, size_t n) {
+bool hg_follow__charge(follow *f, size_t n) {
   size_t *b = f->r->budget;
   if (!b)
     return true;
@@ -41,12 +26,12 @@ static bool charge(follow *f, size_t n) {
 }
 
 // What a follow that ran out of budget stands for.
-static hg_value over_budget(const hg_resolver *self, TSNode use) {
+hg_value hg_follow__over_budget(const hg_resolver *self, TSNode use) {
   return hg_resolve__unknown(
       self, use, "a value this file changes more often than hardguard follows (the per-file budget ran out)");
 }
 
-static bool is_name(const follow *f, TSNode n) {
+bool hg_follow__is_name(const follow *f, TSNode n) {
   if (ts_node_is_null(n) || !hg_node_is(n, "identifier"))
     return false;
   uint32_t a = ts_node_start_byte(n), b = ts_node_end_byte(n);
@@ -65,6 +50,7 @@ static void ensure_defined(follow *f) {
 }
 
 static void to_container(follow *f, hg_value_kind kind) {
+  f->changes++;
   ensure_defined(f);
   if (f->container)
     return;
@@ -80,7 +66,7 @@ static void to_container(follow *f, hg_value_kind kind) {
 }
 
 // Appends the items of `v` (a container of the same kind), or `v` itself as a spread.
-static void add_items(follow *f, hg_value_kind kind, hg_value v, bool cond) {
+void hg_follow__add_items(follow *f, hg_value_kind kind, hg_value v, bool cond) {
   to_container(f, kind);
   f->defined = true;
   if (v.kind == kind) {
@@ -97,7 +83,8 @@ static void add_items(follow *f, hg_value_kind kind, hg_value v, bool cond) {
   HG_VEC_PUSH(&f->items, v);
 }
 
-static void set_value(follow *f, hg_value v, bool cond) {
+void hg_follow__set_value(follow *f, hg_value v, bool cond) {
+  f->changes++;
   if (!cond || !f->defined) {
     f->container = false;
     f->items.len = 0;
@@ -121,12 +108,12 @@ static void set_value(follow *f, hg_value v, bool cond) {
   to_container(f, kind);
   for (size_t i = 0; i < f->items.len; i++)
     f->items.items[i].conditional = true;
-  add_items(f, kind, v, true);
+  hg_follow__add_items(f, kind, v, true);
 }
 
 static void on_call(follow *f, TSNode call, bool cond) {
   TSNode fn = hg_node_child(call, HG_FIELD_FUNCTION);
-  if (ts_node_is_null(fn) || !hg_node_is(fn, "attribute") || !is_name(f, ts_node_child_by_field_name(fn, "object", 6)))
+  if (ts_node_is_null(fn) || !hg_node_is(fn, "attribute") || !hg_follow__is_name(f, ts_node_child_by_field_name(fn, "object", 6)))
     return;
   TSNode attr = hg_node_child(fn, HG_FIELD_ATTRIBUTE);
   TSNode args = ts_node_child_by_field_name(call, "arguments", 9);
@@ -136,9 +123,9 @@ static void on_call(follow *f, TSNode call, bool cond) {
 #define METHOD(s) (n == sizeof(s) - 1 && memcmp(m, s, n) == 0)
   TSNode arg0 = hg_node_arg_count(args) > 0 ? hg_node_arg(args, 0) : (TSNode){0};
   if (METHOD("update")) {
-    add_items(f, HG_VAL_DICT, hg_resolve__keyword_dict(f->r, args, f->depth + 1), cond);
+    hg_follow__add_items(f, HG_VAL_DICT, hg_resolve__keyword_dict(f->r, args, f->depth + 1), cond);
   } else if (METHOD("extend") && !ts_node_is_null(arg0)) {
-    add_items(f, HG_VAL_LIST, hg_resolve_value_at(f->r, arg0, f->depth + 1), cond);
+    hg_follow__add_items(f, HG_VAL_LIST, hg_resolve_value_at(f->r, arg0, f->depth + 1), cond);
   } else if (METHOD("append") && !ts_node_is_null(arg0)) {
     hg_value item = hg_resolve_value_at(f->r, arg0, f->depth + 1);
     to_container(f, HG_VAL_LIST);
@@ -196,9 +183,9 @@ static void on_assignment(follow *f, TSNode asg, bool cond) {
   }
   for (TSNode t = asg; hg_node_is(t, "assignment"); t = ts_node_child_by_field_name(t, "right", 5)) {
     TSNode left = ts_node_child_by_field_name(t, "left", 4);
-    if (is_name(f, left)) {
-      set_value(f, hg_resolve_value_at(f->r, value, f->depth + 1), cond);
-    } else if (hg_node_is(left, "subscript") && is_name(f, ts_node_child_by_field_name(left, "value", 5))) {
+    if (hg_follow__is_name(f, left)) {
+      hg_follow__set_value(f, hg_resolve_value_at(f->r, value, f->depth + 1), cond);
+    } else if (hg_node_is(left, "subscript") && hg_follow__is_name(f, ts_node_child_by_field_name(left, "value", 5))) {
       TSNode sub = ts_node_child_by_field_name(left, "subscript", 9);
       hg_value key = ts_node_is_null(sub) ? (hg_value){0} : hg_resolve_value_at(f->r, sub, f->depth + 1);
       hg_value item = hg_resolve_value_at(f->r, value, f->depth + 1);
@@ -216,8 +203,8 @@ static void on_assignment(follow *f, TSNode asg, bool cond) {
                hg_node_is(left, "list_pattern")) {
       uint32_t n = ts_node_named_child_count(left);
       for (uint32_t i = 0; i < n; i++)
-        if (is_name(f, ts_node_named_child(left, i)))
-          set_value(f, hg_resolve__unknown(f->r, value, "a value unpacked from a sequence"), cond);
+        if (hg_follow__is_name(f, ts_node_named_child(left, i)))
+          hg_follow__set_value(f, hg_resolve__unknown(f->r, value, "a value unpacked from a sequence"), cond);
     }
   }
 }
@@ -230,11 +217,11 @@ static void on_delete(follow *f, TSNode target, bool cond) {
       on_delete(f, ts_node_named_child(target, i), cond);
     return;
   }
-  if (is_name(f, target)) {
-    set_value(f, hg_resolve__unknown(f->r, target, "a deleted name"), cond);
+  if (hg_follow__is_name(f, target)) {
+    hg_follow__set_value(f, hg_resolve__unknown(f->r, target, "a deleted name"), cond);
     return;
   }
-  if (!hg_node_is(target, "subscript") || !is_name(f, ts_node_child_by_field_name(target, "value", 5)))
+  if (!hg_node_is(target, "subscript") || !hg_follow__is_name(f, ts_node_child_by_field_name(target, "value", 5)))
     return;
   TSNode sub = ts_node_child_by_field_name(target, "subscript", 9);
   hg_value key = ts_node_is_null(sub) ? (hg_value){0} : hg_resolve_value_at(f->r, sub, f->depth + 1);
@@ -257,11 +244,11 @@ static bool apply_stmt(follow *f, hg_stmt s);
 
 // A statement between a name's creation and its use; each costs one step of the budget, and one
 // per item it adds.
-static bool on_stmt(void *ctx, hg_stmt s) {
+bool hg_follow__on_stmt(void *ctx, hg_stmt s) {
   follow *f = ctx;
   size_t before = f->items.len;
   bool go_on = apply_stmt(f, s);
-  return charge(f, 1 + (f->items.len > before ? f->items.len - before : 0)) && go_on;
+  return hg_follow__charge(f, 1 + (f->items.len > before ? f->items.len - before : 0)) && go_on;
 }
 
 static bool apply_stmt(follow *f, hg_stmt s) {
@@ -277,26 +264,26 @@ static bool apply_stmt(follow *f, hg_stmt s) {
   } else if (hg_node_is(e, "augmented_assignment")) {
     TSNode left = ts_node_child_by_field_name(e, "left", 4), right = ts_node_child_by_field_name(e, "right", 5);
     TSNode op = ts_node_child_by_field_name(e, "operator", 8);
-    if (!is_name(f, left) || ts_node_is_null(right) || ts_node_is_null(op))
+    if (!hg_follow__is_name(f, left) || ts_node_is_null(right) || ts_node_is_null(op))
       return true;
     const char *o = f->r->src + ts_node_start_byte(op);
     hg_value v = hg_resolve_value_at(f->r, right, f->depth + 1);
     if (!strncmp(o, "+=", 2))
-      add_items(f, HG_VAL_LIST, v, s.conditional);
+      hg_follow__add_items(f, HG_VAL_LIST, v, s.conditional);
     else if (!strncmp(o, "|=", 2))
-      add_items(f, HG_VAL_DICT, v, s.conditional);
+      hg_follow__add_items(f, HG_VAL_DICT, v, s.conditional);
     else
-      set_value(f, hg_resolve__unknown(f->r, e, "an augmented assignment"), s.conditional);
+      hg_follow__set_value(f, hg_resolve__unknown(f->r, e, "an augmented assignment"), s.conditional);
   } else if (hg_node_is(e, "call")) {
     on_call(f, e, s.conditional);
   }
   return true;
 }
 
-static hg_value followed(follow *f, TSNode use) {
+hg_value hg_follow__value(follow *f, TSNode use) {
   if (f->spent) {
     free(f->items.items);
-    return over_budget(f->r, use);
+    return hg_follow__over_budget(f->r, use);
   }
   hg_value v = f->cur;
   if (f->container) {
@@ -338,7 +325,7 @@ static hg_value outer_value(const follow *f) {
     if (m.depth <= HG_RESOLVE_MAX_DEPTH)
       walk(&m, module, (TSNode){0});
     if (m.defined || m.spent)
-      return followed(&m, use);
+      return hg_follow__value(&m, use);
     free(m.items.items);
   }
   const char *q = hg_imports_lookup(self->imports, f->name, f->len);
@@ -350,7 +337,8 @@ static hg_value outer_value(const follow *f) {
 // Walks `scope` for a follow; inside a function being evaluated, conditions with known values
 // decide which branches run.
 static void walk(const follow *f, TSNode scope, TSNode point) {
-  hg_scope_walk_deciding(scope, point, on_stmt, f->r->frame ? f->r->engine->decide : NULL, (void *)f);
+  hg_scope_walk_full(scope, point, hg_follow__on_stmt, f->r->frame ? f->r->engine->decide : NULL, hg_follow__compound,
+                     (void *)f);
 }
 
 hg_value hg_resolve_global(const hg_resolver *self, TSNode name, int depth) {
@@ -362,7 +350,7 @@ hg_value hg_resolve_global(const hg_resolver *self, TSNode name, int depth) {
   if (m.depth <= HG_RESOLVE_MAX_DEPTH)
     walk(&m, module, (TSNode){0});
   if (m.defined || m.spent)
-    return followed(&m, name);
+    return hg_follow__value(&m, name);
   free(m.items.items);
   return hg_resolve__unknown(self, name, "a name not assigned in this file");
 }
@@ -370,108 +358,17 @@ hg_value hg_resolve_global(const hg_resolver *self, TSNode name, int depth) {
 // The value of identifier `use` where it stands: the statements of its scope before it, else
 // what it held coming into the scope.
 hg_value hg_resolve__name(const hg_resolver *self, TSNode use, int depth) {
+  uint32_t ua = ts_node_start_byte(use), ub = ts_node_end_byte(use);
+  for (const hg_binding *b = self->bindings; b; b = b->prev)
+    if (b->len == ub - ua && !memcmp(b->name, self->src + ua, b->len) && hg_node_contains(b->scope, use))
+      return b->value; // a loop variable of the comprehension or loop being read
   TSNode fn;
   TSNode scope = hg_scope_of(use, &fn);
   uint32_t a = ts_node_start_byte(use), b = ts_node_end_byte(use);
   follow f = {.r = self, .name = self->src + a, .len = b - a, .depth = depth, .use = use, .fn = fn};
   walk(&f, scope, use);
   if (f.defined || f.spent)
-    return followed(&f, use);
+    return hg_follow__value(&f, use);
   free(f.items.items);
   return outer_value(&f);
-}
-
-// ---- what reaches an argv list after its creation ----------------------------------------------
-
-// Does `n` (a statement) mention identifier `name`, optionally only inside arguments of a call that
-// runs a process?
-static bool mentions(const follow *f, TSNode n, bool in_process_call, int depth) {
-  if (depth > HG_RESOLVE_MAX_DEPTH || ts_node_is_null(n))
-    return false;
-  if (!in_process_call && is_name(f, n))
-    return true;
-  if (in_process_call && hg_node_is(n, "call")) {
-    TSNode fn = hg_node_child(n, HG_FIELD_FUNCTION);
-    hg_buf q = {0};
-    bool proc = !ts_node_is_null(fn) && hg_imports_qualify(f->r->imports, fn, f->r->src, &q) &&
-                hg_policy_is_process_call(f->r->policy, q.data);
-    hg_buf_free(&q);
-    if (proc && mentions(f, hg_node_child(n, HG_FIELD_ARGUMENTS), false, depth + 1))
-      return true;
-  }
-  uint32_t count = ts_node_named_child_count(n);
-  for (uint32_t i = 0; i < count; i++)
-    if (mentions(f, ts_node_named_child(n, i), in_process_call, depth + 1))
-      return true;
-  return false;
-}
-
-typedef struct {
-  follow f;
-  uint32_t after; // the assignment that created the list ends here
-} argv_follow;
-
-// After `name = [...]`: what is added to the list until it is handed to a process call, returned,
-// or the name is bound to something else.
-static bool after_creation(void *ctx, hg_stmt s) {
-  argv_follow *a = ctx;
-  if (ts_node_start_byte(s.stmt) < a->after)
-    return true;
-  if (hg_node_is(s.stmt, "return_statement"))
-    return !mentions(&a->f, s.stmt, false, 0);
-  if (mentions(&a->f, s.stmt, true, 0))
-    return false;
-  TSNode e = ts_node_named_child_count(s.stmt) ? ts_node_named_child(s.stmt, 0) : (TSNode){0};
-  // `name = other` rebinds the name; an annotation alone (`name: list`) does not.
-  TSNode right = hg_node_is(e, "assignment") ? ts_node_child_by_field_name(e, "right", 5) : (TSNode){0};
-  if (!ts_node_is_null(right) && is_name(&a->f, ts_node_child_by_field_name(e, "left", 4)) &&
-      !mentions(&a->f, right, false, 0))
-    return false; // rebound to something else
-  return on_stmt(&a->f, s);
-}
-
-hg_value hg_resolve_argv(const hg_resolver *self, TSNode list) {
-  hg_value v = hg_resolve_value_at(self, list, 0);
-  // ["docker", "run"] + flags + [image]: the site is the literal, its value the whole sum.
-  TSNode top = list;
-  for (TSNode p = ts_node_parent(top); !ts_node_is_null(p); p = ts_node_parent(top)) {
-    if (hg_node_is(p, "parenthesized_expression")) {
-      top = p;
-      continue;
-    }
-    TSNode op = ts_node_child_by_field_name(p, "operator", 8);
-    if (!hg_node_is(p, "binary_operator") || ts_node_is_null(op) || self->src[ts_node_start_byte(op)] != '+')
-      break;
-    hg_value sum = hg_resolve__binary(self, p, 0);
-    if (sum.kind != HG_VAL_LIST)
-      break;
-    v = sum;
-    top = p;
-  }
-  TSNode asg = ts_node_parent(top);
-  if (ts_node_is_null(asg) || !hg_node_is(asg, "assignment") ||
-      !hg_node_contains(ts_node_child_by_field_name(asg, "right", 5), top))
-    return v;
-  TSNode target = ts_node_child_by_field_name(asg, "left", 4), stmt = ts_node_parent(asg);
-  if (!hg_node_is(target, "identifier") || ts_node_is_null(stmt) || !hg_node_is(stmt, "expression_statement"))
-    return v;
-  uint32_t a = ts_node_start_byte(target), b = ts_node_end_byte(target);
-  argv_follow af = {.f = {.r = self,
-                          .name = self->src + a,
-                          .len = b - a,
-                          .use = target,
-                          .defined = true,
-                          .container = true,
-                          .cur = {.kind = HG_VAL_LIST}},
-                    .after = ts_node_end_byte(stmt)};
-  for (size_t i = 0; i < v.n_items; i++)
-    HG_VEC_PUSH(&af.f.items, v.items[i]);
-  hg_scope_walk(ts_node_parent(stmt), (TSNode){0}, after_creation, &af);
-  if (af.f.spent) {
-    hg_value u = over_budget(self, target);
-    u.splat = true;
-    HG_VEC_PUSH(&af.f.items, u);
-  }
-  hg_value out = {.kind = HG_VAL_LIST, .text = v.text, .line = v.line};
-  return hg_values_finish(self->arena, out, &af.f.items);
 }

@@ -22,6 +22,16 @@ struct hg_summary_cache;
 
 struct hg_resolver;
 
+/** A name bound, inside `scope`, to one element of what a comprehension or an unrolled `for` loop
+ *  iterates (comprehension.c); the chain is searched before the name's own scope. */
+typedef struct hg_binding {
+  const char *name;
+  size_t len;
+  TSNode scope; // the comprehension, or the loop's body
+  hg_value value;
+  const struct hg_binding *prev;
+} hg_binding;
+
 /** What the value core (resolve.c) and the readers beneath the evaluator ask of the stages above
  *  them: how to read an expression (the evaluator, eval.c), and the project stage's answers
  *  (project/summary.h). Whoever makes a resolver gives it one (eval.h: hg_python_engine), so that
@@ -55,6 +65,9 @@ typedef struct hg_resolver {
   const struct hg_hop *hops;    // the definitions being evaluated on the way here
   hg_notes *notes;              // branches skipped on known-false conditions (NULL: not noted)
   struct hg_summary_cache *cache;  // what calls without arguments yield in this file (NULL: none)
+  const hg_binding *bindings;      // loop variables of the comprehensions and loops being read
+  bool call_keywords;              // a call read here stands for its keywords (host_config=name,
+                                   // the name assigned create_host_config(...) on each branch)
 } hg_resolver;
 
 /** A file's budget for value following: far above what real code needs (a file of 10,000 sites

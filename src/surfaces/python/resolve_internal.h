@@ -14,8 +14,9 @@ const char *hg_resolve__text(const hg_resolver *self, TSNode n);
 /** An UNKNOWN standing for `n`, with the reason (no path: value_at adds it). */
 hg_value hg_resolve__unknown(const hg_resolver *self, TSNode n, const char *origin);
 /** The content of a string or concatenated string into `out`; an interpolation is HG_HOLE, and,
- *  with `holes`, an UNKNOWN (or the BUILDER value of a builder called in it) is pushed per hole. */
-void hg_resolve__string(const hg_resolver *self, TSNode n, hg_buf *out, hg_value_vec *holes);
+ *  with `holes`, an UNKNOWN (or the BUILDER value of a builder called in it) is pushed per hole. An
+ *  interpolation `{x}` of a known string, number or constant is its text (depth: as value_at's). */
+void hg_resolve__string(const hg_resolver *self, TSNode n, hg_buf *out, hg_value_vec *holes, int depth);
 /** The expression `use` (an identifier) was last assigned from before it is read, or a null node
  *  when it has no single alias. */
 TSNode hg_resolve__alias_of(const hg_resolver *self, TSNode use);
@@ -39,5 +40,48 @@ void hg_resolve__keyword(const hg_resolver *self, TSNode kwarg, hg_value_vec *it
 bool hg_resolve__arith(const hg_resolver *self, const char *op, const hg_value *l, const hg_value *r, hg_value *out);
 /** Arithmetic on known numbers, a + b of lists, a | b of dicts; anything else is unknown. */
 hg_value hg_resolve__binary(const hg_resolver *self, TSNode n, int depth);
+
+/** How many alternatives one value holds (an if/elif chain's arms, nested conditionals multiplied
+ *  out): past it the value is UNKNOWN with HG_ALT_BUDGET_ORIGIN. The judge reads every combination
+ *  of a site's alternatives, so a site's worth of them must stay small. */
+#define HG_ALT_MAX 32
+#define HG_ALT_BUDGET_ORIGIN "more alternatives than hardguard follows (budget: 32 alternatives per value)"
+
+/** One of `n` alternatives (choice.c), `conds[i]` (or NULL) selecting each: nested ALTs are
+ *  flattened, their conditions joined; one alternative is itself; past HG_ALT_MAX, UNKNOWN standing
+ *  for `at`. */
+hg_value hg_resolve__alt(const hg_resolver *self, TSNode at, const hg_value *alts, const char *const *conds, size_t n);
+/** `x if c else y`: the arm a known condition picks, else an ALT of both. */
+hg_value hg_resolve__conditional(const hg_resolver *self, TSNode n, int depth);
+/** `a or b`: a where known truthy, b where known falsy, else an ALT; `and` is unknown. */
+hg_value hg_resolve__boolean(const hg_resolver *self, TSNode n, int depth);
+/** os.environ.get / os.getenv (callee qualified): an ALT of the environment (UNKNOWN, origin "the
+ *  environment variable X") and the default (None without one). False: not such a call. */
+bool hg_resolve__environment(const hg_resolver *self, TSNode call, const char *callee, int depth, hg_value *out);
+/** int(x) or str(x) (callee as written) of a number, a string or an ALT of them, converted; false
+ *  when `call` is not one or x is something else. */
+bool hg_resolve__conversion(const hg_resolver *self, TSNode call, const char *callee, int depth, hg_value *out);
+
+/** `"..." % x` or `"...".format(...)` of a string literal: its text, a plain placeholder of a known
+ *  value filled in, others HG_HOLE (strcmd.c). False: not such an expression. */
+bool hg_resolve__format(const hg_resolver *self, TSNode n, int depth, hg_value *out);
+/** `v[k]` of a known dict or list (subscript.c): the entry, else UNKNOWN saying why. */
+hg_value hg_resolve__subscript(const hg_resolver *self, TSNode n, int depth);
+/** A list, set or generator comprehension over a known iterable (comprehension.c): its elements,
+ *  each read with the loop variables bound; a dict comprehension likewise. UNKNOWN when the
+ *  iterable is not known, or past HG_COMPREHENSION_MAX elements (origin names the budget). */
+hg_value hg_resolve__comprehension(const hg_resolver *self, TSNode n, int depth);
+/** The elements `iterable` (an expression) yields when iterated, as a LIST value: a list, tuple or
+ *  set, a dict's keys, `.items()` (pairs), `.keys()`, `.values()`, zip() and enumerate() of known
+ *  sequences. False (and *why set) when it cannot be told or has more than HG_COMPREHENSION_MAX. */
+bool hg_resolve__iterate(const hg_resolver *self, TSNode iterable, int depth, hg_value *out, const char **why);
+/** Binds the target pattern of a for clause or loop (`k`, `k, v`, `(i, (k, v))`) to `element`,
+ *  inside `scope`, onto the chain `*chain` (bindings allocated in the arena). False when the
+ *  element cannot be unpacked into it. */
+bool hg_resolve__bind_target(const hg_resolver *self, TSNode target, TSNode scope, hg_value element,
+                             const hg_binding **chain);
+/** How many elements a comprehension or an unrolled loop is read over at most. */
+#define HG_COMPREHENSION_MAX 1024
+#define HG_COMPREHENSION_BUDGET_ORIGIN "a loop over more elements than hardguard unrolls (budget: 1024 elements)"
 
 #endif

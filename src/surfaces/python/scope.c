@@ -30,6 +30,7 @@ typedef struct {
   TSNode point;
   bool (*fn)(void *, hg_stmt);
   hg_scope_cond cond; // NULL: every branch may or may not run
+  hg_scope_compound compound; // NULL: every compound statement is walked here
   void *ctx;
   bool stop;
 } walker;
@@ -170,6 +171,8 @@ static void walk_block(walker *w, TSNode block, bool conditional, int depth) {
       continue;
     }
     if (compound(s)) {
+      if (w->compound && !hg_node_contains(s, w->point) && w->compound(w->ctx, s, conditional))
+        continue;
       walk_compound(w, s, conditional, depth + 1);
       continue;
     }
@@ -189,7 +192,12 @@ void hg_scope_walk(TSNode scope, TSNode point, bool (*fn)(void *ctx, hg_stmt s),
 
 void hg_scope_walk_deciding(TSNode scope, TSNode point, bool (*fn)(void *ctx, hg_stmt s), hg_scope_cond cond,
                             void *ctx) {
-  walker w = {point, fn, cond, ctx, false};
+  hg_scope_walk_full(scope, point, fn, cond, NULL, ctx);
+}
+
+void hg_scope_walk_full(TSNode scope, TSNode point, bool (*fn)(void *ctx, hg_stmt s), hg_scope_cond cond,
+                        hg_scope_compound on_compound, void *ctx) {
+  walker w = {point, fn, cond, on_compound, ctx, false};
   walk_block(&w, scope, false, 0);
 }
 

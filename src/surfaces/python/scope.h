@@ -35,6 +35,15 @@ typedef int (*hg_scope_cond)(void *ctx, TSNode condition, TSNode branch);
 void hg_scope_walk_deciding(TSNode scope, TSNode point, bool (*fn)(void *ctx, hg_stmt s), hg_scope_cond cond,
                             void *ctx);
 
+/** Offered each compound statement (if, try, for, while, with) that does not hold the point before
+ *  it is walked, and whether it is itself on some paths only: true when the callee read it itself
+ *  (it is then not walked). */
+typedef bool (*hg_scope_compound)(void *ctx, TSNode stmt, bool conditional);
+
+/** As hg_scope_walk_deciding, with `compound` (may be NULL) offered each compound statement. */
+void hg_scope_walk_full(TSNode scope, TSNode point, bool (*fn)(void *ctx, hg_stmt s), hg_scope_cond cond,
+                        hg_scope_compound compound, void *ctx);
+
 /** Is `name` a parameter of `function`? */
 bool hg_scope_is_parameter(TSNode function, const char *src, const char *name, size_t len);
 

@@ -62,18 +62,62 @@ static bool builder_inside(const hg_resolver *self, TSNode n, hg_value *out) {
   return found;
 }
 
+// Is `v` a value whose text Python's str() gives as written: a string, a decimal integer, a
+// decimal fraction without trailing zeros, True, False, None?
+static bool plain_text(const hg_value *v) {
+  if (v->conditional)
+    return false;
+  switch (v->kind) {
+  case HG_VAL_STR: return !strchr(v->text, HG_HOLE);
+  case HG_VAL_TRUE:
+  case HG_VAL_FALSE:
+  case HG_VAL_NONE: return true;
+  case HG_VAL_NUM: {
+    const char *p = v->text + (v->text[0] == '-');
+    size_t digits = strspn(p, "0123456789");
+    if (digits == 0 || (p[0] == '0' && digits > 1))
+      return false;
+    if (!p[digits])
+      return true;
+    if (p[digits] != '.')
+      return false;
+    size_t frac = strspn(p + digits + 1, "0123456789");
+    return frac > 0 && !p[digits + 1 + frac] && p[digits + frac] != '0';
+  }
+  default: return false;
+  }
+}
+
+// An f-string's `{expr}` (no conversion, no format spec) whose value is known: its text.
+static bool known_interpolation(const hg_resolver *self, TSNode c, hg_buf *out, int depth) {
+  if (hg_node_arg_count(c) != 1)
+    return false;
+  TSNode e = hg_node_arg(c, 0);
+  if (hg_node_is(e, "type_conversion") || hg_node_is(e, "format_specifier"))
+    return false;
+  if (depth >= HG_RESOLVE_MAX_DEPTH)
+    return false;
+  hg_value v = hg_resolve_value_at(self, e, depth + 1);
+  if (!plain_text(&v))
+    return false;
+  hg_buf_puts(out, v.text);
+  return true;
+}
+
 // The content of a string or concatenated string; interpolations become HG_HOLE, and each
 // interpolation node is reported to `hole` (if given) in order.
-void hg_resolve__string(const hg_resolver *self, TSNode n, hg_buf *out, hg_value_vec *holes) {
+void hg_resolve__string(const hg_resolver *self, TSNode n, hg_buf *out, hg_value_vec *holes, int depth) {
   uint32_t count = ts_node_named_child_count(n);
   for (uint32_t i = 0; i < count; i++) {
     TSNode c = ts_node_named_child(n, i);
     if (hg_node_is(c, "string")) {
-      hg_resolve__string(self, c, out, holes);
+      hg_resolve__string(self, c, out, holes, depth);
     } else if (hg_node_is(c, "string_content")) {
       uint32_t a = ts_node_start_byte(c), b = ts_node_end_byte(c);
       hg_buf_add(out, self->src + a, b - a);
     } else if (hg_node_is(c, "interpolation")) {
+      if (known_interpolation(self, c, out, depth))
+        continue;
       hg_buf_putc(out, HG_HOLE);
       if (holes) {
         hg_value h = hg_resolve__unknown(self, c, "an interpolated expression");
@@ -107,7 +151,7 @@ static void shell_text(const hg_resolver *self, TSNode n, hg_buf *out, hg_value_
     return;
   }
   if (hg_node_is(n, "string") || hg_node_is(n, "concatenated_string")) {
-    hg_resolve__string(self, n, out, holes);
+    hg_resolve__string(self, n, out, holes, depth);
   } else if (hg_node_is(n, "parenthesized_expression") && hg_node_arg_count(n) == 1) {
     shell_text(self, hg_node_arg(n, 0), out, holes, depth + 1);
   } else if (hg_node_is(n, "binary_operator")) {
@@ -161,8 +205,10 @@ static void format_args_read(format_args *fa, TSNode args) {
   TSNode seq = args;
   if (hg_node_is(seq, "parenthesized_expression") && hg_node_arg_count(seq) == 1)
     seq = hg_node_arg(seq, 0);
-  if (!hg_node_is(seq, "tuple") && !hg_node_is(seq, "argument_list"))
+  if (!hg_node_is(seq, "tuple") && !hg_node_is(seq, "argument_list")) {
+    fa->pos[fa->n_pos++] = args; // "%s" % x: x is the one argument (a tuple's value stays a hole)
     return;
+  }
   TSTreeCursor cur = ts_tree_cursor_new(seq);
   bool more = ts_tree_cursor_goto_first_child(&cur);
   for (; more && fa->n_pos < MAX_FORMAT_ARGS && fa->n_key < MAX_FORMAT_ARGS;
@@ -185,8 +231,19 @@ static void format_args_read(format_args *fa, TSNode args) {
   ts_tree_cursor_delete(&cur);
 }
 
-// A placeholder's hole; the one standing for all the arguments is worked out once.
-static void format_hole(const hg_resolver *self, format_args *fa, TSNode arg, hg_buf *out, hg_value_vec *holes) {
+// A placeholder's hole; the one standing for all the arguments is worked out once. A plain
+// placeholder (`%s`, `%d`, `{}`, `{name}`: conv 's' or 'd', 0 for any other) of an argument whose
+// value is known is its text.
+static void format_hole(const hg_resolver *self, format_args *fa, TSNode arg, hg_buf *out, hg_value_vec *holes,
+                        char conv, int depth) {
+  bool single = !ts_node_eq(arg, fa->all) || (fa->n_pos == 1 && ts_node_eq(fa->pos[0], fa->all)); // not all of them
+  if (conv && single && depth < HG_RESOLVE_MAX_DEPTH) {
+    hg_value v = hg_resolve_value_at(self, arg, depth + 1);
+    if (plain_text(&v) && (conv == 's' || v.kind == HG_VAL_NUM) && (conv != 'd' || !strchr(v.text, '.'))) {
+      hg_buf_puts(out, v.text);
+      return;
+    }
+  }
   if (!ts_node_eq(arg, fa->all)) {
     shell_hole(self, arg, out, holes, "a value formatted into the command");
     return;
@@ -244,11 +301,13 @@ static void formatted(const hg_resolver *self, TSNode fmt, TSNode args, char sty
       if (named)
         while (j < text.len && text.data[j] != ')')
           j++;
+      size_t spec = j;
       while (j < text.len && strchr("()#0- +*.0123456789hlL", text.data[j]) && text.data[j])
         j++;
+      char conv = !named && j == spec && j < text.len ? text.data[j] : 0;
       i = j < text.len ? j : text.len - 1;
       TSNode arg = named ? args : format_arg(self, fa, auto_index++, NULL, 0);
-      format_hole(self, fa, arg, out, holes);
+      format_hole(self, fa, arg, out, holes, conv == 's' ? 's' : conv == 'd' || conv == 'i' ? 'd' : 0, depth);
     } else if (style == '{' && (c == '{' || c == '}') && i + 1 < text.len && text.data[i + 1] == c) {
       hg_buf_putc(out, c);
       i++;
@@ -268,7 +327,7 @@ static void formatted(const hg_resolver *self, TSNode fmt, TSNode args, char sty
       } else {
         arg = format_arg(self, fa, 0, text.data + start, len);
       }
-      format_hole(self, fa, arg, out, holes);
+      format_hole(self, fa, arg, out, holes, start + len == i ? 's' : 0, depth);
     } else {
       hg_buf_putc(out, c);
     }
@@ -276,6 +335,37 @@ static void formatted(const hg_resolver *self, TSNode fmt, TSNode args, char sty
   free(inner.items);
   hg_buf_free(&text);
   free(fa);
+}
+
+bool hg_resolve__format(const hg_resolver *self, TSNode n, int depth, hg_value *out) {
+  TSNode fmt = {0}, args = {0};
+  char style = 0;
+  if (hg_node_is(n, "binary_operator")) {
+    TSNode op = hg_node_field(n, "operator");
+    fmt = hg_node_field(n, "left");
+    args = hg_node_field(n, "right");
+    style = !ts_node_is_null(op) && self->src[ts_node_start_byte(op)] == '%' ? '%' : 0;
+  } else if (hg_node_is(n, "call")) {
+    TSNode fn = hg_node_child(n, HG_FIELD_FUNCTION);
+    if (hg_node_is(fn, "attribute") && hg_node_text_eq(hg_node_child(fn, HG_FIELD_ATTRIBUTE), self->src, "format", 6)) {
+      fmt = hg_node_child(fn, HG_FIELD_OBJECT);
+      args = hg_node_child(n, HG_FIELD_ARGUMENTS);
+      style = '{';
+    }
+  }
+  if (!style || !(hg_node_is(fmt, "string") || hg_node_is(fmt, "concatenated_string")) || ts_node_is_null(args) ||
+      depth > HG_RESOLVE_MAX_DEPTH)
+    return false;
+  hg_buf b = {0};
+  hg_value_vec holes = {0};
+  formatted(self, fmt, args, style, &b, &holes, depth);
+  free(holes.items);
+  *out = (hg_value){.kind = HG_VAL_STR,
+                    .text = hg_arena_strndup(self->arena, b.data ? b.data : "", b.len),
+                    .line = ts_node_start_point(n).row + 1,
+                    .origin = b.data && strchr(b.data, HG_HOLE) ? "a formatted string" : NULL};
+  hg_buf_free(&b);
+  return true;
 }
 
 void hg_resolve_shell_text(const hg_resolver *self, TSNode command, hg_buf *out) {

@@ -29,6 +29,8 @@ hg_resolver hg_project__in_module(const hg_resolver *r, const hg_module *m) {
     mr.memo = NULL; // the name memo is per file; without one aliases are looked for by walking
   }
   mr.frame = NULL;
+  mr.bindings = NULL; // loop variables belong to the expression being read, not to the module
+  mr.call_keywords = false;
   return mr;
 }
 
