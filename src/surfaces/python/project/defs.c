@@ -195,7 +195,48 @@ hg_target hg_defs__callee(const hg_resolver *r, TSNode fn, int depth, hg_value *
     if (recv->kind == HG_VAL_OBJECT && recv->def) {
       hg_target c = {.kind = HG_DEF_CLASS, .module = recv->def->module, .node = recv->def->node};
       t = hg_defs__member(r, c, r->src + a, e - a, 0);
+    } else if (r->module && hg_node_is(obj, "identifier")) {
+      // self.method(...) in a method read where it stands (no object made it): the method of the
+      // class around it, self bound to an instance of that class whose attributes are unknown.
+      TSNode cls = hg_defs__self_class(r, obj);
+      if (!ts_node_is_null(cls)) {
+        hg_target c = {.kind = HG_DEF_CLASS, .module = r->module, .node = cls};
+        t = hg_defs__member(r, c, r->src + a, e - a, 0);
+        if (t.kind == HG_DEF_FUNCTION) {
+          hg_def *def = hg_arena_alloc(r->arena, sizeof(hg_def));
+          *def = (hg_def){r->module, cls};
+          *recv = (hg_value){.kind = HG_VAL_OBJECT, .text = hg_node_text(obj, r->src, r->arena), .line = line_of(obj),
+                             .def = def};
+        }
+      }
     }
   }
   return t;
+}
+
+// The class whose method `fn` (a function_definition) is, or a null node.
+static TSNode class_of_method(TSNode fn) {
+  TSNode p = ts_node_parent(fn);
+  if (hg_node_is(p, "decorated_definition"))
+    p = ts_node_parent(p);
+  p = hg_node_is(p, "block") ? ts_node_parent(p) : (TSNode){0};
+  return hg_node_is(p, "class_definition") ? p : (TSNode){0};
+}
+
+TSNode hg_defs__self_class(const hg_resolver *r, TSNode name) {
+  TSNode fn;
+  hg_scope_of(name, &fn);
+  TSNode cls = ts_node_is_null(fn) ? fn : class_of_method(fn);
+  TSNode params = ts_node_is_null(cls) ? cls : hg_node_field(fn, "parameters");
+  TSNode first = ts_node_is_null(params) ? params : hg_node_arg(params, 0);
+  if (!hg_node_is(first, "identifier") ||
+      !hg_node_text_eq(name, r->src, r->src + ts_node_start_byte(first),
+                       ts_node_end_byte(first) - ts_node_start_byte(first)))
+    return (TSNode){0};
+  // A @staticmethod's first parameter is not the instance; a @classmethod's is the class.
+  static char *const not_bound[] = {"staticmethod", "classmethod"};
+  TSNode deco = ts_node_parent(fn);
+  if (hg_node_is(deco, "decorated_definition") && hg_object__decorated(r->module, deco, not_bound, 2))
+    return (TSNode){0};
+  return cls;
 }

@@ -45,6 +45,10 @@ hg_target hg_defs__qualified(const hg_resolver *r, const char *q, int depth);
  *  object (then *recv holds that object; otherwise *recv is zeroed or the receiver's value). */
 hg_target hg_defs__callee(const hg_resolver *r, TSNode fn, int depth, hg_value *recv);
 
+/** The class around the method `name` (an identifier) is the first parameter of, when `name` is
+ *  that parameter (self) of a plain method of a class of r's module; else a null node. */
+TSNode hg_defs__self_class(const hg_resolver *r, TSNode name);
+
 /** Binds the arguments of `args` (the caller's argument_list, or a null node) to the parameters of
  *  function `fn` of module m, `self` (when given) first; unbound ones take their defaults. */
 void hg_bind__call(const hg_resolver *caller, const hg_module *m, TSNode fn, TSNode args, const hg_value *self,

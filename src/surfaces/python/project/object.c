@@ -53,6 +53,25 @@ static bool dataclass_like(const hg_policy *p, const hg_module *m, hg_target cls
 
 typedef HG_VEC(const char *) name_vec;
 
+// What a dataclass field's default_factory makes: a lambda's body, an empty list, dict or set for
+// the builtins, what a function of the project returns when called without arguments.
+static hg_value factory(const hg_resolver *r, TSNode f, int depth) {
+  if (hg_node_is(f, "lambda")) {
+    TSNode params = hg_node_field(f, "parameters"), body = hg_node_field(f, "body");
+    if (ts_node_is_null(body) || hg_node_arg_count(params) > 0)
+      return hg_resolve_unknown(r, f, "a default_factory that takes arguments");
+    return hg_resolve_value_at(r, body, depth + 1);
+  }
+  static const char *const empty[] = {"list", "dict", "set", "tuple"};
+  for (size_t i = 0; i < 4; i++)
+    if (hg_node_is(f, "identifier") && hg_node_text_eq(f, r->src, empty[i], strlen(empty[i])) &&
+        !hg_imports_lookup(r->imports, empty[i], strlen(empty[i])) &&
+        hg_defs__find(r->module, empty[i], strlen(empty[i])).kind == HG_DEF_NONE)
+      return (hg_value){.kind = i == 1 ? HG_VAL_DICT : HG_VAL_LIST, .text = hg_node_text(f, r->src, r->arena),
+                        .line = line_of(f)};
+  return hg_summary_factory(r, f, depth + 1);
+}
+
 // `x: T = v`, `x = v`, `x: T = field(default=v)` in the body of class `cls` and of its project
 // bases (first); names with an annotation are the fields a dataclass constructor takes, in order.
 static void class_fields(const hg_resolver *r, hg_target cls, hg_value_vec *fields, name_vec *order, bool *dataclass,
@@ -88,8 +107,13 @@ static void class_fields(const hg_resolver *r, hg_target cls, hg_value_vec *fiel
       TSNode args = hg_node_field(right, "arguments");
       for (uint32_t k = 0, na = hg_node_arg_count(args); k < na; k++) {
         TSNode a = hg_node_arg(args, k);
-        if (hg_node_is(a, "keyword_argument") && hg_node_text_eq(hg_node_field(a, "name"), m->src, "default", 7))
-          v = hg_resolve_value_at(&mr, hg_node_field(a, "value"), depth + 1);
+        if (!hg_node_is(a, "keyword_argument"))
+          continue;
+        TSNode kw = hg_node_field(a, "name"), value = hg_node_field(a, "value");
+        if (hg_node_text_eq(kw, m->src, "default", 7))
+          v = hg_resolve_value_at(&mr, value, depth + 1);
+        else if (hg_node_text_eq(kw, m->src, "default_factory", 15))
+          v = factory(&mr, value, depth);
       }
     } else {
       v = hg_resolve_value_at(&mr, right, depth + 1);
@@ -129,6 +153,28 @@ static bool on_init_stmt(void *ctx, hg_stmt s) {
   return true;
 }
 
+// Runs `method` (__init__, __post_init__) with `args`, `self` the object as `fields` hold it so
+// far: each `self.x = value` it makes is pushed onto fields.
+static void run_method(const hg_resolver *rr, hg_target method, TSNode args, hg_value obj, hg_value_vec *fields,
+                       int depth) {
+  hg_value self = obj;
+  self.items = hg_arena_alloc(rr->arena, (fields->len ? fields->len : 1) * sizeof(hg_value));
+  if (fields->len)
+    memcpy(self.items, fields->items, fields->len * sizeof(hg_value));
+  self.n_items = fields->len;
+  hg_frame frame;
+  hg_bind__call(rr, method.module, method.node, args, &self, &frame, depth);
+  hg_hop ihop;
+  const char *why = hg_project__enter(rr, &ihop, method.module, method.node);
+  if (why || frame.n == 0)
+    return;
+  hg_resolver fr = hg_project__in_module(rr, method.module);
+  fr.frame = &frame;
+  fr.hops = &ihop;
+  init_scan is = {.r = &fr, .self = frame.names[0], .self_len = strlen(frame.names[0]), .fields = fields};
+  hg_scope_walk_deciding(hg_node_field(method.node, "body"), (TSNode){0}, on_init_stmt, hg_summary_decide, &is);
+}
+
 hg_value hg_object__make(const hg_resolver *r, hg_target cls, TSNode call, int depth) {
   hg_hop hop;
   const char *why = hg_project__enter(r, &hop, cls.module, cls.node);
@@ -147,23 +193,7 @@ hg_value hg_object__make(const hg_resolver *r, hg_target cls, TSNode call, int d
   hg_target init = hg_defs__member(&rr, cls, "__init__", 8, 0);
   TSNode args = hg_node_field(call, "arguments");
   if (init.kind == HG_DEF_FUNCTION) {
-    // `self` inside __init__: the object as the class body left it.
-    hg_value self = obj;
-    self.items = hg_arena_alloc(r->arena, (fields.len ? fields.len : 1) * sizeof(hg_value));
-    if (fields.len)
-      memcpy(self.items, fields.items, fields.len * sizeof(hg_value));
-    self.n_items = fields.len;
-    hg_frame frame;
-    hg_bind__call(&rr, init.module, init.node, args, &self, &frame, depth);
-    hg_hop ihop;
-    const char *iwhy = hg_project__enter(&rr, &ihop, init.module, init.node);
-    if (!iwhy && frame.n > 0) {
-      hg_resolver fr = hg_project__in_module(&rr, init.module);
-      fr.frame = &frame;
-      fr.hops = &ihop;
-      init_scan is = {.r = &fr, .self = frame.names[0], .self_len = strlen(frame.names[0]), .fields = &fields};
-      hg_scope_walk_deciding(hg_node_field(init.node, "body"), (TSNode){0}, on_init_stmt, hg_summary_decide, &is);
-    }
+    run_method(&rr, init, args, obj, &fields, depth);
   } else if (dataclass) {
     size_t next = 0;
     for (uint32_t i = 0, k = hg_node_arg_count(args); i < k; i++) {
@@ -186,6 +216,11 @@ hg_value hg_object__make(const hg_resolver *r, hg_target cls, TSNode call, int d
       HG_VEC_PUSH(&fields, v);
     }
   }
+  // A dataclass's __post_init__ runs after its fields are set: `self.x = ...` there set x.
+  hg_target post = init.kind == HG_DEF_FUNCTION || !dataclass ? (hg_target){.kind = HG_DEF_NONE}
+                                                              : hg_defs__member(&rr, cls, "__post_init__", 13, 0);
+  if (post.kind == HG_DEF_FUNCTION)
+    run_method(&rr, post, (TSNode){0}, obj, &fields, depth);
   free(order.items);
   return hg_values_finish(r->arena, obj, &fields);
 }

@@ -318,8 +318,17 @@ static hg_value not_found(const hg_resolver *r, TSNode call, TSNode fn, int dept
   return hg_resolve_unknown(r, call, "a call that hardguard cannot follow to a definition in this project");
 }
 
+static hg_value call_of(const hg_resolver *r, TSNode call, TSNode fn, int depth);
+
 hg_value hg_summary_call(const hg_resolver *r, TSNode call, int depth) {
-  TSNode fn = hg_node_field(call, "function");
+  return call_of(r, call, hg_node_field(call, "function"), depth);
+}
+
+// The callee stands for the call: it has no arguments.
+hg_value hg_summary_factory(const hg_resolver *r, TSNode callee, int depth) { return call_of(r, callee, callee, depth); }
+
+// `call` (a call node, or the callee itself for a call without arguments) of `fn`.
+static hg_value call_of(const hg_resolver *r, TSNode call, TSNode fn, int depth) {
   if (!r->index) {
     if (hg_resolve_is_builder(r, call))
       return builder_value(r, call, NULL, NULL, NULL);
@@ -384,7 +393,10 @@ hg_value hg_summary_call(const hg_resolver *r, TSNode call, int depth) {
     replay(r, hit);
   } else {
     size_t notes_before = r->notes ? r->notes->len : 0;
-    v = evaluate(r, t.module, t.node, call, has_recv ? &recv : NULL, depth);
+    // A @staticmethod called on an instance takes no instance.
+    static char *const static_method[] = {"staticmethod"};
+    bool bind_self = has_recv && !hg_object__decorated(t.module, t.decorated, static_method, 1);
+    v = evaluate(r, t.module, t.node, call, bind_self ? &recv : NULL, depth);
     // A function that returns a builder's result yields what that builder yields.
     while (v.kind == HG_VAL_BUILDER && v.n_items == 1 && !v.conditional)
       v = v.items[0];
@@ -408,15 +420,6 @@ hg_value hg_summary_call(const hg_resolver *r, TSNode call, int depth) {
 
 // ---- definitions of callees -----------------------------------------------------------------------
 
-// The class whose method `fn` (a function_definition) is, or a null node.
-static TSNode class_of_method(TSNode fn) {
-  TSNode p = ts_node_parent(fn);
-  if (hg_node_is(p, "decorated_definition"))
-    p = ts_node_parent(p);
-  p = hg_node_is(p, "block") ? ts_node_parent(p) : (TSNode){0};
-  return hg_node_is(p, "class_definition") ? p : (TSNode){0};
-}
-
 bool hg_summary_defined(const hg_resolver *r, TSNode callee) {
   hg_value recv;
   hg_target t = hg_defs__callee(r, callee, 0, &recv);
@@ -424,15 +427,11 @@ bool hg_summary_defined(const hg_resolver *r, TSNode callee) {
     return true;
   // self.method(...) inside a method of a class of this file: the class's own method, or one of a
   // base class defined in the project.
-  TSNode obj = hg_node_field(callee, "object"), fn;
+  TSNode obj = hg_node_field(callee, "object");
   if (!r->module || !hg_node_is(callee, "attribute") || !hg_node_is(obj, "identifier"))
     return false;
-  hg_scope_of(callee, &fn);
-  TSNode cls = ts_node_is_null(fn) ? fn : class_of_method(fn);
-  TSNode params = ts_node_is_null(cls) ? cls : hg_node_field(fn, "parameters");
-  TSNode first = ts_node_is_null(params) ? params : hg_node_arg(params, 0);
-  if (!hg_node_is(first, "identifier") || !hg_node_text_eq(obj, r->src, r->src + ts_node_start_byte(first),
-                                                           ts_node_end_byte(first) - ts_node_start_byte(first)))
+  TSNode cls = hg_defs__self_class(r, obj);
+  if (ts_node_is_null(cls))
     return false;
   TSNode attr = hg_node_field(callee, "attribute");
   hg_target c = {.kind = HG_DEF_CLASS, .module = r->module, .node = cls};

@@ -43,6 +43,9 @@ hg_summary_cache *hg_summary_cache_new(hg_arena *arena);
  *  UNKNOWN when it cannot be read, saying why); for a class of the project an OBJECT; for a
  *  function or method of the project its return value; else an UNKNOWN. */
 hg_value hg_summary_call(const hg_resolver *r, TSNode call, int depth);
+/** What calling `callee` (a name or attribute, e.g. a dataclass field's default_factory) with no
+ *  arguments yields, as hg_summary_call. */
+hg_value hg_summary_factory(const hg_resolver *r, TSNode callee, int depth);
 /** Is `callee` (a call's function: a name or `obj.name`) a function, class or method defined in
  *  the project: in r's module or a module of the index, a method of the class of a project object,
  *  or `self.name` inside a method of a class of r's module that (or whose project base) defines
