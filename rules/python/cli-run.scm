@@ -15,6 +15,15 @@
  (#match? @argv "^[\\[(]?(?:\\s|#[^\\n]*\\n)*(?:[uUrRbB]{0,2}(?:\"(?:sudo)\"|'(?:sudo)')(?:\\s|#[^\\n]*\\n)*,(?:\\s|#[^\\n]*\\n)*)?[uUrRbB]{0,2}(?:\"(?:(?:[^\"'\\s]*/)?(?:docker|podman|nerdctl))\"|'(?:(?:[^\"'\\s]*/)?(?:docker|podman|nerdctl))')(?:\\s|#[^\\n]*\\n)*,(?:\\s|#[^\\n]*\\n)*(?:[uUrRbB]{0,2}(?:\"(?:container)\"|'(?:container)')(?:\\s|#[^\\n]*\\n)*,(?:\\s|#[^\\n]*\\n)*)?[uUrRbB]{0,2}(?:\"(?:run|create)\"|'(?:run|create)')")
  (#set! hardguard.reads "argv"))
 
+;; A helper called with the program and the verb as its first arguments, the argv being the call's
+;; positional arguments: cmd_output_b("docker", "run", *args), run_cmd("podman", "run", "--rm",
+;; image), sh("sudo", "docker", "container", "create", ...) — reported at the call. Matched on the
+;; argument list's text like the argv pattern above; keyword arguments are not words.
+((_ function: (_) arguments: (argument_list) @argv) @site
+ (#contains? @argv "docker" "podman" "nerdctl")
+ (#match? @argv "^\\((?:\\s|#[^\\n]*\\n)*(?:[uUrRbB]{0,2}(?:\"(?:sudo)\"|'(?:sudo)')(?:\\s|#[^\\n]*\\n)*,(?:\\s|#[^\\n]*\\n)*)?[uUrRbB]{0,2}(?:\"(?:(?:[^\"'\\s]*/)?(?:docker|podman|nerdctl))\"|'(?:(?:[^\"'\\s]*/)?(?:docker|podman|nerdctl))')(?:\\s|#[^\\n]*\\n)*,(?:\\s|#[^\\n]*\\n)*(?:[uUrRbB]{0,2}(?:\"(?:container)\"|'(?:container)')(?:\\s|#[^\\n]*\\n)*,(?:\\s|#[^\\n]*\\n)*)?[uUrRbB]{0,2}(?:\"(?:run|create)\"|'(?:run|create)')")
+ (#set! hardguard.reads "argv"))
+
 ;; A command string run by a shell, or split like one: os.system("docker run ..."),
 ;; os.popen, subprocess.getoutput, asyncio.create_subprocess_shell, shlex.split. The string may be
 ;; built in place: "docker run " + image, "docker run %s" % image, "docker run {}".format(image).

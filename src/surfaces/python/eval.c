@@ -71,7 +71,9 @@ static hg_value value_of(const hg_resolver *self, TSNode n, int depth) {
     return (hg_value){.kind = HG_VAL_NONE, .text = "None", .line = line};
   if (!strcmp(type, "parenthesized_expression") && hg_node_arg_count(n) == 1)
     return value_at(self, hg_node_arg(n, 0), depth + 1);
-  if (!strcmp(type, "list") || !strcmp(type, "tuple") || !strcmp(type, "set")) {
+  if (!strcmp(type, "list") || !strcmp(type, "tuple") || !strcmp(type, "set") || !strcmp(type, "argument_list")) {
+    // An argument list is its positional arguments (a helper given the argv word by word,
+    // run_cmd("docker", "run", *args)); its keywords are not words.
     value_vec items = {0};
     hg_resolve__items(self, n, &items, depth);
     return finish(self, (hg_value){.kind = HG_VAL_LIST, .text = hg_resolve__text(self, n), .line = line}, &items);

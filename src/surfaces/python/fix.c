@@ -413,6 +413,11 @@ static char *locate(const hg_fix_text *t, const hg_finding *f, const hg_policy *
   int d = f->dialect ? hg_policy_dialect(policy, f->dialect) : -1;
   bool keywords = d >= 0 && policy->dialects[d].shape == HG_SHAPE_KEYWORDS;
   bool flags = d >= 0 && policy->dialects[d].shape == HG_SHAPE_FLAGS;
+  TSNode args = *kind == HG_FIX_SITE_KWARGS ? hg_node_child(*node, HG_FIELD_ARGUMENTS) : (TSNode){0};
+  if (flags && hg_node_arg_count(args) >= 2 && hg_node_is(hg_node_arg(args, 0), "string") &&
+      hg_node_is(hg_node_arg(args, 1), "string"))
+    return hg_xstrdup("an argv given as a helper's arguments (run_cmd(\"docker\", \"run\", ...)): add the flags "
+                      "after the verb by hand; --fix rewrites argv lists only");
   if (*kind != HG_FIX_SITE_ARGV && flags)
     return hg_xstrdup("a command string run by a shell: write it as an argv list ([\"docker\", \"run\", ...]) "
                       "and run --fix again; --fix does not rewrite shell strings");
