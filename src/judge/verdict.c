@@ -6,6 +6,7 @@
 #include "base/argv.h"
 #include "model/render.h"
 #include "judge/effect.h"
+#include "judge/offer.h"
 #include "judge/options.h"
 #include "judge/worlds.h"
 
@@ -77,22 +78,15 @@ static void list_missing_where(const hg_judge *j, uint64_t missing, hg_buf *b) {
     }
 }
 
-static char *fix_hint(const hg_policy *p, const hg_config *c, hg_reads reads, size_t dialect, uint64_t missing) {
-  hg_buf b = {0};
-  size_t n_builders = MODES[reads].builder ? c->n_builders : 0;
-  if (n_builders == 1 && c->builders[0].n_callables == 1) {
-    hg_buf_printf(&b, "apply `%s%s%s` from %s", MODES[reads].apply, c->builders[0].callables[0], MODES[reads].apply_end,
-                  c->builders[0].module);
-  } else {
-    for (size_t i = 0; i < n_builders; i++) {
-      const hg_builder *bl = &c->builders[i];
-      hg_buf_printf(&b, "%s%s: ", i ? "; " : "apply a hardening builder (", bl->module);
-      for (size_t k = 0; k < bl->n_callables; k++)
-        hg_buf_printf(&b, "%s%s", k ? ", " : "", bl->callables[k]);
-    }
-    if (n_builders)
-      hg_buf_puts(&b, ")");
-  }
+static char *fix_hint(const hg_judge *j, const hg_config *c, const hg_site *site, uint64_t missing) {
+  const hg_policy *p = j->policy;
+  hg_reads reads = site->reads;
+  size_t dialect = j->dialect;
+  hg_buf b = {0}, not_offered = {0};
+  size_t n_builders = MODES[reads].builder ? hg_offer_builders(&b, &not_offered, j, c, site,
+                                                               hg_readings[reads].shape == HG_SHAPE_FLAGS,
+                                                               MODES[reads].apply, MODES[reads].apply_end)
+                                           : 0;
   if (n_builders) {
     hg_buf_puts(&b, ", merged last");
     if (missing)
@@ -122,6 +116,10 @@ static char *fix_hint(const hg_policy *p, const hg_config *c, hg_reads reads, si
       hg_strvec_free(&w);
     }
   }
+  if (not_offered.len)
+    hg_buf_printf(&b, "%s(not offered: %s)", b.len ? " " : "",
+                  not_offered.data);
+  hg_buf_free(&not_offered);
   return hg_buf_detach(&b);
 }
 
@@ -451,7 +449,7 @@ static void judge_flags(hg_verdict *out, const hg_judge *jp, const hg_policy *po
       explain_skipped(&msg, policy, j.dialect, site, out->missing);
       explain_traps(&msg, &j, site);
       out->message = hg_buf_detach(&msg);
-      out->fix = fix_hint(policy, config, site->reads, j.dialect, out->missing);
+      out->fix = fix_hint(&j, config, site, out->missing);
       return;
     }
     out->via = HG_VIA_NONE;
@@ -535,7 +533,7 @@ static void judge_flags(hg_verdict *out, const hg_judge *jp, const hg_policy *po
                   (hg_readings[site->reads].shape == HG_SHAPE_FLAGS) ? "command-line flags" : "keywords");
   }
   out->message = hg_buf_detach(&msg);
-  out->fix = fix_hint(policy, config, site->reads, j.dialect, out->missing);
+  out->fix = fix_hint(&j, config, site, out->missing);
   if (!out->fix[0] && unverifiable) {
     // Nothing to add and no builder to apply: the value it cannot read is what to change.
     hg_buf fix = {0};

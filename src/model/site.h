@@ -96,6 +96,13 @@ typedef struct {
                    // COMPOSE: a DICT of the service's keys, see below
   const hg_note *notes;  // branches the builders it calls skipped (in the arena)
   size_t n_notes;
+  // What each configured builder callable (the config's builders and callables in order) yields
+  // when this site's file calls it without arguments, as its surface reads it: a BUILDER (no item:
+  // taken at its word), an UNKNOWN saying why it cannot be read, or NONE when not read (a
+  // Class.method). The fix line offers only the callables that yield every requirement. NULL: the
+  // surface reads no builders, and each is offered as configured.
+  const hg_value *offers;
+  size_t n_offers;
 } hg_site;
 
 /* A compose service as `flags` (HG_READS_COMPOSE), from src/surfaces/compose/service.h:

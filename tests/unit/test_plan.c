@@ -11,6 +11,7 @@
 #include <cmocka.h>
 
 #include "surfaces/python/fix.h"
+#include "surfaces/python/offers.h"
 #include "surfaces/shell/fix.h"
 #include "helpers.h"
 #include "rules/ruleset.h"
@@ -205,22 +206,37 @@ static void test_plan__argv(void **state) {
   }
 }
 
+// What a builder yields, as the value model reads it, gives the keywords --fix would pass twice:
+// the keys of its dict, of the dicts and builders spread into it, and of every alternative.
 static void test_plan__builder_keywords(void **state) {
   (void)state;
-  parsed p;
-  parse(&p, "def a():\n    \"\"\"Doc.\"\"\"\n    return {\"x\": 1, \"y\": 2}\n\n"
-            "def b():\n    return {**BASE}\n\n"
-            "def c():\n    v = 1\n    return {\"x\": v}\n");
+  hg_value net = {.kind = HG_VAL_STR, .key = "network_mode", .text = "\"none\""};
+  hg_value cap = {.kind = HG_VAL_LIST, .key = "cap_drop"};
+  hg_value base_items[] = {{.kind = HG_VAL_STR, .key = "read_only", .text = "True"}, cap};
+  hg_value base = {.kind = HG_VAL_DICT, .items = base_items, .n_items = 2};
+  hg_value baseline = {.kind = HG_VAL_BUILDER, .text = "baseline()", .items = &base, .n_items = 1};
+  baseline.splat = true;
+  hg_value arm_items[] = {{.kind = HG_VAL_STR, .key = "pids_limit", .text = "64"}};
+  hg_value arms[] = {{.kind = HG_VAL_DICT, .items = arm_items, .n_items = 1}, {.kind = HG_VAL_DICT}};
+  hg_value alt = {.kind = HG_VAL_ALT, .items = arms, .n_items = 2, .splat = true};
+  hg_value items[] = {baseline, net, alt, {.kind = HG_VAL_STR, .key = "read_only", .text = "True"}};
+  hg_value dict = {.kind = HG_VAL_DICT, .items = items, .n_items = 4};
+  hg_value builder = {.kind = HG_VAL_BUILDER, .text = "hardening()", .items = &dict, .n_items = 1};
   char **keys;
   size_t n;
-  assert_true(hg_fix_builder_keywords(p.t.src, p.t.root, "a", &keys, &n));
-  assert_int_equal(n, 2);
-  assert_string_equal(keys[1], "y");
+  assert_true(hg_python_builder_keys(&builder, &keys, &n));
+  assert_int_equal(n, 4); // read_only once
+  assert_string_equal(keys[0], "read_only");
+  assert_string_equal(keys[1], "cap_drop");
+  assert_string_equal(keys[2], "network_mode");
+  assert_string_equal(keys[3], "pids_limit");
   hg_strv_free(keys, n);
-  assert_false(hg_fix_builder_keywords(p.t.src, p.t.root, "b", &keys, &n)); // a spread
-  assert_false(hg_fix_builder_keywords(p.t.src, p.t.root, "c", &keys, &n)); // more than a return
-  assert_false(hg_fix_builder_keywords(p.t.src, p.t.root, "d", &keys, &n)); // not defined
-  unparse(&p);
+  hg_value unknown = {.kind = HG_VAL_UNKNOWN, .text = "BASE", .splat = true};
+  items[2] = unknown; // {**BASE}: which keys cannot be told
+  assert_false(hg_python_builder_keys(&builder, &keys, &n));
+  assert_null(keys);
+  hg_value trusted = {.kind = HG_VAL_BUILDER, .text = "vendor()"};
+  assert_false(hg_python_builder_keys(&trusted, &keys, &n)); // taken at its word: nothing read
 }
 
 static void test_plan__shell_command(void **state) {

@@ -8,6 +8,7 @@
 #include "surfaces/node.h"
 #include "surfaces/python/eval.h"
 #include "surfaces/python/names.h"
+#include "surfaces/python/offers.h"
 #include "surfaces/python/project/index.h"
 #include "surfaces/python/project/summary.h"
 #include "surfaces/python/resolve.h"
@@ -318,6 +319,12 @@ void hg_extract(hg_extractor *self, const hg_ruleset *rules, const hg_config *co
     }
   }
   free(saved.items);
+  if (project && config->n_builders && sites.len) {
+    size_t n_offers;
+    const hg_value *offers = hg_python_builder_offers(project, arena, config, source->path, &n_offers);
+    for (size_t i = 0; i < sites.len; i++)
+      sites.items[i].offers = offers, sites.items[i].n_offers = n_offers;
+  }
   if (ts_node_has_error(root))
     hg_extract__error_regions(self, rules, HG_SURFACE_PYTHON, source, root, &sites);
   hg_extract__finish(out, arena, &sites, &markers);

@@ -5,6 +5,7 @@
 
 #include "fix/cmdline.h"
 #include "surfaces/node.h"
+#include "surfaces/python/offers.h"
 #include "surfaces/python/project/index.h"
 
 static uint32_t start_of(TSNode n) { return ts_node_start_byte(n); }
@@ -363,48 +364,6 @@ int hg_fix_plan_argv(const hg_fix_text *t, TSNode site, const char *call, const 
   return at >= 0 ? 0 : -1;
 }
 
-// ---- what a builder yields ----------------------------------------------------------------------
-
-bool hg_fix_builder_keywords(const char *src, TSNode root, const char *name, char ***out, size_t *n) {
-  *out = NULL;
-  *n = 0;
-  TSNode fn = {0};
-  for (uint32_t i = 0, k = ts_node_named_child_count(root); i < k; i++) {
-    TSNode c = ts_node_named_child(root, i);
-    if (hg_node_is(c, "decorated_definition"))
-      c = hg_node_field(c, "definition");
-    if (hg_node_is(c, "function_definition") && hg_node_text_eq(hg_node_field(c, "name"), src, name, strlen(name)))
-      fn = c; // the last definition wins, as in Python
-  }
-  TSNode body = hg_node_field(fn, "body"), ret = {0};
-  for (uint32_t i = 0, k = ts_node_is_null(body) ? 0 : ts_node_named_child_count(body); i < k; i++) {
-    TSNode c = ts_node_named_child(body, i);
-    if (hg_node_is(c, "return_statement"))
-      ret = c;
-    else if (!hg_node_is(c, "comment") && !(i == 0 && is_docstring(c)))
-      return false; // anything else might change what it returns
-  }
-  TSNode value = hg_node_arg(ret, 0);
-  HG_VEC(char *) keys = {0};
-  bool ok = hg_node_is(value, "dictionary");
-  for (uint32_t i = 0, k = ok ? hg_node_arg_count(value) : 0; i < k && ok; i++) {
-    TSNode pair = hg_node_arg(value, i);
-    hg_fix_text t = {.src = src};
-    char *key = hg_node_is(pair, "pair") ? literal(&t, hg_node_field(pair, "key")) : NULL;
-    if (key)
-      HG_VEC_PUSH(&keys, key);
-    else
-      ok = false;
-  }
-  if (!ok) {
-    hg_strv_free(keys.items, keys.len);
-    return false;
-  }
-  *out = keys.items;
-  *n = keys.len;
-  return true;
-}
-
 // ---- the planner --fix asks (fix/plan.h) -------------------------------------------------------
 
 static char *locate(const hg_fix_text *t, const hg_finding *f, const hg_policy *policy, size_t n_builders,
@@ -449,12 +408,22 @@ static void describe(hg_buf *b, bool dry_run, hg_fix_site_kind kind, const char 
     hg_buf_printf(b, " (%s, which it sets)", note);
 }
 
-// A callable of a class (Class.method) is not read: what it yields stays unknown.
+// What the callable yields, read by the value model as the judge reads it; a Class.method is not
+// read: what it yields stays unknown.
 static void builder_yields(void *project, const char *module, const char *name, const char *from_path, char ***yields,
                            size_t *n) {
-  const hg_module *m = project ? hg_index_module(project, module, strlen(module), from_path) : NULL;
-  if (m && !strchr(name, '.') && !hg_fix_builder_keywords(m->src, m->root, name, yields, n))
-    *yields = NULL;
+  *yields = NULL;
+  *n = 0;
+  const hg_config *c = project ? hg_index_config(project) : NULL;
+  for (size_t i = 0; c && i < c->n_builders; i++)
+    if (!strcmp(c->builders[i].module, module)) {
+      hg_arena *arena = hg_arena_new();
+      hg_value v = hg_python_builder_value(project, arena, &c->builders[i], name, from_path);
+      if (v.kind == HG_VAL_BUILDER && !hg_python_builder_keys(&v, yields, n))
+        *yields = NULL;
+      hg_arena_free(arena);
+      return;
+    }
 }
 
 const hg_fix_planner hg_python_fix = {.builders = true,

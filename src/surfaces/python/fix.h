@@ -39,10 +39,6 @@ int hg_fix_plan_kwargs(const hg_fix_text *t, TSNode site, const char *call, char
 int hg_fix_plan_argv(const hg_fix_text *t, TSNode site, const char *call, const hg_policy *policy, hg_edits *edits,
                      hg_buf *why);
 
-/** The keywords the builder function `name` defined at the top of module `root` (in `src`)
- *  yields when its body (after a docstring) is one `return` of a dict literal with string keys:
- *  heap strings into `out` (the caller frees them). False when that cannot be read. */
-bool hg_fix_builder_keywords(const char *src, TSNode root, const char *name, char ***out, size_t *n);
 
 /** The Python surface's planner (its row's `fix`): applies a configured builder. */
 extern const hg_fix_planner hg_python_fix;

@@ -30,6 +30,7 @@ enum { MAX_ROOTS = 4 };
 struct hg_index {
   const hg_rules_query *facts;  // the rules' import facts (the Python query without sites)
   const hg_config *config;
+  const hg_policy *policy;      // the rules' policy (NULL without rules)
   char *start;
   pthread_mutex_t lock;
   bool have_roots;
@@ -45,6 +46,7 @@ hg_index *hg_index_new(const hg_ruleset *rules, const hg_config *config, const c
   hg_index *self = hg_xcalloc(1, sizeof(hg_index));
   self->facts = rules ? hg_ruleset_query_for(rules, HG_SURFACE_PYTHON, 0) : NULL;
   self->config = config;
+  self->policy = rules ? hg_ruleset_policy(rules) : NULL;
   self->start = hg_xstrdup(start ? start : ".");
   pthread_mutex_init(&self->lock, NULL);
   return self;
@@ -71,6 +73,10 @@ void hg_index_free(hg_index *self) {
   free(self->start);
   free(self);
 }
+
+const hg_config *hg_index_config(const hg_index *self) { return self->config; }
+
+const hg_policy *hg_index_policy(const hg_index *self) { return self->policy; }
 
 size_t hg_index_parsed(const hg_index *self) { return self ? self->parsed : 0; }
 

@@ -10,6 +10,7 @@
 #include <tree_sitter/api.h>
 
 #include "rules/config.h"
+#include "rules/policy.h"
 #include "base/util.h"
 
 struct hg_ruleset;
@@ -42,6 +43,10 @@ const hg_module *hg_index_module(hg_index *self, const char *dotted, size_t len,
 /** Is there a file for module `dotted` (len bytes) under the project's roots (not the importing
  *  file's directory)? Reads and parses nothing. Thread-safe. */
 bool hg_index_has_module(hg_index *self, const char *dotted, size_t len);
+
+/** The configuration and the rules' policy the index was made with (the policy NULL without rules). */
+const hg_config *hg_index_config(const hg_index *self);
+const hg_policy *hg_index_policy(const hg_index *self);
 
 /** How many modules were parsed for definitions so far. */
 size_t hg_index_parsed(const hg_index *self);

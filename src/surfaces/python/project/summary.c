@@ -418,6 +418,39 @@ static hg_value call_of(const hg_resolver *r, TSNode call, TSNode fn, int depth)
   return builder_value(r, call, &v, def, via);
 }
 
+// What the configured callable `name` (a function defined at the top of module m, the last
+// definition winning as in Python) yields called without arguments, read as a site's call of it
+// is: a BUILDER holding it, or an UNKNOWN saying why.
+hg_value hg_summary_builder(const hg_resolver *r, const hg_module *m, const char *name) {
+  TSNode fn = {0};
+  for (uint32_t i = 0, k = ts_node_named_child_count(m->root); i < k; i++) {
+    TSNode c = ts_node_named_child(m->root, i);
+    if (hg_node_is(c, "decorated_definition"))
+      c = hg_node_field(c, "definition");
+    if (hg_node_is(c, "function_definition") && hg_node_text_eq(hg_node_field(c, "name"), m->src, name, strlen(name)))
+      fn = c;
+  }
+  hg_resolver mr = hg_project__in_module(r, m);
+  if (ts_node_is_null(fn))
+    return (hg_value){.kind = HG_VAL_UNKNOWN,
+                      .text = name,
+                      .origin = hg_project__printf(r->arena, "no function %s at the top of %s", name, m->path)};
+  // The definition's name stands for a call without arguments: every parameter takes its default.
+  hg_value v = evaluate(&mr, m, fn, hg_node_field(fn, "name"), NULL, 0);
+  while (v.kind == HG_VAL_BUILDER && v.n_items == 1 && !v.conditional)
+    v = v.items[0];
+  const char *via = via_of(&mr, m, fn, NULL);
+  v = stamp(r->arena, v, via);
+  hg_def *def = hg_arena_alloc(r->arena, sizeof(hg_def));
+  *def = (hg_def){m, fn};
+  hg_value b = {.kind = HG_VAL_BUILDER, .text = hg_project__printf(r->arena, "%s()", name), .line = line_of(fn),
+                .path = hg_project__path(m), .via = via, .def = def};
+  b.items = hg_arena_alloc(r->arena, sizeof(hg_value));
+  b.items[0] = v;
+  b.n_items = 1;
+  return b;
+}
+
 // ---- definitions of callees -----------------------------------------------------------------------
 
 bool hg_summary_defined(const hg_resolver *r, TSNode callee) {

@@ -46,6 +46,10 @@ hg_value hg_summary_call(const hg_resolver *r, TSNode call, int depth);
 /** What calling `callee` (a name or attribute, e.g. a dataclass field's default_factory) with no
  *  arguments yields, as hg_summary_call. */
 hg_value hg_summary_factory(const hg_resolver *r, TSNode callee, int depth);
+/** What the configured builder callable `name`, a function defined at the top of module `m`,
+ *  yields when a site calls it without arguments: a BUILDER holding it (as hg_summary_call gives
+ *  for such a call), or an UNKNOWN saying why it cannot be read. */
+hg_value hg_summary_builder(const hg_resolver *r, const hg_module *m, const char *name);
 /** Is `callee` (a call's function: a name or `obj.name`) a function, class or method defined in
  *  the project: in r's module or a module of the index, a method of the class of a project object,
  *  or `self.name` inside a method of a class of r's module that (or whose project base) defines
