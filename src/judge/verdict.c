@@ -516,7 +516,13 @@ static void judge_flags(hg_verdict *out, const hg_judge *jp, const hg_policy *po
     explain_unlimited(&msg, &j, policy, site, out->missing);
     explain_traps(&msg, &j, site);
   }
-  if (j.undoer && unverifiable != j.undoer) {
+  bool undoer_named = false; // already named as a requirement it cannot verify
+  for (size_t r = 0; j.undoer && r < policy->n_req && !undoer_named; r++) {
+    const hg_value *v = (unsure & (UINT64_C(1) << r)) ? j.unverifiable[r] : NULL;
+    undoer_named = v && (v == j.undoer || (v->line == j.undoer->line && v->text && j.undoer->text &&
+                                           !strcmp(v->text, j.undoer->text)));
+  }
+  if (j.undoer && unverifiable != j.undoer && !undoer_named) {
     // A value that might undo hardening, at a site that fails anyway: named, not hidden.
     hg_buf_puts(&msg, "; cannot be verified either: `");
     if (hg_readings[site->reads].yaml)

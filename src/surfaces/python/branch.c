@@ -30,6 +30,22 @@ static bool mentions_text(const follow *f, TSNode n) {
   return false;
 }
 
+// Does `n` assign the name (`name = ...`, `name += ...`) anywhere, nested functions aside?
+static bool has_assignment(const follow *f, TSNode n, int depth) {
+  if (depth > 64 || hg_node_is(n, "function_definition") || hg_node_is(n, "class_definition"))
+    return false;
+  if (hg_node_is(n, "assignment") || hg_node_is(n, "augmented_assignment")) {
+    TSNode left = hg_node_field(n, "left");
+    uint32_t a = ts_node_start_byte(left), b = ts_node_end_byte(left);
+    if (hg_node_is(left, "identifier") && b - a == f->len && !memcmp(f->r->src + a, f->name, f->len))
+      return true;
+  }
+  for (uint32_t i = 0, k = ts_node_named_child_count(n); i < k; i++)
+    if (has_assignment(f, ts_node_named_child(n, i), depth + 1))
+      return true;
+  return false;
+}
+
 // Does a loop body leave early (break, continue, return, raise, yield)? Nested functions and
 // classes are not looked into; a nested loop's break leaves only that loop, but is refused too.
 static bool leaves_early(TSNode n, int depth) {
@@ -174,6 +190,18 @@ static bool if_statement(follow *f, TSNode stmt, bool conditional) {
       has_else = true; // no later arm can run
   }
   ts_tree_cursor_delete(&cur);
+  if (too_many && has_assignment(f, stmt, 0)) {
+    // A chain longer than an alternative holds: what it binds the name to is unknown, and says so.
+    hg_value v = hg_resolve__unknown(f->r, hg_node_field(stmt, "condition"),
+                                     hg_arena_printf(f->r->arena,
+                                                     "set in an if/elif chain of more than %d arms, past hardguard's "
+                                                     "budget of alternatives",
+                                                     HG_ALT_MAX));
+    v.text = hg_arena_strndup(f->r->arena, f->name, f->len);
+    hg_follow__set_value(f, v,
+                         false);
+    return true;
+  }
   if (too_many || !has_else || n == 0)
     return false;
   if (n == 1) {
