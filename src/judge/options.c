@@ -203,6 +203,7 @@ static void check_forbidden(hg_judge *j, const char *name, const hg_value *v, co
       } else if (unknown && !j->undoer) {
         // (an inline --name=value lives on the caller's stack: the word stands for it)
         j->undoer = unknown != v ? unknown : value_item ? value_item : where;
+        j->undoer_forbid = f;
       }
     }
   }
@@ -576,6 +577,7 @@ void hg_judge_read_mapping(hg_judge *j, const hg_value *mapping) {
           j->forbid_value[f] = hit != v ? hit : NULL; // the list entry that sets it
         } else if (unknown && !j->undoer) {
           j->undoer = unknown;
+          j->undoer_forbid = f;
         }
       }
     }

@@ -25,6 +25,7 @@ typedef struct {
   const hg_value *carrier;                         // the first spread hardguard could not follow
   const hg_value *undoer;                          // the first value known only in part that might set a
                                                    // forbidden option (a mount whose target is unknown)
+  size_t undoer_forbid;                            // ... which one (an index into the policy's forbid)
   bool builder;                                    // a builder is applied ...
   bool builder_safe;                               // ... and nothing merged after it can replace what it sets
   const hg_value *overrider;                       // what can, when no builder is safe

@@ -176,7 +176,7 @@ static void merge(hg_judge *j, hg_judge *jw, const world *w, bool first, bool *d
   if (!j->carrier)
     j->carrier = jw->carrier;
   if (!j->undoer)
-    j->undoer = jw->undoer;
+    j->undoer = jw->undoer, j->undoer_forbid = jw->undoer_forbid;
   if (!j->mismatch)
     j->mismatch = jw->mismatch;
   // A builder counts only when every world applies it, safely; trusted likewise.
@@ -233,6 +233,10 @@ void hg_judge_read_worlds(hg_judge *j, hg_judge_reader read, const hg_value *fla
     w.choice[w.len - 1]++;
   }
   j->n_worlds = n;
+  // An option one world sets is reported as set (when ...); that another world's value might set
+  // it too adds nothing.
+  if (j->undoer && j->forbid_hit[j->undoer_forbid])
+    j->undoer = NULL;
   for (size_t r = 0; r < j->policy->n_req; r++)
     if (!differs[r]) {
       free(j->alt_cond[r]);

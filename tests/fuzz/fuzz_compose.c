@@ -33,7 +33,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv) {
 
 static void judge(yaml_document_t *doc, yaml_node_t *service, size_t *budget) {
   hg_site site = {.path = "compose.yaml", .kind = "compose-service", .reads = HG_READS_COMPOSE, .line = 1};
-  site.flags = hg_compose_service(arena, doc, service, budget);
+  site.flags = hg_compose_service(arena, doc, service, budget, NULL);
   hg_verdict v;
   hg_evaluate(&v, policy, config, &site, md);
   hg_verdict_clear(&v);

@@ -14,6 +14,7 @@
 #include "helpers.h"
 
 #include "model/render.h"
+#include "surfaces/compose/dotenv.h"
 #include "surfaces/compose/service.h"
 #include "judge/verdict.h"
 
@@ -78,7 +79,7 @@ static hg_value service_value(env *e, const char *yaml, const char *name) {
     print_error("no service '%s' in\n%s\n", name, yaml);
     fail();
   }
-  hg_value v = hg_compose_service(e->arena, &doc, service, NULL);
+  hg_value v = hg_compose_service(e->arena, &doc, service, NULL, NULL);
   yaml_document_delete(&doc);
   return v;
 }
@@ -640,7 +641,7 @@ static void test_compose__budget_shared_by_services(void **state) {
   size_t passed = 0, unverifiable = 0;
   for (yaml_node_pair_t *p = services->data.mapping.pairs.start; p < services->data.mapping.pairs.top; p++) {
     hg_site site = {.path = "compose.yaml", .kind = "compose-service", .reads = HG_READS_COMPOSE, .line = 1};
-    site.flags = hg_compose_service(e->arena, &doc, yaml_document_get_node(&doc, p->value), &budget);
+    site.flags = hg_compose_service(e->arena, &doc, yaml_document_get_node(&doc, p->value), &budget, NULL);
     hg_verdict v;
     hg_evaluate(&v, e->policy, e->config, &site, e->md);
     passed += v.rule == HG_RULE_NONE;
@@ -876,12 +877,41 @@ static void test_compose__render(void **state) {
   hg_buf_free(&b);
 }
 
+// The .env file in compose's dotenv syntax: comments and blank lines skipped, `export` allowed,
+// single quotes literal, double quotes with escapes, an unquoted value up to ` #`, the last line
+// of a name winning; a value that interpolates is not kept.
+static void test_compose__dotenv(void **state) {
+  (void)state;
+  hg_arena *arena = hg_arena_new();
+  static const char text[] = "# a comment\n\nMEM=512m\r\nexport PRIV=true   # debugging\n"
+                             "NET=\"br\\\"idge\"\nRAW='a $b # c'\nHOME_DIR=$HOME/x\nMEM=1g\n"
+                             "  SPACED = v \nnot a line\nA.B-C=dotted\n";
+  hg_dotenv e;
+  hg_dotenv_parse(&e, arena, text, sizeof text - 1, ".env");
+  uint32_t line = 0;
+  assert_string_equal(hg_dotenv_get(&e, "MEM", 3, &line), "1g");
+  assert_int_equal(line, 8);
+  assert_string_equal(hg_dotenv_get(&e, "PRIV", 4, &line), "true");
+  assert_int_equal(line, 4);
+  assert_string_equal(hg_dotenv_get(&e, "NET", 3, NULL), "br\"idge");
+  assert_string_equal(hg_dotenv_get(&e, "RAW", 3, NULL), "a $b # c");
+  assert_null(hg_dotenv_get(&e, "HOME_DIR", 8, NULL));
+  assert_string_equal(hg_dotenv_get(&e, "SPACED", 6, NULL), "v");
+  assert_string_equal(hg_dotenv_get(&e, "A.B-C", 5, NULL), "dotted");
+  assert_null(hg_dotenv_get(&e, "not", 3, NULL));
+  assert_null(hg_dotenv_get(&e, "ME", 2, NULL));
+  hg_dotenv none = {0};
+  assert_null(hg_dotenv_get(&none, "MEM", 3, NULL));
+  hg_arena_free(arena);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_compose__hardened_service_passes),
       cmocka_unit_test(test_compose__each_requirement_missing),
       cmocka_unit_test(test_compose__values),
       cmocka_unit_test(test_compose__interpolate),
+      cmocka_unit_test(test_compose__dotenv),
       cmocka_unit_test(test_compose__interpolated_values),
       cmocka_unit_test(test_compose__merge_keys),
       cmocka_unit_test(test_compose__lines_and_via),

@@ -14,6 +14,7 @@ typedef struct {
   hg_arena *arena;
   size_t budget; // shared by the file's services (hg_compose_budget)
   hg_site_vec *sites;
+  const hg_dotenv *dotenv;
 } compose_ctx;
 
 static void service(hg_ydoc *doc, yaml_node_t *const *above, size_t n, yaml_node_t *key, yaml_node_t *node,
@@ -35,7 +36,7 @@ static void service(hg_ydoc *doc, yaml_node_t *const *above, size_t n, yaml_node
   s.col = a.col;
   s.end_line = b.line;
   s.end_col = b.col;
-  s.flags = hg_compose_service(c->arena, &doc->yaml.doc, node, &c->budget);
+  s.flags = hg_compose_service(c->arena, &doc->yaml.doc, node, &c->budget, c->dotenv);
   HG_VEC_PUSH(c->sites, s);
 }
 
@@ -50,7 +51,13 @@ void hg_compose_extract(hg_extractor *self, const hg_ruleset *rules, const hg_co
   hg_ydoc doc;
   hg_sites failed = {0};
   if (hg_ydoc_load(&doc, source, arena, &failed)) {
-    compose_ctx c = {.src = source, .arena = arena, .sites = &sites, .budget = hg_compose_budget(&doc.yaml.doc)};
+    hg_dotenv dotenv;
+    hg_dotenv_load(&dotenv, arena, source->path);
+    compose_ctx c = {.src = source,
+                     .arena = arena,
+                     .sites = &sites,
+                     .budget = hg_compose_budget(&doc.yaml.doc),
+                     .dotenv = &dotenv};
     hg_ydoc_select_rules(&doc, rules, HG_SURFACE_COMPOSE, "compose", service, &c);
   } else if (hg_ruleset_may_contain_site(rules, HG_SURFACE_COMPOSE, source->data, source->len, NULL)) {
     hg_site s;

@@ -25,6 +25,7 @@ typedef struct {
   yaml_node_t *root; // the document's top-level mapping, or NULL
   size_t *left;      // values (and merged keys) that may still be built
   const char *why;   // why collect() gave up
+  const hg_dotenv *dotenv; // the .env file beside the compose file (may be NULL)
 } reader;
 
 static uint32_t line_of(const yaml_node_t *node) { return (uint32_t)node->start_mark.line + 1; }
@@ -157,10 +158,30 @@ static bool name_char(char c) { return name_start(c) || (c >= '0' && c <= '9'); 
 // Defaults inside defaults (`${A:-${B:-x}}`) followed at most; past it the value is unknown.
 #define MAX_NESTED_DEFAULTS 16
 
-// `env` (may be NULL) receives the same text with each `${VAR:-default}` written `${VAR}`: what
-// the value is when the environment sets VAR; *var names the first such VAR (s[*var..+*var_len)).
-static int interpolate(const char *s, size_t n, hg_buf *out, size_t *at, size_t *len, int depth, hg_buf *env,
-                       size_t *var, size_t *var_len) {
+// What one interpolation tracks beyond its result: `env` (may be NULL) receives the same text with
+// each variable that has a fallback (`${VAR:-default}`, or a value in the .env file) written
+// `${VAR}` — what the value is when the environment sets VAR; `var` names the first such VAR
+// (s[var..+var_len)), `dotted` says whether the .env file gave any value.
+typedef struct {
+  hg_buf *env;
+  size_t var, var_len;
+  const hg_dotenv *dotenv;
+  bool dotted;
+  uint32_t dot_line; // the .env line of the first value it gave
+} interp;
+
+static void fallback(interp *ip, const char *s, size_t i, size_t k) {
+  if (!ip || !ip->env)
+    return;
+  hg_buf_printf(ip->env, "${%.*s}", (int)(k - i), s + i);
+  if (!ip->var_len)
+    ip->var = i, ip->var_len = k - i;
+}
+
+// `ip` (NULL: the environment alone) reads the .env file and tracks the environment's arm.
+static int interpolate(const char *s, size_t n, hg_buf *out, size_t *at, size_t *len, int depth, interp *ip) {
+  hg_buf *env = ip ? ip->env : NULL;
+  const hg_dotenv *dot = ip ? ip->dotenv : NULL;
   for (size_t i = 0; i < n; i++) {
     if (s[i] != '$' || i + 1 == n) {
       hg_buf_putc(out, s[i]);
@@ -180,6 +201,17 @@ static int interpolate(const char *s, size_t n, hg_buf *out, size_t *at, size_t 
       size_t k = i + 1;
       while (k < n && name_char(s[k]))
         k++;
+      uint32_t line = 0;
+      const char *dv = hg_dotenv_get(dot, s + i + 1, k - i - 1, &line);
+      if (dv) { // the .env file's, unless the environment sets it
+        hg_buf_puts(out, dv);
+        fallback(ip, s, i + 1, k);
+        if (!ip->dotted)
+          ip->dot_line = line;
+        ip->dotted = true;
+        i = k - 1;
+        continue;
+      }
       *at = i;
       *len = k - i;
       return -1;
@@ -208,31 +240,45 @@ static int interpolate(const char *s, size_t n, hg_buf *out, size_t *at, size_t 
     while (k < end && name_char(s[k]))
       k++;
     size_t d = k;
-    if (d < end && s[d] == ':')
+    bool colon = d < end && s[d] == ':';
+    if (colon)
       d++;
+    uint32_t line = 0;
+    const char *dv = hg_dotenv_get(dot, s + i + 2, k - i - 2, &line);
+    // ${VAR}, ${VAR:-d}, ${VAR-d}, ${VAR:?err}, ${VAR?err}: the .env file's value when it gives
+    // one (non-empty where a colon asks for it), unless the environment sets VAR.
+    bool reads_dotenv = dv && (k == end || s[d] == '-' || s[d] == '?') && !(colon && !*dv);
+    if (reads_dotenv) {
+      hg_buf_puts(out, dv);
+      fallback(ip, s, i + 2, k);
+      if (!ip->dotted)
+        ip->dot_line = line;
+      ip->dotted = true;
+      i = end;
+      continue;
+    }
     if (d >= end || s[d] != '-')
       return -1; // ${VAR}, ${VAR:?err}, ${VAR:+alt}: what the environment holds
     // ${VAR:-default} and ${VAR-default}: the default, itself interpolated
     size_t at2, len2;
     if (depth >= MAX_NESTED_DEFAULTS)
       return -1;
-    if (interpolate(s + d + 1, end - d - 1, out, &at2, &len2, depth + 1, NULL, NULL, NULL) != 0) {
+    interp inner = {.dotenv = dot};
+    if (interpolate(s + d + 1, end - d - 1, out, &at2, &len2, depth + 1, &inner) != 0) {
       *at = d + 1 + at2;
       *len = len2;
       return -1;
     }
-    if (env) {
-      hg_buf_printf(env, "${%.*s}", (int)(k - i - 2), s + i + 2);
-      if (!*var_len)
-        *var = i + 2, *var_len = k - i - 2;
-    }
+    if (ip && inner.dotted && !ip->dotted)
+      ip->dotted = true, ip->dot_line = inner.dot_line;
+    fallback(ip, s, i + 2, k);
     i = end;
   }
   return 0;
 }
 
 int hg_compose_interpolate(const char *s, size_t n, hg_buf *out, size_t *at, size_t *len) {
-  return interpolate(s, n, out, at, len, 0, NULL, NULL, NULL);
+  return interpolate(s, n, out, at, len, 0, NULL);
 }
 
 // ---- values ------------------------------------------------------------------------------------
@@ -263,8 +309,9 @@ static hg_value scalar(reader *r, yaml_node_t *node, hg_value v) {
   if (memchr(text, '\0', n))
     return unknown(v, written, "a NUL byte in the value");
   hg_buf out = {0}, env = {0};
-  size_t at = 0, len = 0, var = 0, var_len = 0;
-  if (interpolate(text, n, &out, &at, &len, 0, &env, &var, &var_len) != 0) {
+  size_t at = 0, len = 0;
+  interp ip = {.env = &env, .dotenv = r->dotenv};
+  if (interpolate(text, n, &out, &at, &len, 0, &ip) != 0) {
     hg_buf_free(&out);
     hg_buf_free(&env);
     return unknown(v, written,
@@ -273,19 +320,25 @@ static hg_value scalar(reader *r, yaml_node_t *node, hg_value v) {
   hg_value known = v;
   known.kind = HG_VAL_STR;
   known.text = hg_arena_strndup(r->arena, out.data ? out.data : "", out.len);
+  if (ip.dotted) {
+    const char *path = r->dotenv->path;
+    known.via = hg_arena_printf(r->arena, "%s (line %u)", strncmp(path, "./", 2) ? path : path + 2, ip.dot_line);
+  }
   hg_buf_free(&out);
+  size_t var = ip.var, var_len = ip.var_len;
   if (!var_len) {
     hg_buf_free(&env);
     return known;
   }
-  // ${VAR:-default}: what the environment sets VAR to, or the default (the one value model's
-  // alternatives: judged by the one rule, docs/value-model.md).
+  // ${VAR:-default} or a value from the .env file: what the environment sets VAR to, or the
+  // fallback (the one value model's alternatives: judged by the one rule, docs/value-model.md).
   hg_value *arms = hg_arena_alloc(r->arena, 2 * sizeof(hg_value));
   arms[0] = unknown(v, hg_arena_strndup(r->arena, env.data, env.len),
                     hg_arena_printf(r->arena, "${%.*s} is interpolated from the environment", (int)var_len, text + var));
   arms[0].cond = hg_arena_printf(r->arena, "%.*s is set", (int)var_len, text + var);
   arms[1] = known;
-  arms[1].cond = hg_arena_printf(r->arena, "%.*s is unset", (int)var_len, text + var);
+  arms[1].cond = ip.dotted ? hg_arena_printf(r->arena, "%.*s is not set in the environment", (int)var_len, text + var)
+                           : hg_arena_printf(r->arena, "%.*s is unset", (int)var_len, text + var);
   hg_buf_free(&env);
   v.kind = HG_VAL_ALT;
   v.text = written;
@@ -344,13 +397,15 @@ size_t hg_compose_budget(const yaml_document_t *doc) {
   return (size_t)(doc->nodes.top - doc->nodes.start) + HG_COMPOSE_MAX_VALUES;
 }
 
-hg_value hg_compose_service(hg_arena *arena, yaml_document_t *doc, yaml_node_t *service, size_t *budget) {
+hg_value hg_compose_service(hg_arena *arena, yaml_document_t *doc, yaml_node_t *service, size_t *budget,
+                            const hg_dotenv *dotenv) {
   yaml_node_t *root = yaml_document_get_root_node(doc);
   size_t own = hg_compose_budget(doc);
   reader r = {.arena = arena,
               .doc = doc,
               .root = root && root->type == YAML_MAPPING_NODE ? root : NULL,
-              .left = budget ? budget : &own};
+              .left = budget ? budget : &own,
+              .dotenv = dotenv && dotenv->path ? dotenv : NULL};
   if (service->type != YAML_MAPPING_NODE)
     return (hg_value){.kind = HG_VAL_DICT, .text = "{...}", .line = line_of(service)};
   return build(&r, service, line_of(service), NULL, 0);

@@ -8,6 +8,7 @@
 #include <yaml.h>
 
 #include "model/site.h"
+#include "surfaces/compose/dotenv.h"
 #include "base/util.h"
 
 /** Values built for a document beyond one per node: aliases and merge keys repeat what they
@@ -26,8 +27,12 @@ size_t hg_compose_budget(const yaml_document_t *doc);
  *  its keys. A service that is not a mapping (`web:` with no value) is an empty DICT. Every text
  *  is copied into `arena`, which owns the result; `doc` is only read and may be freed after.
  *  `budget`: the document's hg_compose_budget, shared by its services and spent here, so that a
- *  file of many services that all name an alias bomb stays bounded; NULL: a budget of its own. */
-hg_value hg_compose_service(hg_arena *arena, yaml_document_t *doc, yaml_node_t *service, size_t *budget);
+ *  file of many services that all name an alias bomb stays bounded; NULL: a budget of its own.
+ *  `dotenv`: the .env file beside the compose file (NULL: none), whose values a variable the
+ *  environment does not set takes before any default (an alternative: the environment's, or the
+ *  file's; the known arm's `via` names the file). */
+hg_value hg_compose_service(hg_arena *arena, yaml_document_t *doc, yaml_node_t *service, size_t *budget,
+                            const hg_dotenv *dotenv);
 
 /** Compose interpolation of the value text s[0..n): the result in `out` (appended) and 0, or -1
  *  when it depends on the environment, with the first interpolation that does (`$VAR`, `${VAR}`,
