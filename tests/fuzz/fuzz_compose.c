@@ -2,7 +2,8 @@
  * top-level `services:` (every top-level value when there is none, so that the fuzzer need not
  * find the key first) goes through hg_compose_service and hg_evaluate with the built-in policy,
  * and each verdict's message is rendered. Anchors, aliases, merge keys and interpolation are
- * the interesting part: a bomb or a cycle must end. */
+ * the interesting part: a bomb or a cycle must end. The same bytes are read as the .env file too
+ * (hg_dotenv_parse), whose values the interpolation then takes. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,15 +32,17 @@ int LLVMFuzzerInitialize(int *argc, char ***argv) {
   return 0;
 }
 
-static void judge(yaml_document_t *doc, yaml_node_t *service, size_t *budget) {
+static void judge(yaml_document_t *doc, yaml_node_t *service, size_t *budget, const hg_dotenv *dotenv) {
   hg_site site = {.path = "compose.yaml", .kind = "compose-service", .reads = HG_READS_COMPOSE, .line = 1};
-  site.flags = hg_compose_service(arena, doc, service, budget, NULL);
+  site.flags = hg_compose_service(arena, doc, service, budget, dotenv);
   hg_verdict v;
   hg_evaluate(&v, policy, config, &site, md);
   hg_verdict_clear(&v);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+  hg_dotenv dotenv;
+  hg_dotenv_parse(&dotenv, arena, (const char *)data, size, ".env");
   yaml_parser_t parser;
   yaml_document_t doc;
   yaml_parser_initialize(&parser);
@@ -60,7 +63,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     for (yaml_node_pair_t *p = m->data.mapping.pairs.start; p < m->data.mapping.pairs.top; p++) {
       yaml_node_t *service = yaml_document_get_node(&doc, p->value);
       if (service)
-        judge(&doc, service, &budget);
+        judge(&doc, service, &budget, &dotenv);
     }
   }
   yaml_document_delete(&doc);
