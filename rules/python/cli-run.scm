@@ -6,13 +6,16 @@
 
 ;; An argv list or tuple whose first words are the program and the verb, wherever it stands:
 ;; ["docker", "run", "--rm", ...] or ["docker", "container", "create", ...] — reported at its
-;; opening bracket. The program may be given by path ("/usr/bin/docker") and run through sudo
-;; (["sudo", "docker", "run", ...]); comments may stand between the words. The words are matched
+;; opening bracket. The program may be given by path ("/usr/bin/docker") and run through wrappers
+;; with their own words, known or not (["sudo", "-u", "ci", "docker", "run", ...], ["timeout",
+;; "-s", "KILL", str(t), "docker", "run", ...]: a wrapper of the policy's cli.wrappers first, then at
+;; most 16 words; the judge reads the wrappers by their grammar); comments may stand between the
+;; words. The words are matched
 ;; on the list's text: a structural pattern with `(comment)*` between anchored children costs
 ;; libtree-sitter ~20 ms per shape to compile, which a pre-commit hook pays on every run.
 ([(list) (tuple)] @argv @site
  (#contains? @argv "docker" "podman" "nerdctl")
- (#match? @argv "^[\\[(]?(?:\\s|#[^\\n]*\\n)*(?:[uUrRbB]{0,2}(?:\"(?:sudo)\"|'(?:sudo)')(?:\\s|#[^\\n]*\\n)*,(?:\\s|#[^\\n]*\\n)*)?[uUrRbB]{0,2}(?:\"(?:(?:[^\"'\\s]*/)?(?:docker|podman|nerdctl))\"|'(?:(?:[^\"'\\s]*/)?(?:docker|podman|nerdctl))')(?:\\s|#[^\\n]*\\n)*,(?:\\s|#[^\\n]*\\n)*(?:[uUrRbB]{0,2}(?:\"(?:container)\"|'(?:container)')(?:\\s|#[^\\n]*\\n)*,(?:\\s|#[^\\n]*\\n)*)?[uUrRbB]{0,2}(?:\"(?:run|create)\"|'(?:run|create)')")
+ (#match? @argv "^[\\[(]?(?:\\s|#[^\\n]*\\n)*(?:[uUrRbB]{0,2}[\"'](?:[^\"'\\s]*/)?(?:sudo|doas|timeout|nice|ionice|stdbuf|env|setsid|nohup|time|exec|command|chrt|taskset|flock)[\"'](?:\\s|#[^\\n]*\\n)*,(?:(?:\\s|#[^\\n]*\\n)*(?:[^,\\[\\]()\"'#]|\"[^\"\\n]*\"|'[^'\\n]*'|\\([^()]*\\))+,){0,16}?(?:\\s|#[^\\n]*\\n)*)?[uUrRbB]{0,2}(?:\"(?:(?:[^\"'\\s]*/)?(?:docker|podman|nerdctl))\"|'(?:(?:[^\"'\\s]*/)?(?:docker|podman|nerdctl))')(?:\\s|#[^\\n]*\\n)*,(?:\\s|#[^\\n]*\\n)*(?:[uUrRbB]{0,2}(?:\"(?:container)\"|'(?:container)')(?:\\s|#[^\\n]*\\n)*,(?:\\s|#[^\\n]*\\n)*)?[uUrRbB]{0,2}(?:\"(?:run|create)\"|'(?:run|create)')")
  (#set! hardguard.reads "argv"))
 
 ;; A helper called with the program and the verb as its first arguments, the argv being the call's
@@ -21,7 +24,7 @@
 ;; argument list's text like the argv pattern above; keyword arguments are not words.
 ((_ function: (_) arguments: (argument_list) @argv) @site
  (#contains? @argv "docker" "podman" "nerdctl")
- (#match? @argv "^\\((?:\\s|#[^\\n]*\\n)*(?:[uUrRbB]{0,2}(?:\"(?:sudo)\"|'(?:sudo)')(?:\\s|#[^\\n]*\\n)*,(?:\\s|#[^\\n]*\\n)*)?[uUrRbB]{0,2}(?:\"(?:(?:[^\"'\\s]*/)?(?:docker|podman|nerdctl))\"|'(?:(?:[^\"'\\s]*/)?(?:docker|podman|nerdctl))')(?:\\s|#[^\\n]*\\n)*,(?:\\s|#[^\\n]*\\n)*(?:[uUrRbB]{0,2}(?:\"(?:container)\"|'(?:container)')(?:\\s|#[^\\n]*\\n)*,(?:\\s|#[^\\n]*\\n)*)?[uUrRbB]{0,2}(?:\"(?:run|create)\"|'(?:run|create)')")
+ (#match? @argv "^\\((?:\\s|#[^\\n]*\\n)*(?:[uUrRbB]{0,2}[\"'](?:[^\"'\\s]*/)?(?:sudo|doas|timeout|nice|ionice|stdbuf|env|setsid|nohup|time|exec|command|chrt|taskset|flock)[\"'](?:\\s|#[^\\n]*\\n)*,(?:(?:\\s|#[^\\n]*\\n)*(?:[^,\\[\\]()\"'#]|\"[^\"\\n]*\"|'[^'\\n]*'|\\([^()]*\\))+,){0,16}?(?:\\s|#[^\\n]*\\n)*)?[uUrRbB]{0,2}(?:\"(?:(?:[^\"'\\s]*/)?(?:docker|podman|nerdctl))\"|'(?:(?:[^\"'\\s]*/)?(?:docker|podman|nerdctl))')(?:\\s|#[^\\n]*\\n)*,(?:\\s|#[^\\n]*\\n)*(?:[uUrRbB]{0,2}(?:\"(?:container)\"|'(?:container)')(?:\\s|#[^\\n]*\\n)*,(?:\\s|#[^\\n]*\\n)*)?[uUrRbB]{0,2}(?:\"(?:run|create)\"|'(?:run|create)')")
  (#set! hardguard.reads "argv"))
 
 ;; A command string run by a shell, or split like one: os.system("docker run ..."),

@@ -468,9 +468,20 @@ static void read_options(hg_judge *j, const hg_value *items, const hg_value *con
 
 void hg_judge_read_argv(hg_judge *j, const hg_value *list) {
   const hg_value *items = list->items;
-  size_t n = list->n_items, i = 1;
-  // Skip the program (and a wrapper such as sudo) up to the subcommand words.
-  for (size_t k = 1; k < n && k < 4; k++)
+  size_t n = list->n_items;
+  // The wrappers the command runs through (sudo -u ci, timeout -s KILL 30, nice -n N: the policy's
+  // cli.wrappers, a word not known standing for an operand where one is due), then the program,
+  // then the subcommand words within the next three.
+  enum { MAX_LEAD = 64 };
+  const char *lead[MAX_LEAD] = {0};
+  size_t m = n < MAX_LEAD ? n : MAX_LEAD;
+  for (size_t k = 0; k < m; k++)
+    lead[k] = items[k].kind == HG_VAL_STR ? items[k].text : NULL;
+  size_t program = hg_policy_skip_wrappers(j->policy, lead, m);
+  if (program >= m)
+    program = 0;
+  size_t i = program + 1;
+  for (size_t k = program + 1; k < n && k < program + 4; k++)
     if (items[k].kind == HG_VAL_STR && hg_policy_is_subcommand(j->policy, items[k].text)) {
       i = k;
       break;
