@@ -115,16 +115,19 @@ static hg_value instantiate(world *w, const hg_value *v) {
 }
 
 // Does the arm taken at a position hold the value that decided a requirement (the arm itself, or
-// an item of the list or mapping it spliced in)? Values are copied, their texts shared.
-static bool holds(const hg_value *arm, const hg_value *decided) {
-  if (!arm || !decided || !decided->text)
-    return false;
+// an item, at any depth up to 8, of the list or mapping it spliced in)? Values are copied, their
+// texts shared.
+static bool holds_at(const hg_value *arm, const hg_value *decided, int depth) {
   if (arm->text == decided->text)
     return true;
-  for (size_t i = 0; i < arm->n_items; i++)
-    if (arm->items[i].text == decided->text)
+  for (size_t i = 0; depth < 8 && i < arm->n_items; i++)
+    if (holds_at(&arm->items[i], decided, depth + 1))
       return true;
   return false;
+}
+
+static bool holds(const hg_value *arm, const hg_value *decided) {
+  return arm && decided && decided->text && holds_at(arm, decided, 0);
 }
 
 // "`D.exists()`" or "`D.exists()` and `not color`": what selects this world, from the conditions
@@ -134,6 +137,8 @@ static char *world_conditions(const world *w, const hg_value *decided) {
   bool any = false;
   for (size_t k = 0; k < w->len && !any; k++)
     any = holds(w->taken[k], decided);
+  if (decided && !any)
+    return NULL; // a value outside every alternative decides the same in every world
   hg_buf b = {0};
   for (size_t k = 0; k < w->len; k++) {
     const hg_value *arm = w->taken[k];
