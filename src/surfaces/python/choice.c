@@ -12,6 +12,9 @@
 // A condition as written, shortened for messages, in the arena.
 static const char *short_text(const hg_resolver *self, const char *prefix, const char *text) {
   char buf[160];
+  // The negation of `not x` is `x`, not `not (not x)`.
+  if (prefix && !strcmp(prefix, "not ") && !strncmp(text, "not ", 4) && !strpbrk(text + 4, " \t\n"))
+    prefix = NULL, text += 4;
   size_t n = strlen(text);
   bool paren = prefix && *prefix && strpbrk(text, " \t\n") != NULL;
   snprintf(buf, sizeof(buf), "%s%s%.*s%s%s", prefix ? prefix : "", paren ? "(" : "", (int)(n > 100 ? 100 : n), text,
