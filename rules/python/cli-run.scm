@@ -18,6 +18,16 @@
  (#match? @argv "^[\\[(]?(?:\\s|#[^\\n]*\\n)*(?:[uUrRbB]{0,2}[\"'](?:[^\"'\\s]*/)?(?:sudo|doas|timeout|nice|ionice|stdbuf|env|setsid|nohup|time|exec|command|chrt|taskset|flock)[\"'](?:\\s|#[^\\n]*\\n)*,(?:(?:\\s|#[^\\n]*\\n)*(?:[^,\\[\\]()\"'#]|\"[^\"\\n]*\"|'[^'\\n]*'|\\([^()]*\\))+,){0,16}?(?:\\s|#[^\\n]*\\n)*)?[uUrRbB]{0,2}(?:\"(?:(?:[^\"'\\s]*/)?(?:docker|podman|nerdctl))\"|'(?:(?:[^\"'\\s]*/)?(?:docker|podman|nerdctl))')(?:\\s|#[^\\n]*\\n)*,(?:\\s|#[^\\n]*\\n)*(?:[uUrRbB]{0,2}(?:\"(?:container)\"|'(?:container)')(?:\\s|#[^\\n]*\\n)*,(?:\\s|#[^\\n]*\\n)*)?[uUrRbB]{0,2}(?:\"(?:run|create)\"|'(?:run|create)')")
  (#set! hardguard.reads "argv"))
 
+;; An argv list or tuple whose program is held in a name or an attribute ([ENGINE, "run", ...],
+;; [self.docker_bin, "container", "create", ...]): a site when a value it may hold names a
+;; program (ENGINE = "docker", "podman" if rootless else "docker"), or, when it cannot be followed,
+;; its own name does (self.docker_bin).
+([(list . [(identifier) (attribute)] @_program . (string) @_verb)
+  (tuple . [(identifier) (attribute)] @_program . (string) @_verb)] @argv @site
+ (#match? @_verb "^[uUrRbB]{0,2}[\"'](run|create|container)[\"']$")
+ (#value-contains? @_program "docker" "podman" "nerdctl")
+ (#set! hardguard.reads "argv"))
+
 ;; A helper called with the program and the verb as its first arguments, the argv being the call's
 ;; positional arguments: cmd_output_b("docker", "run", *args), run_cmd("podman", "run", "--rm",
 ;; image), sh("sudo", "docker", "container", "create", ...) — reported at the call. Matched on the

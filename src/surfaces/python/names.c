@@ -34,7 +34,16 @@ static const char *string_value(void *model, TSNode node) {
   if (!m->resolver)
     return NULL;
   hg_value v = hg_resolve_value(m->resolver, node);
-  return v.kind == HG_VAL_STR ? v.text : NULL;
+  if (v.kind != HG_VAL_ALT)
+    return v.kind == HG_VAL_STR ? v.text : NULL;
+  // One of several strings (ENGINE = "docker" if x else "podman"): each on a line of its own.
+  hg_buf b = {0};
+  for (size_t i = 0; i < v.n_items; i++)
+    if (v.items[i].kind == HG_VAL_STR)
+      hg_buf_printf(&b, "%s\n", v.items[i].text);
+  const char *out = b.len ? hg_arena_strndup(m->resolver->arena, b.data, b.len) : NULL;
+  hg_buf_free(&b);
+  return out;
 }
 
 static bool defined(void *model, TSNode node) {
