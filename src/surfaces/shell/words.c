@@ -24,6 +24,11 @@ typedef struct {
   const char *origin; // UNKNOWN: why; SCALAR and ARRAY: why a hole in them is unknown
   bool conditional;   // assigned on only some paths to the use
   uint32_t line;      // of the assignment (0: none)
+  // SCALAR assigned `X=${X:-default}` (or with such a part) while the script had not assigned X:
+  // the environment's value or the default, as in a word (env_var, the default at text[env_off..
+  // +env_len)).
+  const char *env_var;
+  size_t env_off, env_len;
 } shval;
 
 // The word being built.
@@ -39,6 +44,7 @@ typedef struct {
   const char *env_var;
   size_t env_at, env_len;
   bool env_done; // env_len is known
+  uint32_t env_line; // the assignment X=${X:-default} it came through (0: in the word itself)
 } word;
 
 static const char *text_of(hg_sh *sh, TSNode n) { return hg_node_text(n, sh->src, sh->arena); }
@@ -153,8 +159,11 @@ static void finish(hg_sh *sh, word *w, TSNode arg, hg_value_vec *out) {
     hg_buf_add(&env, t, w->env_at);
     hg_buf_putc(&env, HG_HOLE);
     hg_buf_add(&env, t + w->env_at + len, w->text.len - w->env_at - len);
-    const char *origin = hg_arena_printf(sh->arena, "$%s is not assigned in the script: it comes from the environment",
-                                         w->env_var);
+    const char *origin =
+        w->env_line
+            ? hg_arena_printf(sh->arena, "$%s comes from the environment when it is set (line %u gives it only a default)",
+                              w->env_var, w->env_line)
+            : hg_arena_printf(sh->arena, "$%s is not assigned in the script: it comes from the environment", w->env_var);
     arms[0] = v;
     arms[0].text = hg_arena_strndup(sh->arena, env.data, env.len);
     arms[0].origin = origin;
@@ -193,6 +202,7 @@ static void finish(hg_sh *sh, word *w, TSNode arg, hg_value_vec *out) {
   w->line = 0;
   w->env_var = NULL;
   w->env_done = false;
+  w->env_line = 0;
 }
 
 // Text the shell splits into fields (an unquoted expansion): blanks end the word being built.
@@ -289,8 +299,13 @@ static shval compute(hg_sh *sh, const hg_sh_assign *a) {
     emit(sh, a->value, true, &w, a->value, &items);
     v.text = hg_arena_strndup(sh->arena, w.text.data ? w.text.data : "", w.text.len);
     v.origin = w.origin;
-    // (X=${X:-default} keeps the default here: a variable holds one text, and the program-word
-    // and broken-region readers take it as such; docs/limits.md lists the gap)
+    if (w.env_var && !a->append && w.env_at <= w.text.len) {
+      // X=${X:-default}: the environment's or the default, carried to the words that use it (the
+      // program-word and broken-region readers, which take one text, see the default).
+      v.env_var = w.env_var;
+      v.env_off = w.env_at;
+      v.env_len = w.env_done ? w.env_len : w.text.len - w.env_at;
+    }
     hg_buf_free(&w.text);
     // Nothing but unknown parts (and blanks): the value is unknown, however it is split.
     if (strchr(v.text, HG_HOLE) && v.text[strspn(v.text, "\x01 \t\n")] == '\0')
@@ -384,6 +399,14 @@ static void put_value(hg_sh *sh, const shval *v, bool quoted, bool all_items, bo
   }
   if (v->kind == VAL_SCALAR || !all_items) {
     const char *t = v->kind == VAL_SCALAR ? v->text : (v->n ? v->items[0] : "");
+    if (v->kind == VAL_SCALAR && v->env_var && !w->env_var && (quoted || !t[strcspn(t, " \t\n")])) {
+      // A value that is the environment's or a default: so is the word (unsplit, it lands as is).
+      w->env_var = v->env_var;
+      w->env_at = w->text.len + v->env_off;
+      w->env_len = v->env_len;
+      w->env_done = true;
+      w->env_line = v->line;
+    }
     if (!quoted && strchr(t, HG_HOLE))
       w->spread = true;  // an unknown part, split: any number of words
     if (quoted) {
