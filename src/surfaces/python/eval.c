@@ -293,4 +293,8 @@ hg_value hg_resolve_kwargs(const hg_resolver *self, TSNode args) {
 }
 
 const hg_resolve_engine hg_python_engine = {
-    .value_at = value_at, .imported = hg_summary_imported, .bound = hg_summary_bound, .decide = hg_summary_decide};
+    .value_at = value_at,
+    .imported = hg_summary_imported,
+    .bound = hg_summary_bound,
+    .decide = hg_summary_decide,
+    .factory = hg_summary_factory};

@@ -45,6 +45,8 @@ typedef struct hg_resolve_engine {
   bool (*bound)(const struct hg_resolver *self, TSNode fn, const char *name, size_t len, hg_value *out);
   /** Which branches run (hg_scope_walk_deciding's decider; ctx's first member is the resolver). */
   int (*decide)(void *ctx, TSNode condition, TSNode branch);
+  /** What calling `callee` without arguments yields (a dataclass field's default_factory). */
+  hg_value (*factory)(const struct hg_resolver *self, TSNode callee, int depth);
 } hg_resolve_engine;
 
 typedef struct hg_resolver {

@@ -236,7 +236,31 @@ TSNode hg_defs__self_class(const hg_resolver *r, TSNode name) {
   // A @staticmethod's first parameter is not the instance; a @classmethod's is the class.
   static char *const not_bound[] = {"staticmethod", "classmethod"};
   TSNode deco = ts_node_parent(fn);
-  if (hg_node_is(deco, "decorated_definition") && hg_object__decorated(r->module, deco, not_bound, 2))
+  if (hg_node_is(deco, "decorated_definition") && hg_defs__decorated(r->module, deco, not_bound, 2))
     return (TSNode){0};
   return cls;
+}
+
+// ---- decorators ---------------------------------------------------------------------------------
+
+// A decorator's name as written, without its call: `dataclass(frozen=True)` is `dataclass`.
+static TSNode decorator_name(TSNode decorator) {
+  TSNode e = ts_node_named_child_count(decorator) ? ts_node_named_child(decorator, 0) : (TSNode){0};
+  return hg_node_is(e, "call") ? hg_node_field(e, "function") : e;
+}
+
+bool hg_defs__named_in(TSNode n, const char *src, char *const *list, size_t count) {
+  if (ts_node_is_null(n))
+    return false;
+  uint32_t a = ts_node_start_byte(n), b = ts_node_end_byte(n);
+  return hg_policy_list_has(list, count, src + a, b - a);
+}
+
+bool hg_defs__decorated(const hg_module *m, TSNode decorated, char *const *list, size_t count) {
+  for (uint32_t i = 0, n = ts_node_is_null(decorated) ? 0 : ts_node_named_child_count(decorated); i < n; i++) {
+    TSNode d = ts_node_named_child(decorated, i);
+    if (hg_node_is(d, "decorator") && hg_defs__named_in(decorator_name(d), m->src, list, count))
+      return true;
+  }
+  return false;
 }

@@ -5,7 +5,7 @@
 #ifndef HG_PROJECT_DEFS_H
 #define HG_PROJECT_DEFS_H
 
-#include "surfaces/python/project/summary.h"
+#include "surfaces/python/project/frame.h"
 
 /** What a name of the project stands for. */
 typedef enum { HG_DEF_NONE, HG_DEF_FUNCTION, HG_DEF_CLASS, HG_DEF_CONSTANT, HG_DEF_MODULE } def_kind;
@@ -58,7 +58,9 @@ void hg_bind__call(const hg_resolver *caller, const hg_module *m, TSNode fn, TSN
  *  and __init__ (or the dataclass fields in order). */
 hg_value hg_object__make(const hg_resolver *r, hg_target cls, TSNode call, int depth);
 /** Does `decorated` (a decorated_definition, or a null node) carry a decorator named in `list`? */
-bool hg_object__decorated(const hg_module *m, TSNode decorated, char *const *list, size_t count);
+bool hg_defs__decorated(const hg_module *m, TSNode decorated, char *const *list, size_t count);
+/** Is `n` (its text in `src`) one of the `count` names of `list`? */
+bool hg_defs__named_in(TSNode n, const char *src, char *const *list, size_t count);
 /** The last value an object holds under `key`, or NULL. */
 const hg_value *hg_object__attribute(const hg_value *obj, const char *key, size_t len);
 

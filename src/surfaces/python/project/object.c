@@ -18,35 +18,13 @@ const hg_value *hg_object__attribute(const hg_value *obj, const char *key, size_
   return NULL;
 }
 
-// A decorator's name as written, without its call: `dataclass(frozen=True)` is `dataclass`.
-static TSNode decorator_name(TSNode decorator) {
-  TSNode e = ts_node_named_child_count(decorator) ? ts_node_named_child(decorator, 0) : (TSNode){0};
-  return hg_node_is(e, "call") ? hg_node_field(e, "function") : e;
-}
-
-static bool named_in(TSNode n, const char *src, char *const *list, size_t count) {
-  if (ts_node_is_null(n))
-    return false;
-  uint32_t a = ts_node_start_byte(n), b = ts_node_end_byte(n);
-  return hg_policy_list_has(list, count, src + a, b - a);
-}
-
-bool hg_object__decorated(const hg_module *m, TSNode decorated, char *const *list, size_t count) {
-  for (uint32_t i = 0, n = ts_node_is_null(decorated) ? 0 : ts_node_named_child_count(decorated); i < n; i++) {
-    TSNode d = ts_node_named_child(decorated, i);
-    if (hg_node_is(d, "decorator") && named_in(decorator_name(d), m->src, list, count))
-      return true;
-  }
-  return false;
-}
-
 // Does the class take its annotated fields as constructor arguments (policy `classes:`)?
 static bool dataclass_like(const hg_policy *p, const hg_module *m, hg_target cls) {
-  if (hg_object__decorated(m, cls.decorated, p->field_decorators, p->n_field_decorators))
+  if (hg_defs__decorated(m, cls.decorated, p->field_decorators, p->n_field_decorators))
     return true;
   TSNode bases = hg_node_field(cls.node, "superclasses");
   for (uint32_t i = 0, n = hg_node_arg_count(bases); i < n; i++)
-    if (named_in(hg_node_arg(bases, i), m->src, p->field_bases, p->n_field_bases))
+    if (hg_defs__named_in(hg_node_arg(bases, i), m->src, p->field_bases, p->n_field_bases))
       return true;
   return false;
 }
@@ -69,7 +47,7 @@ static hg_value factory(const hg_resolver *r, TSNode f, int depth) {
         hg_defs__find(r->module, empty[i], strlen(empty[i])).kind == HG_DEF_NONE)
       return (hg_value){.kind = i == 1 ? HG_VAL_DICT : HG_VAL_LIST, .text = hg_node_text(f, r->src, r->arena),
                         .line = line_of(f)};
-  return hg_summary_factory(r, f, depth + 1);
+  return r->engine->factory(r, f, depth + 1);
 }
 
 // `x: T = v`, `x = v`, `x: T = field(default=v)` in the body of class `cls` and of its project
@@ -102,7 +80,7 @@ static void class_fields(const hg_resolver *r, hg_target cls, hg_value_vec *fiel
       continue;
     hg_value v;
     TSNode fn = hg_node_is(right, "call") ? hg_node_field(right, "function") : (TSNode){0};
-    if (named_in(fn, m->src, r->policy->field_calls, r->policy->n_field_calls)) {
+    if (hg_defs__named_in(fn, m->src, r->policy->field_calls, r->policy->n_field_calls)) {
       v = hg_resolve_unknown(&mr, right, "a field without a default");
       TSNode args = hg_node_field(right, "arguments");
       for (uint32_t k = 0, na = hg_node_arg_count(args); k < na; k++) {

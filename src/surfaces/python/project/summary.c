@@ -395,7 +395,7 @@ static hg_value call_of(const hg_resolver *r, TSNode call, TSNode fn, int depth)
     size_t notes_before = r->notes ? r->notes->len : 0;
     // A @staticmethod called on an instance takes no instance.
     static char *const static_method[] = {"staticmethod"};
-    bool bind_self = has_recv && !hg_object__decorated(t.module, t.decorated, static_method, 1);
+    bool bind_self = has_recv && !hg_defs__decorated(t.module, t.decorated, static_method, 1);
     v = evaluate(r, t.module, t.node, call, bind_self ? &recv : NULL, depth);
     // A function that returns a builder's result yields what that builder yields.
     while (v.kind == HG_VAL_BUILDER && v.n_items == 1 && !v.conditional)
@@ -529,7 +529,7 @@ hg_value hg_summary_attribute(const hg_resolver *r, TSNode attribute, int depth)
       // A @property: its getter's return value.
       hg_target c = {.kind = HG_DEF_CLASS, .module = recv.def->module, .node = recv.def->node};
       hg_target m = hg_defs__member(r, c, r->src + a, e - a, 0);
-      if (m.kind == HG_DEF_FUNCTION && hg_object__decorated(m.module, m.decorated, r->policy->property_decorators,
+      if (m.kind == HG_DEF_FUNCTION && hg_defs__decorated(m.module, m.decorated, r->policy->property_decorators,
                                                             r->policy->n_property_decorators)) {
         hg_value v2 = evaluate(r, m.module, m.node, attribute, &recv, depth);
         return stamp(r->arena, v2, via_of(r, m.module, m.node, NULL));

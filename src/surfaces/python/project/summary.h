@@ -6,38 +6,15 @@
 #ifndef HG_PROJECT_SUMMARY_H
 #define HG_PROJECT_SUMMARY_H
 
+#include "surfaces/python/project/frame.h"
 #include "surfaces/python/project/index.h"
 #include "surfaces/python/resolve.h"
-
-/** A definition in the project: a class or function node of a module. */
-typedef struct hg_def {
-  const hg_module *module;
-  TSNode node; // class_definition or function_definition
-} hg_def;
-
-/** The function being evaluated and the values its parameters are bound to. */
-typedef struct hg_frame {
-  TSNode fn; // function_definition
-  size_t n;
-  const char **names;
-  const hg_value *values;
-} hg_frame;
-
-/** One definition being evaluated on the way to a value; the chain stops cycles and long ones. */
-typedef struct hg_hop {
-  const hg_module *module;
-  uint32_t at; // the definition's start byte
-  int depth;
-  const struct hg_hop *prev;
-} hg_hop;
 
 /** What calls without arguments yielded in one file (in its arena), so that a file of sites that
  *  all apply the same builder reads it once. */
 typedef struct hg_summary_cache hg_summary_cache;
 hg_summary_cache *hg_summary_cache_new(hg_arena *arena);
 
-/** How many definitions deep a value is followed (a builder calling a helper calling another...). */
-#define HG_SUMMARY_MAX_DEPTH 8
 
 /** What `call` yields: for a configured builder a BUILDER value holding what it yields (or an
  *  UNKNOWN when it cannot be read, saying why); for a class of the project an OBJECT; for a
@@ -61,11 +38,5 @@ hg_value hg_summary_imported(const hg_resolver *r, const char *qualified, TSNode
 /** The value of `attribute` (obj.name): an attribute of a project object, a constant of an
  *  imported project module, or an UNKNOWN. */
 hg_value hg_summary_attribute(const hg_resolver *r, TSNode attribute, int depth);
-/** The value of parameter `name` in the frame of function `fn`; false when not bound there. */
-bool hg_summary_bound(const hg_resolver *r, TSNode fn, const char *name, size_t len, hg_value *out);
-/** hg_scope_cond for resolvers with a frame: `ctx` points to a struct whose first member is a
- *  `const hg_resolver *`. Decides `not`, `and`, `or`, comparisons with literals and the truth of a
- *  known value; notes a branch skipped on a known-false condition. */
-int hg_summary_decide(void *ctx, TSNode condition, TSNode branch);
 
 #endif
