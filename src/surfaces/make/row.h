@@ -3,9 +3,8 @@
 #define HG_MAKE_ROW_H
 
 #include "model/surface.h"
+#include "surfaces/make/grammar.h"
 
 extern const hg_surface hg_surface_make;
-/** The pinned grammar (grammars/), linked in. */
-const TSLanguage *tree_sitter_make(void);
 
 #endif
