@@ -6,6 +6,7 @@
 #include "base/argv.h"
 #include "model/render.h"
 #include "judge/effect.h"
+#include "judge/explain.h"
 #include "judge/offer.h"
 #include "judge/options.h"
 #include "judge/worlds.h"
@@ -36,46 +37,10 @@ static const char *subject_of(const hg_policy *p, const hg_site *site, size_t di
   return s ? s : MODES[site->reads].subject;
 }
 
-// A word as the site's language writes it: a shell command's words bare, others as expressions.
-static void put_word(hg_buf *b, const hg_value *v, hg_reads reads) {
-  if (reads != HG_READS_COMMAND || v->kind != HG_VAL_STR) {
-    hg_put_expr(b, v, false);
-    return;
-  }
-  for (const char *p = v->text; *p; p++) {
-    if (*p == HG_HOLE)
-      hg_buf_puts(b, "{…}");
-    else
-      hg_buf_putc(b, *p);
-  }
-}
-
 static const char *builder_modules(const hg_config *c, hg_buf *b) {
   for (size_t i = 0; i < c->n_builders; i++)
     hg_buf_printf(b, "%s%s", i ? ", " : "", c->builders[i].module);
   return b->data ? b->data : "";
-}
-
-static void list_missing(const hg_policy *p, uint64_t missing, hg_buf *b) {
-  bool first = true;
-  for (size_t r = 0; r < p->n_req; r++)
-    if (missing & (UINT64_C(1) << r)) {
-      hg_buf_printf(b, "%s%s", first ? "" : ", ", p->req[r].id);
-      first = false;
-    }
-}
-
-// The missing requirements, each named with the alternative that lacks it when the site's
-// alternatives disagree: "network-none (when `not strict`)".
-static void list_missing_where(const hg_judge *j, uint64_t missing, hg_buf *b) {
-  bool first = true;
-  for (size_t r = 0; r < j->policy->n_req; r++)
-    if (missing & (UINT64_C(1) << r)) {
-      hg_buf_printf(b, "%s%s", first ? "" : ", ", j->policy->req[r].id);
-      if (j->alt_cond[r])
-        hg_buf_printf(b, " (when %s)", j->alt_cond[r]);
-      first = false;
-    }
 }
 
 static char *fix_hint(const hg_judge *j, const hg_config *c, const hg_site *site, uint64_t missing) {
@@ -146,7 +111,6 @@ static void judge_client(hg_verdict *out, const hg_config *config, const hg_site
 
 // The options that undo hardening become the first rule; whatever else fails stays in `also` and
 // in the message.
-static void put_where(hg_buf *b, const hg_site *site, const hg_value *v);
 
 static void add_weakening(hg_verdict *out, const hg_judge *j, const hg_site *site) {
   hg_reads reads = site->reads;
@@ -174,7 +138,7 @@ static void add_weakening(hg_verdict *out, const hg_judge *j, const hg_site *sit
         hg_buf_puts(&fix, "`");
       }
       hg_buf_puts(&msg, "` (");
-      put_where(&msg, site, entry ? entry : v);
+      hg_explain_where(&msg, site, entry ? entry : v);
       hg_buf_printf(&msg, ") %s", j->policy->forbid[f].message);
       if (j->forbid_cond[f])
         hg_buf_printf(&msg, " when %s", j->forbid_cond[f]);
@@ -193,13 +157,13 @@ static void add_weakening(hg_verdict *out, const hg_judge *j, const hg_site *sit
     } else {
       hg_buf_puts(&fix, j->forbid_name[f]);
     }
-    put_word(&msg, reads == HG_READS_BODY && j->forbid_value[f] ? j->forbid_value[f] : v, reads);
+    hg_explain_word(&msg, reads == HG_READS_BODY && j->forbid_value[f] ? j->forbid_value[f] : v, reads);
     if (j->forbid_value[f] && reads != HG_READS_BODY) {
       hg_buf_puts(&msg, reads == HG_READS_COMMAND ? " " : ", ");
-      put_word(&msg, j->forbid_value[f], reads);
+      hg_explain_word(&msg, j->forbid_value[f], reads);
     }
     hg_buf_puts(&msg, "` (");
-    put_where(&msg, site, v);
+    hg_explain_where(&msg, site, v);
     hg_buf_printf(&msg, ") %s", j->policy->forbid[f].message);
     if (j->forbid_cond[f])
       hg_buf_printf(&msg, " when %s", j->forbid_cond[f]);
@@ -220,42 +184,6 @@ static void add_weakening(hg_verdict *out, const hg_judge *j, const hg_site *sit
 
 static void judge_flags(hg_verdict *out, const hg_judge *j, const hg_policy *policy, const hg_config *config,
                         const hg_site *site);
-
-// "; `pids_limit=-1` (line 4) means no limit to Docker" for each requirement a "no limit" value
-// left unmet.
-static void explain_unlimited(hg_buf *msg, const hg_judge *j, const hg_policy *policy, const hg_site *site,
-                              uint64_t missing) {
-  for (size_t r = 0; r < policy->n_req; r++) {
-    if (!(missing & (UINT64_C(1) << r)) || !hg_judge_unlimited(j, r))
-      continue;
-    const hg_value *v = j->src[r];
-    const char *sep = site->reads == HG_READS_KWARGS || site->reads == HG_READS_BODY ? "="
-                      : site->reads == HG_READS_COMPOSE                               ? ": "
-                                                                                      : " ";
-    bool quote = (site->reads == HG_READS_KWARGS || site->reads == HG_READS_BODY) && v->kind == HG_VAL_STR;
-    hg_buf_puts(msg, "; `");
-    if (site->reads == HG_READS_BODY)
-      hg_put_path(msg, j->src_name[r]);
-    else
-      hg_buf_puts(msg, j->src_name[r]);
-    hg_buf_printf(msg, "%s%s%s%s` (line %u) means no limit to Docker", sep, quote ? "\"" : "", v->text,
-                  quote ? "\"" : "", v->line);
-  }
-}
-
-// "; `security_opt` (line 5): podman-py passes ..." for each option the site sets that its SDK
-// reads otherwise than the policy's other dialects do.
-static void explain_traps(hg_buf *msg, const hg_judge *j, const hg_site *site) {
-  const hg_dialect *d = &j->policy->dialects[j->dialect];
-  for (size_t t = 0; t < d->n_traps; t++) {
-    const hg_value *v = j->trap_hit[t];
-    if (!v)
-      continue;
-    hg_buf_printf(msg, "; `%s` (", d->traps[t].name);
-    put_where(msg, site, v);
-    hg_buf_printf(msg, "): %s", d->traps[t].text);
-  }
-}
 
 // The verdict on what the judge read: the first failing rule and its message, then the options
 // that undo hardening in front of it.
@@ -321,63 +249,6 @@ void hg_evaluate(hg_verdict *out, const hg_policy *policy, const hg_config *conf
   hg_judge_free(&j);
 }
 
-// Where a value stands, for a message: "line 7" in the site's file, else "path:7", and the builder
-// or constant it came through.
-static void put_where(hg_buf *b, const hg_site *site, const hg_value *v) {
-  if (v->path && site->path && strcmp(v->path, site->path) != 0)
-    hg_buf_printf(b, "%s:%u", v->path, v->line);
-  else
-    hg_buf_printf(b, "line %u", v->line);
-  if (v->via && v->kind != HG_VAL_BUILDER)
-    hg_buf_printf(b, ", via %s", v->via);
-}
-
-// For each missing requirement a branch of the builder mentions (by keyword or flag name) but
-// did not take: "; cap-drop-all is added only when `self.cap_drop_all` is true, and it is False (x.py:12)"
-static void explain_skipped(hg_buf *msg, const hg_policy *p, size_t dialect, const hg_site *site, uint64_t missing) {
-  for (size_t r = 0; r < p->n_req; r++) {
-    if (!(missing & (UINT64_C(1) << r)))
-      continue;
-    const hg_requirement *req = &p->req[r];
-    for (size_t k = 0; k < site->n_notes; k++) {
-      const hg_note *n = &site->notes[k];
-      bool mentions = false;
-      const hg_spelling *sp = &req->spell[dialect];
-      for (size_t m = 0; m < sp->n && !mentions; m++)
-        for (size_t x = 0; x < sp->m[m].n_names && !mentions; x++)
-          mentions = strstr(n->branch, sp->m[m].names[x]);
-      if (!mentions)
-        continue;
-      hg_buf_printf(msg, "; %s is added only when `%s` is true (%s:%u), and it is %s", req->id, n->condition, n->path,
-                    n->line, n->why);
-      break;
-    }
-  }
-}
-
-// "; cannot be verified: memory-limit (`self._mem` at line 13: an attribute)" for the requirements
-// whose values hardguard could not follow, at a site that misses others plainly.
-static void explain_unsure(hg_buf *msg, const hg_judge *j, const hg_site *site, uint64_t unsure) {
-  bool first = true;
-  for (size_t r = 0; r < j->policy->n_req; r++) {
-    if (!(unsure & (UINT64_C(1) << r)))
-      continue;
-    hg_buf_printf(msg, "%s%s", first ? "; cannot be verified: " : ", ", j->policy->req[r].id);
-    first = false;
-    const hg_value *v = j->unverifiable[r];
-    if (!v)
-      continue;
-    hg_buf_puts(msg, " (`");
-    if (hg_readings[site->reads].yaml)
-      hg_yaml_put_value(msg, v, false);
-    else
-      put_word(msg, v, site->reads);
-    hg_buf_puts(msg, "` at ");
-    put_where(msg, site, v);
-    hg_buf_printf(msg, ": %s)", v->origin ? v->origin : "not a literal");
-  }
-}
-
 static void judge_flags(hg_verdict *out, const hg_judge *jp, const hg_policy *policy, const hg_config *config,
                         const hg_site *site) {
   const hg_judge j = *jp;
@@ -410,11 +281,11 @@ static void judge_flags(hg_verdict *out, const hg_judge *jp, const hg_policy *po
       hg_buf_printf(&msg, "%s applies the hardening builder, but `", subject);
       hg_put_expr(&msg, j.overrider, true);
       hg_buf_puts(&msg, "` (");
-      put_where(&msg, site, j.overrider);
+      hg_explain_where(&msg, site, j.overrider);
       hg_buf_puts(&msg, "), merged after it, can replace what it sets");
       if (out->missing) {
         hg_buf_puts(&msg, "; missing: ");
-        list_missing_where(&j, out->missing, &msg);
+        hg_explain_missing_where(&j, out->missing, &msg);
       }
       out->message = hg_buf_detach(&msg);
       out->fix = hg_xstrdup(site->reads == HG_READS_KWARGS
@@ -441,13 +312,13 @@ static void judge_flags(hg_verdict *out, const hg_judge *jp, const hg_policy *po
       hg_buf_printf(&msg, "%s applies the hardening builder %s, which yields ", subject,
                     j.applied->via ? j.applied->via : j.applied->text);
       if (yields)
-        list_missing(policy, yields, &msg);
+        hg_explain_missing(policy, yields, &msg);
       else
         hg_buf_puts(&msg, "none of the requirements");
       hg_buf_puts(&msg, "; missing: ");
-      list_missing_where(&j, out->missing, &msg);
-      explain_skipped(&msg, policy, j.dialect, site, out->missing);
-      explain_traps(&msg, &j, site);
+      hg_explain_missing_where(&j, out->missing, &msg);
+      hg_explain_skipped(&msg, policy, j.dialect, site, out->missing);
+      hg_explain_traps(&msg, &j, site);
       out->message = hg_buf_detach(&msg);
       out->fix = fix_hint(&j, config, site, out->missing);
       return;
@@ -490,11 +361,11 @@ static void judge_flags(hg_verdict *out, const hg_judge *jp, const hg_policy *po
     else if (hg_readings[site->reads].yaml)
       hg_yaml_put_value(&msg, unverifiable, false);
     else if (site->reads == HG_READS_COMMAND)
-      put_word(&msg, unverifiable, site->reads);
+      hg_explain_word(&msg, unverifiable, site->reads);
     else
       hg_put_expr(&msg, unverifiable, true);
     hg_buf_puts(&msg, "` at ");
-    put_where(&msg, site, unverifiable);
+    hg_explain_where(&msg, site, unverifiable);
     hg_buf_printf(&msg, " (%s), which cannot be verified",
                   unverifiable->origin ? unverifiable->origin : "not a literal");
   } else {
@@ -506,15 +377,15 @@ static void judge_flags(hg_verdict *out, const hg_judge *jp, const hg_policy *po
   }
   if (out->missing && out->rule != HG_RULE_UNVERIFIABLE_FLAGS && unsure) {
     hg_buf_puts(&msg, "; missing: ");
-    list_missing_where(&j, out->missing & ~unsure, &msg);
-    explain_unsure(&msg, &j, site, unsure);
-    explain_unlimited(&msg, &j, policy, site, out->missing);
-    explain_traps(&msg, &j, site);
+    hg_explain_missing_where(&j, out->missing & ~unsure, &msg);
+    hg_explain_unsure(&msg, &j, site, unsure);
+    hg_explain_unlimited(&msg, &j, policy, site, out->missing);
+    hg_explain_traps(&msg, &j, site);
   } else if (out->missing) {
     hg_buf_puts(&msg, out->rule == HG_RULE_UNVERIFIABLE_FLAGS ? "; not literally present: " : "; missing: ");
-    list_missing_where(&j, out->missing, &msg);
-    explain_unlimited(&msg, &j, policy, site, out->missing);
-    explain_traps(&msg, &j, site);
+    hg_explain_missing_where(&j, out->missing, &msg);
+    hg_explain_unlimited(&msg, &j, policy, site, out->missing);
+    hg_explain_traps(&msg, &j, site);
   }
   bool undoer_named = false; // already named as a requirement it cannot verify
   for (size_t r = 0; j.undoer && r < policy->n_req && !undoer_named; r++) {
@@ -528,9 +399,9 @@ static void judge_flags(hg_verdict *out, const hg_judge *jp, const hg_policy *po
     if (hg_readings[site->reads].yaml)
       hg_yaml_put_value(&msg, j.undoer, false);
     else
-      put_word(&msg, j.undoer, site->reads);
+      hg_explain_word(&msg, j.undoer, site->reads);
     hg_buf_puts(&msg, "` at ");
-    put_where(&msg, site, j.undoer);
+    hg_explain_where(&msg, site, j.undoer);
     hg_buf_printf(&msg, " (%s) may undo hardening", j.undoer->origin ? j.undoer->origin : "not a literal");
   }
   if (j.mismatch) {
@@ -547,7 +418,7 @@ static void judge_flags(hg_verdict *out, const hg_judge *jp, const hg_policy *po
     if (hg_readings[site->reads].yaml)
       hg_yaml_put_value(&fix, unverifiable, false);
     else
-      put_word(&fix, unverifiable, site->reads);
+      hg_explain_word(&fix, unverifiable, site->reads);
     hg_buf_puts(&fix, "` a value hardguard can read (a literal, or a constant or function of this project), or "
                       "remove it");
     free(out->fix);
