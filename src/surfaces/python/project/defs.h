@@ -64,4 +64,16 @@ bool hg_defs__named_in(TSNode n, const char *src, char *const *list, size_t coun
 /** The last value an object holds under `key`, or NULL. */
 const hg_value *hg_object__attribute(const hg_value *obj, const char *key, size_t len);
 
+// builders.c
+/** The configured builder a definition is: function `fn` of module m, or (cls given) the method
+ *  `fn` of class `cls` of module m; NULL when none. */
+const hg_builder *hg_project__configured(const hg_config *c, const hg_module *m, const char *cls, size_t cls_len,
+                                         const char *fn, size_t fn_len);
+/** The configured builder qualified name `q` stands for when its definition is not in the project
+ *  (module.function, or with `method` module.Class whose method `attr` is configured). */
+const hg_builder *hg_project__configured_by_name(const hg_config *c, const char *q, bool method, const char *attr,
+                                                 size_t attr_len);
+/** The configured Class.method whose method is named `attr`, or NULL. */
+const char *hg_project__configured_method(const hg_config *c, const char *attr, size_t len);
+
 #endif

@@ -9,70 +9,6 @@
 #include "surfaces/python/project/defs.h"
 #include "surfaces/python/scope.h"
 
-// ---- configured builders --------------------------------------------------------------------------
-
-static bool callable_is(const char *callable, const char *cls, size_t cls_len, const char *fn, size_t fn_len) {
-  const char *dot = strchr(callable, '.');
-  if (!dot)
-    return !cls && strlen(callable) == fn_len && !memcmp(callable, fn, fn_len);
-  return cls && (size_t)(dot - callable) == cls_len && !memcmp(callable, cls, cls_len) && strlen(dot + 1) == fn_len &&
-         !memcmp(dot + 1, fn, fn_len);
-}
-
-// The configured builder a definition is: function `fn` of module m, or (cls given) the method
-// `fn` of class `cls` of module m.
-static const hg_builder *configured(const hg_config *c, const hg_module *m, const char *cls, size_t cls_len,
-                                    const char *fn, size_t fn_len) {
-  for (size_t i = 0; i < c->n_builders; i++) {
-    const hg_builder *b = &c->builders[i];
-    if (!m->name || !hg_module_matches(m->name, strlen(m->name), b->module))
-      continue;
-    for (size_t k = 0; k < b->n_callables; k++)
-      if (callable_is(b->callables[k], cls, cls_len, fn, fn_len))
-        return b;
-  }
-  return NULL;
-}
-
-// The configured builder a qualified name stands for, when its definition is not in the project:
-// module.function, or (method) module.Class, the class a receiver was made by, with method `attr`.
-static const hg_builder *configured_by_name(const hg_config *c, const char *q, bool method, const char *attr,
-                                            size_t attr_len) {
-  size_t qn = strlen(q);
-  for (size_t i = 0; i < c->n_builders; i++) {
-    const hg_builder *b = &c->builders[i];
-    for (size_t k = 0; k < b->n_callables; k++) {
-      const char *callable = b->callables[k], *dot = strchr(callable, '.');
-      if (method) {
-        // Class.method: q is the class the receiver was made by (module.Class).
-        if (!dot || strlen(dot + 1) != attr_len || memcmp(dot + 1, attr, attr_len))
-          continue;
-        size_t cn = (size_t)(dot - callable);
-        if (qn > cn + 1 && q[qn - cn - 1] == '.' && !memcmp(q + qn - cn, callable, cn) &&
-            hg_module_matches(q, qn - cn - 1, b->module))
-          return b;
-      } else {
-        size_t cn = strlen(callable);
-        if (!dot && qn > cn + 1 && q[qn - cn - 1] == '.' && !strcmp(q + qn - cn, callable) &&
-            hg_module_matches(q, qn - cn - 1, b->module))
-          return b;
-      }
-    }
-  }
-  return NULL;
-}
-
-// Is `attr` the method name of some configured Class.method builder?
-static const char *configured_method(const hg_config *c, const char *attr, size_t len) {
-  for (size_t i = 0; i < c->n_builders; i++)
-    for (size_t k = 0; k < c->builders[i].n_callables; k++) {
-      const char *callable = c->builders[i].callables[k], *dot = strchr(callable, '.');
-      if (dot && strlen(dot + 1) == len && !memcmp(dot + 1, attr, len))
-        return callable;
-    }
-  return NULL;
-}
-
 // What reached a site through a definition says so: the value and each item it holds.
 static hg_value stamp(hg_arena *a, hg_value v, const char *via) {
   if (!v.via)
@@ -280,13 +216,13 @@ static hg_value not_found(const hg_resolver *r, TSNode call, TSNode fn, int dept
   if (hg_node_is(fn, "attribute")) {
     TSNode obj = hg_node_field(fn, "object"), attr = hg_node_field(fn, "attribute");
     uint32_t a = ts_node_start_byte(attr), e = ts_node_end_byte(attr);
-    const char *callable = configured_method(c, r->src + a, e - a);
+    const char *callable = hg_project__configured_method(c, r->src + a, e - a);
     if (callable) {
       // Class.method: the receiver must be known to be made by the configured class.
       TSNode made = hg_resolve_call(r, obj);
       TSNode ctor = hg_node_field(made, "function");
       const hg_builder *b = !ts_node_is_null(ctor) && hg_resolve_qualify(r, ctor, &q)
-                                ? configured_by_name(c, q.data, true, r->src + a, e - a)
+                                ? hg_project__configured_by_name(c, q.data, true, r->src + a, e - a)
                                 : NULL;
       if (b && b->trust) {
         out = builder_value(r, call, NULL, NULL, NULL);
@@ -306,7 +242,7 @@ static hg_value not_found(const hg_resolver *r, TSNode call, TSNode fn, int dept
     }
   }
   if (hg_imports_qualify(r->imports, fn, r->src, &q)) {
-    const hg_builder *b = configured_by_name(c, q.data, false, NULL, 0);
+    const hg_builder *b = hg_project__configured_by_name(c, q.data, false, NULL, 0);
     if (b) {
       out = b->trust ? builder_value(r, call, NULL, NULL, NULL) : builder_not_found(r, call, q.data);
       hg_buf_free(&q);
@@ -364,7 +300,7 @@ static hg_value call_of(const hg_resolver *r, TSNode call, TSNode fn, int depth)
   const hg_builder *b = NULL;
   if (has_recv) {
     // The method counts as the configured Class.method for the receiver's class ...
-    b = configured(r->config, recv.def->module, cls, cls_len, t.module->src + fa, fe - fa);
+    b = hg_project__configured(r->config, recv.def->module, cls, cls_len, t.module->src + fa, fe - fa);
     if (!b) {
       // ... or for the class that defines it (the receiver's class inherits it).
       TSNode owner = ts_node_parent(t.node);
@@ -372,11 +308,11 @@ static hg_value call_of(const hg_resolver *r, TSNode call, TSNode fn, int depth)
         owner = ts_node_parent(owner);
       if (hg_node_is(owner, "class_definition")) {
         const char *oc = hg_node_text(hg_node_field(owner, "name"), t.module->src, r->arena);
-        b = configured(r->config, t.module, oc, strlen(oc), t.module->src + fa, fe - fa);
+        b = hg_project__configured(r->config, t.module, oc, strlen(oc), t.module->src + fa, fe - fa);
       }
     }
   } else {
-    b = configured(r->config, t.module, NULL, 0, t.module->src + fa, fe - fa);
+    b = hg_project__configured(r->config, t.module, NULL, 0, t.module->src + fa, fe - fa);
   }
   const char *via;
   hg_value v;
