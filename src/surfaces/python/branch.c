@@ -79,6 +79,19 @@ static void walk_arm(follow *g, TSNode block) {
                      g);
 }
 
+// The arm kept these items as they were: the same values, field by field (never memcmp: a value's
+// padding is not initialised).
+static bool same_items(const hg_value *a, const hg_value *b, size_t n) {
+  for (size_t i = 0; i < n; i++)
+    if (a[i].kind != b[i].kind || a[i].text != b[i].text || a[i].origin != b[i].origin || a[i].key != b[i].key ||
+        a[i].cond != b[i].cond || a[i].splat != b[i].splat || a[i].conditional != b[i].conditional ||
+        a[i].of_builder != b[i].of_builder || a[i].group != b[i].group || a[i].line != b[i].line ||
+        a[i].path != b[i].path || a[i].via != b[i].via || a[i].def != b[i].def || a[i].items != b[i].items ||
+        a[i].n_items != b[i].n_items)
+      return false;
+  return true;
+}
+
 // Every arm read from the state before: the name becomes the ALT of what each arm left in it
 // (or, when each kept the container it was building, the container with the ALT of what each arm
 // added spliced in). False when an arm leaves the name as it was (it may not be assigned at all).
@@ -92,7 +105,7 @@ static bool alternatives(follow *f, TSNode stmt, const arm *arms, size_t n, bool
     every &= gs[i].changes > 0;
     spent |= gs[i].spent;
     prefix &= gs[i].container && gs[i].cur.kind == f->cur.kind && gs[i].items.len >= base &&
-              (base == 0 || !memcmp(gs[i].items.items, f->items.items, base * sizeof(hg_value)));
+              same_items(gs[i].items.items, f->items.items, base);
   }
   if (spent)
     f->spent = true;
