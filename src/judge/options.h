@@ -45,6 +45,7 @@ typedef struct {
   // is false"), else NULL. Heap, freed by hg_judge_free, with what the worlds' values need.
   size_t n_worlds;
   char *alt_cond[HG_POLICY_MAX_REQ];
+  bool contexts; // the site was read in calling contexts: a requirement every one lacks names them all
   char **forbid_cond;
   HG_VEC(void *) kept;  // the worlds' values and words, for the pointers above
 } hg_judge;

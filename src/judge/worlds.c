@@ -21,6 +21,7 @@ typedef struct {
   size_t choice[HG_WORLDS_MAX_CHOICES], arms[HG_WORLDS_MAX_CHOICES];
   const hg_value *taken[HG_WORLDS_MAX_CHOICES]; // the arm chosen at each position
   size_t len, at;
+  bool contexts; // an alternative of calling contexts was met in this world
   hg_judge *j; // keeps what the world allocates
 } world;
 
@@ -66,6 +67,7 @@ static hg_value choose(world *w, const hg_value *alt) {
     return over_budget(w, alt, "none");
   const hg_value *arm = &alt->items[w->choice[k]];
   w->taken[k] = arm;
+  w->contexts |= alt->contexts;
   hg_value out = instantiate(w, arm);
   out.key = alt->key;
   out.splat |= alt->splat;
@@ -164,6 +166,16 @@ static void merge(hg_judge *j, hg_judge *jw, const world *w, bool first, bool *d
       j->unverifiable[r] = jw->unverifiable[r];
       free(j->alt_cond[r]);
       j->alt_cond[r] = world_conditions(w, jw->unverifiable[r] ? jw->unverifiable[r] : jw->src[r]);
+    } else if (w->contexts && jw->req[r] == j->req[r] && j->req[r] != HG_SAT && j->alt_cond[r] &&
+               strlen(j->alt_cond[r]) < 400) {
+      // Every calling context that lacks it is named: the callers are what must change.
+      char *more = world_conditions(w, jw->unverifiable[r] ? jw->unverifiable[r] : jw->src[r]);
+      if (more && !strstr(j->alt_cond[r], more)) {
+        char *joined = hg_xasprintf("%s or %s", j->alt_cond[r], more);
+        free(j->alt_cond[r]);
+        j->alt_cond[r] = joined;
+      }
+      free(more);
     }
     j->cond_seen[r] |= jw->cond_seen[r];
   }
@@ -194,6 +206,7 @@ static void merge(hg_judge *j, hg_judge *jw, const world *w, bool first, bool *d
     j->overrider = jw->overrider;
   if (!j->applied)
     j->applied = jw->applied;
+  j->contexts |= w->contexts;
   if (jw->words)
     HG_VEC_PUSH(&j->kept, jw->words);
   jw->words = NULL;
@@ -210,6 +223,7 @@ void hg_judge_read_worlds(hg_judge *j, hg_judge_reader read, const hg_value *fla
   size_t n = 0;
   for (;;) {
     w.at = 0;
+    w.contexts = false;
     hg_value v = instantiate(&w, flags);
     hg_judge jw;
     hg_judge_init(&jw, j->policy, (int)j->dialect, j->md);
@@ -243,7 +257,7 @@ void hg_judge_read_worlds(hg_judge *j, hg_judge_reader read, const hg_value *fla
   if (j->undoer && j->forbid_hit[j->undoer_forbid])
     j->undoer = NULL;
   for (size_t r = 0; r < j->policy->n_req; r++)
-    if (!differs[r]) {
+    if (!differs[r] && !j->contexts) {
       free(j->alt_cond[r]);
       j->alt_cond[r] = NULL;
     }

@@ -52,6 +52,8 @@ struct hg_value {
   bool splat;          // `*x` in a list or `**x` in a dict or call
   bool conditional;    // set on only some paths to the site (inside an if, a loop, an except…)
   bool of_builder;     // UNKNOWN: the result of a call to a configured builder that cannot be read
+  bool contexts;       // ALT: each arm is a calling context of the site ("called from app.py:12"),
+                       // named in messages even where every arm agrees
   uint32_t group;      // kwargs: 0 for a call's own keyword or spread; n for every entry of the n-th
                        // dict literal spread into the call (later entries of one group override)
   uint32_t line;       // 1-based line of the expression

@@ -279,14 +279,22 @@ void hg_extract(hg_extractor *self, const hg_ruleset *rules, const hg_config *co
     s.has_error = ts_node_has_error(site_node);
     hg_notes notes = {0};
     r.notes = &notes;
+    hg_param_reads params = {0};
+    r.params = &params;
     switch (p->reads) {
     case HG_READS_KWARGS:
-      if (hg_extract__capture(sm->captures, sm->n, c->args, &flags))
+      if (hg_extract__capture(sm->captures, sm->n, c->args, &flags)) {
         s.flags = hg_resolve_kwargs(&r, flags);
+        r.params = NULL;
+        s.flags = hg_summary_callers(&r, site_node, &params, hg_resolve_kwargs, flags, s.flags);
+      }
       break;
     case HG_READS_ARGV:
-      if (hg_extract__capture(sm->captures, sm->n, c->argv, &flags))
+      if (hg_extract__capture(sm->captures, sm->n, c->argv, &flags)) {
         s.flags = hg_resolve_argv(&r, flags);
+        r.params = NULL;
+        s.flags = hg_summary_callers(&r, site_node, &params, hg_resolve_argv, flags, s.flags);
+      }
       break;
     case HG_READS_SHELL:
       if (hg_extract__capture(sm->captures, sm->n, c->command, &flags))
@@ -304,6 +312,7 @@ void hg_extract(hg_extractor *self, const hg_ruleset *rules, const hg_config *co
     case HG_READS_COUNT: break;
     }
     r.notes = NULL;
+    r.params = NULL;
     if (notes.len) {
       hg_note *kept = hg_arena_alloc(arena, notes.len * sizeof(hg_note));
       memcpy(kept, notes.items, notes.len * sizeof(hg_note));

@@ -55,7 +55,11 @@ static void to_container(follow *f, hg_value_kind kind) {
   if (f->container)
     return;
   f->items.len = 0;
-  if (f->defined) {
+  if (f->defined && f->cur.kind == kind && (kind == HG_VAL_DICT || kind == HG_VAL_LIST)) {
+    // A known container (a parameter bound by a caller, a module's dict): its items, changed.
+    for (size_t i = 0; i < f->cur.n_items; i++)
+      HG_VEC_PUSH(&f->items, f->cur.items[i]);
+  } else if (f->defined) {
     hg_value v = f->cur;
     v.splat = true;
     v.key = NULL;
@@ -314,8 +318,9 @@ static hg_value outer_value(const follow *f) {
       return bound;
     if (hg_scope_is_parameter(fn, self->src, f->name, f->len)) {
       TSNode fname = ts_node_child_by_field_name(fn, "name", 4);
-      return hg_resolve__unknown(
-          self, use, origin(self, "a parameter of %.*s() at line %u", fname, ts_node_start_point(fn).row + 1));
+      const char *why = self->frame ? NULL : hg_resolve_param_read(self, fn, false);
+      const char *o = origin(self, "a parameter of %.*s() at line %u", fname, ts_node_start_point(fn).row + 1);
+      return hg_resolve__unknown(self, use, why ? hg_arena_printf(self->arena, "%s, %s", o, why) : o);
     }
     // A module-level name read inside a function: the module ran to its end before the call.
     TSNode module = fn;

@@ -167,3 +167,20 @@ hg_value hg_resolve__binary(const hg_resolver *self, TSNode n, int depth) {
 hg_value hg_resolve_value_at(const hg_resolver *self, TSNode node, int depth) {
   return self->engine->value_at(self, node, depth);
 }
+
+const char *hg_resolve_param_read(const hg_resolver *self, TSNode fn, bool is_self) {
+  hg_param_reads *p = self->params;
+  if (!p)
+    return NULL;
+  if (ts_node_is_null(p->fn)) {
+    p->fn = fn;
+  } else if (!ts_node_eq(p->fn, fn)) {
+    p->others = true;
+    return NULL;
+  }
+  if (is_self)
+    p->self = true;
+  else
+    p->param = true;
+  return p->why;
+}

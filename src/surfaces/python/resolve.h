@@ -32,6 +32,17 @@ typedef struct hg_binding {
   const struct hg_binding *prev;
 } hg_binding;
 
+/** The parameters a site's reading found unbound (no frame): the site's own function's, read where
+ *  the site stands. The project stage reads the site again once per call of that function in the
+ *  project, its arguments bound (project/summary.h: hg_summary_callers). */
+typedef struct hg_param_reads {
+  TSNode fn;        // the function the first such parameter belongs to (null: none read)
+  bool param;       // one of its parameters other than self was read
+  bool self;        // an attribute of its `self` was read
+  bool others;      // a parameter of another function was read too (then none is followed)
+  const char *why;  // when set, added to each such parameter's reason ("no call of f() in the project")
+} hg_param_reads;
+
 /** What the value core (resolve.c) and the readers beneath the evaluator ask of the stages above
  *  them: how to read an expression (the evaluator, eval.c), and the project stage's answers
  *  (project/summary.h). Whoever makes a resolver gives it one (eval.h: hg_python_engine), so that
@@ -68,6 +79,7 @@ typedef struct hg_resolver {
   hg_notes *notes;              // branches skipped on known-false conditions (NULL: not noted)
   struct hg_summary_cache *cache;  // what calls without arguments yield in this file (NULL: none)
   const hg_binding *bindings;      // loop variables of the comprehensions and loops being read
+  hg_param_reads *params;          // unbound parameters read (NULL: not recorded)
   bool call_keywords;              // a call read here stands for its keywords (host_config=name,
                                    // the name assigned create_host_config(...) on each branch)
 } hg_resolver;
@@ -76,6 +88,10 @@ typedef struct hg_resolver {
  *  each following a name through 10,000 statements would need 10^8), so that hostile code cannot
  *  make time or memory grow with the square of its size. */
 #define HG_RESOLVE_BUDGET ((size_t)2000000)
+
+/** Records, in self->params, that a parameter of `fn` (self: an attribute of its `self`) was read
+ *  unbound; returns the reason to add to it, or NULL. */
+const char *hg_resolve_param_read(const hg_resolver *self, TSNode fn, bool is_self);
 
 /** Like hg_imports_qualify, but also follows local aliases: `run = client.containers.run`,
  *  `c = client.containers` then `c.run`, `getattr(client.containers, "run")`,

@@ -31,6 +31,7 @@ hg_resolver hg_project__in_module(const hg_resolver *r, const hg_module *m) {
   mr.frame = NULL;
   mr.bindings = NULL; // loop variables belong to the expression being read, not to the module
   mr.call_keywords = false;
+  mr.params = NULL; // parameters are recorded where the site stands only
   return mr;
 }
 
@@ -214,8 +215,7 @@ hg_target hg_defs__callee(const hg_resolver *r, TSNode fn, int depth, hg_value *
   return t;
 }
 
-// The class whose method `fn` (a function_definition) is, or a null node.
-static TSNode class_of_method(TSNode fn) {
+TSNode hg_defs__class_of_method(TSNode fn) {
   TSNode p = ts_node_parent(fn);
   if (hg_node_is(p, "decorated_definition"))
     p = ts_node_parent(p);
@@ -226,7 +226,7 @@ static TSNode class_of_method(TSNode fn) {
 TSNode hg_defs__self_class(const hg_resolver *r, TSNode name) {
   TSNode fn;
   hg_scope_of(name, &fn);
-  TSNode cls = ts_node_is_null(fn) ? fn : class_of_method(fn);
+  TSNode cls = ts_node_is_null(fn) ? fn : hg_defs__class_of_method(fn);
   TSNode params = ts_node_is_null(cls) ? cls : hg_node_field(fn, "parameters");
   TSNode first = ts_node_is_null(params) ? params : hg_node_arg(params, 0);
   if (!hg_node_is(first, "identifier") ||

@@ -45,6 +45,8 @@ hg_target hg_defs__qualified(const hg_resolver *r, const char *q, int depth);
  *  object (then *recv holds that object; otherwise *recv is zeroed or the receiver's value). */
 hg_target hg_defs__callee(const hg_resolver *r, TSNode fn, int depth, hg_value *recv);
 
+/** The class whose method `fn` (a function_definition) is, or a null node. */
+TSNode hg_defs__class_of_method(TSNode fn);
 /** The class around the method `name` (an identifier) is the first parameter of, when `name` is
  *  that parameter (self) of a plain method of a class of r's module; else a null node. */
 TSNode hg_defs__self_class(const hg_resolver *r, TSNode name);

@@ -10,6 +10,7 @@
 #include "base/table.h"
 #include "rules/ruleset.h"
 #include "surfaces/python/facts.h"
+#include "surfaces/python/project/mentions.h"
 #include "surfaces/registry.h"
 #include "surfaces/python/row.h"
 
@@ -40,6 +41,7 @@ struct hg_index {
   hg_table by_path;           // candidate path -> its entry (a pointer)
   HG_VEC(entry *) entries;    // every entry, to free
   size_t parsed;
+  hg_mentions *mentions; // which files write a name as a call (built on first question)
 };
 
 hg_index *hg_index_new(const hg_ruleset *rules, const hg_config *config, const char *start) {
@@ -67,6 +69,7 @@ void hg_index_free(hg_index *self) {
   }
   free(self->entries.items);
   hg_table_free(&self->by_path);
+  hg_mentions_free(self->mentions);
   for (size_t i = 0; i < self->n_roots; i++)
     free(self->roots[i]);
   pthread_mutex_destroy(&self->lock);
@@ -268,4 +271,36 @@ const char *hg_module_name(hg_arena *arena, const char *package, const char *pat
 
 const char *hg_module_name_of(hg_arena *arena, const char *root, const char *path) {
   return hg_module_name(arena, hg_package_of(arena, root, path), path);
+}
+
+const char *const *hg_index_calling(hg_index *self, const char *name, size_t len, size_t *n, const char **why) {
+  *n = 0;
+  if (!self) {
+    *why = "no project to look for calls in";
+    return NULL;
+  }
+  pthread_mutex_lock(&self->lock);
+  if (!self->mentions) {
+    char real[PATH_MAX];
+    const char *croot = self->config->root && *self->config->root ? self->config->root : ".";
+    self->mentions = hg_mentions_build(realpath(croot, real) ? real : croot);
+  }
+  pthread_mutex_unlock(&self->lock);
+  return hg_mentions_files(self->mentions, name, len, n, why);
+}
+
+const hg_module *hg_index_module_at(hg_index *self, const char *path) {
+  if (!self)
+    return NULL;
+  hg_arena *names = hg_arena_new();
+  const char *croot = self->config->root && *self->config->root ? self->config->root : ".";
+  char real[PATH_MAX];
+  const char *dotted = hg_module_name_of(names, realpath(croot, real) ? real : croot, path);
+  pthread_mutex_lock(&self->lock);
+  if (!self->have_roots)
+    find_roots(self);
+  const hg_module *m = candidate(self, path, dotted, strlen(dotted));
+  pthread_mutex_unlock(&self->lock);
+  hg_arena_free(names);
+  return m;
 }

@@ -48,6 +48,13 @@ bool hg_index_has_module(hg_index *self, const char *dotted, size_t len);
 const hg_config *hg_index_config(const hg_index *self);
 const hg_policy *hg_index_policy(const hg_index *self);
 
+/** The Python files under the project's root (the config's directory) that write `name` (len
+ *  bytes) as a call, as absolute paths: *n of them; NULL with *why when they cannot be told (see
+ *  mentions.h). The table is built on the first question. Thread-safe. */
+const char *const *hg_index_calling(hg_index *self, const char *name, size_t len, size_t *n, const char **why);
+/** The module in file `path` (a path hg_index_calling gave), parsed on first use; NULL when it
+ *  cannot be read or parsed. Thread-safe. */
+const hg_module *hg_index_module_at(hg_index *self, const char *path);
 /** How many modules were parsed for definitions so far. */
 size_t hg_index_parsed(const hg_index *self);
 

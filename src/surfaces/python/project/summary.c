@@ -451,8 +451,14 @@ hg_value hg_summary_attribute(const hg_resolver *r, TSNode attribute, int depth)
     }
   }
   // `self` outside a method being evaluated is the method's parameter: nothing to follow.
-  if (!r->frame && hg_node_text_eq(obj, r->src, "self", 4))
-    return hg_resolve_unknown(r, attribute, "an attribute");
+  if (!r->frame && hg_node_text_eq(obj, r->src, "self", 4)) {
+    TSNode fn;
+    hg_scope_of(attribute, &fn);
+    const char *why = NULL;
+    if (!ts_node_is_null(fn) && !ts_node_is_null(hg_defs__self_class(r, obj)))
+      why = hg_resolve_param_read(r, fn, true);
+    return hg_resolve_unknown(r, attribute, why ? hg_arena_printf(r->arena, "an attribute, %s", why) : "an attribute");
+  }
   hg_value recv = hg_resolve_value_at(r, obj, depth + 1);
   if (recv.kind == HG_VAL_OBJECT) {
     const hg_value *v = hg_object__attribute(&recv, r->src + a, e - a);

@@ -39,4 +39,18 @@ hg_value hg_summary_imported(const hg_resolver *r, const char *qualified, TSNode
  *  imported project module, or an UNKNOWN. */
 hg_value hg_summary_attribute(const hg_resolver *r, TSNode attribute, int depth);
 
+/** How many calling contexts a site is read in (beyond: unverifiable, the budget named), and how
+ *  many callers up a chain of parameters is followed (a caller's argument that is its own
+ *  parameter is followed to its callers, and so on). */
+#define HG_CALLERS_MAX_CONTEXTS 16
+#define HG_CALLERS_MAX_LEVELS 3
+/** A site's options read once per calling context of the function it stands in, when `first`
+ *  (read where the site stands, recording in `reads` the parameters it found unbound) took a
+ *  parameter of that function or an attribute of its `self`: `read(r, node)` with each call's
+ *  arguments bound — for `self` alone, once per construction of the class — as one alternative
+ *  per context, its condition naming the call ("called from app.py:12"). No call in the project,
+ *  or past the budget: read again, each such parameter's reason saying so. Otherwise, and for a
+ *  value that is not a list or a mapping, `first`. */
+hg_value hg_summary_callers(const hg_resolver *r, TSNode site, const hg_param_reads *reads,
+                            hg_value (*read)(const hg_resolver *, TSNode), TSNode node, hg_value first);
 #endif

@@ -1,0 +1,430 @@
+// Values that arrive from callers: a site whose options come from a parameter of its function, or
+// from an attribute of `self` in a method, is read once per call of that function in the project
+// (per construction of the class, for `self`), with that call's arguments bound. The calls are
+// found through the project's table of names written as calls (index.h: hg_index_calling), then
+// confirmed as calls of this very definition by resolving their callee as any call is resolved.
+#include "surfaces/python/project/summary.h"
+
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "surfaces/node.h"
+#include "surfaces/python/project/defs.h"
+#include "surfaces/python/scope.h"
+
+typedef struct {
+  hg_frame frame;
+  const char *cond; // "called from app.py:12", "built at app.py:3, called from main.py:9"
+} context;
+
+typedef HG_VEC(context) context_vec;
+
+typedef struct {
+  const hg_resolver *site; // the site's resolver: its arena, index, budget
+  hg_def chain[HG_CALLERS_MAX_LEVELS + 1]; // the functions whose callers are being looked for
+  size_t n_chain;
+  size_t cycle_calls; // calls skipped as a cycle's own, handing on what came from outside it
+  context_vec out;
+  const char *why; // set: the contexts cannot all be told (a budget), and why
+} search;
+
+static void frames_of(search *s, const hg_resolver *r, TSNode fn, bool self_only, int level, context_vec *out);
+
+// Is definition `node` of module `m` the definition `fn` of module `fm`? The same file may be
+// parsed twice (the file being checked, and the index's copy of it when another module imports it).
+static bool same_def(const hg_module *m, TSNode node, const hg_module *fm, TSNode fn) {
+  if (!m || !fm || ts_node_is_null(node))
+    return false;
+  if (m == fm)
+    return ts_node_eq(node, fn);
+  return m->name && fm->name && *m->name && !strcmp(m->name, fm->name) &&
+         ts_node_start_byte(node) == ts_node_start_byte(fn) && ts_node_end_byte(node) == ts_node_end_byte(fn);
+}
+
+// The name a call of `fn` is written with: the function's, or for __init__ (and for `self` read in
+// a method: the class is built) the class's.
+static TSNode called_name(TSNode fn, TSNode cls, bool construct) {
+  if (construct)
+    return hg_node_field(cls, "name");
+  return hg_node_field(fn, "name");
+}
+
+// The call nodes of module m whose callee is written `name` or `x.name`, in source order.
+typedef HG_VEC(TSNode) node_vec;
+static void calls_named(const hg_module *m, TSNode name, const char *nsrc, node_vec *out) {
+  uint32_t na = ts_node_start_byte(name), nb = ts_node_end_byte(name);
+  TSTreeCursor c = ts_tree_cursor_new(m->root);
+  for (;;) {
+    TSNode n = ts_tree_cursor_current_node(&c);
+    if (hg_node_is(n, "call")) {
+      TSNode f = hg_node_field(n, "function");
+      TSNode last = hg_node_is(f, "attribute") ? hg_node_field(f, "attribute") : f;
+      if (hg_node_is(last, "identifier") && hg_node_text_eq(last, m->src, nsrc + na, nb - na))
+        HG_VEC_PUSH(out, n);
+    }
+    if (ts_tree_cursor_goto_first_child(&c))
+      continue;
+    while (!ts_tree_cursor_goto_next_sibling(&c))
+      if (!ts_tree_cursor_goto_parent(&c)) {
+        ts_tree_cursor_delete(&c);
+        return;
+      }
+  }
+}
+
+static const char *place(const hg_resolver *r, const hg_module *m, TSNode call, const char *verb) {
+  return hg_project__printf(r->arena, "%s %s:%u", verb, hg_project__path(m), line_of(call));
+}
+
+static void push(search *s, context_vec *out, hg_frame frame, const char *cond) {
+  if (out->len >= HG_CALLERS_MAX_CONTEXTS) {
+    s->why = "more calls than hardguard's budget of 16 calling contexts per site";
+    return;
+  }
+  HG_VEC_PUSH(out, ((context){frame, cond}));
+}
+
+// The i-th module to look for calls in: r's own first (read from its own tree, never parsed again),
+// then each file the project's table names (`own`: the real path of r's module).
+static const hg_module *module_of(const hg_resolver *r, const char *own, const char *const *files, size_t i) {
+  if (i == 0)
+    return r->module;
+  if (*own && !strcmp(own, files[i - 1]))
+    return NULL;
+  const hg_module *m = hg_index_module_at(r->index, files[i - 1]);
+  if (m && m->name && r->module->name && *m->name && !strcmp(m->name, r->module->name))
+    return NULL;
+  return m;
+}
+
+static bool on_chain(const search *s, const hg_module *m, TSNode g) {
+  for (size_t i = 0; i < s->n_chain; i++)
+    if (same_def(s->chain[i].module, s->chain[i].node, m, g))
+      return true;
+  return false;
+}
+
+// An argument that hands on what the function holds without making an option: a name, a literal
+// scalar, arithmetic on them (`attempts - 1`).
+static bool forwards(TSNode e, int depth) {
+  if (depth > 8)
+    return false;
+  if (hg_node_is(e, "identifier") || hg_node_is(e, "integer") || hg_node_is(e, "float") || hg_node_is(e, "true") ||
+      hg_node_is(e, "false") || hg_node_is(e, "none"))
+    return true;
+  if (hg_node_is(e, "binary_operator") || hg_node_is(e, "unary_operator") || hg_node_is(e, "parenthesized_expression")) {
+    for (uint32_t i = 0, n = ts_node_named_child_count(e); i < n; i++)
+      if (!forwards(ts_node_named_child(e, i), depth + 1))
+        return false;
+    return true;
+  }
+  return false;
+}
+
+// A call on a cycle of calls (recursion, mutual recursion) that only hands on names and scalars
+// adds no value the cycle's calls from outside do not bring.
+static bool forwarding_call(TSNode call) {
+  TSNode args = hg_node_field(call, "arguments");
+  for (uint32_t i = 0, n = hg_node_arg_count(args); i < n; i++) {
+    TSNode a = hg_node_arg(args, i);
+    if (hg_node_is(a, "keyword_argument"))
+      a = hg_node_field(a, "value");
+    else if (hg_node_is(a, "list_splat") || hg_node_is(a, "dictionary_splat"))
+      a = hg_node_arg(a, 0);
+    if (!forwards(a, 0))
+      return false;
+  }
+  return true;
+}
+
+// One call of fn (or construction of its class), found in module m: its frame, or one per context
+// of the function the call stands in when its arguments take that function's parameters.
+static void one_call(search *s, const hg_resolver *r, TSNode fn, TSNode cls, bool construct, const hg_module *m,
+                     TSNode call, int level, context_vec *out) {
+  const hg_resolver *site = s->site;
+  hg_param_reads reads = {0};
+  hg_resolver rm = hg_project__in_module(r, m);
+  rm.params = &reads;
+  TSNode callee = hg_node_field(call, "function");
+  hg_value recv;
+  hg_target t = hg_defs__callee(&rm, callee, 1, &recv);
+  hg_value self = {0};
+  bool has_self = false;
+  if (construct) {
+    if (t.kind != HG_DEF_CLASS || !same_def(t.module, t.node, r->module, cls))
+      return;
+    if (hg_node_text_eq(hg_node_field(fn, "name"), r->src, "__init__", 8)) {
+      hg_def *def = hg_arena_alloc(site->arena, sizeof(hg_def));
+      *def = (hg_def){r->module, cls};
+      self = (hg_value){.kind = HG_VAL_OBJECT, .text = "self", .line = line_of(call), .def = def};
+    } else {
+      self = hg_object__make(&rm, t, call, 1);
+    }
+    has_self = true;
+  } else {
+    if (t.kind != HG_DEF_FUNCTION || !same_def(t.module, t.node, r->module, fn))
+      return;
+    if (recv.kind == HG_VAL_OBJECT) {
+      self = recv, has_self = true;
+      // self.method(...) inside the class: the instance is the caller's own self.
+      TSNode obj = hg_node_field(callee, "object");
+      if (!recv.n_items && hg_node_is(obj, "identifier") && !ts_node_is_null(hg_defs__self_class(&rm, obj))) {
+        TSNode g;
+        hg_scope_of(call, &g);
+        if (!ts_node_is_null(g))
+          hg_resolve_param_read(&rm, g, true);
+      }
+    }
+  }
+  TSNode args = construct && !hg_node_text_eq(hg_node_field(fn, "name"), r->src, "__init__", 8)
+                    ? (TSNode){0}
+                    : hg_node_field(call, "arguments");
+  const char *cond = place(site, m, call, construct ? "built at" : "called from");
+  TSNode g;
+  hg_scope_of(call, &g);
+  bool cycle = !ts_node_is_null(g) && on_chain(s, m, g);
+  if (cycle && forwarding_call(call)) {
+    s->cycle_calls++;
+    return;
+  }
+  hg_frame frame;
+  hg_bind__call(&rm, r->module, fn, args, has_self ? &self : NULL, &frame, 1);
+  if (ts_node_is_null(reads.fn) || reads.others || ts_node_is_null(g) || !ts_node_eq(reads.fn, g) ||
+      level + 1 >= HG_CALLERS_MAX_LEVELS || cycle) {
+    // The call's own values (a parameter of its function stays unknown past the levels, and in a
+    // call of fn from itself).
+    push(s, out, frame, cond);
+    return;
+  }
+  context_vec up = {0};
+  size_t cycles = s->cycle_calls;
+  frames_of(s, &rm, g, reads.self && !reads.param, level + 1, &up);
+  if (!up.len && s->cycle_calls == cycles)
+    push(s, out, frame, cond); // the caller's caller is not in the project: its parameters unknown
+  // (no context but calls of a cycle: this call is the cycle's own, its values those from outside)
+  for (size_t i = 0; i < up.len && !s->why; i++) {
+    const char *chain = hg_project__printf(site->arena, "%s, %s", cond, up.items[i].cond);
+    hg_frame *keep = hg_arena_alloc(site->arena, sizeof(hg_frame));
+    *keep = up.items[i].frame;
+    hg_resolver ru = rm;
+    ru.frame = keep;
+    ru.params = NULL;
+    if (construct) {
+      hg_target t2 = hg_defs__callee(&ru, callee, 1, &recv);
+      self = t2.kind == HG_DEF_CLASS ? hg_object__make(&ru, t2, call, 1) : self;
+    } else if (has_self) {
+      hg_defs__callee(&ru, callee, 1, &recv);
+      if (recv.kind == HG_VAL_OBJECT)
+        self = recv;
+    }
+    hg_frame f2;
+    hg_bind__call(&ru, r->module, fn, args, has_self ? &self : NULL, &f2, 1);
+    push(s, out, f2, chain);
+  }
+  free(up.items);
+}
+
+// The calling contexts of function fn of r's module (r reads at module scope of that module).
+static void frames_of(search *s, const hg_resolver *r, TSNode fn, bool self_only, int level, context_vec *out) {
+  if (s->why || !r->module || !r->index || s->n_chain > HG_CALLERS_MAX_LEVELS)
+    return;
+  s->chain[s->n_chain++] = (hg_def){r->module, fn};
+  TSNode cls = hg_defs__class_of_method(fn);
+  bool init = !ts_node_is_null(cls) && hg_node_text_eq(hg_node_field(fn, "name"), r->src, "__init__", 8);
+  bool construct = !ts_node_is_null(cls) && (init || self_only);
+  TSNode name = called_name(fn, cls, construct);
+  if (ts_node_is_null(name))
+    return;
+  size_t n_files;
+  const char *why = NULL;
+  const char *const *files = hg_index_calling(r->index, r->src + ts_node_start_byte(name),
+                                              ts_node_end_byte(name) - ts_node_start_byte(name), &n_files, &why);
+  if (!files && why) {
+    s->why = why;
+    return;
+  }
+  char own[PATH_MAX];
+  if (!realpath(r->module->path, own))
+    own[0] = '\0';
+  for (size_t i = 0; i <= n_files && !s->why; i++) {
+    const hg_module *m = module_of(r, own, files, i);
+    if (!m)
+      continue;
+    node_vec calls = {0};
+    calls_named(m, name, r->src, &calls);
+    for (size_t k = 0; k < calls.len && !s->why; k++)
+      one_call(s, r, fn, cls, construct, m, calls.items[k], level, out);
+    free(calls.items);
+  }
+  s->n_chain--;
+}
+
+// ---- annotated parameters: an instance of the class, as the project builds it -------------------
+
+// The project class an annotation names: `C`, `mod.C`, `Optional[C]`, `C | None`, `"C"`; the
+// first name in it that is a class of the project.
+static hg_target annotated_class(const hg_resolver *r, TSNode type, int budget) {
+  hg_target none = {.kind = HG_DEF_NONE};
+  if (ts_node_is_null(type) || budget <= 0)
+    return none;
+  if (hg_node_is(type, "identifier") || hg_node_is(type, "attribute")) {
+    hg_value recv;
+    hg_target t = hg_defs__callee(r, type, 1, &recv);
+    if (t.kind == HG_DEF_CLASS || hg_node_is(type, "attribute"))
+      return t.kind == HG_DEF_CLASS ? t : none;
+  }
+  if (hg_node_is(type, "string")) {
+    for (uint32_t i = 0, n = ts_node_named_child_count(type); i < n; i++) {
+      TSNode part = ts_node_named_child(type, i);
+      if (!hg_node_is(part, "string_content"))
+        continue;
+      uint32_t a = ts_node_start_byte(part), b = ts_node_end_byte(part);
+      hg_target t = r->module ? hg_defs__lookup(r, r->module, r->src + a, b - a, 0) : none;
+      return t.kind == HG_DEF_CLASS ? t : none;
+    }
+    return none;
+  }
+  for (uint32_t i = 0, n = ts_node_named_child_count(type); i < n; i++) {
+    hg_target t = annotated_class(r, ts_node_named_child(type, i), budget - 1);
+    if (t.kind == HG_DEF_CLASS)
+      return t;
+  }
+  return none;
+}
+
+typedef struct {
+  const char *name;
+  hg_value value;
+  const char *cond;
+} instance;
+typedef HG_VEC(instance) instance_vec;
+
+// Every construction `C(...)` of class t in the project, as an instance of it.
+static void constructions(search *s, const hg_resolver *r, hg_target t, const char *param, instance_vec *out) {
+  TSNode name = hg_node_field(t.node, "name");
+  size_t n_files;
+  const char *why = NULL;
+  const char *csrc = t.module->src;
+  const char *const *files = hg_index_calling(r->index, csrc + ts_node_start_byte(name),
+                                              ts_node_end_byte(name) - ts_node_start_byte(name), &n_files, &why);
+  if (!files && why) {
+    s->why = why;
+    return;
+  }
+  char own[PATH_MAX];
+  if (!realpath(r->module->path, own))
+    own[0] = '\0';
+  for (size_t i = 0; i <= n_files && !s->why; i++) {
+    const hg_module *m = module_of(r, own, files, i);
+    if (!m)
+      continue;
+    node_vec calls = {0};
+    calls_named(m, name, csrc, &calls);
+    for (size_t k = 0; k < calls.len && !s->why; k++) {
+      hg_resolver rm = hg_project__in_module(r, m);
+      hg_value recv;
+      hg_target c = hg_defs__callee(&rm, hg_node_field(calls.items[k], "function"), 1, &recv);
+      if (c.kind != HG_DEF_CLASS || !same_def(c.module, c.node, t.module, t.node))
+        continue;
+      if (out->len >= HG_CALLERS_MAX_CONTEXTS) {
+        s->why = "more constructions than hardguard's budget of 16 calling contexts per site";
+        break;
+      }
+      HG_VEC_PUSH(out, ((instance){param, hg_object__make(&rm, c, calls.items[k], 1),
+                                   place(s->site, m, calls.items[k], "built at")}));
+    }
+    free(calls.items);
+  }
+}
+
+// A function without a caller in the project: each parameter annotated with a class of the
+// project is an instance of it, once per construction of the class in the project (its defaults
+// where the project builds it nowhere). At most one such parameter is followed: the first.
+static void annotated_contexts(search *s, const hg_resolver *r, TSNode fn) {
+  TSNode params = hg_node_field(fn, "parameters");
+  for (uint32_t i = 0, n = ts_node_named_child_count(params); i < n && !s->why; i++) {
+    TSNode p = ts_node_named_child(params, i);
+    if (!hg_node_is(p, "typed_parameter") && !hg_node_is(p, "typed_default_parameter"))
+      continue;
+    TSNode id = hg_node_is(p, "typed_parameter") ? ts_node_named_child(p, 0) : hg_node_field(p, "name");
+    TSNode type = hg_node_field(p, "type");
+    if (!hg_node_is(id, "identifier") || ts_node_is_null(type))
+      continue;
+    hg_target t = annotated_class(r, type, 8);
+    if (t.kind != HG_DEF_CLASS)
+      continue;
+    const char *pname = hg_node_text(id, r->src, r->arena);
+    instance_vec made = {0};
+    constructions(s, r, t, pname, &made);
+    if (!made.len && !s->why) {
+      TSNode cname = hg_node_field(t.node, "name");
+      hg_value obj = hg_object__make(r, t, id, 1);
+      HG_VEC_PUSH(&made, ((instance){pname, obj,
+                                     hg_project__printf(r->arena, "the defaults of %s (no construction of it in the project)",
+                                                        hg_node_text(cname, t.module->src, r->arena))}));
+    }
+    for (size_t k = 0; k < made.len && !s->why; k++) {
+      hg_frame f = {.fn = fn, .n = 1};
+      const char **names = hg_arena_alloc(r->arena, sizeof(char *));
+      hg_value *values = hg_arena_alloc(r->arena, sizeof(hg_value));
+      names[0] = made.items[k].name;
+      values[0] = made.items[k].value;
+      f.names = names;
+      f.values = values;
+      push(s, &s->out, f, made.items[k].cond);
+    }
+    free(made.items);
+    return;
+  }
+}
+
+hg_value hg_summary_callers(const hg_resolver *r, TSNode site, const hg_param_reads *reads,
+                            hg_value (*read)(const hg_resolver *, TSNode), TSNode node, hg_value first) {
+  TSNode fn;
+  hg_scope_of(site, &fn);
+  if (!r->index || !r->module || ts_node_is_null(reads->fn) || reads->others || ts_node_is_null(fn) ||
+      !ts_node_eq(fn, reads->fn) || (first.kind != HG_VAL_DICT && first.kind != HG_VAL_LIST))
+    return first;
+  search s = {.site = r};
+  frames_of(&s, r, fn, reads->self && !reads->param, 0, &s.out);
+  if (!s.out.len && !s.why && reads->param)
+    annotated_contexts(&s, r, fn);
+  if (s.why || !s.out.len) {
+    free(s.out.items);
+    TSNode cls = hg_defs__class_of_method(fn);
+    bool built = !ts_node_is_null(cls) && reads->self && !reads->param;
+    TSNode name = hg_node_field(built ? cls : fn, "name");
+    hg_param_reads again = {
+        .why = s.why ? hg_project__printf(r->arena, "and %s", s.why)
+                     : hg_project__printf(r->arena, built ? "and %s is built nowhere in the project"
+                                                          : "and %s() is called nowhere in the project",
+                                          hg_node_text(name, r->src, r->arena))};
+    hg_resolver r2 = *r;
+    r2.params = &again;
+    return read(&r2, node);
+  }
+  hg_value *arms = hg_arena_alloc(r->arena, s.out.len * sizeof(hg_value));
+  for (size_t i = 0; i < s.out.len; i++) {
+    hg_frame *keep = hg_arena_alloc(r->arena, sizeof(hg_frame));
+    *keep = s.out.items[i].frame;
+    hg_resolver r2 = *r;
+    r2.frame = keep;
+    r2.params = NULL;
+    arms[i] = read(&r2, node);
+    arms[i].cond = s.out.items[i].cond;
+    arms[i].key = NULL;
+    arms[i].splat = false;
+  }
+  hg_value alt = {.kind = HG_VAL_ALT,
+                  .text = first.text,
+                  .line = first.line,
+                  .splat = true,
+                  .contexts = true,
+                  .items = arms,
+                  .n_items = s.out.len};
+  free(s.out.items);
+  hg_value_vec one = {0};
+  HG_VEC_PUSH(&one, alt);
+  return hg_values_finish(r->arena, (hg_value){.kind = first.kind, .text = first.text, .line = first.line}, &one);
+}

@@ -1,0 +1,26 @@
+/* Which Python files of the project call a name: the reverse table the project stage reads to find
+ * the calls of a function whose parameters a site takes its options from. Built once per run, on
+ * the first question, from one read of every `*.py` file under the project's root (the directories
+ * the walk skips are skipped here too); each file is read for the words written as a call, `name(`
+ * or `.name(`, whatever they stand in — a comment or a string too: the table only says where to
+ * look, the calls themselves are found in the parsed module. Bounded: past HG_MENTIONS_MAX_FILES
+ * files or HG_MENTIONS_MAX_BYTES bytes the table is not built and every question gets the reason. */
+#ifndef HG_PROJECT_MENTIONS_H
+#define HG_PROJECT_MENTIONS_H
+
+#include <stddef.h>
+
+#define HG_MENTIONS_MAX_FILES 20000
+#define HG_MENTIONS_MAX_BYTES ((size_t)256 << 20)
+
+typedef struct hg_mentions hg_mentions;
+
+/** Reads every Python file under `root` (at most 1 MiB each: bigger ones are generated code). */
+hg_mentions *hg_mentions_build(const char *root);
+void hg_mentions_free(hg_mentions *self);
+/** The files (paths under the root, as walked) in which `name` is written as a call; NULL with
+ *  *why set when the table could not be built (past its budget), else an array of *n paths. */
+const char *const *hg_mentions_files(const hg_mentions *self, const char *name, size_t len, size_t *n,
+                                     const char **why);
+
+#endif
