@@ -1,0 +1,117 @@
+// Unit tests for project/mentions.c: the table of the files that write a name as a call, built from
+// one read of every .py file under a root; skipped directories, words that are not calls, files
+// that are not Python, and a name written nowhere.
+#include <setjmp.h>
+#include <stdbool.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "surfaces/python/project/mentions.h"
+
+static char dir[64];
+
+static void put(const char *rel, const char *text) {
+  char path[512];
+  snprintf(path, sizeof(path), "%s/%s", dir, rel);
+  for (char *p = path + strlen(dir) + 1; (p = strchr(p, '/')); p++) {
+    *p = '\0';
+    mkdir(path, 0755);
+    *p = '/';
+  }
+  FILE *f = fopen(path, "w");
+  assert_non_null(f);
+  fputs(text, f);
+  fclose(f);
+}
+
+static int setup_tree(void **state) {
+  (void)state;
+  strcpy(dir, "/tmp/hg-mentions-XXXXXX");
+  if (!mkdtemp(dir))
+    return -1;
+  put("app/service.py", "from sandbox import run_example\n\ndef handle(code):\n    return run_example (code)\n");
+  put("app/pool.py", "pool = WarmPool(client)\npool.fill()\n# run_example is named here, not called\n");
+  put("app/notes.txt", "run_example(code)\n");
+  put(".venv/lib/site.py", "run_example(code)\n");
+  put("node_modules/x/y.py", "run_example(code)\n");
+  put("app/__pycache__/z.py", "run_example(code)\n");
+  put("deep/a/b/c.py", "x = obj.\trun_example\t(1)\n");
+  return 0;
+}
+
+static int teardown_tree(void **state) {
+  (void)state;
+  char cmd[128];
+  snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+  return system(cmd) == 0 ? 0 : -1;
+}
+
+static bool has(const char *const *files, size_t n, const char *suffix) {
+  for (size_t i = 0; i < n; i++) {
+    size_t a = strlen(files[i]), b = strlen(suffix);
+    if (a >= b && !strcmp(files[i] + a - b, suffix))
+      return true;
+  }
+  return false;
+}
+
+static void test_mentions__calls_in_python_files_only(void **state) {
+  (void)state;
+  hg_mentions *m = hg_mentions_build(dir);
+  size_t n;
+  const char *why = NULL;
+  const char *const *files = hg_mentions_files(m, "run_example", 11, &n, &why);
+  assert_non_null(files);
+  assert_null(why);
+  // service.py (a call with a blank before the parenthesis) and c.py (`obj.\trun_example\t(`);
+  // not the comment of pool.py, the .txt file or the skipped directories.
+  assert_int_equal(n, 2);
+  assert_true(has(files, n, "app/service.py"));
+  assert_true(has(files, n, "deep/a/b/c.py"));
+  files = hg_mentions_files(m, "WarmPool", 8, &n, &why);
+  assert_int_equal(n, 1);
+  assert_true(has(files, n, "app/pool.py"));
+  files = hg_mentions_files(m, "fill", 4, &n, &why);
+  assert_int_equal(n, 1);
+  hg_mentions_free(m);
+}
+
+static void test_mentions__a_name_written_nowhere(void **state) {
+  (void)state;
+  hg_mentions *m = hg_mentions_build(dir);
+  size_t n = 99;
+  const char *why = NULL;
+  hg_mentions_files(m, "pool", 4, &n, &why); // `pool =` and `pool.fill`: never `pool(`
+  assert_int_equal(n, 0);
+  assert_null(why);
+  hg_mentions_files(m, "nothing", 7, &n, &why);
+  assert_int_equal(n, 0);
+  hg_mentions_free(m);
+}
+
+static void test_mentions__a_missing_root_is_empty(void **state) {
+  (void)state;
+  hg_mentions *m = hg_mentions_build("/nonexistent/hg-mentions");
+  size_t n = 99;
+  const char *why = NULL;
+  hg_mentions_files(m, "run_example", 11, &n, &why);
+  assert_int_equal(n, 0);
+  hg_mentions_free(m);
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_mentions__calls_in_python_files_only),
+      cmocka_unit_test(test_mentions__a_name_written_nowhere),
+      cmocka_unit_test(test_mentions__a_missing_root_is_empty),
+  };
+  return cmocka_run_group_tests_name("mentions", tests, setup_tree, teardown_tree);
+}
