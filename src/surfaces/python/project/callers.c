@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "surfaces/node.h"
+#include "surfaces/python/imports.h"
 #include "surfaces/python/project/defs.h"
 #include "surfaces/python/scope.h"
 
@@ -73,6 +74,45 @@ static void calls_named(const hg_module *m, TSNode name, const char *nsrc, node_
   }
 }
 
+// Can `call` in module m (r's own when `own`) be a call of `target` (the dotted name of a function
+// or class of another module, "pkg.mod.f"), not a method? `f(...)`: in r's own module, or where m
+// imports that very name; `a.b.f(...)`: where it qualifies to that name through m's imports.
+static bool may_call_function(const hg_module *m, TSNode call, bool own, const char *target) {
+  TSNode f = hg_node_field(call, "function");
+  if (own && hg_node_is(f, "identifier"))
+    return true;
+  if (!target)
+    return false;
+  hg_buf q = {0};
+  bool ok = hg_imports_qualify(m->imports, f, m->src, &q) && q.data && !strcmp(q.data, target);
+  hg_buf_free(&q);
+  return ok;
+}
+
+// The calls of module m (the i-th looked in: 0 is r's own) written `name` or `x.name` that may call
+// fn (`method`: fn is a method, called on objects; a class is built by its name).
+static void candidate_calls(const hg_resolver *r, const hg_module *m, size_t i, TSNode name, const char *nsrc,
+                            bool method, node_vec *out) {
+  node_vec own = {0};
+  size_t n;
+  const TSNode *calls;
+  if (i == 0) {
+    calls_named(m, name, nsrc, &own);
+    calls = own.items, n = own.len;
+  } else {
+    calls = hg_index_calls(r->index, m, nsrc + ts_node_start_byte(name),
+                           ts_node_end_byte(name) - ts_node_start_byte(name), &n);
+  }
+  uint32_t a = ts_node_start_byte(name), b = ts_node_end_byte(name);
+  const char *target = r->module->name && *r->module->name
+                           ? hg_project__printf(r->arena, "%s.%.*s", r->module->name, (int)(b - a), nsrc + a)
+                           : NULL;
+  for (size_t k = 0; k < n; k++)
+    if (method || may_call_function(m, calls[k], i == 0, target))
+      HG_VEC_PUSH(out, calls[k]);
+  free(own.items);
+}
+
 static const char *place(const hg_resolver *r, const hg_module *m, TSNode call, const char *verb) {
   return hg_project__printf(r->arena, "%s %s:%u", verb, hg_project__path(m), line_of(call));
 }
@@ -85,12 +125,25 @@ static void push(search *s, context_vec *out, hg_frame frame, const char *cond) 
   HG_VEC_PUSH(out, ((context){frame, cond}));
 }
 
+// The last part of a dotted module name ("pkg.sandbox": "sandbox"), or NULL for none.
+static const char *last_part(const hg_module *m) {
+  if (!m->name || !*m->name)
+    return NULL;
+  const char *dot = strrchr(m->name, '.');
+  return dot ? dot + 1 : m->name;
+}
+
 // The i-th module to look for calls in: r's own first (read from its own tree, never parsed again),
-// then each file the project's table names (`own`: the real path of r's module).
-static const hg_module *module_of(const hg_resolver *r, const char *own, const char *const *files, size_t i) {
+// then each file the project's table names (`own`: the real path of r's module). With `word` (the
+// last part of the defining module's name, for a function or a class called by name), a file that
+// imports nothing so named is not parsed.
+static const hg_module *module_of(const hg_resolver *r, const char *own, const char *const *files, size_t i,
+                                  const char *word) {
   if (i == 0)
     return r->module;
   if (*own && !strcmp(own, files[i - 1]))
+    return NULL;
+  if (word && !hg_index_imports(r->index, files[i - 1], word, strlen(word)))
     return NULL;
   const hg_module *m = hg_index_module_at(r->index, files[i - 1]);
   if (m && m->name && r->module->name && *m->name && !strcmp(m->name, r->module->name))
@@ -248,11 +301,11 @@ static void frames_of(search *s, const hg_resolver *r, TSNode fn, bool self_only
   if (!realpath(r->module->path, own))
     own[0] = '\0';
   for (size_t i = 0; i <= n_files && !s->why; i++) {
-    const hg_module *m = module_of(r, own, files, i);
+    const hg_module *m = module_of(r, own, files, i, ts_node_is_null(cls) || construct ? last_part(r->module) : NULL);
     if (!m)
       continue;
     node_vec calls = {0};
-    calls_named(m, name, r->src, &calls);
+    candidate_calls(r, m, i, name, r->src, !ts_node_is_null(cls) && !construct, &calls);
     for (size_t k = 0; k < calls.len && !s->why; k++)
       one_call(s, r, fn, cls, construct, m, calls.items[k], level, out);
     free(calls.items);
@@ -316,11 +369,11 @@ static void constructions(search *s, const hg_resolver *r, hg_target t, const ch
   if (!realpath(r->module->path, own))
     own[0] = '\0';
   for (size_t i = 0; i <= n_files && !s->why; i++) {
-    const hg_module *m = module_of(r, own, files, i);
+    const hg_module *m = module_of(r, own, files, i, last_part(t.module));
     if (!m)
       continue;
     node_vec calls = {0};
-    calls_named(m, name, csrc, &calls);
+    candidate_calls(r, m, i, name, csrc, false, &calls);
     for (size_t k = 0; k < calls.len && !s->why; k++) {
       hg_resolver rm = hg_project__in_module(r, m);
       hg_value recv;

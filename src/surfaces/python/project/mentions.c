@@ -25,6 +25,8 @@ struct hg_mentions {
   hg_table by_name;            // name -> index into lists
   HG_VEC(index_vec) lists;     // per name, the files calling it (indexes into files, ascending)
   HG_VEC(path_vec) answers;    // per name, the paths (made on first question)
+  hg_table by_path;            // path -> index into files
+  HG_VEC(hg_table) imported;   // per file, the words of its import statements
   size_t bytes;
 };
 
@@ -58,6 +60,39 @@ static void read_words(hg_mentions *self, const char *s, size_t n, size_t file) 
     index_vec *l = &self->lists.items[*slot];
     if (!l->len || l->items[l->len - 1] != file)
       HG_VEC_PUSH(l, file);
+  }
+}
+
+// The words of every line that starts (after blanks) with `import` or `from`: the modules and names
+// a file imports, without telling which is which (a filter, not a reading).
+static void read_imports(hg_mentions *self, const char *s, size_t n, hg_table *words) {
+  hg_table_init(words, self->arena, 0);
+  size_t i = 0;
+  while (i < n) {
+    size_t end = i;
+    while (end < n && s[end] != '\n')
+      end++;
+    size_t k = i;
+    while (k < end && (s[k] == ' ' || s[k] == '\t'))
+      k++;
+    bool import = (end - k > 7 && !memcmp(s + k, "import ", 7)) || (end - k > 5 && !memcmp(s + k, "from ", 5));
+    // A parenthesised list of names goes on to the closing parenthesis.
+    if (import && memchr(s + k, '(', end - k) && !memchr(s + k, ')', end - k)) {
+      const char *close = memchr(s + end, ')', n - end);
+      end = close ? (size_t)(close - s) : n;
+    }
+    while (import && k < end) {
+      if (!word_char(s[k])) {
+        k++;
+        continue;
+      }
+      size_t a = k;
+      while (k < end && word_char(s[k]))
+        k++;
+      if (!hg_table_get(words, s + a, k - a))
+        hg_table_put(words, hg_arena_strndup(self->arena, s + a, k - a), k - a, NULL);
+    }
+    i = end + 1;
   }
 }
 
@@ -106,9 +141,13 @@ static void walk(hg_mentions *self, const char *dir, int depth) {
     hg_error err;
     if (hg_read_file(&src, &len, path, &err) == 0) {
       size_t file = self->files.len;
-      HG_VEC_PUSH(&self->files, hg_arena_strndup(self->arena, path, strlen(path)));
+      const char *kept = hg_arena_strndup(self->arena, path, strlen(path));
+      HG_VEC_PUSH(&self->files, kept);
+      *hg_table_put(&self->by_path, kept, strlen(kept), NULL) = file;
       self->bytes += len;
       read_words(self, src, len, file);
+      HG_VEC_PUSH(&self->imported, (hg_table){0});
+      read_imports(self, src, len, &self->imported.items[file]);
       free(src);
     }
     free(path);
@@ -125,6 +164,7 @@ hg_mentions *hg_mentions_build(const char *root) {
   hg_mentions *self = hg_xcalloc(1, sizeof(hg_mentions));
   self->arena = hg_arena_new();
   hg_table_init(&self->by_name, NULL, 0);
+  hg_table_init(&self->by_path, NULL, 0);
   walk(self, root && *root ? root : ".", 0);
   for (size_t i = 0; !self->why && i < self->lists.len; i++) {
     path_vec paths = {0};
@@ -145,7 +185,9 @@ void hg_mentions_free(hg_mentions *self) {
     free(self->answers.items[i].items);
   free(self->answers.items);
   free(self->files.items);
+  free(self->imported.items); // their arrays are in the arena
   hg_table_free(&self->by_name);
+  hg_table_free(&self->by_path);
   hg_arena_free(self->arena);
   free(self);
 }
@@ -163,4 +205,9 @@ const char *const *hg_mentions_files(const hg_mentions *self, const char *name, 
   const index_vec *l = &self->lists.items[*at];
   *n = l->len;
   return (const char *const *)self->answers.items[*at].items;
+}
+
+bool hg_mentions_imports(const hg_mentions *self, const char *path, const char *word, size_t len) {
+  const size_t *file = hg_table_get(&self->by_path, path, strlen(path));
+  return file && hg_table_get(&self->imported.items[*file], word, len) != NULL;
 }

@@ -8,6 +8,7 @@
 #ifndef HG_PROJECT_MENTIONS_H
 #define HG_PROJECT_MENTIONS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #define HG_MENTIONS_MAX_FILES 20000
@@ -22,5 +23,10 @@ void hg_mentions_free(hg_mentions *self);
  *  *why set when the table could not be built (past its budget), else an array of *n paths. */
 const char *const *hg_mentions_files(const hg_mentions *self, const char *name, size_t len, size_t *n,
                                      const char **why);
+
+/** Does file `path` (one hg_mentions_files gave) write `word` in an import statement (`import
+ *  a.b as c`, `from .a import (b, c)`: a, b, c)? A filter before parsing: a module that imports
+ *  nothing of that name cannot call a function of it by name. */
+bool hg_mentions_imports(const hg_mentions *self, const char *path, const char *word, size_t len);
 
 #endif
