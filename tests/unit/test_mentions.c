@@ -44,6 +44,8 @@ static int setup_tree(void **state) {
   put("node_modules/x/y.py", "run_example(code)\n");
   put("app/__pycache__/z.py", "run_example(code)\n");
   put("deep/a/b/c.py", "x = obj.\trun_example\t(1)\n");
+  put("app/policies.py", "from sandbox.policy import (\n    Policy,\n    Other)\n\n"
+                         "class Strict(Policy):\n    pass\nclass Both(base.Policy, Mixin):\n    pass\n");
   return 0;
 }
 
@@ -97,6 +99,26 @@ static void test_mentions__a_name_written_nowhere(void **state) {
   hg_mentions_free(m);
 }
 
+static void test_mentions__imports_and_subclasses(void **state) {
+  (void)state;
+  char path[128];
+  hg_mentions *m = hg_mentions_build(dir);
+  snprintf(path, sizeof(path), "%s/app/policies.py", dir);
+  assert_true(hg_mentions_imports(m, path, "sandbox", 7));
+  assert_true(hg_mentions_imports(m, path, "policy", 6));
+  assert_true(hg_mentions_imports(m, path, "Other", 5)); // inside the parenthesised list
+  assert_false(hg_mentions_imports(m, path, "Strict", 6));
+  assert_false(hg_mentions_imports(m, "/nowhere.py", "sandbox", 7));
+  size_t n;
+  const char *const *subs = hg_mentions_subclasses(m, "Policy", 6, &n);
+  assert_int_equal(n, 2);
+  assert_string_equal(subs[0], "Strict");
+  assert_string_equal(subs[1], "Both");
+  assert_null(hg_mentions_subclasses(m, "Strict", 6, &n));
+  assert_int_equal(n, 0);
+  hg_mentions_free(m);
+}
+
 static void test_mentions__a_missing_root_is_empty(void **state) {
   (void)state;
   hg_mentions *m = hg_mentions_build("/nonexistent/hg-mentions");
@@ -111,6 +133,7 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_mentions__calls_in_python_files_only),
       cmocka_unit_test(test_mentions__a_name_written_nowhere),
+      cmocka_unit_test(test_mentions__imports_and_subclasses),
       cmocka_unit_test(test_mentions__a_missing_root_is_empty),
   };
   return cmocka_run_group_tests_name("mentions", tests, setup_tree, teardown_tree);

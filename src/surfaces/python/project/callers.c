@@ -53,15 +53,14 @@ static TSNode called_name(TSNode fn, TSNode cls, bool construct) {
 
 // The call nodes of module m whose callee is written `name` or `x.name`, in source order.
 typedef HG_VEC(TSNode) node_vec;
-static void calls_named(const hg_module *m, TSNode name, const char *nsrc, node_vec *out) {
-  uint32_t na = ts_node_start_byte(name), nb = ts_node_end_byte(name);
+static void calls_named(const hg_module *m, const char *name, size_t len, node_vec *out) {
   TSTreeCursor c = ts_tree_cursor_new(m->root);
   for (;;) {
     TSNode n = ts_tree_cursor_current_node(&c);
     if (hg_node_is(n, "call")) {
       TSNode f = hg_node_field(n, "function");
       TSNode last = hg_node_is(f, "attribute") ? hg_node_field(f, "attribute") : f;
-      if (hg_node_is(last, "identifier") && hg_node_text_eq(last, m->src, nsrc + na, nb - na))
+      if (hg_node_is(last, "identifier") && hg_node_text_eq(last, m->src, name, len))
         HG_VEC_PUSH(out, n);
     }
     if (ts_tree_cursor_goto_first_child(&c))
@@ -90,25 +89,24 @@ static bool may_call_function(const hg_module *m, TSNode call, bool own, const c
 }
 
 // The calls of module m (the i-th looked in: 0 is r's own) written `name` or `x.name` that may call
-// fn (`method`: fn is a method, called on objects; a class is built by its name).
-static void candidate_calls(const hg_resolver *r, const hg_module *m, size_t i, TSNode name, const char *nsrc,
-                            bool method, node_vec *out) {
+// the function or class `name` of module `def` (NULL: any call so written, confirmed later; so for
+// a method, called on objects).
+static void candidate_calls(const hg_resolver *r, const hg_module *m, size_t i, const char *name, size_t len,
+                            const hg_module *def, node_vec *out) {
   node_vec own = {0};
   size_t n;
   const TSNode *calls;
   if (i == 0) {
-    calls_named(m, name, nsrc, &own);
+    calls_named(m, name, len, &own);
     calls = own.items, n = own.len;
   } else {
-    calls = hg_index_calls(r->index, m, nsrc + ts_node_start_byte(name),
-                           ts_node_end_byte(name) - ts_node_start_byte(name), &n);
+    calls = hg_index_calls(r->index, m, name, len, &n);
   }
-  uint32_t a = ts_node_start_byte(name), b = ts_node_end_byte(name);
-  const char *target = r->module->name && *r->module->name
-                           ? hg_project__printf(r->arena, "%s.%.*s", r->module->name, (int)(b - a), nsrc + a)
+  const char *target = def && def->name && *def->name
+                           ? hg_project__printf(r->arena, "%s.%.*s", def->name, (int)len, name)
                            : NULL;
   for (size_t k = 0; k < n; k++)
-    if (method || may_call_function(m, calls[k], i == 0, target))
+    if (!def || may_call_function(m, calls[k], i == 0 && def == m, target))
       HG_VEC_PUSH(out, calls[k]);
   free(own.items);
 }
@@ -305,7 +303,8 @@ static void frames_of(search *s, const hg_resolver *r, TSNode fn, bool self_only
     if (!m)
       continue;
     node_vec calls = {0};
-    candidate_calls(r, m, i, name, r->src, !ts_node_is_null(cls) && !construct, &calls);
+    candidate_calls(r, m, i, r->src + ts_node_start_byte(name), ts_node_end_byte(name) - ts_node_start_byte(name),
+                    !ts_node_is_null(cls) && !construct ? NULL : r->module, &calls);
     for (size_t k = 0; k < calls.len && !s->why; k++)
       one_call(s, r, fn, cls, construct, m, calls.items[k], level, out);
     free(calls.items);
@@ -353,14 +352,25 @@ typedef struct {
 } instance;
 typedef HG_VEC(instance) instance_vec;
 
-// Every construction `C(...)` of class t in the project, as an instance of it.
-static void constructions(search *s, const hg_resolver *r, hg_target t, const char *param, instance_vec *out) {
-  TSNode name = hg_node_field(t.node, "name");
+// Is class c the class t or a project subclass of it?
+static bool is_or_derives(const hg_resolver *r, hg_target c, hg_target t) {
+  if (same_def(c.module, c.node, t.module, t.node))
+    return true;
+  hg_target bases[HG_DEFS_MAX_BASES];
+  size_t n = hg_defs__bases(r, c, bases, 0);
+  for (size_t i = 0; i < n; i++)
+    if (same_def(bases[i].module, bases[i].node, t.module, t.node))
+      return true;
+  return false;
+}
+
+// Every construction `name(...)` in the project of class t (def: its module; NULL for a subclass,
+// whose module is told by the call), as an instance.
+static void constructions_named(search *s, const hg_resolver *r, hg_target t, const char *name, size_t len,
+                                const hg_module *def, const char *param, instance_vec *out) {
   size_t n_files;
   const char *why = NULL;
-  const char *csrc = t.module->src;
-  const char *const *files = hg_index_calling(r->index, csrc + ts_node_start_byte(name),
-                                              ts_node_end_byte(name) - ts_node_start_byte(name), &n_files, &why);
+  const char *const *files = hg_index_calling(r->index, name, len, &n_files, &why);
   if (!files && why) {
     s->why = why;
     return;
@@ -369,16 +379,16 @@ static void constructions(search *s, const hg_resolver *r, hg_target t, const ch
   if (!realpath(r->module->path, own))
     own[0] = '\0';
   for (size_t i = 0; i <= n_files && !s->why; i++) {
-    const hg_module *m = module_of(r, own, files, i, last_part(t.module));
+    const hg_module *m = module_of(r, own, files, i, def ? last_part(def) : NULL);
     if (!m)
       continue;
     node_vec calls = {0};
-    candidate_calls(r, m, i, name, csrc, false, &calls);
+    candidate_calls(r, m, i, name, len, def, &calls);
     for (size_t k = 0; k < calls.len && !s->why; k++) {
       hg_resolver rm = hg_project__in_module(r, m);
       hg_value recv;
       hg_target c = hg_defs__callee(&rm, hg_node_field(calls.items[k], "function"), 1, &recv);
-      if (c.kind != HG_DEF_CLASS || !same_def(c.module, c.node, t.module, t.node))
+      if (c.kind != HG_DEF_CLASS || !is_or_derives(&rm, c, t))
         continue;
       if (out->len >= HG_CALLERS_MAX_CONTEXTS) {
         s->why = "more constructions than hardguard's budget of 16 calling contexts per site";
@@ -389,6 +399,18 @@ static void constructions(search *s, const hg_resolver *r, hg_target t, const ch
     }
     free(calls.items);
   }
+}
+
+// Every construction of class t in the project, or of a subclass of it, as an instance.
+static void constructions(search *s, const hg_resolver *r, hg_target t, const char *param, instance_vec *out) {
+  TSNode name = hg_node_field(t.node, "name");
+  const char *n = t.module->src + ts_node_start_byte(name);
+  size_t len = ts_node_end_byte(name) - ts_node_start_byte(name);
+  constructions_named(s, r, t, n, len, t.module, param, out);
+  size_t n_sub;
+  const char *const *subs = hg_index_subclasses(r->index, n, len, &n_sub);
+  for (size_t i = 0; i < n_sub && !s->why; i++)
+    constructions_named(s, r, t, subs[i], strlen(subs[i]), NULL, param, out);
 }
 
 // A function without a caller in the project: each parameter annotated with a class of the

@@ -283,20 +283,31 @@ const char *hg_module_name_of(hg_arena *arena, const char *root, const char *pat
   return hg_module_name(arena, hg_package_of(arena, root, path), path);
 }
 
-const char *const *hg_index_calling(hg_index *self, const char *name, size_t len, size_t *n, const char **why) {
-  *n = 0;
-  if (!self) {
-    *why = "no project to look for calls in";
-    return NULL;
-  }
+// The table of calls, built on the first question.
+static const hg_mentions *mentions_of(hg_index *self) {
   pthread_mutex_lock(&self->lock);
   if (!self->mentions) {
     char real[PATH_MAX];
     const char *croot = self->config->root && *self->config->root ? self->config->root : ".";
     self->mentions = hg_mentions_build(realpath(croot, real) ? real : croot);
   }
+  const hg_mentions *m = self->mentions;
   pthread_mutex_unlock(&self->lock);
-  return hg_mentions_files(self->mentions, name, len, n, why);
+  return m;
+}
+
+const char *const *hg_index_calling(hg_index *self, const char *name, size_t len, size_t *n, const char **why) {
+  *n = 0;
+  if (!self) {
+    *why = "no project to look for calls in";
+    return NULL;
+  }
+  return hg_mentions_files(mentions_of(self), name, len, n, why);
+}
+
+const char *const *hg_index_subclasses(hg_index *self, const char *name, size_t len, size_t *n) {
+  *n = 0;
+  return self ? hg_mentions_subclasses(mentions_of(self), name, len, n) : NULL;
 }
 
 const hg_module *hg_index_module_at(hg_index *self, const char *path) {

@@ -52,6 +52,9 @@ const hg_policy *hg_index_policy(const hg_index *self);
  *  bytes) as a call, as absolute paths: *n of them; NULL with *why when they cannot be told (see
  *  mentions.h). The table is built on the first question. Thread-safe. */
 const char *const *hg_index_calling(hg_index *self, const char *name, size_t len, size_t *n, const char **why);
+/** The names of the project's classes written with `name` among their bases (mentions.h): *n of
+ *  them, or NULL. Thread-safe. */
+const char *const *hg_index_subclasses(hg_index *self, const char *name, size_t len, size_t *n);
 /** Does file `path` (one hg_index_calling gave) write `word` in an import statement? See
  *  mentions.h: a filter before a file is parsed. Thread-safe. */
 bool hg_index_imports(hg_index *self, const char *path, const char *word, size_t len);

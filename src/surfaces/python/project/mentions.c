@@ -27,6 +27,8 @@ struct hg_mentions {
   HG_VEC(path_vec) answers;    // per name, the paths (made on first question)
   hg_table by_path;            // path -> index into files
   HG_VEC(hg_table) imported;   // per file, the words of its import statements
+  hg_table by_base;            // a word of a class's bases -> index into subclasses
+  HG_VEC(path_vec) subclasses; // ... the names of the classes written with it among their bases
   size_t bytes;
 };
 
@@ -96,6 +98,50 @@ static void read_imports(hg_mentions *self, const char *s, size_t n, hg_table *w
   }
 }
 
+// `class Name(Base, mod.Other):` lines: Name under each word of the bases.
+static void read_classes(hg_mentions *self, const char *s, size_t n) {
+  for (size_t i = 0; i < n;) {
+    size_t end = i;
+    while (end < n && s[end] != '\n')
+      end++;
+    size_t k = i;
+    while (k < end && (s[k] == ' ' || s[k] == '\t'))
+      k++;
+    if (end - k > 6 && !memcmp(s + k, "class ", 6)) {
+      k += 6;
+      while (k < end && s[k] == ' ')
+        k++;
+      size_t a = k;
+      while (k < end && word_char(s[k]))
+        k++;
+      const char *name = k > a ? hg_arena_strndup(self->arena, s + a, k - a) : NULL;
+      while (name && k < end && s[k] == ' ')
+        k++;
+      if (name && k < end && s[k] == '(') {
+        while (k < end && s[k] != ')') {
+          if (!word_char(s[k])) {
+            k++;
+            continue;
+          }
+          size_t b = k;
+          while (k < end && word_char(s[k]))
+            k++;
+          size_t *slot = hg_table_get(&self->by_base, s + b, k - b);
+          if (!slot) {
+            slot = hg_table_put(&self->by_base, hg_arena_strndup(self->arena, s + b, k - b), k - b, NULL);
+            *slot = self->subclasses.len;
+            HG_VEC_PUSH(&self->subclasses, (path_vec){0});
+          }
+          path_vec *l = &self->subclasses.items[*slot];
+          if (l->len < 64)
+            HG_VEC_PUSH(l, name);
+        }
+      }
+    }
+    i = end + 1;
+  }
+}
+
 static bool skipped(const char *name) {
   if (name[0] == '.' && (name[1] == '\0' || (name[1] == '.' && name[2] == '\0')))
     return true;
@@ -146,6 +192,7 @@ static void walk(hg_mentions *self, const char *dir, int depth) {
       *hg_table_put(&self->by_path, kept, strlen(kept), NULL) = file;
       self->bytes += len;
       read_words(self, src, len, file);
+      read_classes(self, src, len);
       HG_VEC_PUSH(&self->imported, (hg_table){0});
       read_imports(self, src, len, &self->imported.items[file]);
       free(src);
@@ -165,6 +212,7 @@ hg_mentions *hg_mentions_build(const char *root) {
   self->arena = hg_arena_new();
   hg_table_init(&self->by_name, NULL, 0);
   hg_table_init(&self->by_path, NULL, 0);
+  hg_table_init(&self->by_base, NULL, 0);
   walk(self, root && *root ? root : ".", 0);
   for (size_t i = 0; !self->why && i < self->lists.len; i++) {
     path_vec paths = {0};
@@ -188,6 +236,10 @@ void hg_mentions_free(hg_mentions *self) {
   free(self->imported.items); // their arrays are in the arena
   hg_table_free(&self->by_name);
   hg_table_free(&self->by_path);
+  hg_table_free(&self->by_base);
+  for (size_t i = 0; i < self->subclasses.len; i++)
+    free(self->subclasses.items[i].items);
+  free(self->subclasses.items);
   hg_arena_free(self->arena);
   free(self);
 }
@@ -210,4 +262,13 @@ const char *const *hg_mentions_files(const hg_mentions *self, const char *name, 
 bool hg_mentions_imports(const hg_mentions *self, const char *path, const char *word, size_t len) {
   const size_t *file = hg_table_get(&self->by_path, path, strlen(path));
   return file && hg_table_get(&self->imported.items[*file], word, len) != NULL;
+}
+
+const char *const *hg_mentions_subclasses(const hg_mentions *self, const char *base, size_t len, size_t *n) {
+  *n = 0;
+  const size_t *at = self->why ? NULL : hg_table_get(&self->by_base, base, len);
+  if (!at)
+    return NULL;
+  *n = self->subclasses.items[*at].len;
+  return (const char *const *)self->subclasses.items[*at].items;
 }
