@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "base/table.h"
+#include "judge/worlds.h"
 #include "surfaces/embed.h"
 #include "surfaces/node.h"
 #include "surfaces/python/eval.h"
@@ -179,6 +180,24 @@ static const char *kind_of(const hg_pattern *p, const hg_resolver *r, const save
   return kind;
 }
 
+// Can a caller's arguments decide anything at this site? Only where its first reading, judged by
+// the one rule, leaves something it cannot verify (a requirement, a spread, a value that might
+// undo one): a site whose every option is known is what it is, whoever calls it, and is not read
+// again per caller (nor its findings named with one).
+static bool callers_can_decide(hg_extractor *self, const hg_policy *policy, const hg_pattern *p, const hg_value *v) {
+  int dialect = policy ? hg_policy_site_dialect(policy, p->reads, (int)p->dialect - 1) : -1;
+  if (dialect < 0)
+    return false;
+  hg_judge j;
+  hg_judge_init(&j, policy, dialect, hg_extractor_match_data(self));
+  hg_judge_read_worlds(&j, p->reads == HG_READS_KWARGS ? hg_judge_read_kwargs : hg_judge_read_argv, v);
+  bool open = j.carrier || j.undoer;
+  for (size_t r = 0; r < policy->n_req && !open; r++)
+    open = j.req[r] == HG_UNVERIFIABLE;
+  hg_judge_free(&j);
+  return open;
+}
+
 void hg_extract(hg_extractor *self, const hg_ruleset *rules, const hg_config *config, void *project,
                 const hg_source *source, TSTree *tree, hg_arena *arena, hg_sites *out) {
   // The kinds of site the prefilter says the file may hold (with every fact pattern).
@@ -286,14 +305,16 @@ void hg_extract(hg_extractor *self, const hg_ruleset *rules, const hg_config *co
       if (hg_extract__capture(sm->captures, sm->n, c->args, &flags)) {
         s.flags = hg_resolve_kwargs(&r, flags);
         r.params = NULL;
-        s.flags = hg_summary_callers(&r, site_node, &params, hg_resolve_kwargs, flags, s.flags);
+        if (!ts_node_is_null(params.fn) && callers_can_decide(self, r.policy, p, &s.flags))
+          s.flags = hg_summary_callers(&r, site_node, &params, hg_resolve_kwargs, flags, s.flags);
       }
       break;
     case HG_READS_ARGV:
       if (hg_extract__capture(sm->captures, sm->n, c->argv, &flags)) {
         s.flags = hg_resolve_argv(&r, flags);
         r.params = NULL;
-        s.flags = hg_summary_callers(&r, site_node, &params, hg_resolve_argv, flags, s.flags);
+        if (!ts_node_is_null(params.fn) && callers_can_decide(self, r.policy, p, &s.flags))
+          s.flags = hg_summary_callers(&r, site_node, &params, hg_resolve_argv, flags, s.flags);
       }
       break;
     case HG_READS_SHELL:
