@@ -11,8 +11,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-static const char *const SKIP_DIRS[] = {".git", "__pycache__", ".venv", "venv", "node_modules", ".hg", ".svn"};
-
 static void add_error(hg_file_errors *errors, const char *path, const char *what, int err) {
   hg_file_error e = {.path = hg_xstrdup(path), .kind = HG_FILE_UNREADABLE,
                      .message = hg_xasprintf("%s: %s", what, strerror(err))};
@@ -60,12 +58,6 @@ static int surface_reads(int dfd, const char *name, const char *path, bool follo
                   : 0;
   free(head);
   return reads;
-}
-
-static bool skip_dir(const char *name) {
-  for (size_t i = 0; i < HG_ARRAY_LEN(SKIP_DIRS); i++)
-    if (strcmp(name, SKIP_DIRS[i]) == 0) return true;
-  return false;
 }
 
 static bool dir_excluded(const hg_config *config, const char *path) {
@@ -121,7 +113,7 @@ static void walk_dir(const char *root, const hg_config *config, hg_paths *out, h
       // Symlinks are not followed: their targets are either in the tree (and walked there) or
       // outside it; either way following them could loop or leave the tree.
       if (type == DT_DIR) {
-        if (skip_dir(name)) continue;
+        if (hg_path_skipped_dir(name)) continue;
         char *path = join(dir, dir_len, name);
         if (dir_excluded(config, path)) {
           free(path);

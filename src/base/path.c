@@ -44,3 +44,12 @@ char *hg_path_normalise(const char *path) {
 const char *hg_path_below(const char *path, const char *dir, size_t n) {
   return strncmp(path, dir, n) == 0 && path[n] == '/' ? path + n + 1 : NULL;
 }
+
+static const char *const SKIP_DIRS[] = {".git", "__pycache__", ".venv", "venv", "node_modules", ".hg", ".svn"};
+
+bool hg_path_skipped_dir(const char *name) {
+  for (size_t i = 0; i < HG_ARRAY_LEN(SKIP_DIRS); i++)
+    if (strcmp(name, SKIP_DIRS[i]) == 0)
+      return true;
+  return false;
+}

@@ -4,6 +4,7 @@
 #ifndef HG_PATH_H
 #define HG_PATH_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 /** `path` with "." and ".." components resolved textually and repeated or trailing '/' dropped:
@@ -14,5 +15,9 @@ char *hg_path_normalise(const char *path);
 /** The part of `path` below the directory spelled by the first `n` bytes of `dir`: what follows
  *  them and a '/', or NULL when path does not go on from them with a '/'. */
 const char *hg_path_below(const char *path, const char *dir, size_t n);
+
+/** Is `name` a directory no walk of a tree goes into (version control, caches, virtual
+ *  environments, node_modules)? */
+bool hg_path_skipped_dir(const char *name);
 
 #endif

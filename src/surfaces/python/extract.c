@@ -300,22 +300,15 @@ void hg_extract(hg_extractor *self, const hg_ruleset *rules, const hg_config *co
     r.notes = &notes;
     hg_param_reads params = {0};
     r.params = &params;
+    hg_value (*read)(const hg_resolver *, TSNode) = NULL; // a reading its callers may decide
     switch (p->reads) {
     case HG_READS_KWARGS:
-      if (hg_extract__capture(sm->captures, sm->n, c->args, &flags)) {
-        s.flags = hg_resolve_kwargs(&r, flags);
-        r.params = NULL;
-        if (!ts_node_is_null(params.fn) && callers_can_decide(self, r.policy, p, &s.flags))
-          s.flags = hg_summary_callers(&r, site_node, &params, hg_resolve_kwargs, flags, s.flags);
-      }
+      if (hg_extract__capture(sm->captures, sm->n, c->args, &flags))
+        read = hg_resolve_kwargs;
       break;
     case HG_READS_ARGV:
-      if (hg_extract__capture(sm->captures, sm->n, c->argv, &flags)) {
-        s.flags = hg_resolve_argv(&r, flags);
-        r.params = NULL;
-        if (!ts_node_is_null(params.fn) && callers_can_decide(self, r.policy, p, &s.flags))
-          s.flags = hg_summary_callers(&r, site_node, &params, hg_resolve_argv, flags, s.flags);
-      }
+      if (hg_extract__capture(sm->captures, sm->n, c->argv, &flags))
+        read = hg_resolve_argv;
       break;
     case HG_READS_SHELL:
       if (hg_extract__capture(sm->captures, sm->n, c->command, &flags))
@@ -331,6 +324,12 @@ void hg_extract(hg_extractor *self, const hg_ruleset *rules, const hg_config *co
     case HG_READS_CLIENT:
     case HG_READS_OPAQUE:
     case HG_READS_COUNT: break;
+    }
+    if (read) {
+      s.flags = read(&r, flags);
+      r.params = NULL;
+      if (!ts_node_is_null(params.fn) && callers_can_decide(self, r.policy, p, &s.flags))
+        s.flags = hg_summary_callers(&r, site_node, &params, read, flags, s.flags);
     }
     r.notes = NULL;
     r.params = NULL;

@@ -11,6 +11,7 @@
 
 #include "surfaces/node.h"
 #include "surfaces/python/imports.h"
+#include "surfaces/python/project/calls.h"
 #include "surfaces/python/project/defs.h"
 #include "surfaces/python/scope.h"
 
@@ -20,6 +21,7 @@ typedef struct {
 } context;
 
 typedef HG_VEC(context) context_vec;
+typedef HG_VEC(TSNode) node_vec;
 
 typedef struct {
   const hg_resolver *site; // the site's resolver: its arena, index, budget
@@ -43,36 +45,6 @@ static bool same_def(const hg_module *m, TSNode node, const hg_module *fm, TSNod
          ts_node_start_byte(node) == ts_node_start_byte(fn) && ts_node_end_byte(node) == ts_node_end_byte(fn);
 }
 
-// The name a call of `fn` is written with: the function's, or for __init__ (and for `self` read in
-// a method: the class is built) the class's.
-static TSNode called_name(TSNode fn, TSNode cls, bool construct) {
-  if (construct)
-    return hg_node_field(cls, "name");
-  return hg_node_field(fn, "name");
-}
-
-// The call nodes of module m whose callee is written `name` or `x.name`, in source order.
-typedef HG_VEC(TSNode) node_vec;
-static void calls_named(const hg_module *m, const char *name, size_t len, node_vec *out) {
-  TSTreeCursor c = ts_tree_cursor_new(m->root);
-  for (;;) {
-    TSNode n = ts_tree_cursor_current_node(&c);
-    if (hg_node_is(n, "call")) {
-      TSNode f = hg_node_field(n, "function");
-      TSNode last = hg_node_is(f, "attribute") ? hg_node_field(f, "attribute") : f;
-      if (hg_node_is(last, "identifier") && hg_node_text_eq(last, m->src, name, len))
-        HG_VEC_PUSH(out, n);
-    }
-    if (ts_tree_cursor_goto_first_child(&c))
-      continue;
-    while (!ts_tree_cursor_goto_next_sibling(&c))
-      if (!ts_tree_cursor_goto_parent(&c)) {
-        ts_tree_cursor_delete(&c);
-        return;
-      }
-  }
-}
-
 // Can `call` in module m (r's own when `own`) be a call of `target` (the dotted name of a function
 // or class of another module, "pkg.mod.f"), not a method? `f(...)`: in r's own module, or where m
 // imports that very name; `a.b.f(...)`: where it qualifies to that name through m's imports.
@@ -93,22 +65,16 @@ static bool may_call_function(const hg_module *m, TSNode call, bool own, const c
 // a method, called on objects).
 static void candidate_calls(const hg_resolver *r, const hg_module *m, size_t i, const char *name, size_t len,
                             const hg_module *def, node_vec *out) {
-  node_vec own = {0};
   size_t n;
   const TSNode *calls;
-  if (i == 0) {
-    calls_named(m, name, len, &own);
-    calls = own.items, n = own.len;
-  } else {
-    calls = hg_index_calls(r->index, m, name, len, &n);
-  }
+  if (!hg_index_calls(r->index, m, name, len, &calls, &n))
+    calls = hg_calls_named(hg_summary__calls(r, m), name, len, &n);
   const char *target = def && def->name && *def->name
                            ? hg_project__printf(r->arena, "%s.%.*s", def->name, (int)len, name)
                            : NULL;
   for (size_t k = 0; k < n; k++)
     if (!def || may_call_function(m, calls[k], i == 0 && def == m, target))
       HG_VEC_PUSH(out, calls[k]);
-  free(own.items);
 }
 
 static const char *place(const hg_resolver *r, const hg_module *m, TSNode call, const char *verb) {
@@ -280,11 +246,10 @@ static void one_call(search *s, const hg_resolver *r, TSNode fn, TSNode cls, boo
 static void frames_of(search *s, const hg_resolver *r, TSNode fn, bool self_only, int level, context_vec *out) {
   if (s->why || !r->module || !r->index || s->n_chain > HG_CALLERS_MAX_LEVELS)
     return;
-  s->chain[s->n_chain++] = (hg_def){r->module, fn};
   TSNode cls = hg_defs__class_of_method(fn);
   bool init = !ts_node_is_null(cls) && hg_node_text_eq(hg_node_field(fn, "name"), r->src, "__init__", 8);
   bool construct = !ts_node_is_null(cls) && (init || self_only);
-  TSNode name = called_name(fn, cls, construct);
+  TSNode name = hg_node_field(construct ? cls : fn, "name"); // __init__ and `self` alone: the class is built
   if (ts_node_is_null(name))
     return;
   size_t n_files;
@@ -295,6 +260,7 @@ static void frames_of(search *s, const hg_resolver *r, TSNode fn, bool self_only
     s->why = why;
     return;
   }
+  s->chain[s->n_chain++] = (hg_def){r->module, fn};
   char own[PATH_MAX];
   if (!realpath(r->module->path, own))
     own[0] = '\0';

@@ -66,6 +66,10 @@ bool hg_defs__named_in(TSNode n, const char *src, char *const *list, size_t coun
 /** The last value an object holds under `key`, or NULL. */
 const hg_value *hg_object__attribute(const hg_value *obj, const char *key, size_t len);
 
+/** The calls of module m by name (calls.h), kept in r's per-file cache for the module it was asked
+ *  of last (the file being checked: its sites ask again and again). */
+const struct hg_calls *hg_summary__calls(const hg_resolver *r, const hg_module *m);
+
 // builders.c
 /** The configured builder a definition is: function `fn` of module m, or (cls given) the method
  *  `fn` of class `cls` of module m; NULL when none. */

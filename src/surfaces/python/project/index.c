@@ -10,6 +10,7 @@
 #include "base/table.h"
 #include "rules/ruleset.h"
 #include "surfaces/python/facts.h"
+#include "surfaces/python/project/calls.h"
 #include "surfaces/python/project/mentions.h"
 #include "surfaces/registry.h"
 #include "surfaces/python/row.h"
@@ -18,13 +19,9 @@
 // it is not read (whatever a site takes from it stays unverifiable).
 #define MAX_MODULE_BYTES ((size_t)1 << 20)
 
-typedef HG_VEC(TSNode) node_vec;
-
 typedef struct entry {
   char *path;        // a candidate file
-  bool have_calls;   // calls below built
-  hg_table calls;    // the last name a call is written with (`f` of `f(...)`, `x.f(...)`) -> index
-  HG_VEC(node_vec) call_lists; // ... into these lists of call nodes, in source order
+  hg_calls *calls;   // its module's calls by name (in the arena; made on the first question)
   hg_module *module; // NULL: not a file, or not readable as Python
   hg_arena *arena;   // the module's tree-independent data (imports, names)
   char *src;
@@ -66,11 +63,6 @@ void hg_index_free(hg_index *self) {
     entry *e = self->entries.items[i];
     if (e->tree)
       ts_tree_delete(e->tree);
-    for (size_t k = 0; k < e->call_lists.len; k++)
-      free(e->call_lists.items[k].items);
-    free(e->call_lists.items);
-    if (e->have_calls)
-      hg_table_free(&e->calls);
     hg_arena_free(e->arena);
     free(e->module);
     free(e->src);
@@ -331,56 +323,23 @@ const hg_module *hg_index_module_at(hg_index *self, const char *path) {
   return m;
 }
 
-// Every call of an entry's module by the last name its callee is written with: one walk of the tree.
-static void index_calls(entry *e) {
-  e->have_calls = true;
-  hg_table_init(&e->calls, NULL, 0);
-  TSTreeCursor c = ts_tree_cursor_new(e->module->root);
-  for (;;) {
-    TSNode n = ts_tree_cursor_current_node(&c);
-    if (!strcmp(ts_node_type(n), "call")) {
-      TSNode f = ts_node_child_by_field_name(n, "function", 8);
-      TSNode last = !strcmp(ts_node_type(f), "attribute") ? ts_node_child_by_field_name(f, "attribute", 9) : f;
-      if (!ts_node_is_null(last) && !strcmp(ts_node_type(last), "identifier")) {
-        uint32_t a = ts_node_start_byte(last), b = ts_node_end_byte(last);
-        bool added;
-        size_t *slot = hg_table_put(&e->calls, e->src + a, b - a, &added);
-        if (added) {
-          *slot = e->call_lists.len;
-          HG_VEC_PUSH(&e->call_lists, (node_vec){0});
-        }
-        HG_VEC_PUSH(&e->call_lists.items[*slot], n);
-      }
-    }
-    if (ts_tree_cursor_goto_first_child(&c))
-      continue;
-    bool more = false;
-    while (!(more = ts_tree_cursor_goto_next_sibling(&c)))
-      if (!ts_tree_cursor_goto_parent(&c))
-        break;
-    if (!more)
-      break;
-  }
-  ts_tree_cursor_delete(&c);
-}
-
-const TSNode *hg_index_calls(hg_index *self, const hg_module *m, const char *name, size_t len, size_t *n) {
+bool hg_index_calls(hg_index *self, const hg_module *m, const char *name, size_t len, const TSNode **calls,
+                    size_t *n) {
+  *calls = NULL;
   *n = 0;
   if (!self || !m)
-    return NULL;
+    return false;
   pthread_mutex_lock(&self->lock);
   entry *found = NULL;
   for (size_t i = 0; i < self->entries.len && !found; i++)
     if (self->entries.items[i]->module == m)
       found = self->entries.items[i];
-  if (found && !found->have_calls)
-    index_calls(found);
-  const size_t *at = found ? hg_table_get(&found->calls, name, len) : NULL;
+  if (found && !found->calls)
+    found->calls = hg_calls_of(found->module, found->arena);
   pthread_mutex_unlock(&self->lock);
-  if (!at)
-    return NULL;
-  *n = found->call_lists.items[*at].len;
-  return found->call_lists.items[*at].items;
+  if (found)
+    *calls = hg_calls_named(found->calls, name, len, n);
+  return found != NULL;
 }
 
 bool hg_index_imports(hg_index *self, const char *path, const char *word, size_t len) {

@@ -61,10 +61,11 @@ bool hg_index_imports(hg_index *self, const char *path, const char *word, size_t
 /** The module in file `path` (a path hg_index_calling gave), parsed on first use; NULL when it
  *  cannot be read or parsed. Thread-safe. */
 const hg_module *hg_index_module_at(hg_index *self, const char *path);
-/** The calls of module `m` (one the index parsed) whose callee is written `name` or `x.name`, in
- *  source order: *n of them (NULL when none, or m is not the index's). Each module is walked once,
- *  on the first question. Thread-safe. */
-const TSNode *hg_index_calls(hg_index *self, const hg_module *m, const char *name, size_t len, size_t *n);
+/** The calls of module `m` written `name` or `x.name` (calls.h), in source order, into *calls and
+ *  *n; false when m is not a module the index parsed. Each module is walked once, on the first
+ *  question. Thread-safe. */
+bool hg_index_calls(hg_index *self, const hg_module *m, const char *name, size_t len, const TSNode **calls,
+                    size_t *n);
 /** How many modules were parsed for definitions so far. */
 size_t hg_index_parsed(const hg_index *self);
 

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "surfaces/node.h"
+#include "surfaces/python/project/calls.h"
 #include "surfaces/python/project/defs.h"
 #include "surfaces/python/scope.h"
 
@@ -128,7 +129,19 @@ struct hg_summary_cache {
   hg_arena *arena;
   summary_entry *items; // in the arena
   size_t len, cap;
+  const hg_module *calls_module; // the module `calls` holds the calls of (the file being checked)
+  hg_calls *calls;
 };
+
+const hg_calls *hg_summary__calls(const hg_resolver *r, const hg_module *m) {
+  hg_summary_cache *c = r->cache;
+  if (c && c->calls_module == m)
+    return c->calls;
+  hg_calls *calls = hg_calls_of(m, r->arena);
+  if (c)
+    c->calls_module = m, c->calls = calls;
+  return calls;
+}
 
 hg_summary_cache *hg_summary_cache_new(hg_arena *arena) {
   hg_summary_cache *c = hg_arena_alloc(arena, sizeof(hg_summary_cache));
