@@ -202,10 +202,6 @@ void hg_scope_walk_full(TSNode scope, TSNode point, bool (*fn)(void *ctx, hg_stm
 }
 
 bool hg_scope_is_parameter(TSNode function, const char *src, const char *name, size_t len) {
-  return !ts_node_is_null(hg_scope_parameter(function, src, name, len));
-}
-
-TSNode hg_scope_parameter(TSNode function, const char *src, const char *name, size_t len) {
   TSNode params = ts_node_child_by_field_name(function, "parameters", 10);
   uint32_t n = ts_node_named_child_count(params);
   for (uint32_t i = 0; i < n; i++) {
@@ -224,7 +220,7 @@ TSNode hg_scope_parameter(TSNode function, const char *src, const char *name, si
       continue;
     uint32_t a = ts_node_start_byte(id), b = ts_node_end_byte(id);
     if (b - a == len && memcmp(src + a, name, len) == 0)
-      return p;
+      return true;
   }
-  return (TSNode){0};
+  return false;
 }

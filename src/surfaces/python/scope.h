@@ -46,8 +46,5 @@ void hg_scope_walk_full(TSNode scope, TSNode point, bool (*fn)(void *ctx, hg_stm
 
 /** Is `name` a parameter of `function`? */
 bool hg_scope_is_parameter(TSNode function, const char *src, const char *name, size_t len);
-/** The parameter node (identifier, typed_parameter, default_parameter, ...) of `function` named
- *  `name`, or a null node. */
-TSNode hg_scope_parameter(TSNode function, const char *src, const char *name, size_t len);
 
 #endif

@@ -3,7 +3,9 @@
  * the first question, from one read of every `*.py` file under the project's root (the directories
  * the walk skips are skipped here too); each file is read for the words written as a call, `name(`
  * or `.name(`, whatever they stand in — a comment or a string too: the table only says where to
- * look, the calls themselves are found in the parsed module. Bounded: past HG_MENTIONS_MAX_FILES
+ * look, the calls themselves are found in the parsed module — and for the words of its `import` /
+ * `from` lines and the bases of its `class` lines, which tell a file that cannot call a function
+ * by name before it is parsed, and a class's subclasses. Bounded: past HG_MENTIONS_MAX_FILES
  * files or HG_MENTIONS_MAX_BYTES bytes the table is not built and every question gets the reason. */
 #ifndef HG_PROJECT_MENTIONS_H
 #define HG_PROJECT_MENTIONS_H
