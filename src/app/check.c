@@ -107,6 +107,8 @@ static void check_site(hg_checker *self, const hg_policy *policy, const hg_confi
       .fix = v.fix,
       .effective = v.effective,
       .n_effective = v.n_effective,
+      .related = v.related,
+      .n_related = v.n_related,
       .source_line = line_text(src, s.start_byte),
   };
   for (size_t r = 0; r < policy->n_req; r++)

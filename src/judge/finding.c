@@ -196,7 +196,16 @@ void hg_finding_clear(hg_finding *self) {
   free(self->message);
   free(self->fix);
   free(self->effective);
+  hg_related_free(self->related, self->n_related);
   free(self->source_line);
+}
+
+void hg_related_free(hg_related *related, size_t n) {
+  for (size_t i = 0; i < n; i++) {
+    free(related[i].path);
+    free(related[i].message);
+  }
+  free(related);
 }
 
 void hg_findings_free(hg_findings *self) {

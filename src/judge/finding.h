@@ -70,6 +70,17 @@ typedef struct {
   const char *reason;  // UNVERIFIABLE: why it cannot be followed; CONDITIONAL: the alternative that lacks it
 } hg_effect;
 
+/** Another place a finding points at: a call through which a failing calling context of the site
+ *  passes (the caller that must change). */
+typedef struct {
+  char *path;     // as the run reached it
+  uint32_t line, col;
+  char *message;  // "the calling context `called from app.py:12` lacks no-new-privileges"
+} hg_related;
+
+/** Frees an array of n related places and their strings. */
+void hg_related_free(hg_related *related, size_t n);
+
 typedef struct {
   char *path;
   uint32_t line, col, end_line, end_col;  // 1-based, columns in characters
@@ -83,6 +94,8 @@ typedef struct {
   char *message, *fix;
   hg_effect *effective;  // one heap block (the array and its strings); per requirement, then
   size_t n_effective;    // per forbidden option set; none for client, dynamic-code and unparsable sites
+  hg_related *related;   // heap: the calls of each failing calling context, in the order read
+  size_t n_related;
   char *source_line;  // the site's first line, for the caret display
   hg_suppression suppression;
   char *justification;  // the reason after `--` in the marker; NULL without a suppression

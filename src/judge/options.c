@@ -645,4 +645,5 @@ void hg_judge_free(hg_judge *j) {
   for (size_t i = 0; i < j->kept.len; i++)
     free(j->kept.items[i]);
   free(j->kept.items);
+  free(j->ctx.items);
 }

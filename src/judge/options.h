@@ -11,6 +11,13 @@
 /** Ordered: a later occurrence counts when it is better, or (scalar CLI options) when it comes later. */
 typedef enum { HG_UNSAT, HG_UNVERIFIABLE, HG_SAT } hg_state;
 
+/** A calling context of the site and what it falls short of. */
+typedef struct {
+  const hg_value *arm;  // the context: an arm of a `contexts` alternative of the site's values
+  uint64_t lacks;       // bit r: requirement r is not met in some world taking it
+  bool forbids;         // a forbidden option is set in some world taking it
+} hg_judge_context;
+
 /** Everything the reading found; pointers point into the site's values (or `words`). */
 typedef struct {
   const hg_policy *policy;
@@ -46,6 +53,9 @@ typedef struct {
   size_t n_worlds;
   char *alt_cond[HG_POLICY_MAX_REQ];
   bool contexts; // the site was read in calling contexts: a requirement every one lacks names them all
+  // Per calling context read (an arm of a `contexts` alternative, in the order first met): what it
+  // falls short of in the worlds that take it. Heap, freed by hg_judge_free.
+  HG_VEC(hg_judge_context) ctx;
   char **forbid_cond;
   HG_VEC(void *) kept;  // the worlds' values and words, for the pointers above
 } hg_judge;

@@ -198,6 +198,34 @@ static void verdict_of(hg_verdict *out, const hg_judge *j, const hg_policy *poli
     }
 }
 
+// The calls of each calling context that falls short (of a requirement not relaxed, or by setting
+// a forbidden option), as the finding's related places: the callers that must change.
+static void related_of(hg_verdict *out, const hg_judge *j, const hg_policy *policy) {
+  HG_VEC(hg_related) v = {0};
+  for (size_t i = 0; i < j->ctx.len; i++) {
+    const hg_judge_context *c = &j->ctx.items[i];
+    uint64_t lacks = c->lacks & ~out->relaxed;
+    if ((!lacks && !c->forbids) || !c->arm->calls)
+      continue;
+    hg_buf m = {0};
+    hg_buf_printf(&m, "the calling context `%s`", c->arm->cond ? c->arm->cond : "?");
+    const char *sep = " lacks ";
+    for (size_t r = 0; r < policy->n_req; r++)
+      if (lacks & (UINT64_C(1) << r)) {
+        hg_buf_printf(&m, "%s%s", sep, policy->req[r].id);
+        sep = ", ";
+      }
+    if (c->forbids)
+      hg_buf_printf(&m, "%ssets a forbidden option", lacks ? " and " : " ");
+    for (const hg_call_at *at = c->arm->calls; at; at = at->next)
+      HG_VEC_PUSH(&v, ((hg_related){.path = hg_xstrdup(at->path), .line = at->line, .col = at->col,
+                                    .message = hg_xstrdup(m.data)}));
+    hg_buf_free(&m);
+  }
+  out->related = v.items;
+  out->n_related = v.len;
+}
+
 void hg_evaluate(hg_verdict *out, const hg_policy *policy, const hg_config *config, const hg_site *site,
                  pcre2_match_data *md) {
   memset(out, 0, sizeof(*out));
@@ -246,6 +274,8 @@ void hg_evaluate(hg_verdict *out, const hg_policy *policy, const hg_config *conf
     out->relaxed = relax;
   }
   out->effective = hg_effects_of(&j, site, out->relaxed, &out->n_effective);
+  if (out->rule != HG_RULE_NONE)
+    related_of(out, &j, policy);
   hg_judge_free(&j);
 }
 
@@ -431,5 +461,6 @@ void hg_verdict_clear(hg_verdict *self) {
   free(self->message);
   free(self->fix);
   free(self->effective);
+  hg_related_free(self->related, self->n_related);
   memset(self, 0, sizeof(*self));
 }

@@ -19,6 +19,8 @@ typedef struct {
   char *fix;         // heap; NULL when the site passes
   hg_effect *effective;  // heap, one block: what reached the site per requirement and forbidden option
   size_t n_effective;
+  hg_related *related;  // heap: the calls of the calling contexts that fail (finding.h)
+  size_t n_related;
 } hg_verdict;
 
 /** Judges `site`. `md` is the calling thread's pcre2 match data. Free with hg_verdict_clear. */

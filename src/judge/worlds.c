@@ -22,6 +22,7 @@ typedef struct {
   const hg_value *taken[HG_WORLDS_MAX_CHOICES]; // the arm chosen at each position
   size_t len, at;
   bool contexts; // an alternative of calling contexts was met in this world
+  bool is_ctx[HG_WORLDS_MAX_CHOICES]; // ... at this position
   hg_judge *j; // keeps what the world allocates
 } world;
 
@@ -63,11 +64,14 @@ static hg_value choose(world *w, const hg_value *alt) {
     w->arms[k] = alt->n_items ? alt->n_items : 1;
     w->len = k + 1;
   }
+  w->taken[k] = NULL;
+  w->is_ctx[k] = false;
   if (!alt->n_items)
     return over_budget(w, alt, "none");
   const hg_value *arm = &alt->items[w->choice[k]];
   w->taken[k] = arm;
   w->contexts |= alt->contexts;
+  w->is_ctx[k] = alt->contexts;
   hg_value out = instantiate(w, arm);
   out.key = alt->key;
   out.splat |= alt->splat;
@@ -153,6 +157,30 @@ static char *world_conditions(const world *w, const hg_value *decided) {
 
 // ---- merging the worlds' readings ---------------------------------------------------------------
 
+// Notes what the calling contexts world w takes fall short of in its reading jw.
+static void note_contexts(hg_judge *j, const hg_judge *jw, const world *w) {
+  if (!w->contexts)
+    return;
+  uint64_t lacks = 0;
+  for (size_t r = 0; r < j->policy->n_req; r++)
+    if (jw->req[r] != HG_SAT)
+      lacks |= UINT64_C(1) << r;
+  bool forbids = false;
+  for (size_t f = 0; f < j->policy->n_forbid && !forbids; f++)
+    forbids = jw->forbid_hit[f] != NULL;
+  for (size_t k = 0; k < w->len && k < w->at; k++) {
+    if (!w->is_ctx[k])
+      continue;
+    size_t i = 0;
+    while (i < j->ctx.len && j->ctx.items[i].arm != w->taken[k])
+      i++;
+    if (i == j->ctx.len)
+      HG_VEC_PUSH(&j->ctx, ((hg_judge_context){.arm = w->taken[k]}));
+    j->ctx.items[i].lacks |= lacks;
+    j->ctx.items[i].forbids |= forbids;
+  }
+}
+
 // Takes world `jw`'s reading into `j`: the first world whole, the others where they fall short.
 static void merge(hg_judge *j, hg_judge *jw, const world *w, bool first, bool *differs) {
   const hg_policy *p = j->policy;
@@ -207,6 +235,7 @@ static void merge(hg_judge *j, hg_judge *jw, const world *w, bool first, bool *d
   if (!j->applied)
     j->applied = jw->applied;
   j->contexts |= w->contexts;
+  note_contexts(j, jw, w);
   if (jw->words)
     HG_VEC_PUSH(&j->kept, jw->words);
   jw->words = NULL;

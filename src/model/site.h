@@ -41,6 +41,13 @@ typedef enum {
 
 struct hg_def;  // a definition in the project (project/summary.h)
 
+/** A call a calling context of a site passes through, for the report's related locations. */
+typedef struct hg_call_at {
+  const char *path;            // the file, as the run reached it
+  uint32_t line, col;          // 1-based; col in characters
+  const struct hg_call_at *next; // the call of the function holding this one, or NULL
+} hg_call_at;
+
 typedef struct hg_value hg_value;
 struct hg_value {
   hg_value_kind kind;
@@ -54,6 +61,7 @@ struct hg_value {
   bool of_builder;     // UNKNOWN: the result of a call to a configured builder that cannot be read
   bool contexts;       // ALT: each arm is a calling context of the site ("called from app.py:12"),
                        // named in messages even where every arm agrees
+  const hg_call_at *calls; // an arm of a `contexts` ALT: its calls, the one nearest the site first
   uint32_t group;      // kwargs: 0 for a call's own keyword or spread; n for every entry of the n-th
                        // dict literal spread into the call (later entries of one group override)
   uint32_t line;       // 1-based line of the expression

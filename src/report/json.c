@@ -73,6 +73,15 @@ static void finding(const hg_report_input *in, void *state, const hg_finding *f)
   json_object_set_new(site, "dialect", f->dialect ? json_string(f->dialect) : json_null());
   json_object_set_new(site, "fix", f->fix ? jstr(f->fix) : json_null());
   json_object_set_new(site, "effective", effective(f));
+  if (f->n_related) {
+    // The calls of the calling contexts that fail: the callers that must change.
+    json_t *rel = json_array();
+    for (size_t i = 0; i < f->n_related; i++)
+      json_array_append_new(rel, json_pack("{s:o, s:I, s:I, s:o}", "path", jstr(f->related[i].path), "line",
+                                           (json_int_t)f->related[i].line, "column", (json_int_t)f->related[i].col,
+                                           "message", jstr(f->related[i].message)));
+    json_object_set_new(site, "related", rel);
+  }
   if (f->suppression != HG_SUPPRESSION_NONE) {
     json_object_set_new(site, "suppression",
                         json_string(f->suppression == HG_SUPPRESSION_SUPPRESSED ? "suppressed" : "allowed"));

@@ -18,6 +18,7 @@
 typedef struct {
   hg_frame frame;
   const char *cond; // "called from app.py:12", "built at app.py:3, called from main.py:9"
+  const hg_call_at *calls; // the same calls, for the report's related locations
 } context;
 
 typedef HG_VEC(context) context_vec;
@@ -81,12 +82,22 @@ static const char *place(const hg_resolver *r, const hg_module *m, TSNode call, 
   return hg_project__printf(r->arena, "%s %s:%u", verb, hg_project__path(m), line_of(call));
 }
 
-static void push(search *s, context_vec *out, hg_frame frame, const char *cond) {
+// Where `call` of module m stands, followed by `next` (the calls further from the site).
+static const hg_call_at *call_at(const hg_resolver *r, const hg_module *m, TSNode call, const hg_call_at *next) {
+  hg_call_at *at = hg_arena_alloc(r->arena, sizeof(hg_call_at));
+  uint32_t start = ts_node_start_byte(call), col = 1;
+  for (uint32_t b = start - ts_node_start_point(call).column; b < start; b++)
+    col += ((unsigned char)m->src[b] & 0xC0) != 0x80; // characters, not bytes
+  *at = (hg_call_at){.path = hg_project__path(m), .line = line_of(call), .col = col, .next = next};
+  return at;
+}
+
+static void push(search *s, context_vec *out, hg_frame frame, const char *cond, const hg_call_at *calls) {
   if (out->len >= HG_CALLERS_MAX_CONTEXTS) {
     s->why = "more calls than hardguard's budget of 16 calling contexts per site";
     return;
   }
-  HG_VEC_PUSH(out, ((context){frame, cond}));
+  HG_VEC_PUSH(out, ((context){frame, cond, calls}));
 }
 
 // The last part of a dotted module name ("pkg.sandbox": "sandbox"), or NULL for none.
@@ -198,6 +209,7 @@ static void one_call(search *s, const hg_resolver *r, TSNode fn, TSNode cls, boo
                     ? (TSNode){0}
                     : hg_node_field(call, "arguments");
   const char *cond = place(site, m, call, construct ? "built at" : "called from");
+  const hg_call_at *here = call_at(site, m, call, NULL);
   TSNode g;
   hg_scope_of(call, &g);
   bool cycle = !ts_node_is_null(g) && on_chain(s, m, g);
@@ -211,14 +223,14 @@ static void one_call(search *s, const hg_resolver *r, TSNode fn, TSNode cls, boo
       level + 1 >= HG_CALLERS_MAX_LEVELS || cycle) {
     // The call's own values (a parameter of its function stays unknown past the levels, and in a
     // call of fn from itself).
-    push(s, out, frame, cond);
+    push(s, out, frame, cond, here);
     return;
   }
   context_vec up = {0};
   size_t cycles = s->cycle_calls;
   frames_of(s, &rm, g, reads.self && !reads.param, level + 1, &up);
   if (!up.len && s->cycle_calls == cycles)
-    push(s, out, frame, cond); // the caller's caller is not in the project: its parameters unknown
+    push(s, out, frame, cond, here); // the caller's caller is not in the project: its parameters unknown
   // (no context but calls of a cycle: this call is the cycle's own, its values those from outside)
   for (size_t i = 0; i < up.len && !s->why; i++) {
     const char *chain = hg_project__printf(site->arena, "%s, %s", cond, up.items[i].cond);
@@ -237,7 +249,7 @@ static void one_call(search *s, const hg_resolver *r, TSNode fn, TSNode cls, boo
     }
     hg_frame f2;
     hg_bind__call(&ru, r->module, fn, args, has_self ? &self : NULL, &f2, 1);
-    push(s, out, f2, chain);
+    push(s, out, f2, chain, call_at(site, m, call, up.items[i].calls));
   }
   free(up.items);
 }
@@ -315,6 +327,7 @@ typedef struct {
   const char *name;
   hg_value value;
   const char *cond;
+  const hg_call_at *calls; // the construction; NULL: none (the class's defaults)
 } instance;
 typedef HG_VEC(instance) instance_vec;
 
@@ -361,7 +374,8 @@ static void constructions_named(search *s, const hg_resolver *r, hg_target t, co
         break;
       }
       HG_VEC_PUSH(out, ((instance){param, hg_object__make(&rm, c, calls.items[k], 1),
-                                   place(s->site, m, calls.items[k], "built at")}));
+                                   place(s->site, m, calls.items[k], "built at"),
+                                   call_at(s->site, m, calls.items[k], NULL)}));
     }
     free(calls.items);
   }
@@ -403,7 +417,8 @@ static void annotated_contexts(search *s, const hg_resolver *r, TSNode fn) {
       hg_value obj = hg_object__make(r, t, id, 1);
       HG_VEC_PUSH(&made, ((instance){pname, obj,
                                      hg_project__printf(r->arena, "the defaults of %s (no construction of it in the project)",
-                                                        hg_node_text(cname, t.module->src, r->arena))}));
+                                                        hg_node_text(cname, t.module->src, r->arena)),
+                                     NULL}));
     }
     for (size_t k = 0; k < made.len && !s->why; k++) {
       hg_frame f = {.fn = fn, .n = 1};
@@ -413,7 +428,7 @@ static void annotated_contexts(search *s, const hg_resolver *r, TSNode fn) {
       values[0] = made.items[k].value;
       f.names = names;
       f.values = values;
-      push(s, &s->out, f, made.items[k].cond);
+      push(s, &s->out, f, made.items[k].cond, made.items[k].calls);
     }
     free(made.items);
     return;
@@ -454,6 +469,7 @@ hg_value hg_summary_callers(const hg_resolver *r, TSNode site, const hg_param_re
     r2.params = NULL;
     arms[i] = read(&r2, node);
     arms[i].cond = s.out.items[i].cond;
+    arms[i].calls = s.out.items[i].calls;
     arms[i].key = NULL;
     arms[i].splat = false;
   }
