@@ -1,5 +1,7 @@
 #include "app/fix.h"
+#include "app/fixfile.h"
 
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -13,35 +15,11 @@
 #include "base/source.h"
 #include "model/surface.h"
 
-// One failing site of a file that --fix may fix, and what the fix did with it.
-typedef struct {
-  const hg_finding *f;
-  uint32_t start, end; // bytes of the site in the text (after any BOM)
-  TSNode node;
-  hg_fix_site_kind kind;
-  int choice;   // the builder callable applied (an index into the run's candidates), -1: none
-  char *why;    // not fixable: why (heap)
-  char *note;   // fixed: what was replaced (heap), or NULL
-  hg_edits own; // the last build's edits of this site (copies)
-} site;
-
-// A builder callable the config names, and what it yields when that can be read.
-typedef struct {
-  const char *module, *name;
-  char **yields; // keywords; NULL: unknown
-  size_t n_yields;
-} candidate;
-
-typedef struct {
-  const hg_fix_options *o;
-  const hg_policy *policy;
-  hg_checker *checker;
-  TSParser *parser[HG_SURFACE_MAX]; // per surface fixed, made on first use
-  candidate *cands;
-  size_t n_cands;
-  const char **names_by_dialect[HG_POLICY_MAX_DIALECTS]; // the option names each keyword dialect reads
-  hg_fix_report *out;
-} fixer;
+// The types of fixfile.h, by their short names here.
+typedef hg_fixsite site;
+typedef hg_fixcand candidate;
+typedef hg_fixer fixer;
+typedef hg_fixfile file;
 
 static void outcome_as(fixer *fx, const hg_finding *f, hg_fix_status status, char *text) {
   hg_fix_outcome oc = {
@@ -55,6 +33,22 @@ static void outcome_as(fixer *fx, const hg_finding *f, hg_fix_status status, cha
 
 static void outcome(fixer *fx, const hg_finding *f, bool fixed, char *text) {
   outcome_as(fx, f, fixed ? HG_FIX_FIXED : HG_FIX_NOT_FIXED, text);
+}
+
+// A site's outcome: a caller's at the call, saying whose options it gives.
+static void site_outcome(fixer *fx, const site *s, bool fixed, char *text) {
+  if (!s->caller) {
+    outcome(fx, s->f, fixed, text);
+    return;
+  }
+  hg_finding at = *s->f;
+  at.path = s->caller->path;
+  at.line = s->caller->line;
+  at.col = s->caller->col;
+  outcome(fx, &at, fixed,
+          hg_xasprintf("%s (a call of the site at %s:%u:%u, which takes its options from its callers)", text,
+                       s->f->path, s->f->line, s->f->col));
+  free(text);
 }
 
 static void refuse(fixer *fx, const char *path, char *message) {
@@ -121,20 +115,6 @@ static const char *const *dialect_names(fixer *fx, const char *dialect) {
 }
 
 // ---- one file -----------------------------------------------------------------------------------
-
-typedef struct {
-  const char *path;
-  hg_surface_id surface; // one with a planner
-  const hg_fix_planner *fix;
-  char *bytes;           // the whole file
-  size_t len;
-  size_t bom;
-  hg_fix_text text;
-  TSTree *tree;
-  site *sites;
-  size_t n_sites;
-  hg_edits imports; // the last build's import edits (copies)
-} file;
 
 static void copy_edits(hg_edits *to, const hg_edits *from, size_t start, size_t end) {
   hg_edits_free(to);
@@ -223,70 +203,13 @@ static int build(fixer *fx, file *fl, hg_edits *edits, hg_buf *out) {
   return hg_edits_apply(edits, fl->text.src, fl->text.len, out);
 }
 
-// The 1-based line and character column of byte `at` of `s`.
-static void position(const char *s, size_t at, uint32_t *line, uint32_t *col) {
-  *line = 1;
-  *col = 1;
-  for (size_t i = 0; i < at; i++) {
-    if (s[i] == '\n') {
-      (*line)++;
-      *col = 1;
-    } else if (((unsigned char)s[i] & 0xC0) != 0x80) {
-      (*col)++;
-    }
-  }
-}
-
-typedef struct {
-  hg_findings findings;
-  hg_file_errors errors;
-} checked;
-
-static void check_bytes(fixer *fx, hg_surface_id surface, const char *path, const char *bytes, size_t len,
-                        checked *out) {
-  *out = (checked){0};
-  hg_source src;
-  hg_source_from_bytes(&src, path, bytes, len);
-  hg_check_source(fx->checker, surface, fx->o->rules, fx->o->config, hg_projects_of(fx->o->projects, surface), &src, &out->findings, &out->errors);
-  hg_source_free(&src);
-}
-
-static void checked_free(checked *c) {
-  hg_findings_free(&c->findings);
-  hg_file_errors_free(&c->errors);
-}
-
-static size_t syntax_errors(const checked *c) {
-  size_t n = 0;
-  for (size_t i = 0; i < c->errors.len; i++)
-    n += c->errors.items[i].kind == HG_FILE_SYNTAX;
-  return n;
-}
-
-// Does the site at old byte `s->start` pass in the edited text? Sets *why when not.
-static bool passes(const site *s, const hg_edits *edits, const hg_buf *text, size_t bom, const checked *c,
-                   const char **why) {
-  uint32_t at = hg_edits_map(edits, s->start), line, col;
-  position(text->data + bom, at, &line, &col);
-  for (size_t i = 0; i < c->findings.len; i++) {
-    const hg_finding *f = &c->findings.items[i];
-    if (f->line == line && f->col == col && !strcmp(f->kind, s->f->kind)) {
-      *why = f->message;
-      return !hg_finding_fails(f);
-    }
-  }
-  *why = "the site is not found again after the edit";
-  return false;
-}
-
 // Picks, site by site, the first callable that makes the site pass with the choices before it.
 static void choose(fixer *fx, file *fl, size_t syntax_before) {
   for (size_t i = 0; i < fl->n_sites; i++) {
     site *s = &fl->sites[i];
     if (s->why)
       continue;
-    hg_buf tried = {0};
-    const char *site_why;
+    hg_buf tried = {0}, site_why = {0};
     char *plan_why = NULL;
     size_t tries = fl->fix->builders ? fx->n_cands : 1; // without builders: one plan
     for (size_t c = 0; c < tries && s->choice < 0; c++) {
@@ -295,10 +218,11 @@ static void choose(fixer *fx, file *fl, size_t syntax_before) {
       hg_buf text = {0};
       bool ok = false;
       if (build(fx, fl, &edits, &text) == 0 && s->choice >= 0) {
-        checked ck;
-        check_bytes(fx, fl->surface, fl->path, text.data, text.len, &ck);
-        ok = syntax_errors(&ck) <= syntax_before && passes(s, &edits, &text, fl->bom, &ck, &site_why);
-        checked_free(&ck);
+        hg_fix_checked ck;
+        hg_fix__check(fx, fl->surface, fl->path, text.data, text.len, &ck);
+        site_why.len = 0;
+        ok = hg_fix__syntax_errors(&ck) <= syntax_before && hg_fix__passes(fx, fl, s, &edits, &text, &ck, &site_why);
+        hg_fix__checked_free(&ck);
       } else if (s->why) {
         // The first callable's reason: the others are tried as fallbacks.
         if (!plan_why)
@@ -314,13 +238,18 @@ static void choose(fixer *fx, file *fl, size_t syntax_before) {
       hg_edits_free(&edits);
       hg_buf_free(&text);
     }
-    if (s->choice < 0)
+    if (s->choice < 0 && s->caller && !plan_why)
+      s->why = hg_xasprintf("the site still fails in this call's context with a builder merged into the call "
+                            "(tried %s): the call's options do not reach it as keywords; set what it passes by hand",
+                            tried.data ? tried.data : "none");
+    else if (s->choice < 0)
       s->why = plan_why ? plan_why
                : !fl->fix->builders ? hg_xstrdup(fl->fix->still_fails)
                                     : hg_xasprintf("no configured builder makes this site pass (tried %s)", tried.data);
     else
       free(plan_why);
     hg_buf_free(&tried);
+    hg_buf_free(&site_why);
   }
 }
 
@@ -343,8 +272,8 @@ static void changes_of(const file *fl, const site *s, hg_fix_outcome *oc) {
   oc->changes = hg_xcalloc(all.len + 1, sizeof(hg_fix_change));
   for (size_t i = 0; i < all.len; i++) {
     hg_fix_change *c = &oc->changes[oc->n_changes++];
-    position(fl->text.src, all.items[i].start, &c->line, &c->col);
-    position(fl->text.src, all.items[i].end, &c->end_line, &c->end_col);
+    hg_fix__position(fl->text.src, all.items[i].start, &c->line, &c->col);
+    hg_fix__position(fl->text.src, all.items[i].end, &c->end_line, &c->end_col);
     c->text = all.items[i].text;
     all.items[i].text = NULL;
   }
@@ -353,20 +282,20 @@ static void changes_of(const file *fl, const site *s, hg_fix_outcome *oc) {
 
 static void report_site(fixer *fx, const file *fl, const site *s) {
   if (s->choice < 0) {
-    outcome(fx, s->f, false, hg_xstrdup(s->why ? s->why : "not fixable"));
+    site_outcome(fx, s, false, hg_xstrdup(s->why ? s->why : "not fixable"));
     return;
   }
   hg_buf b = {0};
   const candidate *cd = fl->fix->builders ? &fx->cands[s->choice] : NULL;
   fl->fix->describe(&b, fx->o->dry_run, s->kind, s->note, cd ? cd->name : NULL, cd ? cd->module : NULL);
-  outcome(fx, s->f, true, hg_buf_detach(&b));
+  site_outcome(fx, s, true, hg_buf_detach(&b));
   changes_of(fl, s, &fx->out->outcomes.items[fx->out->outcomes.len - 1]);
 }
 
 // Every site of the file not fixed, with `why` (a file-level reason).
 static void all_not_fixed(fixer *fx, const file *fl, const char *why) {
   for (size_t i = 0; i < fl->n_sites; i++)
-    outcome(fx, fl->sites[i].f, false, hg_xstrdup(why));
+    site_outcome(fx, &fl->sites[i], false, hg_xstrdup(why));
 }
 
 static void fix_file(fixer *fx, file *fl) {
@@ -406,14 +335,23 @@ static void fix_file(fixer *fx, file *fl) {
   fl->text.root = ts_tree_root_node(fl->tree);
   for (size_t i = 0; i < fl->n_sites; i++) {
     site *s = &fl->sites[i];
-    s->start = hg_text_offset(fl->text.src, fl->text.len, s->f->line, s->f->col);
-    s->end = hg_text_offset(fl->text.src, fl->text.len, s->f->end_line, s->f->end_col);
-    s->why = fl->fix->locate(&fl->text, s->f, fx->policy, fx->n_cands, s->start, s->end, &s->node, &s->kind);
+    const hg_related *c = s->caller;
+    s->start = hg_text_offset(fl->text.src, fl->text.len, c ? c->line : s->f->line, c ? c->col : s->f->col);
+    s->end = hg_text_offset(fl->text.src, fl->text.len, c ? c->end_line : s->f->end_line,
+                            c ? c->end_col : s->f->end_col);
+    int d = c && s->f->dialect ? hg_policy_dialect(fx->policy, s->f->dialect) : -1;
+    if (d >= 0 && fx->policy->dialects[d].shape != HG_SHAPE_KEYWORDS)
+      s->why = hg_xasprintf("the site reads its %s options from this call as command-line words or an object: "
+                            "--fix merges a builder only into the keywords a call hands on; change what it "
+                            "passes by hand",
+                            s->f->dialect);
+    else
+      s->why = fl->fix->locate(&fl->text, s->f, fx->policy, fx->n_cands, s->start, s->end, &s->node, &s->kind);
   }
-  checked before;
-  check_bytes(fx, fl->surface, fl->path, fl->bytes, fl->len, &before);
-  size_t syntax_before = syntax_errors(&before);
-  checked_free(&before);
+  hg_fix_checked before;
+  hg_fix__check(fx, fl->surface, fl->path, fl->bytes, fl->len, &before);
+  size_t syntax_before = hg_fix__syntax_errors(&before);
+  hg_fix__checked_free(&before);
   if (syntax_before) {
     // Where the parser recovered from an error is no place to edit: fix the syntax first.
     all_not_fixed(fx, fl, "the file has a syntax error; --fix leaves it as it is");
@@ -436,15 +374,17 @@ static void fix_file(fixer *fx, file *fl) {
     why = hg_xstrdup("the fixes overlap; rolled back");
   } else {
     test_hook_break(fl->path, &text);
-    checked ck;
-    check_bytes(fx, fl->surface, fl->path, text.data, text.len, &ck);
-    const char *site_why = NULL;
-    if (syntax_errors(&ck) > syntax_before)
+    hg_fix_checked ck;
+    hg_fix__check(fx, fl->surface, fl->path, text.data, text.len, &ck);
+    hg_buf site_why = {0};
+    if (hg_fix__syntax_errors(&ck) > syntax_before)
       why = hg_xstrdup("the fixed file does not parse; rolled back");
     for (size_t i = 0; i < fl->n_sites && !why; i++)
-      if (fl->sites[i].choice >= 0 && !passes(&fl->sites[i], &edits, &text, fl->bom, &ck, &site_why))
-        why = hg_xasprintf("line %u still fails after the fix (%s); rolled back", fl->sites[i].f->line, site_why);
-    checked_free(&ck);
+      if (fl->sites[i].choice >= 0 && !hg_fix__passes(fx, fl, &fl->sites[i], &edits, &text, &ck, &site_why))
+        why = hg_xasprintf("line %u still fails after the fix (%s); rolled back",
+                           fl->sites[i].caller ? fl->sites[i].caller->line : fl->sites[i].f->line, site_why.data);
+    hg_buf_free(&site_why);
+    hg_fix__checked_free(&ck);
   }
   if (!why && fx->o->dry_run)
     hg_diff_unified(&fx->out->diff, fl->path, fl->text.src, fl->text.len, &edits);
@@ -465,69 +405,113 @@ static void fix_file(fixer *fx, file *fl) {
 
 // ---- the run ------------------------------------------------------------------------------------
 
+// The findings of one file (findings[from, to)), and the indexes of the callers standing in it.
+typedef struct {
+  const char *path;
+  size_t from, to;
+  HG_VEC(size_t) callers;
+} group;
+
+typedef HG_VEC(site) site_vec;
+
+static void fix_group(fixer *fx, const group *g, const hg_findings *findings, const site_vec *callers) {
+  file fl = {.path = g->path};
+  site_vec sites = {0};
+  HG_VEC(const hg_finding *) clients = {0};
+  for (size_t k = g->from; k < g->to; k++) {
+    const hg_finding *f = &findings->items[k];
+    if (!hg_finding_fails(f))
+      continue;
+    if (f->rule == HG_RULE_CLIENT_WITHOUT_BUILDER && !(f->also & ~(UINT32_C(1) << f->rule))) {
+      HG_VEC_PUSH(&clients, f); // settled below when a site of the file is fixed
+      continue;
+    }
+    if (!fixable_rule(f->rule)) {
+      outcome(fx, f, false, hg_xstrdup(never_fixed(f->rule)));
+      continue;
+    }
+    if (!f->n_related) // else fixed at its callers
+      HG_VEC_PUSH(&sites, ((site){.f = f, .choice = -1}));
+  }
+  for (size_t k = 0; k < g->callers.len; k++)
+    HG_VEC_PUSH(&sites, callers->items[g->callers.items[k]]);
+  fl.sites = sites.items;
+  fl.n_sites = sites.len;
+  int surface = hg_surface_by_name(fl.path);
+  bool fixable = surface >= 0 && hg_surface_get(surface)->fix;
+  if (fl.n_sites && !fixable)
+    all_not_fixed(fx, &fl,
+                  "--fix rewrites Python files and shell scripts only (compose services, Makefiles and CI "
+                  "files are not fixed: add what the finding names)");
+  size_t changed = fx->out->files_changed;
+  fl.surface = fixable ? (hg_surface_id)surface : 0;
+  fl.fix = fixable ? hg_surface_get(surface)->fix : NULL;
+  if (fl.n_sites && fixable)
+    fix_file(fx, &fl);
+  // The import a fix adds is for the sites it fixed, which apply the builder: the module no
+  // longer opens a client without it.
+  for (size_t k = 0; k < clients.len; k++)
+    if (fx->out->files_changed > changed)
+      outcome_as(fx, clients.items[k], HG_FIX_RESOLVED,
+                 hg_xstrdup(fx->o->dry_run ? "would be settled by the import the fixes add"
+                                           : "settled by the import the fixes added"));
+    else
+      outcome(fx, clients.items[k], false, hg_xstrdup(never_fixed(HG_RULE_CLIENT_WITHOUT_BUILDER)));
+  free(clients.items);
+  for (size_t k = 0; k < fl.n_sites; k++) {
+    free(fl.sites[k].why);
+    free(fl.sites[k].note);
+    hg_edits_free(&fl.sites[k].own);
+  }
+  hg_edits_free(&fl.imports);
+  free(fl.sites);
+  free(fl.bytes);
+  if (fl.tree)
+    ts_tree_delete(fl.tree);
+}
+
 int hg_fix_run(hg_fix_report *out, const hg_fix_options *o, const hg_findings *findings, hg_error *err) {
   (void)err;
   *out = (hg_fix_report){0};
   fixer fx = {.o = o, .policy = hg_ruleset_policy(o->rules), .out = out};
   fx.checker = hg_checker_new();
   load_candidates(&fx, findings->len ? findings->items[0].path : ".");
-  // Findings come sorted by path: one file at a time.
+  // A site whose options come from its callers is fixed at them: the call nearest the site of each
+  // calling context that fails.
+  site_vec callers = {0};
+  for (size_t i = 0; i < findings->len; i++) {
+    const hg_finding *f = &findings->items[i];
+    for (size_t k = 0; k < f->n_related && hg_finding_fails(f) && fixable_rule(f->rule); k++)
+      if (f->related[k].nearest)
+        HG_VEC_PUSH(&callers, ((site){.f = f, .caller = &f->related[k], .choice = -1}));
+  }
+  // Findings come sorted by path: one file at a time, and the files where only callers stand.
+  HG_VEC(group) groups = {0};
   for (size_t i = 0; i < findings->len;) {
     size_t j = i;
     while (j < findings->len && !strcmp(findings->items[j].path, findings->items[i].path))
       j++;
-    file fl = {.path = findings->items[i].path};
-    HG_VEC(site) sites = {0};
-    HG_VEC(const hg_finding *) clients = {0};
-    for (size_t k = i; k < j; k++) {
-      const hg_finding *f = &findings->items[k];
-      if (!hg_finding_fails(f))
-        continue;
-      if (f->rule == HG_RULE_CLIENT_WITHOUT_BUILDER && !(f->also & ~(UINT32_C(1) << f->rule))) {
-        HG_VEC_PUSH(&clients, f); // settled below when a site of the file is fixed
-        continue;
-      }
-      if (!fixable_rule(f->rule)) {
-        outcome(&fx, f, false, hg_xstrdup(never_fixed(f->rule)));
-        continue;
-      }
-      HG_VEC_PUSH(&sites, ((site){.f = f, .choice = -1}));
-    }
-    fl.sites = sites.items;
-    fl.n_sites = sites.len;
-    int surface = hg_surface_by_name(fl.path);
-    bool fixable = surface >= 0 && hg_surface_get(surface)->fix;
-    if (fl.n_sites && !fixable)
-      all_not_fixed(&fx, &fl,
-                    "--fix rewrites Python files and shell scripts only (compose services, Makefiles and CI "
-                    "files are not fixed: add what the finding names)");
-    size_t changed = fx.out->files_changed;
-    fl.surface = fixable ? (hg_surface_id)surface : 0;
-    fl.fix = fixable ? hg_surface_get(surface)->fix : NULL;
-    if (fl.n_sites && fixable)
-      fix_file(&fx, &fl);
-    // The import a fix adds is for the sites it fixed, which apply the builder: the module no
-    // longer opens a client without it.
-    for (size_t k = 0; k < clients.len; k++)
-      if (fx.out->files_changed > changed)
-        outcome_as(&fx, clients.items[k], HG_FIX_RESOLVED,
-                   hg_xstrdup(o->dry_run ? "would be settled by the import the fixes add"
-                                         : "settled by the import the fixes added"));
-      else
-        outcome(&fx, clients.items[k], false, hg_xstrdup(never_fixed(HG_RULE_CLIENT_WITHOUT_BUILDER)));
-    free(clients.items);
-    for (size_t k = 0; k < fl.n_sites; k++) {
-      free(fl.sites[k].why);
-      free(fl.sites[k].note);
-      hg_edits_free(&fl.sites[k].own);
-    }
-    hg_edits_free(&fl.imports);
-    free(fl.sites);
-    free(fl.bytes);
-    if (fl.tree)
-      ts_tree_delete(fl.tree);
+    HG_VEC_PUSH(&groups, ((group){.path = findings->items[i].path, .from = i, .to = j}));
     i = j;
   }
+  for (size_t c = 0; c < callers.len; c++) {
+    size_t g = 0;
+    while (g < groups.len && !hg_fix__same_file(groups.items[g].path, callers.items[c].caller->path))
+      g++;
+    if (g == groups.len)
+      HG_VEC_PUSH(&groups, ((group){.path = callers.items[c].caller->path}));
+    HG_VEC_PUSH(&groups.items[g].callers, c);
+  }
+  // Files with callers first: a caller is judged with its site's file as it is on disk, before
+  // fixes of that file's own sites move its lines.
+  for (int pass = 0; pass < 2; pass++)
+    for (size_t g = 0; g < groups.len; g++)
+      if ((groups.items[g].callers.len > 0) == (pass == 0))
+        fix_group(&fx, &groups.items[g], findings, &callers);
+  for (size_t g = 0; g < groups.len; g++)
+    free(groups.items[g].callers.items);
+  free(groups.items);
+  free(callers.items);
   for (size_t c = 0; c < fx.n_cands; c++)
     hg_strv_free(fx.cands[c].yields, fx.cands[c].n_yields);
   free(fx.cands);
@@ -573,7 +557,9 @@ const char *hg_fix_explain(hg_rule_id rule) {
            "**builder() merged last, and a keyword the call also passes that the builder yields is dropped (Python "
            "refuses a keyword given twice) and named; an argv list gets *builder() spliced right before the image; "
            "the import goes into the file's import block in the form the file uses. The first configured callable "
-           "that makes the site pass is chosen, and the file is checked again before it is written. A command of a "
+           "that makes the site pass is chosen, and the file is checked again before it is written. A site whose "
+           "options come from its callers is fixed at them: the builder goes into each failing calling context's "
+           "call nearest the site, which must then pass. A command of a "
            "shell script, which has no builder, gets the missing flags (the policy's set: words) before the image. "
            "Shell command strings in Python, compose services, Makefiles and CI files are not fixed. `hardguard "
            "init` writes a builder when the project has none; `--fix --show-fixes` shows the diff without writing.";

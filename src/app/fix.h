@@ -18,6 +18,7 @@ typedef struct {
   const hg_config *config;
   const struct hg_projects *projects; // where builders are read (what they yield)
   const char *root;       // the project root: files outside it are not touched
+  const char *start;      // the run's first path (a project state made afresh starts there)
   bool dry_run;           // --show-fixes: the diff, nothing written
 } hg_fix_options;
 

@@ -25,6 +25,12 @@ void hg_projects_free(hg_projects *self) {
 
 void *hg_projects_of(const hg_projects *self, hg_surface_id s) { return self ? self->of[s] : NULL; }
 
+void hg_projects_overlay(hg_projects *self, const char *path, const char *bytes, size_t len) {
+  for (int s = 0; self && s < hg_surface_count; s++)
+    if (self->of[s] && hg_surfaces[s]->project_overlay)
+      hg_surfaces[s]->project_overlay(self->of[s], path, bytes, len);
+}
+
 size_t hg_projects_parsed(const hg_projects *self) {
   size_t n = 0;
   for (int s = 0; self && s < hg_surface_count; s++)

@@ -17,6 +17,9 @@ hg_projects *hg_projects_new(const hg_ruleset *rules, const hg_config *config, c
 void hg_projects_free(hg_projects *self);
 /** Surface `s`'s state (NULL: none, or a NULL self). */
 void *hg_projects_of(const hg_projects *self, hg_surface_id s);
+/** File `path` is read as `bytes` (len) by every surface's state, which must not have read it yet
+ *  (--fix: a site judged with a caller's file edited). */
+void hg_projects_overlay(hg_projects *self, const char *path, const char *bytes, size_t len);
 /** How many files were parsed for their definitions only, over every surface. */
 size_t hg_projects_parsed(const hg_projects *self);
 /** Is `module` a module of the project, by some surface that knows modules? */

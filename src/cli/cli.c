@@ -144,7 +144,8 @@ static int fix(const hg_options *o, const hg_ruleset *rules, const hg_config *co
                hg_fix_report *fr, FILE *out, FILE *err) {
   hg_findings_sort(findings);
   hg_fix_options fo = {.rules = rules, .config = config, .projects = *projects,
-                       .root = config->path ? config->root : ".", .dry_run = o->show_fixes};
+                       .root = config->path ? config->root : ".", .start = o->paths[0],
+                       .dry_run = o->show_fixes};
   hg_error e;
   if (hg_fix_run(fr, &fo, findings, &e) != 0) {
     fprintf(err, "hardguard: %s\n", e.message);

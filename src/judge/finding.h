@@ -74,7 +74,8 @@ typedef struct {
  *  passes (the caller that must change). */
 typedef struct {
   char *path;     // as the run reached it
-  uint32_t line, col;
+  uint32_t line, col, end_line, end_col;  // the call; columns in characters, the end exclusive
+  bool nearest;   // the call nearest the site of its context (a context's calls follow it)
   char *message;  // "the calling context `called from app.py:12` lacks no-new-privileges"
 } hg_related;
 

@@ -218,12 +218,31 @@ static void related_of(hg_verdict *out, const hg_judge *j, const hg_policy *poli
     if (c->forbids)
       hg_buf_printf(&m, "%ssets a forbidden option", lacks ? " and " : " ");
     for (const hg_call_at *at = c->arm->calls; at; at = at->next)
-      HG_VEC_PUSH(&v, ((hg_related){.path = hg_xstrdup(at->path), .line = at->line, .col = at->col,
+      HG_VEC_PUSH(&v, ((hg_related){.path = hg_xstrdup(at->path),
+                                    .line = at->line,
+                                    .col = at->col,
+                                    .end_line = at->end_line,
+                                    .end_col = at->end_col,
+                                    .nearest = at == c->arm->calls,
                                     .message = hg_xstrdup(m.data)}));
     hg_buf_free(&m);
   }
   out->related = v.items;
   out->n_related = v.len;
+  // The options come from the callers: the fix is theirs to make (--fix makes it there).
+  if (out->fix && v.len) {
+    hg_buf b = {0};
+    hg_buf_puts(&b, "at the calls that lack it (");
+    const char *sep = "";
+    for (size_t i = 0; i < v.len; i++)
+      if (v.items[i].nearest) {
+        hg_buf_printf(&b, "%s%s:%u", sep, v.items[i].path, v.items[i].line);
+        sep = ", ";
+      }
+    hg_buf_printf(&b, "), not in the site: %s", out->fix);
+    free(out->fix);
+    out->fix = hg_buf_detach(&b);
+  }
 }
 
 void hg_evaluate(hg_verdict *out, const hg_policy *policy, const hg_config *config, const hg_site *site,

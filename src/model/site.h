@@ -44,7 +44,7 @@ struct hg_def;  // a definition in the project (project/summary.h)
 /** A call a calling context of a site passes through, for the report's related locations. */
 typedef struct hg_call_at {
   const char *path;            // the file, as the run reached it
-  uint32_t line, col;          // 1-based; col in characters
+  uint32_t line, col, end_line, end_col; // 1-based; columns in characters, the end exclusive
   const struct hg_call_at *next; // the call of the function holding this one, or NULL
 } hg_call_at;
 

@@ -59,6 +59,9 @@ typedef struct {
   void *(*project_new)(const struct hg_ruleset *rules, const struct hg_config *config, const char *start);
   void (*project_free)(void *project);
   size_t (*project_parsed)(void *project);                       // files parsed for definitions only
+  // File `path` is read as `bytes` by a state made just before (--fix, judging a site with a
+  // caller's file edited); NULL: the state reads no other file.
+  void (*project_overlay)(void *project, const char *path, const char *bytes, size_t len);
   bool (*project_has_module)(void *project, const char *module); // a module (a builder) of the project?
   const char *const *blocks;           // NULL-terminated node types that hold statements: a parse error is reported as
                                        // the statement of one of them that holds it

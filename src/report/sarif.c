@@ -215,7 +215,7 @@ static void finding(const hg_report_input *in, void *state, const hg_finding *f)
   // The calls of the calling contexts that fail: the callers that must change.
   for (size_t i = 0; i < f->n_related; i++) {
     char *rpath = hg_report_relpath(in, f->related[i].path);
-    json_t *loc = location(rpath, f->related[i].line, f->related[i].col, 0, 0);
+    json_t *loc = location(rpath, f->related[i].line, f->related[i].col, f->related[i].end_line, f->related[i].end_col);
     json_object_set_new(loc, "id", json_integer((json_int_t)json_array_size(related)));
     json_object_set_new(loc, "message", json_pack("{s:o}", "text", jstr(f->related[i].message)));
     json_array_append_new(related, loc);

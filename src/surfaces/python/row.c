@@ -12,6 +12,9 @@ static void *project_new(const struct hg_ruleset *rules, const struct hg_config 
 }
 static void project_free(void *project) { hg_index_free(project); }
 static size_t project_parsed(void *project) { return hg_index_parsed(project); }
+static void project_overlay(void *project, const char *path, const char *bytes, size_t len) {
+  hg_index_overlay(project, path, bytes, len);
+}
 static bool project_has_module(void *project, const char *module) {
   return hg_index_has_module(project, module, strlen(module));
 }
@@ -37,6 +40,7 @@ const hg_surface hg_surface_python = {.id = "python",
                                     .project_new = project_new,
                                     .project_free = project_free,
                                     .project_parsed = project_parsed,
+                                    .project_overlay = project_overlay,
                                     .project_has_module = project_has_module,
                                     .narrowed = true,
                                     .bracket_limit = true,

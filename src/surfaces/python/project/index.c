@@ -44,6 +44,8 @@ struct hg_index {
   HG_VEC(entry *) entries;    // every entry, to free
   size_t parsed;
   hg_mentions *mentions; // which files write a name as a call (built on first question)
+  char *overlay_real, *overlay; // hg_index_overlay: this file (real path) is read as these bytes
+  size_t overlay_len;
 };
 
 hg_index *hg_index_new(const hg_ruleset *rules, const hg_config *config, const char *start) {
@@ -75,11 +77,25 @@ void hg_index_free(hg_index *self) {
   for (size_t i = 0; i < self->n_roots; i++)
     free(self->roots[i]);
   pthread_mutex_destroy(&self->lock);
+  free(self->overlay_real);
+  free(self->overlay);
   free(self->start);
   free(self);
 }
 
 const hg_config *hg_index_config(const hg_index *self) { return self->config; }
+
+void hg_index_overlay(hg_index *self, const char *path, const char *bytes, size_t len) {
+  char real[PATH_MAX];
+  if (!realpath(path, real))
+    return;
+  free(self->overlay_real);
+  free(self->overlay);
+  self->overlay_real = hg_xstrdup(real);
+  self->overlay = hg_xmalloc(len ? len : 1);
+  memcpy(self->overlay, bytes, len);
+  self->overlay_len = len;
+}
 
 const hg_policy *hg_index_policy(const hg_index *self) { return self->policy; }
 
@@ -147,8 +163,14 @@ static void load(hg_index *self, entry *e, const char *dotted, size_t len) {
     return;
   size_t n;
   hg_error err;
-  if (hg_read_file(&e->src, &n, e->path, &err) != 0)
+  char real[PATH_MAX];
+  if (self->overlay_real && realpath(e->path, real) && !strcmp(real, self->overlay_real)) {
+    e->src = hg_xmalloc(self->overlay_len + 1);
+    memcpy(e->src, self->overlay, self->overlay_len);
+    e->src[n = self->overlay_len] = '\0';
+  } else if (hg_read_file(&e->src, &n, e->path, &err) != 0) {
     return;
+  }
   TSParser *parser = ts_parser_new();
   if (!ts_parser_set_language(parser, tree_sitter_python()))
     abort(); // ABI checked at build

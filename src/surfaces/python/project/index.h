@@ -34,6 +34,10 @@ typedef struct hg_index hg_index;
  *  outlive it. */
 hg_index *hg_index_new(const struct hg_ruleset *rules, const hg_config *config, const char *start);
 void hg_index_free(hg_index *self);
+/** Reads file `path` as `bytes` (len) instead of what is on disk, when a module of it is first
+ *  read (call it before any question): how --fix judges a site with a caller's file edited. Its
+ *  calls are tabled from the disk (mentions.c): an edit that only adds calls finds the same ones. */
+void hg_index_overlay(hg_index *self, const char *path, const char *bytes, size_t len);
 
 /** The module `dotted` (len bytes), parsed on first use; NULL when no file of the project is that
  *  module, or it cannot be read or parsed. `from_path` is the importing file (its directory is the
