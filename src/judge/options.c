@@ -367,6 +367,8 @@ static void read_option(hg_judge *j, const hg_value *items, size_t n, size_t *i)
     } else if (*i + 1 < n) {
       v = value_item = &items[++*i];
     }
+    if (value_item && value_item->splat && !j->carrier)
+      j->carrier = value_item; // it may split into the value and more words: flags among them
     if (strchr(name, HG_HOLE) && !j->carrier)
       j->carrier = &items[*i];
     apply_flag(j, name, v, where, value_item);
@@ -387,6 +389,8 @@ static void read_option(hg_judge *j, const hg_value *items, size_t n, size_t *i)
     } else if (*i + 1 < n) {
       v = value_item = &items[++*i];
     }
+    if (value_item && value_item->splat && !j->carrier)
+      j->carrier = value_item; // it may split into the value and more words: flags among them
     apply_flag(j, name, v, where, value_item);
     return;
   }
