@@ -520,10 +520,11 @@ static void test_extract__builtin_kinds(void **state) {
   env *e = *state;
   const char *const *kinds;
   size_t n = hg_ruleset_kinds(e->rules, &kinds);
-  static const char *const want[] = {"api-create", "cli-run",    "client",       "compose-service",
-                                     "dynamic-code", "sdk-create", "sdk-lowlevel", "sdk-run"};
-  assert_int_equal(n, 8);
-  for (size_t i = 0; i < 8; i++) assert_string_equal(kinds[i], want[i]);
+  static const char *const want[] = {"api-create",      "ci-container", "ci-service", "cli-run",
+                                     "client",          "compose-service", "dynamic-code", "sdk-create",
+                                     "sdk-lowlevel",    "sdk-run"};
+  assert_int_equal(n, 10);
+  for (size_t i = 0; i < 10; i++) assert_string_equal(kinds[i], want[i]);
   assert_int_equal(hg_ruleset_policy(e->rules)->n_req, 7);
   assert_non_null(hg_ruleset_query(e->rules, HG_SURFACE_PYTHON));
   // The shell surface has its own query, with the same kind (cli-run) listed once.

@@ -7,6 +7,7 @@
 #include <strings.h>
 
 #include "base/table.h"
+#include "surfaces/ci/container.h"
 #include "surfaces/shell/sh.h"
 #include "surfaces/shell/shell.h"
 #include "surfaces/ydoc.h"
@@ -300,6 +301,14 @@ static void script(hg_ydoc *doc, yaml_node_t *const *above, size_t n, yaml_node_
   free(unknown.origins.items);
 }
 
+static void container(hg_ydoc *doc, yaml_node_t *const *above, size_t n, yaml_node_t *key, yaml_node_t *node,
+                      void *vctx) {
+  (void)above;
+  (void)n;
+  ci_ctx *c = vctx;
+  hg_ci_container(doc, key, node, c->src, c->arena, c->sites);
+}
+
 void hg_ci_extract(hg_extractor *self, const hg_ruleset *rules, const hg_config *config, void *project,
                    const hg_source *source, TSTree *tree, hg_arena *arena, hg_sites *out) {
   (void)config;
@@ -312,11 +321,13 @@ void hg_ci_extract(hg_extractor *self, const hg_ruleset *rules, const hg_config 
   hg_sites failed = {0};
   if (hg_ydoc_load(&doc, source, arena, &failed)) {
     hg_ydoc_select_rules(&doc, rules, HG_SURFACE_CI, "script", script, &c);
+    hg_ydoc_select_rules(&doc, rules, HG_SURFACE_CI, "command", container, &c);
   } else {
     // Nothing in the file was judged: a trigger word in it may be a site (fail closed).
     hg_site s;
     hg_ydoc_failed_region(&doc, &failed, &s);
-    if (hg_ruleset_may_contain_site(rules, HG_SURFACE_SHELL, source->data, source->len, NULL))
+    if (hg_ruleset_may_contain_site(rules, HG_SURFACE_SHELL, source->data, source->len, NULL) ||
+        hg_ruleset_may_contain_site(rules, HG_SURFACE_CI, source->data, source->len, NULL))
       HG_VEC_PUSH(&sites, s);
   }
   hg_ydoc_markers(&doc, arena, c.from.items, c.to.items, c.from.len, &markers);

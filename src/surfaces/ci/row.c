@@ -5,7 +5,8 @@
 static const char *const NAMES[] = {".gitlab-ci.yml", "action.yml", "action.yaml", NULL};
 static const char *const PATHS[] = {".github/workflows/*.yml", ".github/workflows/*.yaml", NULL};
 static const char *const NONE[] = {NULL};
-static const char *const YAML_READS[] = {"script", NULL};  // each step's script, read as shell
+// each step's script, read as shell; a job's or service's container, read as `docker create` words
+static const char *const YAML_READS[] = {"script", "command", NULL};
 
 const hg_surface hg_surface_ci = {.id = "ci",
                                 .grammar = "libyaml",
