@@ -93,6 +93,9 @@ static void parse(hg_arena *a, const hg_policy *policy, const char *text, marker
   size_t n = strlen(p);
   while (n && isspace((unsigned char)p[n - 1]))
     n--;
+  if (n >= 2 && !strncmp(p + n - 2, "*/", 2)) // the end of a /* ... */ comment
+    for (n -= 2; n && isspace((unsigned char)p[n - 1]);)
+      n--;
   m->reason = hg_arena_strndup(a, p, n);
 }
 
@@ -113,7 +116,9 @@ hg_markers *hg_markers_parse(hg_arena *arena, const hg_source *src, const hg_mar
   for (size_t i = 0; i < n; i++) {
     // Only a comment that starts with "hardguard:" is a marker; a mention elsewhere in a comment
     // ("see the hardguard: docs") is prose.
-    const char *t = skip_space(comments[i].text + 1);
+    // After the comment's opener: `#` (Python, shell, YAML, make), `//` or `/*` (JSON with comments).
+    const char *c = comments[i].text;
+    const char *t = skip_space(c + (c[0] == '/' && (c[1] == '/' || c[1] == '*') ? 2 : 1));
     if (strncmp(t, "hardguard:", 10) != 0)
       continue;
     marker *m = &self->items[self->len++];

@@ -4,6 +4,7 @@
 
 #include "surfaces/ci/row.h"
 #include "surfaces/compose/row.h"
+#include "surfaces/devcontainer/row.h"
 #include "surfaces/make/row.h"
 #include "surfaces/python/row.h"
 #include "surfaces/shell/row.h"
@@ -16,5 +17,6 @@ const hg_surface *const hg_surfaces[HG_SURFACE_MAX] = {
     [HG_SURFACE_MAKE] = &hg_surface_make,
     [HG_SURFACE_CI] = &hg_surface_ci,
     [HG_SURFACE_COMPOSE] = &hg_surface_compose,
+    [HG_SURFACE_DEVCONTAINER] = &hg_surface_devcontainer,
 };
 const int hg_surface_count = HG_SURFACE_COUNT;

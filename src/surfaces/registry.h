@@ -11,6 +11,7 @@ typedef enum {
   HG_SURFACE_MAKE,
   HG_SURFACE_CI,
   HG_SURFACE_COMPOSE,
+  HG_SURFACE_DEVCONTAINER,
   HG_SURFACE_COUNT,
 } hg_surface_ids;
 

@@ -175,7 +175,7 @@ static void test_config__rejections_name_file_line_col(void **state) {
   tmp *t = *state;
   static const reject_case cases[] = {
       {"unknown top-level key", "builders: []\nexcludes: [x]\n", "2:1: config: unknown key 'excludes' (expected one of: builders, exclude, surfaces, allow, strict)"},
-      {"unknown surface", "surfaces: {ruby: false}\n", "1:12: surfaces: unknown surface 'ruby' (known: python, shell, make, ci, compose)"},
+      {"unknown surface", "surfaces: {ruby: false}\n", "1:12: surfaces: unknown surface 'ruby' (known: python, shell, make, ci, compose"},
       {"surface not a boolean", "surfaces: {shell: off}\n", "1:19: surfaces: shell: expected true or false, found 'off'"},
       {"surfaces a list", "surfaces: [shell]\n", "1:11: surfaces: expected a mapping of surface: true|false"},
       {"allow without reason", "allow:\n  - {paths: [a], requirements: [read-only]}\n",

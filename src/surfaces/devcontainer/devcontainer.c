@@ -1,0 +1,259 @@
+// devcontainer.json: the `docker run` the Dev Containers CLI builds from it (spawnDevContainer in
+// devcontainers/cli, src/spec-node/singleContainer.ts): `-p` for appPort, `--mount` for
+// workspaceMount and each of mounts, runArgs as written, `--init`, `--privileged`, `--cap-add`
+// and `--security-opt` for the properties of those names, then the image. What the features it
+// installs add to those properties (their devcontainer-feature.json, fetched when it is built) is
+// not read: each feature is a word that may hold any flags.
+#include "surfaces/devcontainer/devcontainer.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "model/site.h"
+#include "surfaces/node.h"
+#include "surfaces/registry.h"
+
+// Past this many words a devcontainer is not read further: the site is unverifiable.
+enum { MAX_WORDS = 4096 };
+
+typedef struct {
+  const hg_source *src;
+  hg_arena *arena;
+  hg_site_vec *sites;
+} dc_ctx;
+
+static uint32_t line_of(TSNode n) { return ts_node_start_point(n).row + 1; }
+
+// Appends the UTF-8 encoding of code point `c`.
+static void put_utf8(hg_buf *b, uint32_t c) {
+  char out[4];
+  size_t n;
+  if (c < 0x80)
+    out[0] = (char)c, n = 1;
+  else if (c < 0x800)
+    out[0] = (char)(0xC0 | c >> 6), out[1] = (char)(0x80 | (c & 0x3F)), n = 2;
+  else
+    out[0] = (char)(0xE0 | c >> 12), out[1] = (char)(0x80 | ((c >> 6) & 0x3F)), out[2] = (char)(0x80 | (c & 0x3F)),
+    n = 3;
+  hg_buf_add(b, out, n);
+}
+
+// A JSON string's value, its escapes decoded, each `${...}` (a variable the CLI fills in:
+// ${localEnv:X}, ${localWorkspaceFolder}, ...) replaced by HG_HOLE. NULL for another node.
+static const char *string_value(const dc_ctx *c, TSNode n) {
+  if (!hg_node_is(n, "string"))
+    return NULL;
+  hg_buf raw = {0};
+  for (uint32_t i = 0, k = ts_node_named_child_count(n); i < k; i++) {
+    TSNode part = ts_node_named_child(n, i);
+    const char *s = c->src->data + ts_node_start_byte(part);
+    uint32_t len = ts_node_end_byte(part) - ts_node_start_byte(part);
+    if (!hg_node_is(part, "escape_sequence") || len < 2) {
+      hg_buf_add(&raw, s, len);
+      continue;
+    }
+    switch (s[1]) {
+    case 'n': hg_buf_add(&raw, "\n", 1); break;
+    case 't': hg_buf_add(&raw, "\t", 1); break;
+    case 'r': hg_buf_add(&raw, "\r", 1); break;
+    case 'b': hg_buf_add(&raw, "\b", 1); break;
+    case 'f': hg_buf_add(&raw, "\f", 1); break;
+    case 'u': put_utf8(&raw, len >= 6 ? (uint32_t)strtoul((char[]){s[2], s[3], s[4], s[5], 0}, NULL, 16) : 0xFFFD); break;
+    default: hg_buf_add(&raw, s + 1, 1); break; // \" \\ \/
+    }
+  }
+  hg_buf out = {0};
+  for (size_t i = 0; i < raw.len; i++) {
+    const char *end = raw.data[i] == '$' && i + 1 < raw.len && raw.data[i + 1] == '{' ? strchr(raw.data + i, '}') : NULL;
+    if (end) {
+      hg_buf_add(&out, (char[]){HG_HOLE}, 1);
+      i = (size_t)(end - raw.data);
+    } else {
+      hg_buf_add(&out, raw.data + i, 1);
+    }
+  }
+  const char *v = hg_arena_strndup(c->arena, out.data ? out.data : "", out.len);
+  hg_buf_free(&raw);
+  hg_buf_free(&out);
+  return v;
+}
+
+// The value of the last pair of `object` keyed `name`, or a null node.
+static TSNode get(const dc_ctx *c, TSNode object, const char *name) {
+  TSNode found = {0};
+  size_t len = strlen(name);
+  for (uint32_t i = 0, n = ts_node_named_child_count(object); i < n; i++) {
+    TSNode pair = ts_node_named_child(object, i);
+    if (!hg_node_is(pair, "pair"))
+      continue;
+    TSNode key = hg_node_field(pair, "key");
+    const char *k = string_value(c, key);
+    if (k && strlen(k) == len && !memcmp(k, name, len))
+      found = hg_node_field(pair, "value");
+  }
+  return found;
+}
+
+typedef struct {
+  const dc_ctx *c;
+  hg_value_vec words;
+} words;
+
+static void push(words *w, hg_value v) {
+  if (w->words.len < MAX_WORDS) {
+    HG_VEC_PUSH(&w->words, v);
+  } else if (w->words.len == MAX_WORDS) {
+    hg_value u = {.kind = HG_VAL_UNKNOWN, .text = "...", .line = v.line, .splat = true,
+                  .origin = "a devcontainer of more than 4096 words, past hardguard's budget"};
+    HG_VEC_PUSH(&w->words, u);
+  }
+}
+
+// A word standing for JSON value `n`: a string's value; a number or another literal as written.
+static void push_node(words *w, TSNode n) {
+  const char *s = string_value(w->c, n);
+  push(w, (hg_value){.kind = HG_VAL_STR,
+                     .text = s ? s : hg_node_text(n, w->c->src->data, w->c->arena),
+                     .line = line_of(n)});
+}
+
+static void push_flag(words *w, const char *flag, TSNode at) {
+  push(w, (hg_value){.kind = HG_VAL_STR, .text = flag, .line = line_of(at)});
+}
+
+// `flag` before each element of an array (or before the value itself when it is not one).
+static void flag_each(words *w, const char *flag, TSNode value) {
+  if (ts_node_is_null(value))
+    return;
+  if (!hg_node_is(value, "array")) {
+    push_flag(w, flag, value);
+    push_node(w, value);
+    return;
+  }
+  for (uint32_t i = 0, n = ts_node_named_child_count(value); i < n; i++) {
+    TSNode item = ts_node_named_child(value, i);
+    if (hg_node_is(item, "comment"))
+      continue;
+    push_flag(w, flag, item);
+    push_node(w, item);
+  }
+}
+
+// mounts: a string is given to --mount as it is; an object as type=...,src=...,dst=....
+static void mounts(words *w, TSNode value) {
+  if (ts_node_is_null(value) || !hg_node_is(value, "array"))
+    return;
+  for (uint32_t i = 0, n = ts_node_named_child_count(value); i < n; i++) {
+    TSNode item = ts_node_named_child(value, i);
+    if (!hg_node_is(item, "object")) {
+      if (!hg_node_is(item, "comment"))
+        flag_each(w, "--mount", item);
+      continue;
+    }
+    const char *parts[3] = {"type", "source", "target"}, *short_names[3] = {"type", "src", "dst"};
+    hg_buf b = {0};
+    for (int k = 0; k < 3; k++) {
+      TSNode v = get(w->c, item, parts[k]);
+      const char *s = ts_node_is_null(v) ? "undefined" : string_value(w->c, v);
+      hg_buf_printf(&b, "%s%s=%s", k ? "," : "", short_names[k],
+                    s ? s : hg_node_text(v, w->c->src->data, w->c->arena));
+    }
+    push_flag(w, "--mount", item);
+    push(w, (hg_value){.kind = HG_VAL_STR, .text = hg_arena_strndup(w->c->arena, b.data, b.len), .line = line_of(item)});
+    hg_buf_free(&b);
+  }
+}
+
+static bool is_true(TSNode n) { return !ts_node_is_null(n) && hg_node_is(n, "true"); }
+
+static void site(void *ctx, const hg_pattern *p, const TSQueryMatch *m, TSNode object) {
+  (void)m;
+  dc_ctx *c = ctx;
+  if (!ts_node_is_null(get(c, object, "dockerComposeFile")))
+    return; // its services are compose files' (the compose surface)
+  words w = {.c = c};
+  push_flag(&w, "docker", object);
+  push_flag(&w, "run", object);
+  TSNode port = get(c, object, "appPort");
+  if (!ts_node_is_null(port)) {
+    TSNode one = hg_node_is(port, "array") ? (TSNode){0} : port;
+    for (uint32_t i = 0, n = ts_node_is_null(one) ? ts_node_named_child_count(port) : 1; i < n; i++) {
+      TSNode item = ts_node_is_null(one) ? ts_node_named_child(port, i) : one;
+      if (hg_node_is(item, "comment"))
+        continue;
+      push_flag(&w, "-p", item);
+      if (hg_node_is(item, "number")) {
+        const char *num = hg_node_text(item, c->src->data, c->arena);
+        push(&w, (hg_value){.kind = HG_VAL_STR,
+                            .text = hg_arena_printf(c->arena, "127.0.0.1:%s:%s", num, num),
+                            .line = line_of(item)});
+      } else {
+        push_node(&w, item);
+      }
+    }
+  }
+  TSNode workspace = get(c, object, "workspaceMount");
+  if (!ts_node_is_null(workspace) && hg_node_is(workspace, "string"))
+    flag_each(&w, "--mount", workspace);
+  mounts(&w, get(c, object, "mounts"));
+  TSNode run_args = get(c, object, "runArgs");
+  for (uint32_t i = 0, n = hg_node_is(run_args, "array") ? ts_node_named_child_count(run_args) : 0; i < n; i++) {
+    TSNode item = ts_node_named_child(run_args, i);
+    if (!hg_node_is(item, "comment"))
+      push_node(&w, item);
+  }
+  TSNode init = get(c, object, "init"), privileged = get(c, object, "privileged");
+  if (is_true(init))
+    push_flag(&w, "--init", init);
+  if (is_true(privileged))
+    push_flag(&w, "--privileged", privileged);
+  flag_each(&w, "--cap-add", get(c, object, "capAdd"));
+  flag_each(&w, "--security-opt", get(c, object, "securityOpt"));
+  // Each feature's own properties join these when the container is built: not read here.
+  TSNode features = get(c, object, "features");
+  for (uint32_t i = 0, n = hg_node_is(features, "object") ? ts_node_named_child_count(features) : 0; i < n; i++) {
+    TSNode pair = ts_node_named_child(features, i);
+    const char *id = hg_node_is(pair, "pair") ? string_value(c, hg_node_field(pair, "key")) : NULL;
+    if (!id)
+      continue;
+    push(&w, (hg_value){.kind = HG_VAL_UNKNOWN,
+                        .text = id,
+                        .line = line_of(pair),
+                        .splat = true,
+                        .origin = hg_arena_printf(c->arena,
+                                                  "a feature, whose own privileged, capAdd, securityOpt and mounts "
+                                                  "join the container's when it is built; hardguard does not read them")});
+  }
+  TSNode image = get(c, object, "image");
+  if (ts_node_is_null(image))
+    image = get(c, object, "build");
+  if (ts_node_is_null(image))
+    image = get(c, object, "dockerFile");
+  if (!ts_node_is_null(image))
+    push(&w, (hg_value){.kind = HG_VAL_STR,
+                        .text = hg_node_is(image, "string") ? string_value(c, image) : "(the image it builds)",
+                        .line = line_of(image)});
+  hg_site s = {.path = c->src->path, .kind = p->kind, .reads = p->reads};
+  hg_extract__position(&s, c->src, object);
+  s.has_error = ts_node_has_error(object); // its own text does not parse: unparsable-site
+  // Reported at the opening brace, not across the whole file (its bytes stay the object's: a
+  // region inside it that fails to parse is the site's own error, not another site).
+  s.end_line = s.line;
+  s.end_col = s.col + 1;
+  s.flags = hg_values_finish(c->arena, (hg_value){.kind = HG_VAL_LIST, .text = "docker run", .line = s.line}, &w.words);
+  HG_VEC_PUSH(c->sites, s);
+}
+
+void hg_devcontainer_extract(hg_extractor *self, const hg_ruleset *rules, const hg_config *config, void *project,
+                             const hg_source *source, TSTree *tree, hg_arena *arena, hg_sites *out) {
+  (void)config;
+  (void)project;
+  hg_site_vec sites = {0};
+  hg_marker_vec markers = {0};
+  dc_ctx c = {.src = source, .arena = arena, .sites = &sites};
+  TSNode root = ts_tree_root_node(tree);
+  hg_extract_matches(self, rules, HG_SURFACE_DEVCONTAINER, source, root, arena, &markers, site, &c);
+  if (ts_node_has_error(root))
+    hg_extract__error_regions(self, rules, HG_SURFACE_DEVCONTAINER, source, root, &sites);
+  hg_extract__finish(out, arena, &sites, &markers);
+}
