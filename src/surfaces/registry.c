@@ -7,6 +7,7 @@
 #include "surfaces/devcontainer/row.h"
 #include "surfaces/make/row.h"
 #include "surfaces/python/row.h"
+#include "surfaces/quadlet/row.h"
 #include "surfaces/shell/row.h"
 
 _Static_assert(HG_SURFACE_COUNT <= HG_SURFACE_MAX, "HG_SURFACE_MAX holds every surface");
@@ -18,5 +19,6 @@ const hg_surface *const hg_surfaces[HG_SURFACE_MAX] = {
     [HG_SURFACE_CI] = &hg_surface_ci,
     [HG_SURFACE_COMPOSE] = &hg_surface_compose,
     [HG_SURFACE_DEVCONTAINER] = &hg_surface_devcontainer,
+    [HG_SURFACE_QUADLET] = &hg_surface_quadlet,
 };
 const int hg_surface_count = HG_SURFACE_COUNT;

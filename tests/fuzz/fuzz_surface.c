@@ -17,7 +17,8 @@ static hg_config *config;
 // Byte 4 picks a YAML file no surface names, read as compose when its content is one (the
 // surface row's `claims`); any other byte above 3 picks as its two low bits say.
 static const char *const PATHS[] = {"scripts/run.sh", "Makefile", ".github/workflows/ci.yml", ".gitlab-ci.yml",
-                                    "deploy/stack.yml", ".devcontainer/devcontainer.json"};
+                                    "deploy/stack.yml", ".devcontainer/devcontainer.json",
+                                    "deploy/sandbox.container"};
 
 int LLVMFuzzerInitialize(int *argc, char ***argv) {
   (void)argc, (void)argv;
@@ -34,7 +35,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   hg_scan_options opts = {.rules = rules, .config = config, .jobs = 1};
   hg_findings findings = {0};
   hg_file_errors errors = {0};
-  hg_scan_bytes(&opts, PATHS[data[0] == 4 || data[0] == 5 ? data[0] : data[0] & 3], (const char *)data + 1, size - 1, &findings, &errors);
+  hg_scan_bytes(&opts, PATHS[data[0] >= 4 && data[0] <= 6 ? data[0] : data[0] & 3], (const char *)data + 1, size - 1, &findings, &errors);
   hg_findings_free(&findings);
   hg_file_errors_free(&errors);
   return 0;
