@@ -439,10 +439,18 @@ static void fix_group(fixer *fx, const group *g, const hg_findings *findings, co
   fl.n_sites = sites.len;
   int surface = hg_surface_by_name(fl.path);
   bool fixable = surface >= 0 && hg_surface_get(surface)->fix;
-  if (fl.n_sites && !fixable)
-    all_not_fixed(fx, &fl,
-                  "--fix rewrites Python files and shell scripts only (compose services, Makefiles and CI "
-                  "files are not fixed: add what the finding names)");
+  if (fl.n_sites && !fixable) {
+    // Named from the registry: the surfaces with a planner, and this file's.
+    hg_buf why = {0};
+    hg_buf_puts(&why, "--fix rewrites only the files of surfaces it has a planner for (");
+    for (int k = 0, n = 0; k < hg_surface_count; k++)
+      if (hg_surface_get(k)->fix)
+        hg_buf_printf(&why, "%s%s", n++ ? ", " : "", hg_surface_get(k)->id);
+    hg_buf_printf(&why, "); this %s%sfile is not fixed: add what the finding names",
+                  surface >= 0 ? hg_surface_get(surface)->id : "", surface >= 0 ? " " : "");
+    all_not_fixed(fx, &fl, why.data);
+    hg_buf_free(&why);
+  }
   size_t changed = fx->out->files_changed;
   fl.surface = fixable ? (hg_surface_id)surface : 0;
   fl.fix = fixable ? hg_surface_get(surface)->fix : NULL;
@@ -561,7 +569,8 @@ const char *hg_fix_explain(hg_rule_id rule) {
            "options come from its callers is fixed at them: the builder goes into each failing calling context's "
            "call nearest the site, which must then pass. A command of a "
            "shell script, which has no builder, gets the missing flags (the policy's set: words) before the image. "
-           "Shell command strings in Python, compose services, Makefiles and CI files are not fixed. `hardguard "
+           "Shell command strings in Python, compose services, Makefiles, CI files, devcontainer.json and Quadlet "
+           "units are not fixed. `hardguard "
            "init` writes a builder when the project has none; `--fix --show-fixes` shows the diff without writing.";
   case HG_RULE_CLIENT_WITHOUT_BUILDER:
     return "Never fixed on its own: an import added only to satisfy this rule is not a fix. When --fix applies the "
