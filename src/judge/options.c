@@ -533,25 +533,51 @@ static const hg_value *dict_get(hg_judge *j, const hg_value *dict, const char *n
   return found;
 }
 
-// The value at a policy's dotted mapping name (`deploy.resources.limits.memory`,
-// `HostConfig.CapDrop`), or NULL. A dialect whose sites hold the mapping found `at` a name
-// (`HostConfig`) reads the names below it there, and has none of the others.
-static const hg_value *mapping_lookup(hg_judge *j, const hg_value *mapping, const char *name) {
+typedef HG_VEC(const hg_value *) value_ptrs;
+
+// The values at dotted name `p` below `at`. A list on the way is walked element by element (a pod's
+// `spec.containers.securityContext...`): each end reached goes to `out`, and *absent is set when
+// some element lacks the rest of the name while another has it.
+static void path_values(hg_judge *j, const hg_value *at, const char *p, value_ptrs *out, bool *absent, int depth) {
+  if (depth > 32)
+    return;
+  if (at->kind == HG_VAL_BUILDER && at->n_items == 1)
+    at = &at->items[0]; // a builder's call in place of the mapping: what it yields
+  if (at->kind == HG_VAL_LIST) {
+    size_t before = out->len;
+    bool missing = false;
+    for (size_t i = 0; i < at->n_items; i++) {
+      size_t had = out->len;
+      path_values(j, &at->items[i], p, out, absent, depth + 1);
+      missing |= out->len == had;
+    }
+    if (missing && out->len > before)
+      *absent = true;
+    return;
+  }
+  const char *dot = strchr(p, '.');
+  const hg_value *v = dict_get(j, at, p, dot ? (size_t)(dot - p) : strlen(p));
+  if (v && !dot)
+    HG_VEC_PUSH(out, v);
+  else if (v)
+    path_values(j, v, dot + 1, out, absent, depth + 1);
+}
+
+// The values at a policy's dotted mapping name (`deploy.resources.limits.memory`,
+// `HostConfig.CapDrop`, `spec.containers.securityContext.privileged`): see path_values. A dialect
+// whose sites hold the mapping found `at` a name (`HostConfig`) reads the names below it there, and
+// has none of the others.
+static void mapping_lookup(hg_judge *j, const hg_value *mapping, const char *name, value_ptrs *out, bool *absent) {
+  out->len = 0;
+  *absent = false;
   const char *within = j->policy->dialects[j->dialect].at;
   if (within) {
     size_t n = strlen(within);
     if (strncmp(name, within, n) != 0 || name[n] != '.')
-      return NULL;
+      return;
     name += n + 1;
   }
-  const hg_value *at = mapping;
-  for (const char *p = name;;) {
-    const char *dot = strchr(p, '.');
-    at = dict_get(j, at, p, dot ? (size_t)(dot - p) : strlen(p));
-    if (!at || !dot)
-      return at;
-    p = dot + 1;
-  }
+  path_values(j, mapping, name, out, absent, 0);
 }
 
 // How `v` stands against requirement matcher `m`: a mapping where a scalar belongs never
@@ -566,6 +592,7 @@ static hg_state mapping_match(const hg_judge *j, const hg_matcher *m, const hg_v
 
 void hg_judge_read_mapping(hg_judge *j, const hg_value *mapping) {
   const hg_policy *p = j->policy;
+  value_ptrs ends = {0};
   if (mapping->kind != HG_VAL_DICT && !(mapping->kind == HG_VAL_BUILDER && mapping->n_items == 1) && !j->carrier)
     j->carrier = mapping; // a service whose merge keys, or a body, that could not be followed
   for (size_t r = 0; r < p->n_req; r++) {
@@ -573,9 +600,19 @@ void hg_judge_read_mapping(hg_judge *j, const hg_value *mapping) {
     for (size_t m = 0; m < sp->n; m++) {
       const hg_matcher *mt = &sp->m[m];
       for (size_t k = 0; k < mt->n_names; k++) {
-        const hg_value *v = mapping_lookup(j, mapping, mt->names[k]);
-        if (v)
-          record(j, r, mapping_match(j, mt, v), v, mt->names[k], false);
+        // Reached through a list, every element must carry it: the weakest counts, and an element
+        // without it leaves the requirement unmet.
+        bool absent;
+        mapping_lookup(j, mapping, mt->names[k], &ends, &absent);
+        const hg_value *worst = NULL;
+        hg_state state = HG_SAT;
+        for (size_t e = 0; e < ends.len; e++) {
+          hg_state st = mapping_match(j, mt, ends.items[e]);
+          if (!worst || st < state)
+            worst = ends.items[e], state = st;
+        }
+        if (worst)
+          record(j, r, absent ? HG_UNSAT : state, worst, mt->names[k], false);
       }
     }
   }
@@ -584,19 +621,24 @@ void hg_judge_read_mapping(hg_judge *j, const hg_value *mapping) {
     for (size_t m = 0; m < sp->n && !j->forbid_hit[f]; m++) {
       const hg_matcher *mt = &sp->m[m];
       for (size_t k = 0; k < mt->n_names && !j->forbid_hit[f]; k++) {
-        const hg_value *v = mapping_lookup(j, mapping, mt->names[k]), *unknown = NULL;
-        const hg_value *hit = v ? forbidden_part(j, mt, v, &unknown) : NULL;
-        if (hit) {
-          j->forbid_hit[f] = v;
-          j->forbid_name[f] = mt->names[k];
-          j->forbid_value[f] = hit != v ? hit : NULL; // the list entry that sets it
-        } else if (unknown && !j->undoer) {
-          j->undoer = unknown;
-          j->undoer_forbid = f;
+        bool absent;
+        mapping_lookup(j, mapping, mt->names[k], &ends, &absent);
+        for (size_t e = 0; e < ends.len && !j->forbid_hit[f]; e++) {
+          const hg_value *v = ends.items[e], *unknown = NULL;
+          const hg_value *hit = forbidden_part(j, mt, v, &unknown);
+          if (hit) {
+            j->forbid_hit[f] = v;
+            j->forbid_name[f] = mt->names[k];
+            j->forbid_value[f] = hit != v ? hit : NULL; // the list entry that sets it
+          } else if (unknown && !j->undoer) {
+            j->undoer = unknown;
+            j->undoer_forbid = f;
+          }
         }
       }
     }
   }
+  free(ends.items);
 }
 
 void hg_judge_read_words(hg_judge *j, const hg_value *list) {

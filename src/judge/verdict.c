@@ -67,7 +67,10 @@ static char *fix_hint(const hg_judge *j, const hg_config *c, const hg_site *site
     first = false;
     const hg_requirement *req = &p->req[r];
     const char *fix = req->spell[dialect].n ? req->spell[dialect].fix : NULL;
-    if (!fix) {
+    if (!req->spell[dialect].n && req->spell[dialect].fix) {
+      // A requirement the dialect cannot express: its fix text says what does it instead.
+      hg_buf_printf(&b, "%s (%s)", req->id, req->spell[dialect].fix);
+    } else if (!fix) {
       hg_buf_printf(&b, "%s (the policy has no %s spelling for it)", req->id, p->dialects[dialect].id);
     } else if (hg_readings[reads].yaml) {
       hg_buf_printf(&b, "`%s`", fix);

@@ -116,6 +116,8 @@ typedef struct {
   size_t n_field_calls;
   char **property_decorators; // a method read as an attribute
   size_t n_property_decorators;
+  char **mapping_calls; // qualified callees whose call is the mapping of its keyword arguments
+  size_t n_mapping_calls; // (kubernetes' models: V1Pod(spec=...) is {spec: ...}); a trailing `*` any name
   // init: the builder module `hardguard init` writes (all optional; NULL/0 when absent)
   char *init_module;     // its last dotted component ("container_hardening")
   char **init_callables; // function names, each yielding one dialect's `set:` values

@@ -64,7 +64,7 @@ static void test_dialect__real_policy_dialects(void **state) {
   const hg_policy *p = policy(state);
   static const char *const ids[] = {"docker-py",        "cli",        "compose",   "testcontainers",
                                     "podman-py",        "python-on-whales", "engine-api", "aiodocker",
-                                    "docker-py-host-config"};
+                                    "k8s-python",       "docker-py-host-config"};
   assert_int_equal(p->n_dialects, sizeof(ids) / sizeof(ids[0]));
   for (size_t i = 0; i < p->n_dialects; i++) assert_string_equal(p->dialects[i].id, ids[i]);
   // The first dialect serving a reading mode is its default.
@@ -81,6 +81,13 @@ static void test_dialect__real_policy_dialects(void **state) {
   assert_int_equal(p->dialects[dialect(p, "aiodocker")].shape, HG_SHAPE_MAPPING);
   assert_true(p->dialects[dialect(p, "aiodocker")].fold_case);
   assert_false(p->dialects[dialect(p, "compose")].fold_case);
+  // A requirement a dialect cannot express: an empty spelling, given, with the fix text saying
+  // what does it instead.
+  const hg_spelling *net = spelling(p, "network-none", "k8s-python");
+  assert_true(net->given);
+  assert_int_equal(net->n, 0);
+  assert_non_null(strstr(net->fix, "NetworkPolicy"));
+  assert_int_equal(p->dialects[dialect(p, "k8s-python")].shape, HG_SHAPE_MAPPING);
 }
 
 static void test_dialect__like_borrows_what_is_not_given(void **state) {

@@ -25,6 +25,23 @@ static bool callee_is(const hg_resolver *self, TSNode call, const char *name) {
   return strlen(name) == b - a && memcmp(self->src + a, name, b - a) == 0;
 }
 
+// Is the call's callee one of the policy's mapping calls (classes.mapping_calls: a qualified name,
+// or a prefix ending in `*`), whose call is the mapping of its keyword arguments?
+static bool mapping_call(const hg_resolver *self, TSNode callee) {
+  if (!self->policy || !self->policy->n_mapping_calls)
+    return false;
+  hg_buf q = {0};
+  bool found = false;
+  if (hg_resolve_qualify(self, callee, &q) && q.data)
+    for (size_t i = 0; i < self->policy->n_mapping_calls && !found; i++) {
+      const char *m = self->policy->mapping_calls[i];
+      size_t n = strlen(m);
+      found = n && m[n - 1] == '*' ? !strncmp(q.data, m, n - 1) : !strcmp(q.data, m);
+    }
+  hg_buf_free(&q);
+  return found;
+}
+
 static hg_value value_of(const hg_resolver *self, TSNode n, int depth) {
   if (depth > MAX_DEPTH)
     return hg_resolve__unknown(self, n, "an expression nested too deeply");
@@ -121,6 +138,8 @@ static hg_value value_of(const hg_resolver *self, TSNode n, int depth) {
     }
     if (!ts_node_is_null(args) && callee_is(self, n, "dict") && !hg_imports_lookup(self->imports, "dict", 4))
       return hg_resolve__keyword_dict(self, args, depth);
+    if (!ts_node_is_null(args) && mapping_call(self, callee))
+      return hg_resolve__keyword_dict(self, args, depth); // V1Pod(spec=...): {spec: ...}
     if (!ts_node_is_null(args) && (callee_is(self, n, "list") || callee_is(self, n, "tuple")) &&
         hg_node_arg_count(args) == 1) {
       // list(d.values()), tuple(zip(a, b)), list(x for x in X): what iterating it gives
