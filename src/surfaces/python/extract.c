@@ -134,9 +134,18 @@ static hg_value body_argument(const hg_resolver *r, const hg_pattern *p, TSNode 
 // `hardguard.body-position`): aiodocker's `run(config)` / `run(config=...)`, a request's `json=`
 // or `data=json.dumps(...)`. An argument list without it (`run(**kw)`) stands for the body and
 // cannot be followed.
+static TSNode body_node(const hg_resolver *r, const hg_pattern *p, TSNode body);
+
 static hg_value body_value(const hg_resolver *r, const hg_pattern *p, TSNode body) {
   if (!hg_node_is(body, "argument_list"))
     return hg_resolve_value(r, body);
+  TSNode arg = body_node(r, p, body);
+  return ts_node_is_null(arg) ? hg_resolve_unknown(r, body, "arguments without the body (the config) hardguard can read")
+                              : body_argument(r, p, arg);
+}
+
+// The argument of a call's arguments holding the body (see body_value), or a null node.
+static TSNode body_node(const hg_resolver *r, const hg_pattern *p, TSNode body) {
   uint32_t position = 0;
   for (uint32_t i = 0, n = ts_node_named_child_count(body); i < n; i++) {
     TSNode a = ts_node_named_child(body, i);
@@ -146,15 +155,15 @@ static hg_value body_value(const hg_resolver *r, const hg_pattern *p, TSNode bod
       TSNode name = hg_node_field(a, "name");
       if (hg_policy_list_has(p->body_keywords.items, p->body_keywords.len, r->src + ts_node_start_byte(name),
                              ts_node_end_byte(name) - ts_node_start_byte(name)))
-        return body_argument(r, p, hg_node_field(a, "value"));
+        return hg_node_field(a, "value");
       continue;
     }
     if (hg_node_is(a, "list_splat") || hg_node_is(a, "dictionary_splat"))
       break; // the body may be among what it spreads
     if (position++ == p->body_position)
-      return body_argument(r, p, a);
+      return a;
   }
-  return hg_resolve_unknown(r, body, "arguments without the body (the config) hardguard can read");
+  return (TSNode){0};
 }
 
 // The site's kind: the pattern's, or the one its kind-by names for the last name the capture's
@@ -190,7 +199,11 @@ static bool callers_can_decide(hg_extractor *self, const hg_policy *policy, cons
     return false;
   hg_judge j;
   hg_judge_init(&j, policy, dialect, hg_extractor_match_data(self));
-  hg_judge_read_worlds(&j, p->reads == HG_READS_KWARGS ? hg_judge_read_kwargs : hg_judge_read_argv, v);
+  hg_judge_read_worlds(&j,
+                       p->reads == HG_READS_KWARGS ? hg_judge_read_kwargs
+                       : p->reads == HG_READS_BODY ? hg_judge_read_mapping
+                                                   : hg_judge_read_argv,
+                       v);
   bool open = j.carrier || j.undoer;
   for (size_t r = 0; r < policy->n_req && !open; r++)
     open = j.req[r] == HG_UNVERIFIABLE;
@@ -315,8 +328,14 @@ void hg_extract(hg_extractor *self, const hg_ruleset *rules, const hg_config *co
         s.flags = hg_resolve_shell(&r, flags);
       break;
     case HG_READS_BODY:
-      if (hg_extract__capture(sm->captures, sm->n, c->body, &flags))
-        s.flags = body_value(&r, p, flags);
+      if (hg_extract__capture(sm->captures, sm->n, c->body, &flags)) {
+        // A body held in a name (a parameter, perhaps) is read so that its callers may decide it.
+        TSNode arg = hg_node_is(flags, "argument_list") ? body_node(&r, p, flags) : flags;
+        if (hg_node_is(arg, "identifier"))
+          flags = arg, read = hg_resolve_value;
+        else
+          s.flags = body_value(&r, p, flags);
+      }
       break;
     case HG_READS_SCRIPT:  // read above
     case HG_READS_COMMAND: // a shell surface's reading, never a Python pattern's

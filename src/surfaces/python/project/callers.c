@@ -450,7 +450,8 @@ hg_value hg_summary_callers(const hg_resolver *r, TSNode site, const hg_param_re
   TSNode fn;
   hg_scope_of(site, &fn);
   if (!r->index || !r->module || ts_node_is_null(reads->fn) || reads->others || ts_node_is_null(fn) ||
-      !ts_node_eq(fn, reads->fn) || (first.kind != HG_VAL_DICT && first.kind != HG_VAL_LIST))
+      !ts_node_eq(fn, reads->fn) ||
+      (first.kind != HG_VAL_DICT && first.kind != HG_VAL_LIST && first.kind != HG_VAL_UNKNOWN))
     return first;
   search s = {.site = r};
   frames_of(&s, r, fn, reads->self && !reads->param, 0, &s.out);
@@ -491,6 +492,10 @@ hg_value hg_summary_callers(const hg_resolver *r, TSNode site, const hg_param_re
                   .items = arms,
                   .n_items = s.out.len};
   free(s.out.items);
+  if (first.kind == HG_VAL_UNKNOWN) {
+    alt.splat = false; // the whole value (a body held in a parameter): one of the contexts' values
+    return alt;
+  }
   hg_value_vec one = {0};
   HG_VEC_PUSH(&one, alt);
   return hg_values_finish(r->arena, (hg_value){.kind = first.kind, .text = first.text, .line = first.line}, &one);
