@@ -136,6 +136,19 @@ static const hg_module *module_of(const hg_resolver *r, const char *own, const c
   return m;
 }
 
+// Can file `path` hold an instance of class `cls` (len) of r's module: does it import that module
+// (its last part) or the class, or build the class (`builders`: the files writing it as a call)?
+static bool may_hold_instance(const hg_resolver *r, const char *path, const char *cls, size_t len,
+                              const char *const *builders, size_t n_builders) {
+  const char *mod = last_part(r->module);
+  if ((mod && hg_index_imports(r->index, path, mod, strlen(mod))) || hg_index_imports(r->index, path, cls, len))
+    return true;
+  for (size_t i = 0; i < n_builders; i++)
+    if (builders[i] == path || !strcmp(builders[i], path))
+      return true;
+  return false;
+}
+
 static bool on_chain(const search *s, const hg_module *m, TSNode g) {
   for (size_t i = 0; i < s->n_chain; i++)
     if (same_def(s->chain[i].module, s->chain[i].node, m, g))
@@ -286,7 +299,16 @@ static void frames_of(search *s, const hg_resolver *r, TSNode fn, bool self_only
   char own[PATH_MAX];
   if (!realpath(r->module->path, own))
     own[0] = '\0';
+  // A method's call is confirmed only on an object the resolver knows to be of its class: in a
+  // file that imports the class's module or the class, or builds it. Other files are not parsed.
+  bool method = !ts_node_is_null(cls) && !construct;
+  TSNode cname = method ? hg_node_field(cls, "name") : (TSNode){0};
+  const char *cls_word = method ? r->src + ts_node_start_byte(cname) : NULL;
+  size_t cls_len = method ? ts_node_end_byte(cname) - ts_node_start_byte(cname) : 0, n_builders = 0;
+  const char *const *builders = method ? hg_index_calling(r->index, cls_word, cls_len, &n_builders, &why) : NULL;
   for (size_t i = 0; i <= n_files && !s->why; i++) {
+    if (method && i > 0 && !may_hold_instance(r, files[i - 1], cls_word, cls_len, builders, n_builders))
+      continue;
     const hg_module *m = module_of(r, own, files, i, ts_node_is_null(cls) || construct ? last_part(r->module) : NULL);
     if (!m)
       continue;
