@@ -476,7 +476,16 @@ hg_value hg_summary_callers(const hg_resolver *r, TSNode site, const hg_param_re
       (first.kind != HG_VAL_DICT && first.kind != HG_VAL_LIST && first.kind != HG_VAL_UNKNOWN))
     return first;
   search s = {.site = r};
-  frames_of(&s, r, fn, reads->self && !reads->param, 0, &s.out);
+  // A class or static method is called on the class (`Container.create(client, **options)`),
+  // which hardguard does not follow to the method: its calls are not looked for.
+  static char *const unbound[] = {"staticmethod", "classmethod"};
+  TSNode deco = ts_node_parent(fn);
+  if (hg_node_is(deco, "decorated_definition") && hg_defs__decorated(r->module, deco, unbound, 2))
+    s.why = hg_project__printf(r->arena, "%s() is a class or static method, whose calls on the class hardguard "
+                                         "does not follow",
+                               hg_node_text(hg_node_field(fn, "name"), r->src, r->arena));
+  else
+    frames_of(&s, r, fn, reads->self && !reads->param, 0, &s.out);
   if (!s.out.len && !s.why && reads->param)
     annotated_contexts(&s, r, fn);
   if (s.why || !s.out.len) {
