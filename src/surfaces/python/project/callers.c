@@ -149,6 +149,19 @@ static bool may_hold_instance(const hg_resolver *r, const char *path, const char
   return false;
 }
 
+// The files to look for calls in: those writing the name as a call, or, when fewer, those importing
+// `word` (the defining module's last part, which a file calling the name by its module must
+// import; NULL: none): the search then costs what the smaller list does, not every site times
+// every file that writes a common name.
+static void fewer_files(const hg_resolver *r, const char *word, const char *const **files, size_t *n) {
+  size_t n_imp;
+  const char *const *imp = word ? hg_index_importers(r->index, word, strlen(word), &n_imp) : NULL;
+  if (!word || n_imp < *n) {
+    *files = word ? imp : *files;
+    *n = word ? n_imp : *n;
+  }
+}
+
 static bool on_chain(const search *s, const hg_module *m, TSNode g) {
   for (size_t i = 0; i < s->n_chain; i++)
     if (same_def(s->chain[i].module, s->chain[i].node, m, g))
@@ -306,10 +319,33 @@ static void frames_of(search *s, const hg_resolver *r, TSNode fn, bool self_only
   const char *cls_word = method ? r->src + ts_node_start_byte(cname) : NULL;
   size_t cls_len = method ? ts_node_end_byte(cname) - ts_node_start_byte(cname) : 0, n_builders = 0;
   const char *const *builders = method ? hg_index_calling(r->index, cls_word, cls_len, &n_builders, &why) : NULL;
+  const char *word = ts_node_is_null(cls) || construct ? last_part(r->module) : NULL;
+  fewer_files(r, word, &files, &n_files);
+  // For a method, when fewer: the files that may hold an instance, straight from the table.
+  HG_VEC(const char *) holders = {0};
+  const char *mod = last_part(r->module);
+  size_t n_mod = 0, n_cls = 0;
+  const char *const *by_mod = method && mod ? hg_index_importers(r->index, mod, strlen(mod), &n_mod) : NULL;
+  const char *const *by_cls = method ? hg_index_importers(r->index, cls_word, cls_len, &n_cls) : NULL;
+  if (method && n_mod + n_cls + n_builders < n_files) {
+    const char *const *lists[] = {by_mod, by_cls, builders};
+    size_t sizes[] = {n_mod, n_cls, n_builders};
+    for (int l = 0; l < 3; l++)
+      for (size_t k = 0; k < sizes[l]; k++) {
+        bool dup = false;
+        for (size_t h = 0; h < holders.len && !dup; h++)
+          dup = holders.items[h] == lists[l][k] || !strcmp(holders.items[h], lists[l][k]);
+        if (!dup)
+          HG_VEC_PUSH(&holders, lists[l][k]);
+      }
+    files = holders.items;
+    n_files = holders.len;
+    method = false; // every file listed may hold one
+  }
   for (size_t i = 0; i <= n_files && !s->why; i++) {
     if (method && i > 0 && !may_hold_instance(r, files[i - 1], cls_word, cls_len, builders, n_builders))
       continue;
-    const hg_module *m = module_of(r, own, files, i, ts_node_is_null(cls) || construct ? last_part(r->module) : NULL);
+    const hg_module *m = module_of(r, own, files, i, word);
     if (!m)
       continue;
     node_vec calls = {0};
@@ -319,6 +355,7 @@ static void frames_of(search *s, const hg_resolver *r, TSNode fn, bool self_only
       one_call(s, r, fn, cls, construct, m, calls.items[k], level, out);
     free(calls.items);
   }
+  free(holders.items);
   s->n_chain--;
 }
 
@@ -389,6 +426,7 @@ static void constructions_named(search *s, const hg_resolver *r, hg_target t, co
   char own[PATH_MAX];
   if (!realpath(r->module->path, own))
     own[0] = '\0';
+  fewer_files(r, def ? last_part(def) : NULL, &files, &n_files);
   for (size_t i = 0; i <= n_files && !s->why; i++) {
     const hg_module *m = module_of(r, own, files, i, def ? last_part(def) : NULL);
     if (!m)

@@ -319,6 +319,11 @@ const char *const *hg_index_calling(hg_index *self, const char *name, size_t len
   return hg_mentions_files(mentions_of(self), name, len, n, why);
 }
 
+const char *const *hg_index_importers(hg_index *self, const char *word, size_t len, size_t *n) {
+  *n = 0;
+  return self ? hg_mentions_importers(mentions_of(self), word, len, n) : NULL;
+}
+
 const char *const *hg_index_subclasses(hg_index *self, const char *name, size_t len, size_t *n) {
   *n = 0;
   return self ? hg_mentions_subclasses(mentions_of(self), name, len, n) : NULL;

@@ -59,6 +59,9 @@ const char *const *hg_index_calling(hg_index *self, const char *name, size_t len
 /** The names of the project's classes written with `name` among their bases (mentions.h): *n of
  *  them, or NULL. Thread-safe. */
 const char *const *hg_index_subclasses(hg_index *self, const char *name, size_t len, size_t *n);
+/** The files that write `word` in an import statement (the table's, like hg_index_calling's), *n
+ *  of them, or NULL. */
+const char *const *hg_index_importers(hg_index *self, const char *word, size_t len, size_t *n);
 /** Does file `path` (one hg_index_calling gave) write `word` in an import statement? See
  *  mentions.h: a filter before a file is parsed. Thread-safe. */
 bool hg_index_imports(hg_index *self, const char *path, const char *word, size_t len);

@@ -28,6 +28,7 @@ struct hg_mentions {
   multimap calls;   // a word written as a call -> the files writing it so
   multimap bases;   // a word of a class's bases -> the classes written with it
   hg_table imports; // "word\x1fpath" for each word of each file's import statements
+  multimap importers; // a word of an import statement -> the files writing it so
 };
 
 static bool word_char(char c) {
@@ -126,8 +127,10 @@ static void read_lines(hg_mentions *self, const char *s, size_t n, const char *p
       }
       key.len = 0;
       hg_buf_printf(&key, "%.*s\x1f%s", (int)(k - a), s + a, path);
-      if (!hg_table_get(&self->imports, key.data, key.len))
+      if (!hg_table_get(&self->imports, key.data, key.len)) {
         hg_table_put(&self->imports, hg_arena_strndup(self->arena, key.data, key.len), key.len, NULL);
+        file_under(self, &self->importers, s + a, k - a, path, SIZE_MAX);
+      }
     }
     i = end + 1;
   }
@@ -196,6 +199,7 @@ hg_mentions *hg_mentions_build(const char *root) {
   hg_table_init(&self->calls.index, NULL, 0);
   hg_table_init(&self->bases.index, NULL, 0);
   hg_table_init(&self->imports, NULL, 0);
+  hg_table_init(&self->importers.index, NULL, 0);
   walk(self, root && *root ? root : ".", 0);
   return self;
 }
@@ -206,6 +210,7 @@ void hg_mentions_free(hg_mentions *self) {
   multimap_free(&self->calls);
   multimap_free(&self->bases);
   hg_table_free(&self->imports);
+  multimap_free(&self->importers);
   hg_arena_free(self->arena);
   free(self);
 }
@@ -220,6 +225,11 @@ const char *const *hg_mentions_files(const hg_mentions *self, const char *name, 
   static const char *const none[1] = {NULL};
   const char *const *files = filed(&self->calls, name, len, n);
   return files ? files : none; // an empty answer: *n is 0
+}
+
+const char *const *hg_mentions_importers(const hg_mentions *self, const char *word, size_t len, size_t *n) {
+  *n = 0;
+  return self->why ? NULL : filed(&self->importers, word, len, n);
 }
 
 bool hg_mentions_imports(const hg_mentions *self, const char *path, const char *word, size_t len) {

@@ -31,6 +31,10 @@ const char *const *hg_mentions_files(const hg_mentions *self, const char *name, 
  *  nothing of that name cannot call a function of it by name. */
 bool hg_mentions_imports(const hg_mentions *self, const char *path, const char *word, size_t len);
 
+/** The files that write `word` in an import statement (those hg_mentions_imports says yes for),
+ *  *n of them, or NULL. */
+const char *const *hg_mentions_importers(const hg_mentions *self, const char *word, size_t len, size_t *n);
+
 /** The names of the classes written with `base` among their bases (`class Strict(Policy):`), at
  *  most 64 per base: *n of them, or NULL. */
 const char *const *hg_mentions_subclasses(const hg_mentions *self, const char *base, size_t len, size_t *n);
