@@ -11,7 +11,7 @@
 
 #include "surfaces/node.h"
 #include "surfaces/python/imports.h"
-#include "surfaces/python/project/calls.h"
+#include "surfaces/python/project/candidates.h"
 #include "surfaces/python/project/defs.h"
 #include "surfaces/python/scope.h"
 
@@ -22,7 +22,7 @@ typedef struct {
 } context;
 
 typedef HG_VEC(context) context_vec;
-typedef HG_VEC(TSNode) node_vec;
+typedef hg_node_vec node_vec;
 
 typedef struct {
   const hg_resolver *site; // the site's resolver: its arena, index, budget
@@ -34,49 +34,6 @@ typedef struct {
 } search;
 
 static void frames_of(search *s, const hg_resolver *r, TSNode fn, bool self_only, int level, context_vec *out);
-
-// Is definition `node` of module `m` the definition `fn` of module `fm`? The same file may be
-// parsed twice (the file being checked, and the index's copy of it when another module imports it).
-static bool same_def(const hg_module *m, TSNode node, const hg_module *fm, TSNode fn) {
-  if (!m || !fm || ts_node_is_null(node))
-    return false;
-  if (m == fm)
-    return ts_node_eq(node, fn);
-  return m->name && fm->name && *m->name && !strcmp(m->name, fm->name) &&
-         ts_node_start_byte(node) == ts_node_start_byte(fn) && ts_node_end_byte(node) == ts_node_end_byte(fn);
-}
-
-// Can `call` in module m (r's own when `own`) be a call of `target` (the dotted name of a function
-// or class of another module, "pkg.mod.f"), not a method? `f(...)`: in r's own module, or where m
-// imports that very name; `a.b.f(...)`: where it qualifies to that name through m's imports.
-static bool may_call_function(const hg_module *m, TSNode call, bool own, const char *target) {
-  TSNode f = hg_node_field(call, "function");
-  if (own && hg_node_is(f, "identifier"))
-    return true;
-  if (!target)
-    return false;
-  hg_buf q = {0};
-  bool ok = hg_imports_qualify(m->imports, f, m->src, &q) && q.data && !strcmp(q.data, target);
-  hg_buf_free(&q);
-  return ok;
-}
-
-// The calls of module m (the i-th looked in: 0 is r's own) written `name` or `x.name` that may call
-// the function or class `name` of module `def` (NULL: any call so written, confirmed later; so for
-// a method, called on objects).
-static void candidate_calls(const hg_resolver *r, const hg_module *m, size_t i, const char *name, size_t len,
-                            const hg_module *def, node_vec *out) {
-  size_t n;
-  const TSNode *calls;
-  if (!hg_index_calls(r->index, m, name, len, &calls, &n))
-    calls = hg_calls_named(hg_summary__calls(r, m), name, len, &n);
-  const char *target = def && def->name && *def->name
-                           ? hg_project__printf(r->arena, "%s.%.*s", def->name, (int)len, name)
-                           : NULL;
-  for (size_t k = 0; k < n; k++)
-    if (!def || may_call_function(m, calls[k], i == 0 && def == m, target))
-      HG_VEC_PUSH(out, calls[k]);
-}
 
 static const char *place(const hg_resolver *r, const hg_module *m, TSNode call, const char *verb) {
   return hg_project__printf(r->arena, "%s %s:%u", verb, hg_project__path(m), line_of(call));
@@ -110,61 +67,9 @@ static void push(search *s, context_vec *out, hg_frame frame, const char *cond, 
   HG_VEC_PUSH(out, ((context){frame, cond, calls}));
 }
 
-// The last part of a dotted module name ("pkg.sandbox": "sandbox"), or NULL for none.
-static const char *last_part(const hg_module *m) {
-  if (!m->name || !*m->name)
-    return NULL;
-  const char *dot = strrchr(m->name, '.');
-  return dot ? dot + 1 : m->name;
-}
-
-// The i-th module to look for calls in: r's own first (read from its own tree, never parsed again),
-// then each file the project's table names (`own`: the real path of r's module). With `word` (the
-// last part of the defining module's name, for a function or a class called by name), a file that
-// imports nothing so named is not parsed.
-static const hg_module *module_of(const hg_resolver *r, const char *own, const char *const *files, size_t i,
-                                  const char *word) {
-  if (i == 0)
-    return r->module;
-  if (*own && !strcmp(own, files[i - 1]))
-    return NULL;
-  if (word && !hg_index_imports(r->index, files[i - 1], word, strlen(word)))
-    return NULL;
-  const hg_module *m = hg_index_module_at(r->index, files[i - 1]);
-  if (m && m->name && r->module->name && *m->name && !strcmp(m->name, r->module->name))
-    return NULL;
-  return m;
-}
-
-// Can file `path` hold an instance of class `cls` (len) of r's module: does it import that module
-// (its last part) or the class, or build the class (`builders`: the files writing it as a call)?
-static bool may_hold_instance(const hg_resolver *r, const char *path, const char *cls, size_t len,
-                              const char *const *builders, size_t n_builders) {
-  const char *mod = last_part(r->module);
-  if ((mod && hg_index_imports(r->index, path, mod, strlen(mod))) || hg_index_imports(r->index, path, cls, len))
-    return true;
-  for (size_t i = 0; i < n_builders; i++)
-    if (builders[i] == path || !strcmp(builders[i], path))
-      return true;
-  return false;
-}
-
-// The files to look for calls in: those writing the name as a call, or, when fewer, those importing
-// `word` (the defining module's last part, which a file calling the name by its module must
-// import; NULL: none): the search then costs what the smaller list does, not every site times
-// every file that writes a common name.
-static void fewer_files(const hg_resolver *r, const char *word, const char *const **files, size_t *n) {
-  size_t n_imp;
-  const char *const *imp = word ? hg_index_importers(r->index, word, strlen(word), &n_imp) : NULL;
-  if (!word || n_imp < *n) {
-    *files = word ? imp : *files;
-    *n = word ? n_imp : *n;
-  }
-}
-
 static bool on_chain(const search *s, const hg_module *m, TSNode g) {
   for (size_t i = 0; i < s->n_chain; i++)
-    if (same_def(s->chain[i].module, s->chain[i].node, m, g))
+    if (hg_candidates__same_def(s->chain[i].module, s->chain[i].node, m, g))
       return true;
   return false;
 }
@@ -216,7 +121,7 @@ static void one_call(search *s, const hg_resolver *r, TSNode fn, TSNode cls, boo
   hg_value self = {0};
   bool has_self = false;
   if (construct) {
-    if (t.kind != HG_DEF_CLASS || !same_def(t.module, t.node, r->module, cls))
+    if (t.kind != HG_DEF_CLASS || !hg_candidates__same_def(t.module, t.node, r->module, cls))
       return;
     if (hg_node_text_eq(hg_node_field(fn, "name"), r->src, "__init__", 8)) {
       hg_def *def = hg_arena_alloc(site->arena, sizeof(hg_def));
@@ -227,7 +132,7 @@ static void one_call(search *s, const hg_resolver *r, TSNode fn, TSNode cls, boo
     }
     has_self = true;
   } else {
-    if (t.kind != HG_DEF_FUNCTION || !same_def(t.module, t.node, r->module, fn))
+    if (t.kind != HG_DEF_FUNCTION || !hg_candidates__same_def(t.module, t.node, r->module, fn))
       return;
     if (recv.kind == HG_VAL_OBJECT) {
       self = recv, has_self = true;
@@ -319,11 +224,11 @@ static void frames_of(search *s, const hg_resolver *r, TSNode fn, bool self_only
   const char *cls_word = method ? r->src + ts_node_start_byte(cname) : NULL;
   size_t cls_len = method ? ts_node_end_byte(cname) - ts_node_start_byte(cname) : 0, n_builders = 0;
   const char *const *builders = method ? hg_index_calling(r->index, cls_word, cls_len, &n_builders, &why) : NULL;
-  const char *word = ts_node_is_null(cls) || construct ? last_part(r->module) : NULL;
-  fewer_files(r, word, &files, &n_files);
+  const char *word = ts_node_is_null(cls) || construct ? hg_candidates__last_part(r->module) : NULL;
+  hg_candidates__fewer_files(r, word, &files, &n_files);
   // For a method, when fewer: the files that may hold an instance, straight from the table.
   HG_VEC(const char *) holders = {0};
-  const char *mod = last_part(r->module);
+  const char *mod = hg_candidates__last_part(r->module);
   size_t n_mod = 0, n_cls = 0;
   const char *const *by_mod = method && mod ? hg_index_importers(r->index, mod, strlen(mod), &n_mod) : NULL;
   const char *const *by_cls = method ? hg_index_importers(r->index, cls_word, cls_len, &n_cls) : NULL;
@@ -343,13 +248,13 @@ static void frames_of(search *s, const hg_resolver *r, TSNode fn, bool self_only
     method = false; // every file listed may hold one
   }
   for (size_t i = 0; i <= n_files && !s->why; i++) {
-    if (method && i > 0 && !may_hold_instance(r, files[i - 1], cls_word, cls_len, builders, n_builders))
+    if (method && i > 0 && !hg_candidates__may_hold_instance(r, files[i - 1], cls_word, cls_len, builders, n_builders))
       continue;
-    const hg_module *m = module_of(r, own, files, i, word);
+    const hg_module *m = hg_candidates__module_of(r, own, files, i, word);
     if (!m)
       continue;
     node_vec calls = {0};
-    candidate_calls(r, m, i, r->src + ts_node_start_byte(name), ts_node_end_byte(name) - ts_node_start_byte(name),
+    hg_candidates__candidate_calls(r, m, i, r->src + ts_node_start_byte(name), ts_node_end_byte(name) - ts_node_start_byte(name),
                     !ts_node_is_null(cls) && !construct ? NULL : r->module, &calls);
     for (size_t k = 0; k < calls.len && !s->why; k++)
       one_call(s, r, fn, cls, construct, m, calls.items[k], level, out);
@@ -402,12 +307,12 @@ typedef HG_VEC(instance) instance_vec;
 
 // Is class c the class t or a project subclass of it?
 static bool is_or_derives(const hg_resolver *r, hg_target c, hg_target t) {
-  if (same_def(c.module, c.node, t.module, t.node))
+  if (hg_candidates__same_def(c.module, c.node, t.module, t.node))
     return true;
   hg_target bases[HG_DEFS_MAX_BASES];
   size_t n = hg_defs__bases(r, c, bases, 0);
   for (size_t i = 0; i < n; i++)
-    if (same_def(bases[i].module, bases[i].node, t.module, t.node))
+    if (hg_candidates__same_def(bases[i].module, bases[i].node, t.module, t.node))
       return true;
   return false;
 }
@@ -426,13 +331,13 @@ static void constructions_named(search *s, const hg_resolver *r, hg_target t, co
   char own[PATH_MAX];
   if (!realpath(r->module->path, own))
     own[0] = '\0';
-  fewer_files(r, def ? last_part(def) : NULL, &files, &n_files);
+  hg_candidates__fewer_files(r, def ? hg_candidates__last_part(def) : NULL, &files, &n_files);
   for (size_t i = 0; i <= n_files && !s->why; i++) {
-    const hg_module *m = module_of(r, own, files, i, def ? last_part(def) : NULL);
+    const hg_module *m = hg_candidates__module_of(r, own, files, i, def ? hg_candidates__last_part(def) : NULL);
     if (!m)
       continue;
     node_vec calls = {0};
-    candidate_calls(r, m, i, name, len, def, &calls);
+    hg_candidates__candidate_calls(r, m, i, name, len, def, &calls);
     for (size_t k = 0; k < calls.len && !s->why; k++) {
       hg_resolver rm = hg_project__in_module(r, m);
       hg_value recv;

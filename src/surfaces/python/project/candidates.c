@@ -1,0 +1,106 @@
+// Where the calls of a definition may stand, for the search of its callers (callers.c): which
+// files the project's table of calls gives, narrowed by what a file must import or build to call
+// it, and which calls of a parsed module may be its calls.
+#include "surfaces/python/project/candidates.h"
+
+#include <string.h>
+
+#include "surfaces/node.h"
+#include "surfaces/python/imports.h"
+#include "surfaces/python/project/calls.h"
+#include "surfaces/python/project/defs.h"
+
+// Is definition `node` of module `m` the definition `fn` of module `fm`? The same file may be
+// parsed twice (the file being checked, and the index's copy of it when another module imports it).
+bool hg_candidates__same_def(const hg_module *m, TSNode node, const hg_module *fm, TSNode fn) {
+  if (!m || !fm || ts_node_is_null(node))
+    return false;
+  if (m == fm)
+    return ts_node_eq(node, fn);
+  return m->name && fm->name && *m->name && !strcmp(m->name, fm->name) &&
+         ts_node_start_byte(node) == ts_node_start_byte(fn) && ts_node_end_byte(node) == ts_node_end_byte(fn);
+}
+
+// Can `call` in module m (r's own when `own`) be a call of `target` (the dotted name of a function
+// or class of another module, "pkg.mod.f"), not a method? `f(...)`: in r's own module, or where m
+// imports that very name; `a.b.f(...)`: where it qualifies to that name through m's imports.
+static bool may_call_function(const hg_module *m, TSNode call, bool own, const char *target) {
+  TSNode f = hg_node_field(call, "function");
+  if (own && hg_node_is(f, "identifier"))
+    return true;
+  if (!target)
+    return false;
+  hg_buf q = {0};
+  bool ok = hg_imports_qualify(m->imports, f, m->src, &q) && q.data && !strcmp(q.data, target);
+  hg_buf_free(&q);
+  return ok;
+}
+
+// The calls of module m (the i-th looked in: 0 is r's own) written `name` or `x.name` that may call
+// the function or class `name` of module `def` (NULL: any call so written, confirmed later; so for
+// a method, called on objects).
+void hg_candidates__candidate_calls(const hg_resolver *r, const hg_module *m, size_t i, const char *name, size_t len,
+                            const hg_module *def, hg_node_vec *out) {
+  size_t n;
+  const TSNode *calls;
+  if (!hg_index_calls(r->index, m, name, len, &calls, &n))
+    calls = hg_calls_named(hg_summary__calls(r, m), name, len, &n);
+  const char *target = def && def->name && *def->name
+                           ? hg_project__printf(r->arena, "%s.%.*s", def->name, (int)len, name)
+                           : NULL;
+  for (size_t k = 0; k < n; k++)
+    if (!def || may_call_function(m, calls[k], i == 0 && def == m, target))
+      HG_VEC_PUSH(out, calls[k]);
+}
+
+// The last part of a dotted module name ("pkg.sandbox": "sandbox"), or NULL for none.
+const char *hg_candidates__last_part(const hg_module *m) {
+  if (!m->name || !*m->name)
+    return NULL;
+  const char *dot = strrchr(m->name, '.');
+  return dot ? dot + 1 : m->name;
+}
+
+// The i-th module to look for calls in: r's own first (read from its own tree, never parsed again),
+// then each file the project's table names (`own`: the real path of r's module). With `word` (the
+// last part of the defining module's name, for a function or a class called by name), a file that
+// imports nothing so named is not parsed.
+const hg_module *hg_candidates__module_of(const hg_resolver *r, const char *own, const char *const *files, size_t i,
+                                  const char *word) {
+  if (i == 0)
+    return r->module;
+  if (*own && !strcmp(own, files[i - 1]))
+    return NULL;
+  if (word && !hg_index_imports(r->index, files[i - 1], word, strlen(word)))
+    return NULL;
+  const hg_module *m = hg_index_module_at(r->index, files[i - 1]);
+  if (m && m->name && r->module->name && *m->name && !strcmp(m->name, r->module->name))
+    return NULL;
+  return m;
+}
+
+// Can file `path` hold an instance of class `cls` (len) of r's module: does it import that module
+// (its last part) or the class, or build the class (`builders`: the files writing it as a call)?
+bool hg_candidates__may_hold_instance(const hg_resolver *r, const char *path, const char *cls, size_t len,
+                              const char *const *builders, size_t n_builders) {
+  const char *mod = hg_candidates__last_part(r->module);
+  if ((mod && hg_index_imports(r->index, path, mod, strlen(mod))) || hg_index_imports(r->index, path, cls, len))
+    return true;
+  for (size_t i = 0; i < n_builders; i++)
+    if (builders[i] == path || !strcmp(builders[i], path))
+      return true;
+  return false;
+}
+
+// The files to look for calls in: those writing the name as a call, or, when fewer, those importing
+// `word` (the defining module's last part, which a file calling the name by its module must
+// import; NULL: none): the search then costs what the smaller list does, not every site times
+// every file that writes a common name.
+void hg_candidates__fewer_files(const hg_resolver *r, const char *word, const char *const **files, size_t *n) {
+  size_t n_imp;
+  const char *const *imp = word ? hg_index_importers(r->index, word, strlen(word), &n_imp) : NULL;
+  if (!word || n_imp < *n) {
+    *files = word ? imp : *files;
+    *n = word ? n_imp : *n;
+  }
+}
