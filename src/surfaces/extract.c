@@ -176,6 +176,15 @@ void hg_extract__finish(hg_sites *out, hg_arena *arena, hg_site_vec *sites, hg_m
   free(markers->items);
 }
 
+void hg_extract__push_word(hg_value_vec *words, hg_value v, size_t max, const char *origin) {
+  if (words->len < max) {
+    HG_VEC_PUSH(words, v);
+  } else if (words->len == max) {
+    hg_value u = {.kind = HG_VAL_UNKNOWN, .text = "...", .line = v.line, .splat = true, .origin = origin};
+    HG_VEC_PUSH(words, u);
+  }
+}
+
 void hg_extract__marker(hg_marker_vec *markers, hg_arena *arena, const hg_source *source, TSNode comment) {
   uint32_t start = ts_node_start_byte(comment);
   hg_pos pos = hg_source_pos(source, start, ts_node_start_point(comment).row);

@@ -65,6 +65,10 @@ typedef void (*hg_extract_site_fn)(void *ctx, const hg_pattern *p, const TSQuery
  *  marker comments into `markers`, and hands each site match with its @site to `fn`. */
 void hg_extract_matches(hg_extractor *self, const hg_ruleset *rules, hg_surface_id s, const hg_source *source,
                         TSNode root, hg_arena *arena, hg_marker_vec *markers, hg_extract_site_fn fn, void *ctx);
+/** Appends `v` to a command's words (a file read as the command a tool builds from it: a
+ *  devcontainer, a Quadlet unit), at most `max` of them: the first past that is an unknown that
+ *  may stand for any flags, its origin `origin` (the budget), and the rest are dropped. */
+void hg_extract__push_word(hg_value_vec *words, hg_value v, size_t max, const char *origin);
 /** Copies the sites and markers into the arena as `out`, and frees the vectors' arrays. */
 void hg_extract__finish(hg_sites *out, hg_arena *arena, hg_site_vec *sites, hg_marker_vec *markers);
 

@@ -100,13 +100,7 @@ typedef struct {
 } words;
 
 static void push(words *w, hg_value v) {
-  if (w->words.len < MAX_WORDS) {
-    HG_VEC_PUSH(&w->words, v);
-  } else if (w->words.len == MAX_WORDS) {
-    hg_value u = {.kind = HG_VAL_UNKNOWN, .text = "...", .line = v.line, .splat = true,
-                  .origin = "a devcontainer of more than 4096 words, past hardguard's budget"};
-    HG_VEC_PUSH(&w->words, u);
-  }
+  hg_extract__push_word(&w->words, v, MAX_WORDS, "a devcontainer of more than 4096 words, past hardguard's budget");
 }
 
 // A word standing for JSON value `n`: a string's value; a number or another literal as written.

@@ -23,13 +23,7 @@ typedef struct {
 } reader;
 
 static void push(reader *r, hg_value v) {
-  if (r->words.len < MAX_WORDS) {
-    HG_VEC_PUSH(&r->words, v);
-  } else if (r->words.len == MAX_WORDS) {
-    hg_value u = {.kind = HG_VAL_UNKNOWN, .text = "...", .line = v.line, .splat = true,
-                  .origin = "a unit of more than 4096 words, past hardguard's budget"};
-    HG_VEC_PUSH(&r->words, u);
-  }
+  hg_extract__push_word(&r->words, v, MAX_WORDS, "a unit of more than 4096 words, past hardguard's budget");
 }
 
 // A value as podman receives it: `%t` (the runtime directory of a system unit) as /run, `%%` as
