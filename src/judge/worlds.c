@@ -23,6 +23,7 @@ typedef struct {
   size_t len, at;
   bool contexts; // an alternative of calling contexts was met in this world
   bool is_ctx[HG_WORLDS_MAX_CHOICES]; // ... at this position
+  size_t made; // values copied for the site's worlds so far (HG_WORLDS_MAX_VALUES)
   hg_judge *j; // keeps what the world allocates
 } world;
 
@@ -92,6 +93,21 @@ static hg_value instantiate(world *w, const hg_value *v) {
     return choose(w, v);
   if (!v->n_items || !hg_value_has_alt(v))
     return *v;
+  if (w->made + v->n_items > HG_WORLDS_MAX_VALUES) {
+    // A big tree with alternatives everywhere (a compose anchor merged into itself): past the budget
+    // the rest is not read.
+    return (hg_value){.kind = HG_VAL_UNKNOWN,
+                      .text = "...",
+                      .key = v->key,
+                      .splat = v->splat,
+                      .conditional = v->conditional,
+                      .group = v->group,
+                      .line = v->line,
+                      .path = v->path,
+                      .origin = "a value with alternatives too big to read in each of them, past hardguard's "
+                                "budget of 262,144 values"};
+  }
+  w->made += v->n_items;
   value_vec items = {0};
   for (size_t i = 0; i < v->n_items; i++) {
     const hg_value *item = &v->items[i];
@@ -253,10 +269,12 @@ void hg_judge_read_worlds(hg_judge *j, hg_judge_reader read, const hg_value *fla
   for (;;) {
     w.at = 0;
     w.contexts = false;
-    hg_value v = instantiate(&w, flags);
+    // Kept, not on the stack: what the reading notes may point at the whole value (the carrier).
+    hg_value *v = keep(&w, sizeof(hg_value));
+    *v = instantiate(&w, flags);
     hg_judge jw;
     hg_judge_init(&jw, j->policy, (int)j->dialect, j->md);
-    read(&jw, &v);
+    read(&jw, v);
     merge(j, &jw, &w, n == 0, differs);
     hg_judge_free(&jw);
     n++;

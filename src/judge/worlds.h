@@ -15,6 +15,9 @@
 #define HG_WORLDS_MAX 256
 /** An alternative with more arms than this is one UNKNOWN value (the budget). */
 #define HG_WORLDS_MAX_ARMS 64
+/** Values copied to read all of a site's worlds (a value with alternatives deep in a big tree is
+ *  copied once a world): past this, what remains is unknown, naming the budget. */
+#define HG_WORLDS_MAX_VALUES ((size_t)1 << 18)
 
 /** One of options.h's readings: hg_judge_read_kwargs, _mapping, _argv or _words. */
 typedef void (*hg_judge_reader)(hg_judge *j, const hg_value *flags);
