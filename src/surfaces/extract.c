@@ -67,15 +67,21 @@ const char *hg_extract__text(hg_arena *a, const char *src, TSNode n) {
   return hg_arena_strndup(a, src + ts_node_start_byte(n), ts_node_end_byte(n) - ts_node_start_byte(n));
 }
 
-void hg_extract__position(hg_site *site, const hg_source *src, TSNode node) {
-  site->start_byte = ts_node_start_byte(node);
-  site->end_byte = ts_node_end_byte(node);
-  hg_pos a = hg_source_pos(src, site->start_byte, ts_node_start_point(node).row);
-  hg_pos b = hg_source_pos(src, site->end_byte, ts_node_end_point(node).row);
+void hg_extract__span(hg_site *site, const hg_source *src, uint32_t start, uint32_t end, uint32_t row_start,
+                      uint32_t row_end) {
+  site->start_byte = start;
+  site->end_byte = end > start ? end : start + 1;
+  hg_pos a = hg_source_pos(src, site->start_byte, row_start);
+  hg_pos b = hg_source_pos(src, site->end_byte, row_end);
   site->line = a.line;
   site->col = a.col;
   site->end_line = b.line;
   site->end_col = b.col;
+}
+
+void hg_extract__position(hg_site *site, const hg_source *src, TSNode node) {
+  hg_extract__span(site, src, ts_node_start_byte(node), ts_node_end_byte(node), ts_node_start_point(node).row,
+                   ts_node_end_point(node).row);
 }
 
 // libtree-sitter 0.20 has no ts_node_is_error: ERROR nodes are named "ERROR".

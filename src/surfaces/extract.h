@@ -41,6 +41,11 @@ typedef HG_VEC(hg_marker_comment) hg_marker_vec;
 bool hg_extract__capture(const TSQueryCapture *c, uint16_t n, uint32_t id, TSNode *out);
 /** Sets the site's bytes, lines and columns to those of `node`. */
 void hg_extract__position(hg_site *site, const hg_source *src, TSNode node);
+/** Sets the site's bytes to [start, end) (one byte at least), and its lines and columns, `row_start`
+ *  and `row_end` being the 0-based rows of those bytes: a site read without tree-sitter (a YAML
+ *  key, a unit's section header). */
+void hg_extract__span(hg_site *site, const hg_source *src, uint32_t start, uint32_t end, uint32_t row_start,
+                      uint32_t row_end);
 /** The text of `node`, copied into the arena. */
 const char *hg_extract__text(hg_arena *a, const char *src, TSNode node);
 /** Records a marker comment. */

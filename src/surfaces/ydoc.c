@@ -3,6 +3,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "surfaces/extract.h"
+
 // Aliases make a YAML document a graph: paths are followed at most this deep.
 enum { MAX_DEPTH = 64 };
 
@@ -20,6 +22,11 @@ bool hg_ydoc_load(hg_ydoc *self, const hg_source *src, hg_arena *arena, hg_sites
 }
 
 void hg_ydoc_free(hg_ydoc *self) { hg_yaml_free(&self->yaml); }
+
+void hg_ydoc_place(const hg_ydoc *self, yaml_node_t *key, hg_site *site) {
+  uint32_t a = hg_ydoc_byte(self, key->start_mark), b = hg_ydoc_byte(self, key->end_mark);
+  hg_extract__span(site, self->src, a, b, hg_lines_row(&self->lines, a), hg_lines_row(&self->lines, b > a ? b : a + 1));
+}
 
 uint32_t hg_ydoc_byte(const hg_ydoc *self, yaml_mark_t mark) {
   if (mark.line >= self->lines.n)

@@ -36,6 +36,8 @@ void hg_ydoc_select(hg_ydoc *self, const char *path, hg_ydoc_fn fn, void *ctx);
 void hg_ydoc_select_rules(hg_ydoc *self, const hg_ruleset *rules, hg_surface_id surface, const char *reads,
                           hg_ydoc_fn fn, void *ctx);
 
+/** Places `site` at `key` (its bytes, lines and columns): a site reported at a mapping key. */
+void hg_ydoc_place(const hg_ydoc *self, yaml_node_t *key, hg_site *site);
 /** A scalar's decoded text, each byte mapped to the byte of the file it came from. */
 void hg_ydoc_embed(hg_ydoc *self, yaml_node_t *scalar, hg_arena *arena, hg_embed *out);
 

@@ -9,6 +9,7 @@
 
 // Past this many words an options string is not read further: the site is unverifiable.
 enum { MAX_WORDS = 4096 };
+static const char BUDGET[] = "an options string of more than 4096 words, past hardguard's budget";
 
 typedef hg_value_vec value_vec;
 
@@ -41,22 +42,11 @@ static void split_options(hg_ydoc *doc, yaml_node_t *node, hg_arena *arena, valu
     bool blank = c == ' ' || c == '\t' || c == '\n' || c == '\r';
     if (i == e.len || (blank && !quoted)) {
       if (in_word) {
-        if (out->len >= MAX_WORDS) {
-          // The unknown rest stands where a flag would: a last flag that may take a value is
-          // dropped with it (it could not be judged anyway; dropped, it can only fall short).
-          const hg_value *last = &out->items[out->len - 1];
-          if (last->kind == HG_VAL_STR && last->text[0] == '-' && !strchr(last->text, '='))
-            out->len--;
-          hg_value u = word(doc, arena, "...", 3, e.at[first]);
-          u.kind = HG_VAL_UNKNOWN;
-          u.origin = "an options string of more than 4096 words, past hardguard's budget";
-          u.splat = true; // the rest may hold any flags
-          HG_VEC_PUSH(out, u);
-          break;
-        }
         hg_value v = (expr ? expression : word)(doc, arena, w.data ? w.data : "", w.len, e.at[first]);
         v.splat = expr; // it may stand for several words, flags among them
-        HG_VEC_PUSH(out, v);
+        hg_extract__push_word(out, v, MAX_WORDS, BUDGET);
+        if (out->len > MAX_WORDS)
+          break; // the rest is the unknown the budget names
       }
       w.len = 0;
       in_word = expr = false;
@@ -98,13 +88,14 @@ static void flag_each(hg_ydoc *doc, yaml_node_t *list, const char *flag, hg_aren
     return;
   for (yaml_node_item_t *i = list->data.sequence.items.start; i < list->data.sequence.items.top; i++) {
     yaml_node_t *item = yaml_document_get_node(&doc->yaml.doc, *i);
-    if (!item || item->type != YAML_SCALAR_NODE || out->len >= MAX_WORDS)
+    if (!item || item->type != YAML_SCALAR_NODE)
       continue;
     uint32_t at = hg_ydoc_byte(doc, item->start_mark);
     const char *text = (const char *)item->data.scalar.value;
     size_t len = item->data.scalar.length;
-    HG_VEC_PUSH(out, word(doc, arena, flag, strlen(flag), at));
-    HG_VEC_PUSH(out, (strstr(text, "${{") ? expression : word)(doc, arena, text, len, at));
+    hg_extract__push_word(out, word(doc, arena, flag, strlen(flag), at), MAX_WORDS, BUDGET);
+    hg_extract__push_word(out, (strstr(text, "${{") ? expression : word)(doc, arena, text, len, at), MAX_WORDS,
+                          BUDGET);
   }
 }
 
@@ -140,16 +131,7 @@ void hg_ci_container(hg_ydoc *doc, yaml_node_t *key, yaml_node_t *node, const hg
   if (node->type == YAML_SCALAR_NODE && !node->data.scalar.length)
     return; // `container: ''`: no container (GitHub skips an empty one)
   hg_site s = {.path = src->path, .kind = doc->rule->kind, .reads = HG_READS_COMMAND};
-  s.start_byte = hg_ydoc_byte(doc, key->start_mark);
-  s.end_byte = hg_ydoc_byte(doc, key->end_mark);
-  if (s.end_byte <= s.start_byte)
-    s.end_byte = s.start_byte + 1;
-  hg_pos a = hg_source_pos(src, s.start_byte, hg_lines_row(&doc->lines, s.start_byte)),
-         b = hg_source_pos(src, s.end_byte, hg_lines_row(&doc->lines, s.end_byte));
-  s.line = a.line;
-  s.col = a.col;
-  s.end_line = b.line;
-  s.end_col = b.col;
+  hg_ydoc_place(doc, key, &s);
   s.flags = words_of(doc, key, node, arena);
   HG_VEC_PUSH(sites, s);
 }

@@ -25,17 +25,7 @@ static void service(hg_ydoc *doc, yaml_node_t *const *above, size_t n, yaml_node
   if (!key)
     return; // `services` is a mapping of names to services
   hg_site s = {.path = c->src->path, .kind = doc->rule->kind, .reads = HG_READS_COMPOSE};
-  s.start_byte = hg_ydoc_byte(doc, key->start_mark);
-  s.end_byte = hg_ydoc_byte(doc, key->end_mark);
-  if (s.end_byte <= s.start_byte)
-    s.end_byte = s.start_byte + 1;
-  uint32_t row = hg_lines_row(&doc->lines, s.start_byte);
-  hg_pos a = hg_source_pos(c->src, s.start_byte, row),
-         b = hg_source_pos(c->src, s.end_byte, hg_lines_row(&doc->lines, s.end_byte));
-  s.line = a.line;
-  s.col = a.col;
-  s.end_line = b.line;
-  s.end_col = b.col;
+  hg_ydoc_place(doc, key, &s);
   s.flags = hg_compose_service(c->arena, &doc->yaml.doc, node, &c->budget, c->dotenv);
   HG_VEC_PUSH(c->sites, s);
 }

@@ -6,7 +6,7 @@
 // not read: each feature is a word that may hold any flags.
 #include "surfaces/devcontainer/devcontainer.h"
 
-#include <stdlib.h>
+#include <jansson.h>
 #include <string.h>
 
 #include "model/site.h"
@@ -24,57 +24,34 @@ typedef struct {
 
 static uint32_t line_of(TSNode n) { return ts_node_start_point(n).row + 1; }
 
-// Appends the UTF-8 encoding of code point `c`.
-static void put_utf8(hg_buf *b, uint32_t c) {
-  char out[4];
-  size_t n;
-  if (c < 0x80)
-    out[0] = (char)c, n = 1;
-  else if (c < 0x800)
-    out[0] = (char)(0xC0 | c >> 6), out[1] = (char)(0x80 | (c & 0x3F)), n = 2;
-  else
-    out[0] = (char)(0xE0 | c >> 12), out[1] = (char)(0x80 | ((c >> 6) & 0x3F)), out[2] = (char)(0x80 | (c & 0x3F)),
-    n = 3;
-  hg_buf_add(b, out, n);
-}
-
-// A JSON string's value, its escapes decoded, each `${...}` (a variable the CLI fills in:
-// ${localEnv:X}, ${localWorkspaceFolder}, ...) replaced by HG_HOLE. NULL for another node.
+// A JSON string's value, its escapes decoded by jansson, each `${...}` (a variable the CLI fills
+// in: ${localEnv:X}, ${localWorkspaceFolder}, ...) replaced by HG_HOLE. NULL for another node, or
+// a string JSON does not accept.
 static const char *string_value(const dc_ctx *c, TSNode n) {
   if (!hg_node_is(n, "string"))
     return NULL;
-  hg_buf raw = {0};
-  for (uint32_t i = 0, k = ts_node_named_child_count(n); i < k; i++) {
-    TSNode part = ts_node_named_child(n, i);
-    const char *s = c->src->data + ts_node_start_byte(part);
-    uint32_t len = ts_node_end_byte(part) - ts_node_start_byte(part);
-    if (!hg_node_is(part, "escape_sequence") || len < 2) {
-      hg_buf_add(&raw, s, len);
-      continue;
-    }
-    switch (s[1]) {
-    case 'n': hg_buf_add(&raw, "\n", 1); break;
-    case 't': hg_buf_add(&raw, "\t", 1); break;
-    case 'r': hg_buf_add(&raw, "\r", 1); break;
-    case 'b': hg_buf_add(&raw, "\b", 1); break;
-    case 'f': hg_buf_add(&raw, "\f", 1); break;
-    case 'u': put_utf8(&raw, len >= 6 ? (uint32_t)strtoul((char[]){s[2], s[3], s[4], s[5], 0}, NULL, 16) : 0xFFFD); break;
-    default: hg_buf_add(&raw, s + 1, 1); break; // \" \\ \/
-    }
+  uint32_t a = ts_node_start_byte(n), b = ts_node_end_byte(n);
+  json_error_t err;
+  json_t *j = json_loadb(c->src->data + a, b - a, JSON_DECODE_ANY | JSON_ALLOW_NUL, &err);
+  if (!j || !json_is_string(j)) {
+    json_decref(j);
+    return NULL;
   }
+  const char *raw = json_string_value(j);
+  size_t len = json_string_length(j);
   hg_buf out = {0};
-  for (size_t i = 0; i < raw.len; i++) {
-    const char *end = raw.data[i] == '$' && i + 1 < raw.len && raw.data[i + 1] == '{' ? strchr(raw.data + i, '}') : NULL;
-    if (end) {
+  for (size_t i = 0; i < len; i++) {
+    const char *close = raw[i] == '$' && i + 1 < len && raw[i + 1] == '{' ? memchr(raw + i, '}', len - i) : NULL;
+    if (close) {
       hg_buf_add(&out, (char[]){HG_HOLE}, 1);
-      i = (size_t)(end - raw.data);
+      i = (size_t)(close - raw);
     } else {
-      hg_buf_add(&out, raw.data + i, 1);
+      hg_buf_add(&out, raw + i, 1);
     }
   }
   const char *v = hg_arena_strndup(c->arena, out.data ? out.data : "", out.len);
-  hg_buf_free(&raw);
   hg_buf_free(&out);
+  json_decref(j);
   return v;
 }
 
@@ -86,9 +63,13 @@ static TSNode get(const dc_ctx *c, TSNode object, const char *name) {
     TSNode pair = ts_node_named_child(object, i);
     if (!hg_node_is(pair, "pair"))
       continue;
+    // A key without escapes is its text between the quotes; only one with escapes is decoded.
     TSNode key = hg_node_field(pair, "key");
-    const char *k = string_value(c, key);
-    if (k && strlen(k) == len && !memcmp(k, name, len))
+    TSNode only = ts_node_named_child_count(key) == 1 ? ts_node_named_child(key, 0) : (TSNode){0};
+    bool plain = hg_node_is(only, "string_content");
+    const char *k = plain ? c->src->data + ts_node_start_byte(only) : string_value(c, key);
+    size_t klen = plain ? ts_node_end_byte(only) - ts_node_start_byte(only) : k ? strlen(k) : 0;
+    if (k && klen == len && !memcmp(k, name, len))
       found = hg_node_field(pair, "value");
   }
   return found;

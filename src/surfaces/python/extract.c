@@ -114,40 +114,18 @@ static void python_script(hg_extractor *self, const hg_ruleset *rules, const hg_
   hg_shell_embedded(self, rules, source, lines, &e, &HOLES, arena, sites, markers);
 }
 
-// The argument value a BODY site reads, unwrapped when it is a call the pattern names
-// (`hardguard.body-unwrap "json.dumps"`: its first argument is the body).
-static hg_value body_argument(const hg_resolver *r, const hg_pattern *p, TSNode value) {
-  if (p->body_unwrap.len && hg_node_is(value, "call")) {
-    hg_buf q = {0};
-    bool named = hg_resolve_qualify(r, hg_node_child(value, HG_FIELD_FUNCTION), &q) &&
-                 hg_policy_list_has(p->body_unwrap.items, p->body_unwrap.len, q.data, q.len);
-    hg_buf_free(&q);
-    TSNode first = hg_node_arg(hg_node_child(value, HG_FIELD_ARGUMENTS), 0);
-    if (named && !ts_node_is_null(first))
-      return hg_resolve_value(r, first);
-  }
-  return hg_resolve_value(r, value);
-}
-
-// The mapping a BODY site reads: @body itself, or, when it is a call's arguments, the argument the
+// The node a BODY site reads: @body itself, or, when it is a call's arguments, the argument the
 // pattern names (a keyword of `hardguard.body-keyword`, else the positional at
 // `hardguard.body-position`): aiodocker's `run(config)` / `run(config=...)`, a request's `json=`
-// or `data=json.dumps(...)`. An argument list without it (`run(**kw)`) stands for the body and
-// cannot be followed.
-static TSNode body_node(const hg_resolver *r, const hg_pattern *p, TSNode body);
-
-static hg_value body_value(const hg_resolver *r, const hg_pattern *p, TSNode body) {
-  if (!hg_node_is(body, "argument_list"))
-    return hg_resolve_value(r, body);
-  TSNode arg = body_node(r, p, body);
-  return ts_node_is_null(arg) ? hg_resolve_unknown(r, body, "arguments without the body (the config) hardguard can read")
-                              : body_argument(r, p, arg);
-}
-
-// The argument of a call's arguments holding the body (see body_value), or a null node.
+// or `data=json.dumps(...)`, unwrapped when it is a call the pattern names (`hardguard.body-unwrap
+// "json.dumps"`: its first argument). A null node when the arguments do not hold it (`run(**kw)`
+// stands for the body and cannot be followed).
 static TSNode body_node(const hg_resolver *r, const hg_pattern *p, TSNode body) {
+  if (!hg_node_is(body, "argument_list"))
+    return body;
+  TSNode value = {0};
   uint32_t position = 0;
-  for (uint32_t i = 0, n = ts_node_named_child_count(body); i < n; i++) {
+  for (uint32_t i = 0, n = ts_node_named_child_count(body); i < n && ts_node_is_null(value); i++) {
     TSNode a = ts_node_named_child(body, i);
     if (hg_node_is(a, "comment"))
       continue;
@@ -155,15 +133,24 @@ static TSNode body_node(const hg_resolver *r, const hg_pattern *p, TSNode body) 
       TSNode name = hg_node_field(a, "name");
       if (hg_policy_list_has(p->body_keywords.items, p->body_keywords.len, r->src + ts_node_start_byte(name),
                              ts_node_end_byte(name) - ts_node_start_byte(name)))
-        return hg_node_field(a, "value");
+        value = hg_node_field(a, "value");
       continue;
     }
     if (hg_node_is(a, "list_splat") || hg_node_is(a, "dictionary_splat"))
       break; // the body may be among what it spreads
     if (position++ == p->body_position)
-      return a;
+      value = a;
   }
-  return (TSNode){0};
+  if (p->body_unwrap.len && hg_node_is(value, "call")) {
+    hg_buf q = {0};
+    bool named = hg_resolve_qualify(r, hg_node_child(value, HG_FIELD_FUNCTION), &q) &&
+                 hg_policy_list_has(p->body_unwrap.items, p->body_unwrap.len, q.data, q.len);
+    hg_buf_free(&q);
+    TSNode first = hg_node_arg(hg_node_child(value, HG_FIELD_ARGUMENTS), 0);
+    if (named && !ts_node_is_null(first))
+      return first;
+  }
+  return value;
 }
 
 // The site's kind: the pattern's, or the one its kind-by names for the last name the capture's
@@ -329,12 +316,11 @@ void hg_extract(hg_extractor *self, const hg_ruleset *rules, const hg_config *co
       break;
     case HG_READS_BODY:
       if (hg_extract__capture(sm->captures, sm->n, c->body, &flags)) {
-        // A body held in a name (a parameter, perhaps) is read so that its callers may decide it.
-        TSNode arg = hg_node_is(flags, "argument_list") ? body_node(&r, p, flags) : flags;
-        if (hg_node_is(arg, "identifier"))
-          flags = arg, read = hg_resolve_value;
+        TSNode arg = body_node(&r, p, flags);
+        if (ts_node_is_null(arg))
+          s.flags = hg_resolve_unknown(&r, flags, "arguments without the body (the config) hardguard can read");
         else
-          s.flags = body_value(&r, p, flags);
+          flags = arg, read = hg_resolve_value; // its callers may decide what it takes from parameters
       }
       break;
     case HG_READS_SCRIPT:  // read above

@@ -255,11 +255,9 @@ void hg_quadlet_extract(hg_extractor *self, const hg_ruleset *rules, const hg_co
             continue;
           reader r = {.unit = &unit, .section = sel->paths[p], .arena = arena};
           hg_site st = {.path = source->path, .kind = rule[k].kind, .reads = HG_READS_COMMAND};
-          st.start_byte = unit.section_bytes[i];
-          st.end_byte = st.start_byte + (uint32_t)strlen(unit.sections[i]) + 2;
-          hg_pos a = hg_source_pos(source, st.start_byte, unit.section_lines[i] - 1),
-                 b = hg_source_pos(source, st.end_byte, unit.section_lines[i] - 1);
-          st.line = a.line, st.col = a.col, st.end_line = b.line, st.end_col = b.col;
+          hg_extract__span(&st, source, unit.section_bytes[i],
+                           unit.section_bytes[i] + (uint32_t)strlen(unit.sections[i]) + 2, unit.section_lines[i] - 1,
+                           unit.section_lines[i] - 1);
           // A line that is not an entry makes the section's reading unsure: systemd skips it.
           st.has_error = unit.bad_line > unit.section_lines[i] &&
                          (i + 1 == unit.n_sections || unit.bad_line < unit.section_lines[i + 1]);

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "surfaces/extract.h"
 #include "surfaces/node.h"
 #include "surfaces/python/imports.h"
 #include "surfaces/python/project/candidates.h"
@@ -39,22 +40,17 @@ static const char *place(const hg_resolver *r, const hg_module *m, TSNode call, 
   return hg_project__printf(r->arena, "%s %s:%u", verb, hg_project__path(m), line_of(call));
 }
 
-// The 1-based character column of byte `at` of m, at `point`.
-static uint32_t column_of(const hg_module *m, uint32_t at, TSPoint point) {
-  uint32_t col = 1;
-  for (uint32_t b = at - point.column; b < at; b++)
-    col += ((unsigned char)m->src[b] & 0xC0) != 0x80; // characters, not bytes
-  return col;
-}
-
 // Where `call` of module m stands, followed by `next` (the calls further from the site).
 static const hg_call_at *call_at(const hg_resolver *r, const hg_module *m, TSNode call, const hg_call_at *next) {
+  hg_site place;
+  hg_source text = {.path = m->path, .data = (char *)m->src, .len = m->len};
+  hg_extract__position(&place, &text, call);
   hg_call_at *at = hg_arena_alloc(r->arena, sizeof(hg_call_at));
   *at = (hg_call_at){.path = hg_project__path(m),
-                     .line = line_of(call),
-                     .col = column_of(m, ts_node_start_byte(call), ts_node_start_point(call)),
-                     .end_line = ts_node_end_point(call).row + 1,
-                     .end_col = column_of(m, ts_node_end_byte(call), ts_node_end_point(call)),
+                     .line = place.line,
+                     .col = place.col,
+                     .end_line = place.end_line,
+                     .end_col = place.end_col,
                      .next = next};
   return at;
 }
