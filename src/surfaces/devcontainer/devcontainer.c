@@ -25,20 +25,16 @@ typedef struct {
 static uint32_t line_of(TSNode n) { return ts_node_start_point(n).row + 1; }
 
 // A JSON string's value, its escapes decoded by jansson, each `${...}` (a variable the CLI fills
-// in: ${localEnv:X}, ${localWorkspaceFolder}, ...) replaced by HG_HOLE. NULL for another node, or
-// a string JSON does not accept.
+// in: ${localEnv:X}, ${localWorkspaceFolder}, ...) replaced by HG_HOLE; a string jansson refuses
+// (bytes that are not UTF-8, a broken escape) as written between its quotes. NULL for another node.
 static const char *string_value(const dc_ctx *c, TSNode n) {
   if (!hg_node_is(n, "string"))
     return NULL;
   uint32_t a = ts_node_start_byte(n), b = ts_node_end_byte(n);
   json_error_t err;
   json_t *j = json_loadb(c->src->data + a, b - a, JSON_DECODE_ANY | JSON_ALLOW_NUL, &err);
-  if (!j || !json_is_string(j)) {
-    json_decref(j);
-    return NULL;
-  }
-  const char *raw = json_string_value(j);
-  size_t len = json_string_length(j);
+  const char *raw = j && json_is_string(j) ? json_string_value(j) : c->src->data + a + 1;
+  size_t len = j && json_is_string(j) ? json_string_length(j) : (b - a >= 2 ? b - a - 2 : 0);
   hg_buf out = {0};
   for (size_t i = 0; i < len; i++) {
     const char *close = raw[i] == '$' && i + 1 < len && raw[i + 1] == '{' ? memchr(raw + i, '}', len - i) : NULL;
