@@ -2,7 +2,9 @@
 # grammars/tree-sitter-<name>.cmake, unpacks its src/ into the build tree and defines a static
 # library hg_grammar_<name> (third-party code: no warnings). Sets HG_GRAMMAR_<NAME>_SRC.
 # -DHG_GRAMMAR_TARBALL_<NAME>=/path/to.tgz uses a tarball already on disk (still checked); for the
-# Python grammar the older spelling -DHG_GRAMMAR_TARBALL=... works too.
+# Python grammar the older spelling -DHG_GRAMMAR_TARBALL=... works too. A package holding more than
+# one grammar names the folder of its sources (HG_GRAMMAR_<NAME>_DIR, default src) and the other
+# files they include (HG_GRAMMAR_<NAME>_EXTRA, paths in the package).
 set(HG_GRAMMAR_PINS "${CMAKE_CURRENT_LIST_DIR}")
 function(hg_grammar name)
   string(TOUPPER "${name}" NAME)
@@ -11,7 +13,11 @@ function(hg_grammar name)
   set(_ver "${HG_GRAMMAR_${NAME}_VERSION}")
   set(_dir "${CMAKE_BINARY_DIR}/_grammar/${name}")
   set(_tgz "${_dir}/${_pkg}-${_ver}.tgz")
-  set(_src "${_dir}/package/src")
+  set(_sub "${HG_GRAMMAR_${NAME}_DIR}")
+  if(NOT _sub)
+    set(_sub src)
+  endif()
+  set(_src "${_dir}/package/${_sub}")
   set(_local "${HG_GRAMMAR_TARBALL_${NAME}}")
   if(NOT _local AND name STREQUAL "python")
     set(_local "${HG_GRAMMAR_TARBALL}")
@@ -52,9 +58,12 @@ function(hg_grammar name)
                         "(grammars/tree-sitter-${name}.cmake); refusing to build with it")
   endif()
   if(NOT EXISTS "${_src}/parser.c" OR "${_tgz}" IS_NEWER_THAN "${_src}/parser.c")
-    set(_patterns package/src/tree_sitter/*)
+    set(_patterns package/${_sub}/tree_sitter/*)
     foreach(f IN LISTS HG_GRAMMAR_${NAME}_SOURCES)
-      list(APPEND _patterns package/src/${f})
+      list(APPEND _patterns package/${_sub}/${f})
+    endforeach()
+    foreach(f IN LISTS HG_GRAMMAR_${NAME}_EXTRA)
+      list(APPEND _patterns package/${f})
     endforeach()
     file(ARCHIVE_EXTRACT INPUT "${_tgz}" DESTINATION "${_dir}" PATTERNS ${_patterns})
   endif()

@@ -18,7 +18,7 @@ typedef int hg_surface_id;
 /** A surface's `claims` looks at this many bytes of a file at most (the walk reads no more). */
 #define HG_SURFACE_CLAIM_BYTES ((size_t)64 * 1024)
 /** Arrays indexed by surface hold this many; the registry lists hg_surface_count of them. */
-#define HG_SURFACE_MAX 8
+#define HG_SURFACE_MAX 12
 
 struct hg_extractor;
 struct hg_ruleset;

@@ -139,6 +139,22 @@ static void test_surface__registry(void **state) {
   assert_int_equal(hg_surface_by_id("ruby"), -1);
 }
 
+// Each pinned grammar (grammars/tree-sitter-*.cmake) is language ABI 14: Debian bookworm's
+// libtree-sitter 0.20.7 loads 13 and 14 only, so a newer pin would build and then fail to load.
+static void test_surface__grammar_abi(void **state) {
+  (void)state;
+  int grammars = 0;
+  for (int s = 0; s < HG_SURFACE_COUNT; s++) {
+    const hg_surface *sf = hg_surface_get((hg_surface_id)s);
+    if (!sf->language)
+      continue;
+    grammars++;
+    assert_int_equal(ts_language_version(sf->language()), 14);
+    assert_true(ts_language_version(sf->language()) <= TREE_SITTER_LANGUAGE_VERSION);
+  }
+  assert_true(grammars >= 4);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_surface__by_name),
@@ -146,6 +162,7 @@ int main(void) {
       cmocka_unit_test(test_surface__by_content),
       cmocka_unit_test(test_surface__make_includes),
       cmocka_unit_test(test_surface__registry),
+      cmocka_unit_test(test_surface__grammar_abi),
   };
   return cmocka_run_group_tests_name("surface", tests, NULL, NULL);
 }
