@@ -5,8 +5,13 @@
 
 #include "model/render.h"
 
-// A mapping name as Python indexes it: HostConfig.CapDrop -> ["HostConfig"]["CapDrop"].
-void hg_put_path(hg_buf *b, const char *name) {
+// A mapping name as Python indexes it: HostConfig.CapDrop -> ["HostConfig"]["CapDrop"]; or, for a
+// dialect with `paths: dotted`, as written.
+void hg_put_path(hg_buf *b, const char *name, bool dotted) {
+  if (dotted) {
+    hg_buf_puts(b, name);
+    return;
+  }
   for (const char *p = name;;) {
     const char *dot = strchr(p, '.');
     size_t n = dot ? (size_t)(dot - p) : strlen(p);
@@ -16,6 +21,8 @@ void hg_put_path(hg_buf *b, const char *name) {
     p = dot + 1;
   }
 }
+
+const char *hg_path_sep(bool dotted) { return dotted ? ": " : "="; }
 
 // An expression as the user wrote it: a string with interpolations is shown as f"...{…}...".
 void hg_put_expr(hg_buf *b, const hg_value *v, bool with_key) {
@@ -41,7 +48,7 @@ void hg_put_expr(hg_buf *b, const hg_value *v, bool with_key) {
 typedef HG_VEC(hg_effect) effect_vec;
 
 // An occurrence as written: `key=value` for a keyword, the option and its value for a flag.
-static char *written(const hg_site *site, const char *name, const hg_value *v) {
+static char *written(const hg_site *site, bool dotted, const char *name, const hg_value *v) {
   hg_buf b = {0};
   if (hg_readings[site->reads].yaml) {
     hg_yaml_put_entry(&b, name ? name : "", v);
@@ -49,8 +56,8 @@ static char *written(const hg_site *site, const char *name, const hg_value *v) {
     hg_buf_printf(&b, "%s=", name ? name : "");
     hg_put_expr(&b, v, false);
   } else if (site->reads == HG_READS_BODY) {
-    hg_put_path(&b, name ? name : "");
-    hg_buf_puts(&b, "=");
+    hg_put_path(&b, name ? name : "", dotted);
+    hg_buf_puts(&b, hg_path_sep(dotted));
     hg_put_expr(&b, v, false);
   } else if (v->text[0] == '-' || !name) {
     hg_buf_puts(&b, v->text); // the option word itself: --read-only, --network=none
@@ -104,6 +111,7 @@ static const char *pack(packer *p, const char *s) {
 // heap block (the array, then its strings): a site's findings are kept until the run ends.
 hg_effect *hg_effects_of(const hg_judge *j, const hg_site *site, uint64_t relaxed, size_t *n) {
   const hg_policy *p = j->policy;
+  bool dotted = p->dialects[j->dialect].dotted;
   effect_vec v = {0};
   for (size_t r = 0; r < p->n_req; r++) {
     hg_effect e = {.id = p->req[r].id};
@@ -127,7 +135,7 @@ hg_effect *hg_effects_of(const hg_judge *j, const hg_site *site, uint64_t relaxe
       e.reason = src->origin;
       add_effect(&v, site, e, src, hg_xstrdup(src->text));
     } else {
-      add_effect(&v, site, e, src, src ? written(site, j->src_name[r], src) : NULL);
+      add_effect(&v, site, e, src, src ? written(site, dotted, j->src_name[r], src) : NULL);
     }
   }
   for (size_t f = 0; f < p->n_forbid; f++) {
@@ -139,10 +147,10 @@ hg_effect *hg_effects_of(const hg_judge *j, const hg_site *site, uint64_t relaxe
     char *value;
     if (hg_readings[site->reads].yaml && entry) {
       hg_value one = {.kind = HG_VAL_LIST, .items = (hg_value *)entry, .n_items = 1};
-      value = written(site, j->forbid_name[f], &one);
+      value = written(site, dotted, j->forbid_name[f], &one);
       hit = entry; // where the entry stands
     } else {
-      value = written(site, j->forbid_name[f], entry ? entry : hit);
+      value = written(site, dotted, j->forbid_name[f], entry ? entry : hit);
     }
     add_effect(&v, site, e, hit, value);
   }

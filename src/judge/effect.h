@@ -13,7 +13,10 @@
 hg_effect *hg_effects_of(const hg_judge *j, const hg_site *site, uint64_t relaxed, size_t *n);
 
 /** A mapping name as Python indexes it: HostConfig.CapDrop -> ["HostConfig"]["CapDrop"]. */
-void hg_put_path(hg_buf *b, const char *name);
+void hg_put_path(hg_buf *b, const char *name, bool dotted);
+/** What stands between a mapping name and its value in a message: "=" after a subscript, ": " after a
+ *  dotted name. */
+const char *hg_path_sep(bool dotted);
 /** An expression as the user wrote it (an f-string with its interpolations); `with_key`: as
  *  `key=value`. */
 void hg_put_expr(hg_buf *b, const hg_value *v, bool with_key);

@@ -66,13 +66,15 @@ void hg_explain_unlimited(hg_buf *msg, const hg_judge *j, const hg_policy *polic
     if (!(missing & (UINT64_C(1) << r)) || !hg_judge_unlimited(j, r))
       continue;
     const hg_value *v = j->src[r];
-    const char *sep = site->reads == HG_READS_KWARGS || site->reads == HG_READS_BODY ? "="
+    bool dotted = j->policy->dialects[j->dialect].dotted;
+    const char *sep = site->reads == HG_READS_BODY                                  ? hg_path_sep(dotted)
+                      : site->reads == HG_READS_KWARGS                               ? "="
                       : site->reads == HG_READS_COMPOSE                               ? ": "
                                                                                       : " ";
     bool quote = (site->reads == HG_READS_KWARGS || site->reads == HG_READS_BODY) && v->kind == HG_VAL_STR;
     hg_buf_puts(msg, "; `");
     if (site->reads == HG_READS_BODY)
-      hg_put_path(msg, j->src_name[r]);
+      hg_put_path(msg, j->src_name[r], j->policy->dialects[j->dialect].dotted);
     else
       hg_buf_puts(msg, j->src_name[r]);
     hg_buf_printf(msg, "%s%s%s%s` (line %u) means no limit to Docker", sep, quote ? "\"" : "", v->text,

@@ -514,6 +514,8 @@ static bool key_is(const hg_judge *j, const char *k, const char *name, size_t le
 static const hg_value *dict_get(hg_judge *j, const hg_value *dict, const char *name, size_t len) {
   if (dict->kind == HG_VAL_BUILDER && dict->n_items == 1)
     dict = &dict->items[0]; // a builder's call in place of the mapping: what it yields
+  if (dict->kind == HG_VAL_UNKNOWN && !j->carrier)
+    j->carrier = dict; // a mapping on the way that could not be followed (a parameter) could hold it
   if (dict->kind != HG_VAL_DICT)
     return NULL;
   const hg_value *found = NULL;

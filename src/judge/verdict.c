@@ -154,9 +154,10 @@ static void add_weakening(hg_verdict *out, const hg_judge *j, const hg_site *sit
       hg_buf_printf(&msg, "%s=", j->forbid_name[f]);
       hg_buf_printf(&fix, "%s", j->forbid_name[f]);
     } else if (reads == HG_READS_BODY) {
-      hg_put_path(&msg, j->forbid_name[f]);
-      hg_put_path(&fix, j->forbid_name[f]);
-      hg_buf_puts(&msg, "=");
+      bool dotted = j->policy->dialects[j->dialect].dotted;
+      hg_put_path(&msg, j->forbid_name[f], dotted);
+      hg_put_path(&fix, j->forbid_name[f], dotted);
+      hg_buf_puts(&msg, hg_path_sep(dotted));
     } else {
       hg_buf_puts(&fix, j->forbid_name[f]);
     }

@@ -43,6 +43,19 @@ static bool valid_dotted(const char *s, bool allow_class_method) {
   return hg_dotted_name(s, strlen(s)) && (!allow_class_method || dots <= 1);
 }
 
+// A Go package's path below the module (internal/hardening): elements of letters, digits, `_`,
+// `-` and `.`, joined by `/`.
+static bool valid_package_path(const char *s) {
+  if (!strchr(s, '/'))
+    return false;
+  for (const char *p = s; *p; p++) {
+    bool ok = (*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') || strchr("_-./", *p);
+    if (!ok || (*p == '/' && (p == s || p[1] == '/' || !p[1])))
+      return false;
+  }
+  return true;
+}
+
 // `true` or `false`.
 static int yaml_bool(hg_yaml *y, yaml_node_t *node, const char *what, bool *out, hg_error *err) {
   const char *t;
@@ -66,8 +79,10 @@ static int load_builders(hg_config *c, hg_yaml *y, yaml_node_t *node, hg_error *
     if (!module || !callables) return hg_yaml_error(y, b, err, "builder: needs 'module' and 'callables'");
     const char *m;
     if (hg_yaml_scalar(y, module, "builder.module", &m, err) != 0) return -1;
-    if (!valid_dotted(m, false))
-      return hg_yaml_error(y, module, err, "builder.module: expected a dotted module path, got '%s'", m);
+    if (!valid_dotted(m, false) && !valid_package_path(m))
+      return hg_yaml_error(y, module, err,
+                           "builder.module: expected a dotted module path (Python) or a package path (Go: "
+                           "internal/hardening), got '%s'", m);
     hg_builder *hb = &c->builders[c->n_builders++];
     hb->module = hg_xstrdup(m);
     hb->line = (uint32_t)b->start_mark.line + 1;

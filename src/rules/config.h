@@ -11,7 +11,8 @@
 /** A builder module and the callables in it that return the hardening set. A callable is a
  *  function name, or Class.method for a method of a class the module exports. */
 typedef struct {
-  char *module;  // dotted path, e.g. sandbox.container_hardening
+  char *module;  // dotted path, e.g. sandbox.container_hardening; or a Go package's path below its
+                 // module (internal/hardening), which the Go surface also reads in dotted form
   char **callables;
   size_t n_callables;
   bool trust;  // `trust: true`: taken at its word when its definition is not in the project (an

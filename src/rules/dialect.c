@@ -26,7 +26,7 @@ int hg_policy_site_dialect(const hg_policy *self, int reads, int dialect) {
 }
 
 static int load_dialect(hg_yaml *y, hg_policy *p, yaml_node_t *key, yaml_node_t *node, hg_dialect *d, hg_error *err) {
-  static const char *const keys[] = {"reads", "subject", "like", "fold_case", "traps", "at", NULL};
+  static const char *const keys[] = {"reads", "subject", "like", "fold_case", "traps", "at", "paths", NULL};
   d->id = hg_xstrdup((const char *)key->data.scalar.value);
   d->like = -1;
   char what[160];
@@ -35,7 +35,8 @@ static int load_dialect(hg_yaml *y, hg_policy *p, yaml_node_t *key, yaml_node_t 
     return -1;
   yaml_node_t *reads = hg_yaml_get(y, node, "reads"), *subject = hg_yaml_get(y, node, "subject"),
               *like = hg_yaml_get(y, node, "like"), *fold = hg_yaml_get(y, node, "fold_case"),
-              *traps = hg_yaml_get(y, node, "traps"), *at = hg_yaml_get(y, node, "at");
+              *traps = hg_yaml_get(y, node, "traps"), *at = hg_yaml_get(y, node, "at"),
+              *paths = hg_yaml_get(y, node, "paths");
   if (!reads)
     return hg_yaml_error(y, node, err, "%s: needs 'reads' (the reading modes it spells)", what);
   char **modes = NULL;
@@ -81,6 +82,15 @@ static int load_dialect(hg_yaml *y, hg_policy *p, yaml_node_t *key, yaml_node_t 
     if (d->shape != HG_SHAPE_MAPPING || !*s)
       return hg_yaml_error(y, at, err, "%s: at: a dotted name, for a dialect that reads a mapping", what);
     d->at = hg_xstrdup(s);
+  }
+  if (paths) {
+    if (hg_yaml_scalar(y, paths, what, &s, err) != 0)
+      return -1;
+    if (strcmp(s, "dotted") != 0 && strcmp(s, "subscript") != 0)
+      return hg_yaml_error(y, paths, err, "%s: paths: expected dotted or subscript, found '%s'", what, s);
+    if (d->shape != HG_SHAPE_MAPPING)
+      return hg_yaml_error(y, paths, err, "%s: paths: for a dialect that reads a mapping", what);
+    d->dotted = !strcmp(s, "dotted");
   }
   if (fold) {
     if (hg_yaml_scalar(y, fold, what, &s, err) != 0)

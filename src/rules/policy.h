@@ -25,6 +25,8 @@ typedef struct {
   char *subject;    // how a message names its sites ("container created through podman-py"); NULL: by reading mode
   uint32_t reads;   // bit per hg_reads it serves; the first dialect serving a mode is that mode's default
   hg_shape shape;
+  bool dotted;      // messages write a mapping name as the SDK does (HostConfig.CapDrop: Go, JavaScript), not as
+                    // Python indexes it (["HostConfig"]["CapDrop"])
   bool fold_case;   // mapping names match in any case (Go's encoding/json, which the Engine API decodes with)
   char *at;         // a mapping dialect's sites hold the mapping at this dotted name of its spellings
                     // (docker-py's host_config= dict is the body's HostConfig); NULL: the whole

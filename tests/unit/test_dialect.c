@@ -64,7 +64,7 @@ static void test_dialect__real_policy_dialects(void **state) {
   const hg_policy *p = policy(state);
   static const char *const ids[] = {"docker-py",        "cli",        "compose",   "testcontainers",
                                     "podman-py",        "python-on-whales", "engine-api", "aiodocker",
-                                    "k8s-python",       "docker-py-host-config"};
+                                    "k8s-python",       "docker-py-host-config", "go-moby"};
   assert_int_equal(p->n_dialects, sizeof(ids) / sizeof(ids[0]));
   for (size_t i = 0; i < p->n_dialects; i++) assert_string_equal(p->dialects[i].id, ids[i]);
   // The first dialect serving a reading mode is its default.
@@ -73,6 +73,16 @@ static void test_dialect__real_policy_dialects(void **state) {
   assert_int_equal(hg_policy_site_dialect(p, HG_READS_ARGV, -1), dialect(p, "cli"));
   assert_int_equal(hg_policy_site_dialect(p, HG_READS_COMPOSE, -1), dialect(p, "compose"));
   assert_int_equal(hg_policy_site_dialect(p, HG_READS_BODY, -1), dialect(p, "engine-api"));
+  // Go's structs: the Engine API's names in Go's case, written dotted in messages, container.Resources
+  // embedded in the HostConfig.
+  const hg_dialect *go = &p->dialects[dialect(p, "go-moby")];
+  assert_true(go->fold_case);
+  assert_true(go->dotted);
+  assert_false(p->dialects[dialect(p, "engine-api")].dotted);
+  const hg_spelling *mem = spelling(p, "memory-limit", "go-moby");
+  assert_int_equal(mem->n, 1);
+  assert_int_equal(mem->m[0].n_names, 2);
+  assert_string_equal(mem->m[0].names[1], "HostConfig.Resources.Memory");
   assert_int_equal(hg_policy_site_dialect(p, HG_READS_CLIENT, -1), -1);
   assert_int_equal(hg_policy_site_dialect(p, HG_READS_KWARGS, dialect(p, "podman-py")), dialect(p, "podman-py"));
   // Shapes, case folding.

@@ -1,0 +1,17 @@
+;; api-create: a container created through Docker's Go SDK, the moby client
+;; (github.com/docker/docker/client, github.com/moby/moby/client): ContainerCreate on a client, in
+;; either generation of its API — the positional ContainerCreate(ctx, *container.Config,
+;; *container.HostConfig, *network.NetworkingConfig, *ocispec.Platform, name) and the newer
+;; ContainerCreate(ctx, client.ContainerCreateOptions{Config: ..., HostConfig: ...}). Read as the
+;; Engine API body it sends, its arguments named by `hardguard.arguments` (one shape per number of
+;; arguments, `_` not read, `.` the body itself), in the go-moby dialect (the Go struct fields:
+;; HostConfig.CapDrop, HostConfig.Resources.Memory ...). The file must import the moby client or
+;; its types: a project's own ContainerCreate method elsewhere is not the SDK's.
+((call_expression
+   function: (selector_expression field: (field_identifier) @_method)
+   arguments: (argument_list) @body) @site
+ (#eq? @_method "ContainerCreate")
+ (#file-contains? "github.com/docker/docker/" "github.com/moby/moby/")
+ (#set! hardguard.reads "body")
+ (#set! hardguard.dialect "go-moby")
+ (#set! hardguard.arguments "_ Config HostConfig NetworkingConfig Platform ContainerName | _ ."))

@@ -1,0 +1,744 @@
+#include "surfaces/go/eval.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "surfaces/node.h"
+
+// Nesting followed for one value (names through names, calls through calls), no deeper.
+enum { MAX_DEPTH = 24 };
+
+// Children of a node that may be null (libtree-sitter 0.20 dereferences a null node).
+static uint32_t kids(TSNode n) { return ts_node_is_null(n) ? 0 : ts_node_named_child_count(n); }
+static uint32_t all_kids(TSNode n) { return ts_node_is_null(n) ? 0 : ts_node_child_count(n); }
+static uint32_t line_of(TSNode n) { return ts_node_start_point(n).row + 1; }
+
+static const char *text(hg_go_eval *e, const hg_go_src *f, TSNode n) { return hg_node_text(n, f->src, e->arena); }
+
+static bool text_is(const hg_go_src *f, TSNode n, const char *s) { return hg_node_text_eq(n, f->src, s, strlen(s)); }
+
+static hg_value unknown(hg_go_eval *e, const hg_go_src *f, TSNode n, const char *origin) {
+  return (hg_value){.kind = HG_VAL_UNKNOWN,
+                    .text = text(e, f, n),
+                    .origin = origin,
+                    .line = line_of(n),
+                    .path = f->path};
+}
+
+const char *hg_go_string(hg_arena *arena, const char *src, TSNode n) {
+  if (hg_node_is(n, "raw_string_literal")) {
+    uint32_t a = ts_node_start_byte(n), b = ts_node_end_byte(n);
+    return hg_arena_strndup(arena, src + a + 1, b - a >= 2 ? b - a - 2 : 0);
+  }
+  if (!hg_node_is(n, "interpreted_string_literal"))
+    return NULL;
+  uint32_t a = ts_node_start_byte(n) + 1, b = ts_node_end_byte(n);
+  if (b > a && src[b - 1] == '"')
+    b--;
+  hg_buf out = {0};
+  for (uint32_t i = a; i < b; i++) {
+    char c = src[i];
+    if (c == '\\' && i + 1 < b) {
+      char d = src[++i];
+      c = d == 'n' ? '\n' : d == 't' ? '\t' : d == 'r' ? '\r' : d == '0' ? '\0' : d;
+      if (d == 'x' && i + 2 < b) {
+        char hex[3] = {src[i + 1], src[i + 2], 0};
+        c = (char)strtol(hex, NULL, 16);
+        i += 2;
+      }
+    }
+    hg_buf_add(&out, &c, 1);
+  }
+  const char *s = hg_arena_strndup(arena, out.data ? out.data : "", out.len);
+  hg_buf_free(&out);
+  return s;
+}
+
+// ---- imports -------------------------------------------------------------------------------------
+
+// The name a package is known by in the file: its import's alias, else the last element of its path
+// that is not a major version (`.../v2`), without a `go-` prefix or a `.vN` suffix.
+static void package_name(const char *path, size_t len, const char **name, size_t *nlen) {
+  const char *end = path + len, *slash;
+  for (;;) {
+    slash = end;
+    while (slash > path && slash[-1] != '/') slash--;
+    bool version = end - slash >= 2 && *slash == 'v' && strspn(slash + 1, "0123456789") >= (size_t)(end - slash - 1);
+    if (!version || slash == path)
+      break;
+    end = slash - 1;
+  }
+  const char *dot = memchr(slash, '.', (size_t)(end - slash));
+  if (dot)
+    end = dot;
+  if (end - slash > 3 && !memcmp(slash, "go-", 3))
+    slash += 3;
+  *name = slash;
+  *nlen = (size_t)(end - slash);
+}
+
+bool hg_go_import(hg_arena *arena, const hg_go_src *f, const char *name, size_t len, const char **out) {
+  for (uint32_t i = 0, n = kids(f->root); i < n; i++) {
+    TSNode d = ts_node_named_child(f->root, i);
+    if (!hg_node_is(d, "import_declaration"))
+      continue;
+    TSNode specs = ts_node_named_child(d, 0);
+    bool list = hg_node_is(specs, "import_spec_list");
+    for (uint32_t k = 0, m = list ? kids(specs) : 1; k < m; k++) {
+      TSNode spec = list ? ts_node_named_child(specs, k) : specs;
+      if (!hg_node_is(spec, "import_spec"))
+        continue;
+      const char *path = hg_go_string(arena, f->src, hg_node_field(spec, "path"));
+      if (!path)
+        continue;
+      TSNode alias = hg_node_field(spec, "name");
+      const char *pn;
+      size_t pl;
+      if (!ts_node_is_null(alias))
+        pn = f->src + ts_node_start_byte(alias), pl = ts_node_end_byte(alias) - ts_node_start_byte(alias);
+      else
+        package_name(path, strlen(path), &pn, &pl);
+      if (pl == len && !memcmp(pn, name, len)) {
+        *out = path;
+        return true;
+      }
+    }
+  }
+  return false;
+}
+
+bool hg_go_builder_package(const hg_config *config, const char *path, size_t *builder) {
+  size_t pl = strlen(path);
+  for (size_t i = 0; config && i < config->n_builders; i++) {
+    const char *m = config->builders[i].module;
+    size_t ml = strlen(m);
+    if (ml > pl)
+      continue;
+    // The module, its dots read as slashes, ends the import path at an element boundary.
+    const char *tail = path + pl - ml;
+    bool same = tail == path || tail[-1] == '/';
+    for (size_t k = 0; k < ml && same; k++)
+      same = tail[k] == m[k] || (m[k] == '.' && tail[k] == '/');
+    if (same) {
+      *builder = i;
+      return true;
+    }
+  }
+  return false;
+}
+
+// ---- definitions --------------------------------------------------------------------------------
+
+typedef struct {
+  hg_go_src file;
+  TSNode node; // a const_spec / var_spec (its value) or a function_declaration
+  uint32_t index; // which of the spec's names
+} definition;
+
+// The directory of `path` ("." when it has none), in the arena.
+static const char *dir_of(hg_arena *arena, const char *path) {
+  const char *slash = strrchr(path, '/');
+  return slash ? hg_arena_strndup(arena, path, (size_t)(slash - path)) : ".";
+}
+
+static bool same_file(const char *a, const char *b) {
+  while (a[0] == '.' && a[1] == '/') a += 2;
+  while (b[0] == '.' && b[1] == '/') b += 2;
+  return !strcmp(a, b);
+}
+
+// A top-level definition of `name` in file f: a constant, a variable, or (functions) a function.
+static bool find_in_file(const hg_go_src *f, const char *name, size_t len, bool functions, definition *out) {
+  for (uint32_t i = 0, n = kids(f->root); i < n; i++) {
+    TSNode d = ts_node_named_child(f->root, i);
+    if (functions) {
+      if (hg_node_is(d, "function_declaration") && hg_node_text_eq(hg_node_field(d, "name"), f->src, name, len)) {
+        *out = (definition){*f, d, 0};
+        return true;
+      }
+      continue;
+    }
+    if (!hg_node_is(d, "const_declaration") && !hg_node_is(d, "var_declaration"))
+      continue;
+    for (uint32_t k = 0, m = kids(d); k < m; k++) {
+      TSNode spec = ts_node_named_child(d, k);
+      uint32_t specs = 1;
+      TSNode list = spec;
+      if (hg_node_is(spec, "var_spec_list"))
+        specs = kids(list);
+      for (uint32_t s = 0; s < specs; s++) {
+        TSNode one = hg_node_is(spec, "var_spec_list") ? ts_node_named_child(list, s) : spec;
+        if (!hg_node_is(one, "const_spec") && !hg_node_is(one, "var_spec"))
+          continue;
+        uint32_t index = 0;
+        for (uint32_t c = 0, cn = all_kids(one); c < cn; c++) {
+          const char *field = ts_node_field_name_for_child(one, c);
+          if (!field || strcmp(field, "name") != 0)
+            continue;
+          TSNode nm = ts_node_child(one, c);
+          if (hg_node_text_eq(nm, f->src, name, len)) {
+            *out = (definition){*f, one, index};
+            return true;
+          }
+          index++;
+        }
+      }
+    }
+  }
+  return false;
+}
+
+// `name` defined at the top level of the package in directory `dir` (the file `f` first).
+static bool find_in_package(hg_go_eval *e, const hg_go_src *f, const char *dir, const char *name, size_t len,
+                            bool functions, definition *out) {
+  if (f && find_in_file(f, name, len, functions, out))
+    return true;
+  size_t n;
+  const hg_go_file *files = hg_go_package_files(e->packages, dir, &n);
+  for (size_t i = 0; i < n; i++) {
+    if (f && same_file(files[i].path, f->path))
+      continue;
+    hg_go_src g = {files[i].path, files[i].src, files[i].len, ts_tree_root_node(files[i].tree)};
+    if (find_in_file(&g, name, len, functions, out))
+      return true;
+  }
+  return false;
+}
+
+// ---- values -------------------------------------------------------------------------------------
+
+static hg_value value(hg_go_eval *e, const hg_go_src *f, TSNode n, TSNode at);
+
+static hg_value finish(hg_go_eval *e, hg_value v, hg_value_vec *items) { return hg_values_finish(e->arena, v, items); }
+
+// A composite literal's body: keyed elements make a DICT (a field or a map key), the others a LIST.
+static hg_value literal(hg_go_eval *e, const hg_go_src *f, TSNode body, TSNode whole, TSNode at) {
+  hg_value_vec items = {0};
+  bool keyed = false;
+  for (uint32_t i = 0, n = kids(body); i < n; i++) {
+    TSNode el = ts_node_named_child(body, i);
+    if (hg_node_is(el, "comment"))
+      continue;
+    if (hg_node_is(el, "keyed_element")) {
+      keyed = true;
+      TSNode k = ts_node_named_child(hg_node_field(el, "key"), 0);
+      TSNode v = ts_node_named_child(hg_node_field(el, "value"), 0);
+      const char *key = hg_go_string(e->arena, f->src, k);
+      hg_value item;
+      if (!key && hg_node_is(k, "identifier"))
+        key = text(e, f, k);
+      if (!key) {
+        // A map key hardguard cannot read: the entry may be any option.
+        item = unknown(e, f, el, "a map key hardguard cannot read");
+        item.splat = true;
+      } else {
+        item = value(e, f, v, at);
+        item.key = key;
+        item.line = line_of(el);
+      }
+      HG_VEC_PUSH(&items, item);
+    } else {
+      TSNode v = hg_node_is(el, "literal_element") ? ts_node_named_child(el, 0) : el;
+      HG_VEC_PUSH(&items, value(e, f, v, at));
+    }
+  }
+  return finish(e, (hg_value){.kind = keyed ? HG_VAL_DICT : HG_VAL_LIST, .text = text(e, f, whole), .line = line_of(whole),
+                              .path = f->path},
+                &items);
+}
+
+// The function (declaration, method or literal) holding `n`, or a null node.
+static TSNode enclosing_function(TSNode n) {
+  for (TSNode p = ts_node_parent(n); !ts_node_is_null(p); p = ts_node_parent(p))
+    if (hg_node_is(p, "function_declaration") || hg_node_is(p, "method_declaration") || hg_node_is(p, "func_literal"))
+      return p;
+  return (TSNode){0};
+}
+
+static bool is_param(const hg_go_src *f, TSNode fn, const char *name, size_t len) {
+  TSNode lists[2] = {hg_node_field(fn, "parameters"), hg_node_field(fn, "receiver")};
+  for (int l = 0; l < 2; l++)
+    for (uint32_t i = 0, n = kids(lists[l]); i < n; i++) {
+      TSNode decl = ts_node_named_child(lists[l], i);
+      for (uint32_t c = 0, cn = all_kids(decl); c < cn; c++) {
+        const char *field = ts_node_field_name_for_child(decl, c);
+        if (field && !strcmp(field, "name") && hg_node_text_eq(ts_node_child(decl, c), f->src, name, len))
+          return true;
+      }
+    }
+  return false;
+}
+
+// What selects statement `stmt` within function body `body` when the site `at` is not inside the
+// same block: the condition of the nearest `if` (negated in its else), a loop or a case; NULL when
+// every path to `at` runs it.
+static const char *condition_of(hg_go_eval *e, const hg_go_src *f, TSNode stmt, TSNode body, TSNode at) {
+  for (TSNode p = ts_node_parent(stmt), child = stmt; !ts_node_is_null(p) && !ts_node_eq(child, body);
+       child = p, p = ts_node_parent(p)) {
+    if (hg_node_contains(p, at))
+      return NULL;
+    if (hg_node_is(p, "if_statement")) {
+      TSNode cond = hg_node_field(p, "condition");
+      bool negated = ts_node_eq(hg_node_field(p, "alternative"), child);
+      return hg_arena_printf(e->arena, "%s%s", negated ? "not " : "", text(e, f, cond));
+    }
+    if (hg_node_is(p, "for_statement"))
+      return "the loop runs";
+    if (hg_node_is(p, "expression_case") || hg_node_is(p, "type_case") || hg_node_is(p, "default_case") ||
+        hg_node_is(p, "communication_case"))
+      return hg_arena_printf(e->arena, "%.60s", text(e, f, ts_node_named_child(p, 0)));
+  }
+  return NULL;
+}
+
+static hg_value alt(hg_go_eval *e, hg_value before, hg_value after, const char *cond, TSNode stmt) {
+  hg_value_vec arms = {0};
+  before.cond = hg_arena_printf(e->arena, "not %s", cond);
+  after.cond = cond;
+  HG_VEC_PUSH(&arms, before);
+  HG_VEC_PUSH(&arms, after);
+  return finish(e, (hg_value){.kind = HG_VAL_ALT, .text = after.text, .line = line_of(stmt)}, &arms);
+}
+
+// `v` with the field at `path` (n names) set to `x`: a DICT gets the key (later wins); a value that
+// is not a mapping stays in as a spread hardguard cannot read.
+static hg_value with_field(hg_go_eval *e, hg_value v, const char *const *path, size_t n, hg_value x) {
+  if (v.kind == HG_VAL_ALT) {
+    hg_value_vec arms = {0};
+    for (size_t i = 0; i < v.n_items; i++) {
+      hg_value a = with_field(e, v.items[i], path, n, x);
+      a.cond = v.items[i].cond;
+      HG_VEC_PUSH(&arms, a);
+    }
+    return finish(e, v, &arms);
+  }
+  if (v.kind == HG_VAL_BUILDER && v.n_items == 1)
+    v = v.items[0];
+  hg_value_vec items = {0};
+  if (v.kind == HG_VAL_DICT) {
+    for (size_t i = 0; i < v.n_items; i++) HG_VEC_PUSH(&items, v.items[i]);
+  } else if (v.kind != HG_VAL_NONE) {
+    hg_value spread = v;
+    spread.splat = true;
+    spread.key = NULL;
+    HG_VEC_PUSH(&items, spread);
+  }
+  hg_value set = x;
+  if (n > 1) {
+    hg_value inner = {.kind = HG_VAL_NONE};
+    for (size_t i = 0; i < items.len; i++)
+      if (items.items[i].key && !strcmp(items.items[i].key, path[0]))
+        inner = items.items[i];
+    set = with_field(e, inner, path + 1, n - 1, x);
+  }
+  set.key = path[0];
+  set.splat = false;
+  HG_VEC_PUSH(&items, set);
+  hg_value d = {.kind = HG_VAL_DICT, .text = v.text ? v.text : x.text, .line = v.line ? v.line : x.line, .path = v.path};
+  return finish(e, d, &items);
+}
+
+// `append(list, items...)`: the list's items then the others (a `xs...` spread in place).
+static hg_value append_of(hg_go_eval *e, const hg_go_src *f, TSNode call, TSNode at) {
+  TSNode args = hg_node_field(call, "arguments");
+  hg_value_vec items = {0};
+  for (uint32_t i = 0, n = hg_node_arg_count(args); i < n; i++) {
+    TSNode a = hg_node_arg(args, i);
+    bool spread = hg_node_is(a, "variadic_argument");
+    hg_value v = value(e, f, spread ? ts_node_named_child(a, 0) : a, at);
+    if (i == 0 || spread) {
+      if (v.kind == HG_VAL_LIST) {
+        for (size_t k = 0; k < v.n_items; k++) HG_VEC_PUSH(&items, v.items[k]);
+        continue;
+      }
+      if (v.kind == HG_VAL_NONE)
+        continue;
+      v.splat = true;
+    }
+    HG_VEC_PUSH(&items, v);
+  }
+  return finish(e, (hg_value){.kind = HG_VAL_LIST, .text = text(e, f, call), .line = line_of(call), .path = f->path},
+                &items);
+}
+
+// The names of `x.A.B` when `lhs` is a selector path starting at identifier `name`: A, B (false
+// otherwise).
+static bool field_path(hg_go_eval *e, const hg_go_src *f, TSNode lhs, const char *name, size_t len,
+                       const char *path[8], size_t *n) {
+  size_t k = 0;
+  const char *rev[8];
+  while (hg_node_is(lhs, "selector_expression") && k < 8) {
+    rev[k++] = text(e, f, hg_node_field(lhs, "field"));
+    lhs = hg_node_field(lhs, "operand");
+    if (hg_node_is(lhs, "parenthesized_expression") || hg_node_is(lhs, "unary_expression"))
+      lhs = ts_node_named_child(lhs, kids(lhs) - 1);
+  }
+  if (!k || !hg_node_is(lhs, "identifier") || !hg_node_text_eq(lhs, f->src, name, len))
+    return false;
+  for (size_t i = 0; i < k; i++) path[i] = rev[k - 1 - i];
+  *n = k;
+  return true;
+}
+
+typedef struct {
+  hg_go_eval *e;
+  const hg_go_src *f;
+  const char *name;
+  size_t len;
+  TSNode body, at;
+  bool found;
+  hg_value v;
+} local_scan;
+
+static void apply(local_scan *s, TSNode stmt, hg_value updated) {
+  const char *cond = s->found ? condition_of(s->e, s->f, stmt, s->body, s->at) : NULL;
+  s->v = cond ? alt(s->e, s->v, updated, cond, stmt) : updated;
+  s->found = true;
+}
+
+// One statement that may assign the name (in a `:=`, `var`, `=`, or to a field of it).
+static void scan_statement(local_scan *s, TSNode st) {
+  hg_go_eval *e = s->e;
+  const hg_go_src *f = s->f;
+  bool declares = hg_node_is(st, "short_var_declaration") || hg_node_is(st, "var_spec");
+  bool assigns = hg_node_is(st, "assignment_statement");
+  if (!declares && !assigns)
+    return;
+  TSNode left = hg_node_field(st, declares && hg_node_is(st, "var_spec") ? "name" : "left");
+  TSNode right = hg_node_field(st, declares && hg_node_is(st, "var_spec") ? "value" : "right");
+  if (assigns) {
+    TSNode op = hg_node_field(st, "operator");
+    if (!text_is(f, op, "="))
+      return;
+  }
+  if (hg_node_is(st, "var_spec")) {
+    // var x T [= v]: the names are children in field `name`
+    uint32_t index = 0;
+    for (uint32_t c = 0, cn = all_kids(st); c < cn; c++) {
+      const char *field = ts_node_field_name_for_child(st, c);
+      if (!field || strcmp(field, "name") != 0)
+        continue;
+      if (hg_node_text_eq(ts_node_child(st, c), f->src, s->name, s->len)) {
+        TSNode x = hg_node_arg(right, index);
+        hg_value v = ts_node_is_null(right) ? (hg_value){.kind = HG_VAL_NONE, .text = "", .line = line_of(st)} // the zero value
+                     : ts_node_is_null(x)   ? unknown(e, f, right, "one of a call's results, which hardguard does not follow")
+                                            : value(e, f, x, st);
+        apply(s, st, v);
+      }
+      index++;
+    }
+    return;
+  }
+  uint32_t nl = hg_node_arg_count(left), nr = hg_node_arg_count(right);
+  for (uint32_t i = 0; i < nl; i++) {
+    TSNode l = hg_node_arg(left, i);
+    if (hg_node_is(l, "identifier") && hg_node_text_eq(l, f->src, s->name, s->len)) {
+      hg_value v = nl == nr ? value(e, f, hg_node_arg(right, i), st)
+                            : unknown(e, f, right, "one of a call's results, which hardguard does not follow");
+      apply(s, st, v);
+      continue;
+    }
+    const char *path[8];
+    size_t n;
+    if (s->found && field_path(e, f, l, s->name, s->len, path, &n)) {
+      hg_value x = nl == nr ? value(e, f, hg_node_arg(right, i), st)
+                            : unknown(e, f, right, "one of a call's results, which hardguard does not follow");
+      // Set inside an `if`, a loop or a case that does not hold the site: on some paths only (the
+      // value model's `conditional`, as a keyword set in a branch is for Python).
+      x.conditional = condition_of(e, f, st, s->body, s->at) != NULL;
+      s->v = with_field(e, s->v, path, n, x);
+    }
+  }
+}
+
+// Walks the statements of a function body in order, up to the site.
+static void scan(local_scan *s, TSNode n) {
+  for (uint32_t i = 0, c = kids(n); i < c; i++) {
+    TSNode k = ts_node_named_child(n, i);
+    if (ts_node_start_byte(k) >= ts_node_start_byte(s->at))
+      return;
+    if (hg_node_is(k, "func_literal") && !hg_node_contains(k, s->at))
+      continue; // a closure's assignments run when it is called, not here
+    scan_statement(s, k);
+    if (!hg_node_is(k, "short_var_declaration") && !hg_node_is(k, "assignment_statement") &&
+        !hg_node_is(k, "var_spec"))
+      scan(s, k);
+  }
+}
+
+static hg_value identifier(hg_go_eval *e, const hg_go_src *f, TSNode id, TSNode at) {
+  const char *name = f->src + ts_node_start_byte(id);
+  size_t len = ts_node_end_byte(id) - ts_node_start_byte(id);
+  if (hg_node_text_eq(id, f->src, "true", 4) || hg_node_text_eq(id, f->src, "false", 5))
+    return (hg_value){.kind = name[0] == 't' ? HG_VAL_TRUE : HG_VAL_FALSE, .text = text(e, f, id), .line = line_of(id)};
+  if (hg_node_text_eq(id, f->src, "nil", 3))
+    return (hg_value){.kind = HG_VAL_NONE, .text = "nil", .line = line_of(id)};
+  for (TSNode fn = ts_node_is_null(at) ? (TSNode){0} : enclosing_function(at); !ts_node_is_null(fn);
+       fn = enclosing_function(fn)) {
+    local_scan s = {.e = e, .f = f, .name = name, .len = len, .body = hg_node_field(fn, "body"), .at = at};
+    scan(&s, s.body);
+    if (s.found)
+      return s.v;
+    if (is_param(f, fn, name, len))
+      return unknown(e, f, id, "a parameter, which hardguard does not follow to the function's callers");
+  }
+  definition d;
+  if (find_in_package(e, f, dir_of(e->arena, f->path), name, len, false, &d)) {
+    TSNode v = hg_node_arg(hg_node_field(d.node, "value"), d.index);
+    if (ts_node_is_null(v)) // `var x T`: the zero value
+      return (hg_value){.kind = HG_VAL_NONE, .text = text(e, f, id), .line = line_of(d.node), .path = d.file.path};
+    hg_value out = value(e, &d.file, v, (TSNode){0});
+    if (!out.via)
+      out.via = hg_arena_printf(e->arena, "%.*s (%s:%u)", (int)len, name, d.file.path, line_of(d.node));
+    return out;
+  }
+  return unknown(e, f, id, "a name hardguard cannot find in the function or its package");
+}
+
+// Names where the values came through (a function or a builder) on `v` and everything in it: where
+// none is named yet, or, with `override`, over what its own definition said (a builder's flags are
+// the builder's).
+static void mark_via(hg_value *v, const char *via, bool override, int depth) {
+  if (depth > MAX_DEPTH)
+    return;
+  if (!v->via || override)
+    v->via = via;
+  for (size_t i = 0; i < v->n_items; i++) mark_via(&v->items[i], via, override, depth + 1);
+}
+
+// The value function `fn` (a declaration in file g) returns: its return statements' first results,
+// alternatives when they differ.
+static hg_value returns(hg_go_eval *e, const hg_go_src *g, TSNode fn, TSNode call, const char *via) {
+  HG_VEC(TSNode) rets = {0};
+  HG_VEC(TSNode) stack = {0};
+  HG_VEC_PUSH(&stack, hg_node_field(fn, "body"));
+  while (stack.len) {
+    TSNode n = stack.items[--stack.len];
+    for (uint32_t i = kids(n); i-- > 0;) {
+      TSNode k = ts_node_named_child(n, i);
+      if (hg_node_is(k, "func_literal"))
+        continue;
+      if (hg_node_is(k, "return_statement"))
+        HG_VEC_PUSH(&rets, k);
+      else
+        HG_VEC_PUSH(&stack, k);
+    }
+  }
+  free(stack.items);
+  hg_value out;
+  if (!rets.len) {
+    out = unknown(e, g, call, "a function with no return hardguard can read");
+  } else {
+    hg_value_vec arms = {0};
+    for (size_t i = rets.len; i-- > 0;) { // in file order
+      TSNode list = ts_node_named_child(rets.items[i], 0);
+      TSNode first = hg_node_arg(list, 0);
+      hg_value v = ts_node_is_null(first) ? unknown(e, g, rets.items[i], "a bare return of named results")
+                                          : value(e, g, first, rets.items[i]);
+      v.cond = hg_arena_printf(e->arena, "the return at %s:%u", g->path, line_of(rets.items[i]));
+      HG_VEC_PUSH(&arms, v);
+    }
+    if (arms.len == 1) {
+      out = arms.items[0];
+      out.cond = NULL;
+      free(arms.items);
+    } else {
+      out = finish(e, (hg_value){.kind = HG_VAL_ALT, .text = hg_arena_printf(e->arena, "%s", via), .line = line_of(fn)},
+                   &arms);
+    }
+  }
+  free(rets.items);
+  mark_via(&out, via, false, 0);
+  return out;
+}
+
+// Conversions to the SDK's string and integer types keep their argument's value.
+static const char *const CONVERSIONS[] = {"NetworkMode", "IpcMode", "PidMode", "UsernsMode", "CgroupnsMode", "UTSMode",
+                                          "StrSlice", "string", "int", "int64", "int32", "uint64", "float64", NULL};
+
+static hg_value call(hg_go_eval *e, const hg_go_src *f, TSNode n, TSNode at) {
+  TSNode callee = hg_node_field(n, "function");
+  TSNode args = hg_node_field(n, "arguments");
+  TSNode last = hg_node_is(callee, "selector_expression") ? hg_node_field(callee, "field") : callee;
+  if (hg_node_is(callee, "identifier") && text_is(f, callee, "append"))
+    return append_of(e, f, n, at);
+  for (size_t i = 0; CONVERSIONS[i]; i++)
+    if (text_is(f, last, CONVERSIONS[i]) && hg_node_arg_count(args) == 1)
+      return value(e, f, hg_node_arg(args, 0), at);
+  // A function of this package, or of a package of the project this file imports.
+  const char *dir = NULL, *import = NULL;
+  TSNode name = {0};
+  if (hg_node_is(callee, "identifier")) {
+    dir = dir_of(e->arena, f->path), name = callee;
+  } else if (hg_node_is(callee, "selector_expression") && hg_node_is(hg_node_field(callee, "operand"), "identifier")) {
+    TSNode pkg = hg_node_field(callee, "operand");
+    if (hg_go_import(e->arena, f, f->src + ts_node_start_byte(pkg), ts_node_end_byte(pkg) - ts_node_start_byte(pkg),
+                     &import)) {
+      dir = hg_go_package_dir(e->packages, import, strlen(import));
+      name = hg_node_field(callee, "field");
+    }
+  }
+  size_t builder = 0;
+  bool is_builder = import && hg_go_builder_package(e->config, import, &builder);
+  if (is_builder) {
+    const hg_builder *b = &e->config->builders[builder];
+    bool named = false;
+    for (size_t k = 0; k < b->n_callables && !named; k++) named = text_is(f, name, b->callables[k]);
+    is_builder = named;
+  }
+  definition d;
+  const char *nm = ts_node_is_null(name) ? NULL : f->src + ts_node_start_byte(name);
+  size_t nl = ts_node_is_null(name) ? 0 : ts_node_end_byte(name) - ts_node_start_byte(name);
+  if (!dir || !nm || !find_in_package(e, dir == dir_of(e->arena, f->path) ? f : NULL, dir, nm, nl, true, &d)) {
+    if (is_builder)
+      return (hg_value){.kind = HG_VAL_UNKNOWN, .text = text(e, f, n), .line = line_of(n), .of_builder = true,
+                        .origin = "a call to a configured builder whose definition hardguard cannot find in the project"};
+    return unknown(e, f, n,
+                   import ? hg_arena_printf(e->arena, "a call into package %s, which hardguard does not read", import)
+                          : "a call hardguard does not follow (a method, a function value or another package)");
+  }
+  const char *via = hg_arena_printf(e->arena, "%.*s() (%s:%u)", (int)nl, nm, d.file.path, line_of(d.node));
+  hg_value v = returns(e, &d.file, d.node, n, via);
+  if (!is_builder)
+    return v;
+  hg_value yields = v;
+  mark_via(&yields, via, true, 0);
+  hg_value_vec one = {0};
+  HG_VEC_PUSH(&one, yields);
+  return finish(e, (hg_value){.kind = HG_VAL_BUILDER, .text = text(e, f, n), .line = line_of(n), .via = via}, &one);
+}
+
+// Integer arithmetic on constants (`512 * 1024 * 1024`, `1 << 30`), folded; NULL when it cannot be.
+static const char *fold(hg_go_eval *e, const hg_value *a, const char *op, const hg_value *b) {
+  if (a->kind != HG_VAL_NUM || b->kind != HG_VAL_NUM)
+    return NULL;
+  char *end;
+  long long x = strtoll(a->text, &end, 0);
+  if (*end)
+    return NULL;
+  long long y = strtoll(b->text, &end, 0);
+  if (*end)
+    return NULL;
+  long long r;
+  if (!strcmp(op, "*")) {
+    if (__builtin_mul_overflow(x, y, &r))
+      return NULL;
+  } else if (!strcmp(op, "+")) {
+    if (__builtin_add_overflow(x, y, &r))
+      return NULL;
+  } else if (!strcmp(op, "-")) {
+    if (__builtin_sub_overflow(x, y, &r))
+      return NULL;
+  } else if (!strcmp(op, "<<") && y >= 0 && y < 62 && x >= 0 && x < (1LL << (62 - y))) {
+    r = x << y;
+  } else if (!strcmp(op, "/") && y) {
+    r = x / y;
+  } else {
+    return NULL;
+  }
+  return hg_arena_printf(e->arena, "%lld", r);
+}
+
+static hg_value value(hg_go_eval *e, const hg_go_src *f, TSNode n, TSNode at) {
+  if (ts_node_is_null(n))
+    return (hg_value){.kind = HG_VAL_NONE, .text = ""};
+  if (e->depth >= MAX_DEPTH || !e->budget)
+    return unknown(e, f, n, "a value nested past hardguard's budget");
+  e->budget--;
+  e->depth++;
+  hg_value v;
+  const char *s;
+  if ((s = hg_go_string(e->arena, f->src, n))) {
+    v = (hg_value){.kind = HG_VAL_STR, .text = s, .line = line_of(n), .path = f->path};
+  } else if (hg_node_is(n, "int_literal") || hg_node_is(n, "float_literal")) {
+    v = (hg_value){.kind = HG_VAL_NUM, .text = text(e, f, n), .line = line_of(n), .path = f->path};
+  } else if (hg_node_is(n, "true") || hg_node_is(n, "false")) {
+    v = (hg_value){.kind = hg_node_is(n, "true") ? HG_VAL_TRUE : HG_VAL_FALSE, .text = text(e, f, n), .line = line_of(n)};
+  } else if (hg_node_is(n, "nil")) {
+    v = (hg_value){.kind = HG_VAL_NONE, .text = "nil", .line = line_of(n)};
+  } else if (hg_node_is(n, "composite_literal")) {
+    v = literal(e, f, hg_node_field(n, "body"), n, at);
+  } else if (hg_node_is(n, "literal_value")) {
+    v = literal(e, f, n, n, at);
+  } else if (hg_node_is(n, "parenthesized_expression")) {
+    v = value(e, f, ts_node_named_child(n, 0), at);
+  } else if (hg_node_is(n, "unary_expression")) {
+    TSNode op = hg_node_field(n, "operator");
+    v = value(e, f, hg_node_field(n, "operand"), at);
+    if (text_is(f, op, "-") && v.kind == HG_VAL_NUM)
+      v.text = hg_arena_printf(e->arena, "-%s", v.text);
+    else if (text_is(f, op, "!") && (v.kind == HG_VAL_TRUE || v.kind == HG_VAL_FALSE))
+      v.kind = v.kind == HG_VAL_TRUE ? HG_VAL_FALSE : HG_VAL_TRUE;
+    else if (!text_is(f, op, "&") && !text_is(f, op, "*") && !text_is(f, op, "+"))
+      v = unknown(e, f, n, "an expression hardguard does not evaluate");
+  } else if (hg_node_is(n, "binary_expression")) {
+    hg_value a = value(e, f, hg_node_field(n, "left"), at), b = value(e, f, hg_node_field(n, "right"), at);
+    const char *op = text(e, f, hg_node_field(n, "operator"));
+    const char *folded = fold(e, &a, op, &b);
+    if (folded)
+      v = (hg_value){.kind = HG_VAL_NUM, .text = folded, .line = line_of(n), .path = f->path};
+    else if (!strcmp(op, "+") && a.kind == HG_VAL_STR && b.kind == HG_VAL_STR)
+      v = (hg_value){.kind = HG_VAL_STR, .text = hg_arena_printf(e->arena, "%s%s", a.text, b.text), .line = line_of(n),
+                     .path = f->path};
+    else if (!strcmp(op, "+") && (a.kind == HG_VAL_STR || b.kind == HG_VAL_STR))
+      v = (hg_value){.kind = HG_VAL_STR,
+                     .text = hg_arena_printf(e->arena, "%s%s", a.kind == HG_VAL_STR ? a.text : "\x01",
+                                             b.kind == HG_VAL_STR ? b.text : "\x01"),
+                     .line = line_of(n),
+                     .path = f->path};
+    else
+      v = unknown(e, f, n, "arithmetic hardguard cannot fold to a constant");
+  } else if (hg_node_is(n, "identifier")) {
+    v = identifier(e, f, n, at);
+  } else if (hg_node_is(n, "selector_expression")) {
+    TSNode operand = hg_node_field(n, "operand");
+    TSNode field = hg_node_field(n, "field");
+    const char *import = NULL;
+    if (hg_node_is(operand, "identifier") &&
+        hg_go_import(e->arena, f, f->src + ts_node_start_byte(operand),
+                     ts_node_end_byte(operand) - ts_node_start_byte(operand), &import)) {
+      const char *dir = hg_go_package_dir(e->packages, import, strlen(import));
+      definition d;
+      if (dir && find_in_package(e, NULL, dir, f->src + ts_node_start_byte(field),
+                                 ts_node_end_byte(field) - ts_node_start_byte(field), false, &d)) {
+        TSNode x = hg_node_arg(hg_node_field(d.node, "value"), d.index);
+        v = ts_node_is_null(x) ? unknown(e, f, n, "a package variable without a value") : value(e, &d.file, x, (TSNode){0});
+        v.via = hg_arena_printf(e->arena, "%s (%s:%u)", text(e, f, n), d.file.path, line_of(d.node));
+      } else {
+        v = unknown(e, f, n, hg_arena_printf(e->arena, "a name of package %s, which hardguard does not read", import));
+      }
+    } else {
+      // A field of a struct value this function built.
+      hg_value base = value(e, f, operand, at);
+      if (base.kind == HG_VAL_BUILDER && base.n_items == 1)
+        base = base.items[0];
+      v = unknown(e, f, n, "a field of a value hardguard cannot read");
+      if (base.kind == HG_VAL_DICT) {
+        v = (hg_value){.kind = HG_VAL_NONE, .text = text(e, f, n), .line = line_of(n)}; // the zero value
+        for (size_t i = 0; i < base.n_items; i++) {
+          const hg_value *it = &base.items[i];
+          if (it->key && hg_node_text_eq(field, f->src, it->key, strlen(it->key)))
+            v = *it, v.key = NULL;
+          else if (!it->key)
+            v = unknown(e, f, n, "a field of a value hardguard cannot read");
+        }
+      }
+    }
+  } else if (hg_node_is(n, "call_expression")) {
+    v = call(e, f, n, at);
+  } else if (hg_node_is(n, "func_literal")) {
+    v = unknown(e, f, n, "a function value");
+  } else {
+    v = unknown(e, f, n, "an expression hardguard does not evaluate");
+  }
+  e->depth--;
+  if (!v.path)
+    v.path = f->path;
+  if (e->site && same_file(v.path, e->site))
+    v.path = NULL; // the site's own file
+  return v;
+}
+
+hg_value hg_go_value(hg_go_eval *e, const hg_go_src *f, TSNode expr, TSNode at) { return value(e, f, expr, at); }
