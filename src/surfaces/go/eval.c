@@ -389,8 +389,15 @@ typedef struct {
   size_t len;
   TSNode body, at;
   bool found;
+  bool pointer; // its value is a pointer (`&T{...}`, or a call's result): a call it is passed to may change it
   hg_value v;
 } local_scan;
+
+// Could the value of `x` (the right-hand side assigned) be a pointer? `&T{...}`, a call's result.
+static bool pointer_like(TSNode x) {
+  return (hg_node_is(x, "unary_expression") && ts_node_child_count(x) && hg_node_is(ts_node_child(x, 0), "&")) ||
+         hg_node_is(x, "call_expression");
+}
 
 static void apply(local_scan *s, TSNode stmt, hg_value updated) {
   const char *cond = s->found ? condition_of(s->e, s->f, stmt, s->body, s->at) : NULL;
@@ -425,6 +432,7 @@ static void scan_statement(local_scan *s, TSNode st) {
         hg_value v = ts_node_is_null(right) ? (hg_value){.kind = HG_VAL_NONE, .text = "", .line = line_of(st)} // the zero value
                      : ts_node_is_null(x)   ? unknown(e, f, right, "one of a call's results, which hardguard does not follow")
                                             : value(e, f, x, st);
+        s->pointer = !ts_node_is_null(right) && (ts_node_is_null(x) || pointer_like(x));
         apply(s, st, v);
       }
       index++;
@@ -437,6 +445,7 @@ static void scan_statement(local_scan *s, TSNode st) {
     if (hg_node_is(l, "identifier") && hg_node_text_eq(l, f->src, s->name, s->len)) {
       hg_value v = nl == nr ? value(e, f, hg_node_arg(right, i), st)
                             : unknown(e, f, right, "one of a call's results, which hardguard does not follow");
+      s->pointer = nl != nr || pointer_like(hg_node_arg(right, i));
       apply(s, st, v);
       continue;
     }
@@ -453,6 +462,42 @@ static void scan_statement(local_scan *s, TSNode st) {
   }
 }
 
+// Calls that read their arguments and change none of them.
+static const char *const READERS[] = {"append", "len", "cap", "copy", "print", "println", "fmt", "log", "slog", "errors", NULL};
+
+// A call given the name's pointer (`f(hc)`, `f(&hc)`) may change what it points at: the value is
+// then known only in part — what the call adds stays in as a spread hardguard cannot read.
+static void passed(local_scan *s, TSNode call) {
+  hg_go_eval *e = s->e;
+  const hg_go_src *f = s->f;
+  TSNode callee = hg_node_field(call, "function");
+  TSNode first = hg_node_is(callee, "selector_expression") ? hg_node_field(callee, "operand") : callee;
+  for (size_t i = 0; READERS[i]; i++)
+    if (text_is(f, first, READERS[i]))
+      return;
+  TSNode args = hg_node_field(call, "arguments");
+  for (uint32_t i = 0, n = hg_node_arg_count(args); i < n; i++) {
+    TSNode a = hg_node_arg(args, i);
+    bool address = hg_node_is(a, "unary_expression") && text_is(f, hg_node_field(a, "operator"), "&");
+    if (address)
+      a = hg_node_field(a, "operand");
+    if (!hg_node_is(a, "identifier") || !hg_node_text_eq(a, f->src, s->name, s->len) || (!address && !s->pointer))
+      continue;
+    hg_value changed = unknown(e, f, call, hg_arena_printf(e->arena, "a call given `%.*s`, which may change it",
+                                                            (int)s->len, s->name));
+    changed.splat = true;
+    changed.conditional = condition_of(e, f, call, s->body, s->at) != NULL;
+    hg_value_vec items = {0};
+    hg_value v = s->v.kind == HG_VAL_BUILDER && s->v.n_items == 1 ? s->v.items[0] : s->v;
+    if (v.kind != HG_VAL_DICT)
+      return; // not a mapping (an unknown already, or an alternative): left as it is
+    for (size_t k = 0; k < v.n_items; k++) HG_VEC_PUSH(&items, v.items[k]);
+    HG_VEC_PUSH(&items, changed);
+    s->v = finish(e, v, &items);
+    return;
+  }
+}
+
 // Walks the statements of a function body in order, up to the site.
 static void scan(local_scan *s, TSNode n) {
   for (uint32_t i = 0, c = kids(n); i < c; i++) {
@@ -462,9 +507,9 @@ static void scan(local_scan *s, TSNode n) {
     if (hg_node_is(k, "func_literal") && !hg_node_contains(k, s->at))
       continue; // a closure's assignments run when it is called, not here
     scan_statement(s, k);
-    if (!hg_node_is(k, "short_var_declaration") && !hg_node_is(k, "assignment_statement") &&
-        !hg_node_is(k, "var_spec"))
-      scan(s, k);
+    scan(s, k);
+    if (s->found && hg_node_is(k, "call_expression") && !hg_node_contains(k, s->at))
+      passed(s, k);
   }
 }
 
