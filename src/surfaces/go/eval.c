@@ -388,6 +388,7 @@ typedef struct {
   const char *name;
   size_t len;
   TSNode body, at;
+  uint32_t until; // statements starting at or past this byte are not read (the site's start)
   bool found;
   bool pointer; // its value is a pointer (`&T{...}`, or a call's result): a call it is passed to may change it
   hg_value v;
@@ -502,7 +503,7 @@ static void passed(local_scan *s, TSNode call) {
 static void scan(local_scan *s, TSNode n) {
   for (uint32_t i = 0, c = kids(n); i < c; i++) {
     TSNode k = ts_node_named_child(n, i);
-    if (ts_node_start_byte(k) >= ts_node_start_byte(s->at))
+    if (ts_node_start_byte(k) >= s->until)
       return;
     if (hg_node_is(k, "func_literal") && !hg_node_contains(k, s->at))
       continue; // a closure's assignments run when it is called, not here
@@ -511,6 +512,44 @@ static void scan(local_scan *s, TSNode n) {
     if (s->found && hg_node_is(k, "call_expression") && !hg_node_contains(k, s->at))
       passed(s, k);
   }
+}
+
+// Names where the values came through (a function or a builder) on `v` and everything in it: where
+// none is named yet, or, with `override`, over what its own definition said (a builder's flags are
+// the builder's).
+static void mark_via(hg_value *v, const char *via, bool override, int depth) {
+  if (depth > MAX_DEPTH)
+    return;
+  if (!v->via || override)
+    v->via = via;
+  for (size_t i = 0; i < v->n_items; i++) mark_via(&v->items[i], via, override, depth + 1);
+}
+
+// A function taking one pointer and setting its fields (testcontainers-go's HostConfigModifier
+// `func(hc *container.HostConfig) { hc.CapDrop = ...; hc.Privileged = true }`), as the mapping of
+// the fields it sets: what it does to what it is given. Any other function is unknown.
+static hg_value modifier(hg_go_eval *e, const hg_go_src *f, TSNode fn) {
+  TSNode params = hg_node_field(fn, "parameters");
+  TSNode body = hg_node_field(fn, "body");
+  TSNode param = hg_node_arg_count(params) == 1 ? hg_node_arg(params, 0) : (TSNode){0};
+  TSNode name = hg_node_field(param, "name");
+  if (!hg_node_is(name, "identifier") || ts_node_is_null(body) || hg_node_arg_count(param) != 2)
+    return unknown(e, f, fn, "a function hardguard reads only when it takes one value and sets its fields");
+  TSNode outer = e->modifier;
+  e->modifier = fn;
+  local_scan s = {.e = e,
+                  .f = f,
+                  .name = f->src + ts_node_start_byte(name),
+                  .len = ts_node_end_byte(name) - ts_node_start_byte(name),
+                  .body = body,
+                  .at = body,
+                  .until = ts_node_end_byte(body),
+                  .found = true,
+                  .pointer = true,
+                  .v = {.kind = HG_VAL_DICT, .text = text(e, f, fn), .line = line_of(fn)}};
+  scan(&s, body);
+  e->modifier = outer;
+  return s.v;
 }
 
 static hg_value identifier(hg_go_eval *e, const hg_go_src *f, TSNode id, TSNode at) {
@@ -522,7 +561,19 @@ static hg_value identifier(hg_go_eval *e, const hg_go_src *f, TSNode id, TSNode 
     return (hg_value){.kind = HG_VAL_NONE, .text = "nil", .line = line_of(id)};
   for (TSNode fn = ts_node_is_null(at) ? (TSNode){0} : enclosing_function(at); !ts_node_is_null(fn);
        fn = enclosing_function(fn)) {
-    local_scan s = {.e = e, .f = f, .name = name, .len = len, .body = hg_node_field(fn, "body"), .at = at};
+    local_scan s = {.e = e,
+                    .f = f,
+                    .name = name,
+                    .len = len,
+                    .body = hg_node_field(fn, "body"),
+                    .at = at,
+                    .until = ts_node_start_byte(at)};
+    // The parameter of a function read as a modifier: what it was given is the zero value (the
+    // fields the modifier reads before setting them are unset), then what the function sets.
+    if (ts_node_eq(fn, e->modifier) && is_param(f, fn, name, len)) {
+      s.found = s.pointer = true;
+      s.v = (hg_value){.kind = HG_VAL_DICT, .text = text(e, f, id), .line = line_of(id)};
+    }
     scan(&s, s.body);
     if (s.found)
       return s.v;
@@ -539,18 +590,12 @@ static hg_value identifier(hg_go_eval *e, const hg_go_src *f, TSNode id, TSNode 
       out.via = hg_arena_printf(e->arena, "%.*s (%s:%u)", (int)len, name, d.file.path, line_of(d.node));
     return out;
   }
+  if (find_in_package(e, f, dir_of(e->arena, f->path), name, len, true, &d)) {
+    hg_value out = modifier(e, &d.file, d.node); // a function named as a value
+    mark_via(&out, hg_arena_printf(e->arena, "%.*s (%s:%u)", (int)len, name, d.file.path, line_of(d.node)), false, 0);
+    return out;
+  }
   return unknown(e, f, id, "a name hardguard cannot find in the function or its package");
-}
-
-// Names where the values came through (a function or a builder) on `v` and everything in it: where
-// none is named yet, or, with `override`, over what its own definition said (a builder's flags are
-// the builder's).
-static void mark_via(hg_value *v, const char *via, bool override, int depth) {
-  if (depth > MAX_DEPTH)
-    return;
-  if (!v->via || override)
-    v->via = via;
-  for (size_t i = 0; i < v->n_items; i++) mark_via(&v->items[i], via, override, depth + 1);
 }
 
 // The value function `fn` (a declaration in file g) returns: its return statements' first results,
@@ -774,7 +819,7 @@ static hg_value value(hg_go_eval *e, const hg_go_src *f, TSNode n, TSNode at) {
   } else if (hg_node_is(n, "call_expression")) {
     v = call(e, f, n, at);
   } else if (hg_node_is(n, "func_literal")) {
-    v = unknown(e, f, n, "a function value");
+    v = modifier(e, f, n);
   } else {
     v = unknown(e, f, n, "an expression hardguard does not evaluate");
   }

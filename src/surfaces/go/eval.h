@@ -30,6 +30,7 @@ typedef struct {
   const hg_config *config;
   hg_go_packages *packages; // NULL: only the file itself is read
   const char *site;         // the site's file: values standing in it name no path
+  TSNode modifier;          // the function being read as a modifier (a null node: none)
   size_t budget;            // nodes still to evaluate for this site
   int depth;
 } hg_go_eval;

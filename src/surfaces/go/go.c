@@ -39,9 +39,60 @@ static hg_go_eval evaluator(const go_ctx *c) {
                       .budget = BUDGET};
 }
 
+// A functional option (testcontainers-go's `testcontainers.WithHostConfigModifier(fn)`) as an entry
+// of the body: keyed by the option's name, its argument's value (a list of them when several, true
+// when none). A modifier option given twice applies both: their mappings are merged. Anything
+// else (`opts...`, an option held in a name) is an entry hardguard cannot read.
+static void option(const go_ctx *c, hg_go_eval *e, TSNode a, TSNode call, hg_value_vec *items) {
+  TSNode callee = hg_node_field(a, "function");
+  TSNode name = hg_node_is(callee, "selector_expression") ? hg_node_field(callee, "field") : callee;
+  if (!hg_node_is(a, "call_expression") || !(hg_node_is(name, "identifier") || hg_node_is(name, "field_identifier"))) {
+    hg_value v = {.kind = HG_VAL_UNKNOWN,
+                  .text = hg_node_text(a, c->source->data, c->arena),
+                  .line = line_of(a),
+                  .splat = true,
+                  .origin = "an option hardguard cannot read (a spread, or an option held in a name)"};
+    HG_VEC_PUSH(items, v);
+    return;
+  }
+  TSNode args = hg_node_field(a, "arguments");
+  uint32_t n = hg_node_arg_count(args);
+  hg_value v;
+  if (n == 0) {
+    v = (hg_value){.kind = HG_VAL_TRUE, .text = "true", .line = line_of(a)};
+  } else if (n == 1 && !hg_node_is(hg_node_arg(args, 0), "variadic_argument")) {
+    v = hg_go_value(e, c->file, hg_node_arg(args, 0), call);
+  } else {
+    hg_value_vec list = {0};
+    for (uint32_t i = 0; i < n; i++) {
+      TSNode x = hg_node_arg(args, i);
+      bool spread = hg_node_is(x, "variadic_argument");
+      hg_value w = hg_go_value(e, c->file, spread ? ts_node_named_child(x, 0) : x, call);
+      w.splat = spread;
+      HG_VEC_PUSH(&list, w);
+    }
+    v = hg_values_finish(c->arena, (hg_value){.kind = HG_VAL_LIST, .text = hg_node_text(args, c->source->data, c->arena),
+                                              .line = line_of(a)}, &list);
+  }
+  v.key = hg_node_text(name, c->source->data, c->arena);
+  v.line = line_of(a);
+  for (size_t i = items->len; i-- > 0;) {
+    hg_value *was = &items->items[i];
+    if (!was->key || strcmp(was->key, v.key) != 0 || was->kind != HG_VAL_DICT || v.kind != HG_VAL_DICT)
+      continue;
+    hg_value_vec both = {0};
+    for (size_t k = 0; k < was->n_items; k++) HG_VEC_PUSH(&both, was->items[k]);
+    for (size_t k = 0; k < v.n_items; k++) HG_VEC_PUSH(&both, v.items[k]);
+    *was = hg_values_finish(c->arena, *was, &both);
+    return;
+  }
+  HG_VEC_PUSH(items, v);
+}
+
 // The body of a call whose arguments the pattern names (`hardguard.arguments "_ Config HostConfig |
 // _ ."`: one shape per number of arguments, `_` an argument that is not read, `.` one that is the
-// body itself): a DICT of the named arguments' values.
+// body itself, `*` last: the remaining arguments are functional options, see option()): a DICT of
+// the named arguments' values.
 static hg_value body_of(const go_ctx *c, const hg_pattern *p, TSNode call) {
   TSNode args = hg_node_field(call, "arguments");
   uint32_t n = hg_node_arg_count(args);
@@ -56,10 +107,12 @@ static hg_value body_of(const go_ctx *c, const hg_pattern *p, TSNode call) {
     hg_strvec_free(&words);
     words = (hg_argv_words){0};
     hg_argv_split(&words, shape);
-    matched = words.len == n;
+    bool options = words.len && !strcmp(words.items[words.len - 1], "*");
+    matched = options ? n + 1 >= words.len : words.len == n;
     s = bar ? bar + 1 : NULL;
   }
-  for (uint32_t i = 0; i < n; i++)
+  size_t fixed = words.len && !strcmp(words.items[words.len - 1], "*") ? words.len - 1 : words.len;
+  for (uint32_t i = 0; i < n && i < fixed; i++)
     if (hg_node_is(hg_node_arg(args, i), "variadic_argument"))
       matched = false;
   hg_value out;
@@ -71,6 +124,10 @@ static hg_value body_of(const go_ctx *c, const hg_pattern *p, TSNode call) {
   } else {
     hg_value_vec items = {0};
     for (uint32_t i = 0; i < n; i++) {
+      if (i >= fixed) {
+        option(c, &e, hg_node_arg(args, i), call, &items);
+        continue;
+      }
       const char *w = words.items[i];
       if (!strcmp(w, "_"))
         continue;
