@@ -18,7 +18,7 @@ static hg_config *config;
 // surface row's `claims`); any other byte above 3 picks as its two low bits say.
 static const char *const PATHS[] = {"scripts/run.sh", "Makefile", ".github/workflows/ci.yml", ".gitlab-ci.yml",
                                     "deploy/stack.yml", ".devcontainer/devcontainer.json",
-                                    "deploy/sandbox.container"};
+                                    "deploy/sandbox.container", "src/sandbox.ts"};
 
 int LLVMFuzzerInitialize(int *argc, char ***argv) {
   (void)argc, (void)argv;
@@ -35,7 +35,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   hg_scan_options opts = {.rules = rules, .config = config, .jobs = 1};
   hg_findings findings = {0};
   hg_file_errors errors = {0};
-  hg_scan_bytes(&opts, PATHS[data[0] >= 4 && data[0] <= 6 ? data[0] : data[0] & 3], (const char *)data + 1, size - 1, &findings, &errors);
+  hg_scan_bytes(&opts, PATHS[data[0] >= 4 && data[0] <= 7 ? data[0] : data[0] & 3], (const char *)data + 1, size - 1, &findings, &errors);
   hg_findings_free(&findings);
   hg_file_errors_free(&errors);
   return 0;
