@@ -6,6 +6,7 @@
 #include "surfaces/compose/row.h"
 #include "surfaces/devcontainer/row.h"
 #include "surfaces/go/row.h"
+#include "surfaces/javascript/row.h"
 #include "surfaces/make/row.h"
 #include "surfaces/python/row.h"
 #include "surfaces/quadlet/row.h"
@@ -22,5 +23,6 @@ const hg_surface *const hg_surfaces[HG_SURFACE_MAX] = {
     [HG_SURFACE_DEVCONTAINER] = &hg_surface_devcontainer,
     [HG_SURFACE_QUADLET] = &hg_surface_quadlet,
     [HG_SURFACE_GO] = &hg_surface_go,
+    [HG_SURFACE_JAVASCRIPT] = &hg_surface_javascript,
 };
 const int hg_surface_count = HG_SURFACE_COUNT;

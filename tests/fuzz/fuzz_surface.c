@@ -19,7 +19,7 @@ static hg_config *config;
 // any other byte picks as its two low bits say.
 static const char *const PATHS[] = {"scripts/run.sh", "Makefile", ".github/workflows/ci.yml", ".gitlab-ci.yml",
                                     "deploy/stack.yml", ".devcontainer/devcontainer.json",
-                                    "deploy/sandbox.container", "cmd/sandbox/main.go"};
+                                    "deploy/sandbox.container", "cmd/sandbox/main.go", "src/sandbox.ts"};
 static const size_t N_PATHS = sizeof(PATHS) / sizeof(PATHS[0]);
 
 int LLVMFuzzerInitialize(int *argc, char ***argv) {

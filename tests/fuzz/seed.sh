@@ -37,7 +37,8 @@ awk -v dir="$out/file" '/<<.PY.?$/ {on=1; n++; next} /^PY$/ {on=0; next} on {pri
   "$root"/fixtures/cli/*/cmd
 
 # fuzz_surface: byte 0 picks the file name (0 shell, 1 Makefile, 2 workflow, 3 GitLab CI,
-# 4 a compose file by content, 5 devcontainer.json, 6 a Quadlet unit, 7 a Go file).
+# 4 a compose file by content, 5 devcontainer.json, 6 a Quadlet unit, 7 a Go file, 8 a
+# JavaScript/TypeScript module).
 while IFS= read -r -d '' f; do
   case "$f" in
   *.sh | */tools/launch) b='\000' ;;
@@ -47,13 +48,15 @@ while IFS= read -r -d '' f; do
   *devcontainer.json) b='\005' ;;
   *.container) b='\006' ;;
   *.go) b='\007' ;;
+  */javascript/*) b='\010' ;;
   *) b='\003' ;;
   esac
   rel=${f#"$root"/}
   { printf "$b"; cat "$f"; } >"$out/surface/${rel//\//%}"
 done < <(find "$root/fixtures" \( -name '*.sh' -o -path '*/tools/launch' -o -name Makefile -o -name GNUmakefile \
   -o -name '*.mk' -o -name '*.makefile' -o -path '*/make/*.inc' -o -path '*/.github/workflows/*' -o -name .gitlab-ci.yml -o -name action.yml \
-  -o -path '*/compose-service/*by-content/*.y*ml' -o -name devcontainer.json -o -name .devcontainer.json -o -name '*.container' -o -name '*.go' \) -type f -print0 |
+  -o -path '*/compose-service/*by-content/*.y*ml' -o -name devcontainer.json -o -name .devcontainer.json -o -name '*.container' -o -name '*.go' \
+  -o -path '*/javascript/*' \( -name '*.js' -o -name '*.mjs' -o -name '*.cjs' -o -name '*.ts' \) \) -type f -print0 |
   LC_ALL=C sort -z)
 
 copy "$out/config" "fixtures rules" \( -name '.hardguard.yml' -o -name 'policy.yml' -o -name '*.yml' \)

@@ -64,7 +64,8 @@ static void test_dialect__real_policy_dialects(void **state) {
   const hg_policy *p = policy(state);
   static const char *const ids[] = {"docker-py",        "cli",        "compose",   "testcontainers",
                                     "podman-py",        "python-on-whales", "engine-api", "aiodocker",
-                                    "k8s-python",       "docker-py-host-config", "go-moby", "testcontainers-go"};
+                                    "k8s-python",       "docker-py-host-config", "go-moby", "testcontainers-go",
+                                    "dockerode",        "testcontainers-node"};
   assert_int_equal(p->n_dialects, sizeof(ids) / sizeof(ids[0]));
   for (size_t i = 0; i < p->n_dialects; i++) assert_string_equal(p->dialects[i].id, ids[i]);
   // The first dialect serving a reading mode is its default.

@@ -533,6 +533,7 @@ static void test_extract__builtin_kinds(void **state) {
   }
   assert_int_equal(hg_ruleset_policy(e->rules)->n_req, 7);
   assert_non_null(hg_ruleset_query(e->rules, HG_SURFACE_PYTHON));
+  assert_non_null(hg_ruleset_query(e->rules, HG_SURFACE_JAVASCRIPT));
   // The shell surface has its own query, with the same kind (cli-run) listed once.
   assert_non_null(hg_ruleset_query(e->rules, HG_SURFACE_SHELL));
   assert_true(hg_ruleset_has(e->rules, HG_SURFACE_SHELL));
