@@ -44,7 +44,8 @@ typedef struct {
   char **set;    // what `hardguard init` writes (`set:`): keywords as pairs {name, Python expression,
   size_t n_set;  // ...}, flags as words; NULL: none
   bool given;    // written in the policy (else borrowed from the `like` dialect, or none)
-  bool borrowed; // m and fix belong to another dialect's spelling
+  bool borrowed; // m and fix belong to another dialect's spelling ...
+  bool own_fix;  // ... but the fix, written for this dialect
 } hg_spelling;
 
 typedef struct {

@@ -42,10 +42,23 @@ static void borrow(const hg_policy *p, hg_spelling *spell) {
     int from = p->dialects[d].like;
     if (spell[d].given || from < 0 || !spell[from].n)
       continue;
+    char *own_fix = spell[d].fix; // a fix text of its own for the spelling it borrows
     spell[d] = spell[from];
     spell[d].given = false;
     spell[d].borrowed = true;
+    if (own_fix) {
+      spell[d].fix = own_fix;
+      spell[d].own_fix = true;
+    }
   }
+}
+
+// Does dialect d borrow a spelling with matchers from the dialects it is `like`?
+static bool borrows(const hg_policy *p, const hg_spelling *spell, int d) {
+  for (int from = p->dialects[d].like, hops = 0; from >= 0 && hops < 64; from = p->dialects[from].like, hops++)
+    if (spell[from].given)
+      return spell[from].n > 0;
+  return false;
 }
 
 // set: {dialect: {keyword: 'expression', ...} | [word, ...]}: what `hardguard init` writes, in the
@@ -112,7 +125,8 @@ int hg_policy__load_requirement(hg_yaml *y, const hg_policy *p, yaml_node_t *key
                            name);
     // A spelling without its fix text would leave a finding without a hint, and a fix text
     // without a spelling would suggest what can never satisfy the requirement.
-    if (!r->spell[d].given)
+    // (A dialect `like` another may write the fix of the spelling it borrows in its own language.)
+    if (!r->spell[d].given && !borrows(p, r->spell, d))
       return hg_yaml_error(y, k, err, "%s: fix.%s without a '%s' spelling", what, name, name);
     if (hg_yaml_scalar(y, hg_yaml_node(y, pair->value), what, &s, err) != 0)
       return -1;
@@ -153,8 +167,11 @@ int hg_policy__load_forbidden(hg_yaml *y, const hg_policy *p, yaml_node_t *key, 
 
 void hg_policy__spellings_free(const hg_policy *p, hg_spelling *spell) {
   for (size_t d = 0; spell && d < p->n_dialects; d++) {
-    if (spell[d].borrowed)
+    if (spell[d].borrowed) {
+      if (spell[d].own_fix)
+        free(spell[d].fix);
       continue;
+    }
     for (size_t j = 0; j < spell[d].n; j++)
       hg_matcher_clear(&spell[d].m[j]);
     free(spell[d].m);

@@ -169,6 +169,8 @@ static void test_dialect__rejected_declarations(void **state) {
   check_rejected("require:\n  r1: { summary: s, a: { name: k }, fix: { a: x, c: y } }\ncli: { subcommands: [run], "
                  "boolean_flags: [] }\ndialects: { a: { reads: kwargs }, c: { reads: argv } }\n",
                  "fix.c without a 'c' spelling");
+  check_rejected(REQ "dialects: { a: { reads: body, paths: flat } }\n", "paths: expected dotted or subscript");
+  check_rejected(REQ "dialects: { a: { reads: kwargs, paths: dotted } }\n", "paths: for a dialect that reads a mapping");
   check_rejected("require:\n  r1: { summary: s, a: { name: k }, fix: {} }\ncli: { subcommands: [run], "
                  "boolean_flags: [] }\ndialects: { a: { reads: kwargs } }\n",
                  "'a' needs 'fix.a'");
@@ -187,6 +189,27 @@ static void test_dialect__empty_spelling_is_none(void **state) {
   assert_int_equal(p->req[0].spell[1].n, 0);
   assert_true(p->req[0].spell[1].given);
   assert_false(p->req[0].spell[1].borrowed);
+  hg_policy_free(p);
+}
+
+// A dialect `like` another may write the fix of the spelling it borrows in its own language (Go's
+// struct fields, JavaScript's object literal); the spelling stays the other's.
+static void test_dialect__like_with_a_fix_of_its_own(void **state) {
+  (void)state;
+  static const char YAML[] = "require:\n  r1: { summary: s, a: { name: k }, fix: { a: 'k=1', b: 'K: 1' } }\n"
+                             "cli: { subcommands: [run], boolean_flags: [] }\n"
+                             "dialects: { a: { reads: body }, b: { reads: body, like: a, paths: dotted } }\n";
+  hg_policy *p = NULL;
+  hg_error err = {{0}};
+  assert_int_equal(hg_policy_load(&p, "t.yml", YAML, strlen(YAML), &err), 0);
+  const hg_spelling *b = &p->req[0].spell[1];
+  assert_true(b->borrowed);
+  assert_true(b->own_fix);
+  assert_string_equal(b->fix, "K: 1");
+  assert_string_equal(b->m[0].names[0], "k");
+  assert_string_equal(p->req[0].spell[0].fix, "k=1");
+  assert_true(p->dialects[1].dotted);
+  assert_false(p->dialects[0].dotted);
   hg_policy_free(p);
 }
 
@@ -335,6 +358,7 @@ int main(void) {
       cmocka_unit_test(test_dialect__like_borrows_what_is_not_given),
       cmocka_unit_test(test_dialect__rejected_declarations),
       cmocka_unit_test(test_dialect__empty_spelling_is_none),
+      cmocka_unit_test(test_dialect__like_with_a_fix_of_its_own),
       cmocka_unit_test(test_dialect__the_receiver_picks_the_dialect),
       cmocka_unit_test(test_dialect__traps_are_named),
       cmocka_unit_test(test_dialect__engine_body_is_a_mapping),
