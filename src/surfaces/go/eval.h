@@ -15,15 +15,8 @@
 
 #include "model/site.h"
 #include "rules/config.h"
+#include "surfaces/go/names.h"
 #include "surfaces/go/package.h"
-
-/** A file values are read in. */
-typedef struct {
-  const char *path;
-  const char *src;
-  size_t len;
-  TSNode root;
-} hg_go_src;
 
 typedef struct {
   hg_arena *arena;
@@ -38,13 +31,5 @@ typedef struct {
 /** The value of expression `expr` of file `f`, names read as they stand just before `at` (a null
  *  node: at the package level). */
 hg_value hg_go_value(hg_go_eval *e, const hg_go_src *f, TSNode expr, TSNode at);
-/** The text of a Go string literal, escapes decoded (NULL for another node). */
-const char *hg_go_string(hg_arena *arena, const char *src, TSNode n);
-/** The import path the file imports as package name `name` (len bytes), into *out (arena), or
- *  false. */
-bool hg_go_import(hg_arena *arena, const hg_go_src *f, const char *name, size_t len, const char **out);
-/** Is the import path `path` a configured builder's package (its module written with `/` or `.`)?
- *  *builder is its index. */
-bool hg_go_builder_package(const hg_config *config, const char *path, size_t *builder);
 
 #endif
