@@ -1,5 +1,6 @@
 // The javascript surface's values: expressions evaluated into the value model (eval.h); where a
 // name is bound is names.c's.
+#include "surfaces/javascript/eval.h"
 #include "surfaces/javascript/internal.h"
 
 #include <math.h>
@@ -19,43 +20,6 @@ static hg_value unknown(js_eval *e, TSNode n, const char *origin) {
   return (hg_value){.kind = HG_VAL_UNKNOWN, .text = js_text(e, n), .origin = origin, .line = line_of(n)};
 }
 
-// The escape sequence at s (after the backslash) decoded into b; returns the bytes it took.
-static size_t unescape(const char *s, size_t n, hg_buf *b) {
-  if (n == 0)
-    return 0;
-  char c = s[0];
-  const char *simple = strchr("nrtbfv0", c);
-  if (simple && c && !(c == '0' && n > 1 && s[1] >= '0' && s[1] <= '9')) {
-    static const char OUT[] = "\n\r\t\b\f\v";
-    hg_buf_add(b, c == '0' ? "\0" : &OUT[simple - "nrtbfv0"], 1);
-    return 1;
-  }
-  if (c == '\r' || c == '\n')
-    return (c == '\r' && n > 1 && s[1] == '\n') ? 2 : 1; // a line continuation
-  if ((c == 'x' && n >= 3) || (c == 'u' && n >= 5 && s[1] != '{')) {
-    size_t digits = c == 'x' ? 2 : 4;
-    char hex[5] = {0};
-    memcpy(hex, s + 1, digits);
-    char *end;
-    unsigned long v = strtoul(hex, &end, 16);
-    if (end == hex + digits) {
-      if (v < 0x80) {
-        char ch = (char)v;
-        hg_buf_add(b, &ch, 1);
-      } else if (v < 0x800) {
-        char u[2] = {(char)(0xC0 | (v >> 6)), (char)(0x80 | (v & 0x3F))};
-        hg_buf_add(b, u, 2);
-      } else {
-        char u[3] = {(char)(0xE0 | (v >> 12)), (char)(0x80 | ((v >> 6) & 0x3F)), (char)(0x80 | (v & 0x3F))};
-        hg_buf_add(b, u, 3);
-      }
-      return 1 + digits;
-    }
-  }
-  hg_buf_add(b, s, 1); // \\ \' \" \` \$ and any other character stand for themselves
-  return 1;
-}
-
 // A string or template literal's parts into `b`; a substitution it cannot read in full is HG_HOLE.
 static void string_parts(walk *w, TSNode n, hg_buf *b) {
   js_eval *e = w->e;
@@ -67,7 +31,7 @@ static void string_parts(walk *w, TSNode n, hg_buf *b) {
     } else if (hg_node_is(c, "escape_sequence")) {
       size_t at = a + 1;
       while (at < z) {
-        size_t took = unescape(S(e) + at, z - at, b);
+        size_t took = js__unescape(S(e) + at, z - at, b);
         at += took ? took : 1;
       }
     } else if (hg_node_is(c, "template_substitution")) {

@@ -7,7 +7,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "surfaces/javascript/eval.h"
+#include "surfaces/javascript/names.h"
 #include "surfaces/node.h"
 
 // Deeper than this an expression is not followed (nested literals, names through names).
@@ -41,6 +41,10 @@ static inline bool text_is(const js_eval *e, TSNode n, const char *s) { return h
 
 static inline uint32_t line_of(TSNode n) { return ts_node_start_point(n).row + 1; }
 
+/** The escape sequence at s (after the backslash) decoded into b; returns the bytes it took. */
+size_t js__unescape(const char *s, size_t n, hg_buf *b);
+/** A string literal's text, escapes decoded; NULL for another node. */
+const char *js__literal(js_eval *e, TSNode n);
 /** `n` without the parentheses, type assertions and `!` around it. */
 TSNode js__unwrap(TSNode n);
 

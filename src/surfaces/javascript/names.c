@@ -14,6 +14,67 @@ const char *js_text(js_eval *e, TSNode n) {
   return hg_arena_strndup(e->arena, S(e) + a, b - a);
 }
 
+// The escape sequence at s (after the backslash) decoded into b; returns the bytes it took.
+size_t js__unescape(const char *s, size_t n, hg_buf *b) {
+  if (n == 0)
+    return 0;
+  char c = s[0];
+  const char *simple = strchr("nrtbfv0", c);
+  if (simple && c && !(c == '0' && n > 1 && s[1] >= '0' && s[1] <= '9')) {
+    static const char OUT[] = "\n\r\t\b\f\v";
+    hg_buf_add(b, c == '0' ? "\0" : &OUT[simple - "nrtbfv0"], 1);
+    return 1;
+  }
+  if (c == '\r' || c == '\n')
+    return (c == '\r' && n > 1 && s[1] == '\n') ? 2 : 1; // a line continuation
+  if ((c == 'x' && n >= 3) || (c == 'u' && n >= 5 && s[1] != '{')) {
+    size_t digits = c == 'x' ? 2 : 4;
+    char hex[5] = {0};
+    memcpy(hex, s + 1, digits);
+    char *end;
+    unsigned long v = strtoul(hex, &end, 16);
+    if (end == hex + digits) {
+      if (v < 0x80) {
+        char ch = (char)v;
+        hg_buf_add(b, &ch, 1);
+      } else if (v < 0x800) {
+        char u[2] = {(char)(0xC0 | (v >> 6)), (char)(0x80 | (v & 0x3F))};
+        hg_buf_add(b, u, 2);
+      } else {
+        char u[3] = {(char)(0xE0 | (v >> 12)), (char)(0x80 | ((v >> 6) & 0x3F)), (char)(0x80 | (v & 0x3F))};
+        hg_buf_add(b, u, 3);
+      }
+      return 1 + digits;
+    }
+  }
+  hg_buf_add(b, s, 1); // \\ \' \" \` \$ and any other character stand for themselves
+  return 1;
+}
+
+
+// A string literal's text, escapes decoded (no template: a module name, a key); NULL for another
+// node.
+const char *js__literal(js_eval *e, TSNode n) {
+  if (!hg_node_is(n, "string"))
+    return NULL;
+  hg_buf b = {0};
+  for (uint32_t i = 0, k = ts_node_named_child_count(n); i < k; i++) {
+    TSNode c = ts_node_named_child(n, i);
+    uint32_t a = ts_node_start_byte(c), z = ts_node_end_byte(c);
+    if (hg_node_is(c, "string_fragment") || hg_node_is(c, "html_character_reference")) {
+      hg_buf_add(&b, S(e) + a, z - a);
+    } else if (hg_node_is(c, "escape_sequence")) {
+      for (size_t at = a + 1; at < z;) {
+        size_t took = js__unescape(S(e) + at, z - at, &b);
+        at += took ? took : 1;
+      }
+    }
+  }
+  const char *t = hg_arena_strndup(e->arena, b.data ? b.data : "", b.len);
+  hg_buf_free(&b);
+  return t;
+}
+
 // `n` without the parentheses, type assertions and `!` around it.
 TSNode js__unwrap(TSNode n) {
   for (int i = 0; i < 64 && !ts_node_is_null(n); i++) {
@@ -61,7 +122,7 @@ static const char *require_of(js_eval *e, TSNode n) {
   if (!hg_node_is(fn, "identifier") || !text_is(e, fn, "require"))
     return NULL;
   TSNode arg = hg_node_arg(hg_node_field(n, "arguments"), 0);
-  return hg_node_is(arg, "string") ? js_string(e, arg) : NULL;
+  return hg_node_is(arg, "string") ? js__literal(e, arg) : NULL;
 }
 
 static void add_mutation(js_eval *e, TSNode node, TSNode target, TSNode right, bool assigns) {
@@ -108,7 +169,7 @@ static void collect(js_eval *e, TSNode n) {
       HG_VEC_PUSH(&e->modules, m);
   } else if (!strcmp(t, "import_statement") || !strcmp(t, "import_require_clause")) {
     TSNode source = hg_node_field(n, "source");
-    const char *m = hg_node_is(source, "string") ? js_string(e, source) : NULL;
+    const char *m = hg_node_is(source, "string") ? js__literal(e, source) : NULL;
     if (m)
       HG_VEC_PUSH(&e->modules, m);
   } else if (!strcmp(t, "method_definition") || !strcmp(t, "function_declaration")) {
@@ -209,7 +270,7 @@ static const char *destructured(js_eval *e, TSNode p, const char *name, size_t l
       TSNode v = hg_node_field(c, "value"), k = hg_node_field(c, "key");
       if (hg_node_is(v, "identifier") && hg_node_text_eq(v, S(e), name, len)) {
         *binds = true;
-        return hg_node_is(k, "string") ? js_string(e, k) : hg_node_is(k, "property_identifier") ? hg_node_text(k, S(e), e->arena) : NULL;
+        return hg_node_is(k, "string") ? js__literal(e, k) : hg_node_is(k, "property_identifier") ? hg_node_text(k, S(e), e->arena) : NULL;
       }
       if (pattern_binds(e, v, name, len)) {
         *binds = true;
@@ -272,18 +333,18 @@ static js_decl import_binding(js_eval *e, TSNode imp, const char *name, size_t l
       TSNode id = ts_node_named_child(c, 0);
       TSNode src = hg_node_field(c, "source");
       if (hg_node_is(id, "identifier") && hg_node_text_eq(id, S(e), name, len))
-        return (js_decl){.kind = JS_DECL_IMPORT, .node = c, .module = js_string(e, src), .property = "default"};
+        return (js_decl){.kind = JS_DECL_IMPORT, .node = c, .module = js__literal(e, src), .property = "default"};
     }
     if (!hg_node_is(c, "import_clause"))
       continue;
     for (uint32_t k = 0; k < ts_node_named_child_count(c); k++) {
       TSNode b = ts_node_named_child(c, k);
       if (hg_node_is(b, "identifier") && hg_node_text_eq(b, S(e), name, len))
-        return (js_decl){.kind = JS_DECL_IMPORT, .node = b, .module = js_string(e, source), .property = "default"};
+        return (js_decl){.kind = JS_DECL_IMPORT, .node = b, .module = js__literal(e, source), .property = "default"};
       if (hg_node_is(b, "namespace_import")) {
         TSNode id = ts_node_named_child(b, 0);
         if (hg_node_is(id, "identifier") && hg_node_text_eq(id, S(e), name, len))
-          return (js_decl){.kind = JS_DECL_IMPORT, .node = b, .module = js_string(e, source), .property = "*"};
+          return (js_decl){.kind = JS_DECL_IMPORT, .node = b, .module = js__literal(e, source), .property = "*"};
       }
       if (hg_node_is(b, "named_imports"))
         for (uint32_t s = 0; s < ts_node_named_child_count(b); s++) {
@@ -295,8 +356,8 @@ static js_decl import_binding(js_eval *e, TSNode imp, const char *name, size_t l
           if (hg_node_text_eq(local, S(e), name, len))
             return (js_decl){.kind = JS_DECL_IMPORT,
                              .node = spec,
-                             .module = js_string(e, source),
-                             .property = hg_node_is(nm, "string") ? js_string(e, nm) : hg_node_text(nm, S(e), e->arena)};
+                             .module = js__literal(e, source),
+                             .property = hg_node_is(nm, "string") ? js__literal(e, nm) : hg_node_text(nm, S(e), e->arena)};
         }
     }
   }
