@@ -27,8 +27,6 @@ typedef struct {
   hg_site_vec *sites;
 } go_ctx;
 
-// Children of a node that may be null (libtree-sitter 0.20 dereferences a null node).
-static uint32_t kids(TSNode n) { return ts_node_is_null(n) ? 0 : ts_node_named_child_count(n); }
 static uint32_t line_of(TSNode n) { return ts_node_start_point(n).row + 1; }
 
 static hg_go_eval evaluator(const go_ctx *c) {
@@ -214,23 +212,11 @@ static void site(void *ctx, const hg_pattern *p, const TSQueryMatch *m, TSNode n
     HG_VEC_PUSH(c->sites, s);
 }
 
-// Does the file import a configured builder's package?
-static bool imports_builder(const hg_config *config, const hg_go_src *f, hg_arena *arena) {
-  for (uint32_t i = 0, n = kids(f->root); i < n; i++) {
-    TSNode d = ts_node_named_child(f->root, i);
-    if (!hg_node_is(d, "import_declaration"))
-      continue;
-    TSNode specs = ts_node_named_child(d, 0);
-    bool list = hg_node_is(specs, "import_spec_list");
-    for (uint32_t k = 0, m = list ? kids(specs) : 1; k < m; k++) {
-      TSNode spec = list ? ts_node_named_child(specs, k) : specs;
-      const char *path = hg_go_string(arena, f->src, hg_node_field(spec, "path"));
-      size_t b;
-      if (path && hg_go_builder_package(config, path, &b))
-        return true;
-    }
-  }
-  return false;
+// Is the import a configured builder's package?
+static bool builder_import(void *ctx, const char *path, const char *name, size_t len) {
+  (void)name, (void)len;
+  size_t b;
+  return hg_go_builder_package(ctx, path, &b);
 }
 
 void hg_go_extract(hg_extractor *self, const hg_ruleset *rules, const hg_config *config, void *project,
@@ -245,7 +231,7 @@ void hg_go_extract(hg_extractor *self, const hg_ruleset *rules, const hg_config 
               .policy = hg_ruleset_policy(rules),
               .packages = project,
               .arena = arena,
-              .imports_builder = imports_builder(config, &file, arena),
+              .imports_builder = hg_go_each_import(arena, &file, builder_import, (void *)config),
               .sites = &sites};
   hg_extract_matches(self, rules, HG_SURFACE_GO, source, root, arena, &markers, site, &c);
   if (ts_node_has_error(root))

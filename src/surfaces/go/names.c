@@ -64,7 +64,7 @@ static void package_name(const char *path, size_t len, const char **name, size_t
   *nlen = (size_t)(end - slash);
 }
 
-bool hg_go_import(hg_arena *arena, const hg_go_src *f, const char *name, size_t len, const char **out) {
+bool hg_go_each_import(hg_arena *arena, const hg_go_src *f, hg_go_import_fn fn, void *ctx) {
   for (uint32_t i = 0, n = kids(f->root); i < n; i++) {
     TSNode d = ts_node_named_child(f->root, i);
     if (!hg_node_is(d, "import_declaration"))
@@ -85,13 +85,30 @@ bool hg_go_import(hg_arena *arena, const hg_go_src *f, const char *name, size_t 
         pn = f->src + ts_node_start_byte(alias), pl = ts_node_end_byte(alias) - ts_node_start_byte(alias);
       else
         package_name(path, strlen(path), &pn, &pl);
-      if (pl == len && !memcmp(pn, name, len)) {
-        *out = path;
+      if (fn(ctx, path, pn, pl))
         return true;
-      }
     }
   }
   return false;
+}
+
+typedef struct {
+  const char *name;
+  size_t len;
+  const char **out;
+} named;
+
+static bool is_named(void *ctx, const char *path, const char *name, size_t len) {
+  named *n = ctx;
+  if (len != n->len || memcmp(name, n->name, len) != 0)
+    return false;
+  *n->out = path;
+  return true;
+}
+
+bool hg_go_import(hg_arena *arena, const hg_go_src *f, const char *name, size_t len, const char **out) {
+  named n = {name, len, out};
+  return hg_go_each_import(arena, f, is_named, &n);
 }
 
 bool hg_go_builder_package(const hg_config *config, const char *path, size_t *builder) {

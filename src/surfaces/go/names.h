@@ -24,6 +24,10 @@ typedef struct {
 
 /** The text of a Go string literal, escapes decoded (NULL for another node). */
 const char *hg_go_string(hg_arena *arena, const char *src, TSNode n);
+/** Called with each import of a file: its path, and the name the file knows it by; true stops. */
+typedef bool (*hg_go_import_fn)(void *ctx, const char *path, const char *name, size_t len);
+/** Calls fn with each import of the file, in order; true when fn stopped it. */
+bool hg_go_each_import(hg_arena *arena, const hg_go_src *f, hg_go_import_fn fn, void *ctx);
 /** The import path the file imports as package name `name` (len bytes), into *out (arena), or
  *  false. */
 bool hg_go_import(hg_arena *arena, const hg_go_src *f, const char *name, size_t len, const char **out);
