@@ -85,14 +85,29 @@ static int receiver(js_ctx *c, TSNode r, int depth) {
   return NOT_CLIENT;
 }
 
+// Does the receiver's own last name say Docker (`dockerode`, `this.docker`, `dockerClient`)?
+static bool named_docker(js_ctx *c, TSNode r) {
+  r = bare(r);
+  if (hg_node_is(r, "member_expression"))
+    r = hg_node_field(r, "property");
+  if (!hg_node_is(r, "identifier") && !hg_node_is(r, "property_identifier"))
+    return false;
+  uint32_t a = ts_node_start_byte(r), b = ts_node_end_byte(r);
+  return b - a >= 6 && memmem(c->src->data + a, b - a, "ocker", 5) != NULL &&
+         (c->src->data[a] == 'd' || c->src->data[a] == 'D' || memmem(c->src->data + a, b - a, "Docker", 6));
+}
+
 static bool dockerode_receiver(js_ctx *c, TSNode call, const char *method) {
   TSNode fn = bare(hg_node_field(call, "function"));
-  int r = receiver(c, hg_node_field(fn, "object"), 0);
+  TSNode object = hg_node_field(fn, "object");
+  int r = receiver(c, object, 0);
   if (r == CLIENT)
     return true;
-  // Not followed: a dockerode client when the module imports dockerode and defines no method of
-  // that name itself (a wrapper class's own createContainer).
-  return r == MAYBE_CLIENT && js_imports(c->ev, "dockerode") && !js_defines_method(c->ev, method);
+  // Not followed: a dockerode client when the module imports dockerode, or when the receiver is
+  // named for Docker (compiled TypeScript keeps no import of a type: `dockerode.createContainer`
+  // on a parameter), and it defines no method of that name itself (a wrapper class's own).
+  return r == MAYBE_CLIENT && (js_imports(c->ev, "dockerode") || named_docker(c, object)) &&
+         !js_defines_method(c->ev, method);
 }
 
 static bool is_function_node(TSNode n) {
