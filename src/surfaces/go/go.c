@@ -90,8 +90,9 @@ static void option(const go_ctx *c, hg_go_eval *e, TSNode a, TSNode call, hg_val
 // The body of a call whose arguments the pattern names (`hardguard.arguments "_ Config HostConfig |
 // _ ."`: one shape per number of arguments, `_` an argument that is not read, `.` one that is the
 // body itself, `*` last: the remaining arguments are functional options, see option()): a DICT of
-// the named arguments' values.
-static hg_value body_of(const go_ctx *c, const hg_pattern *p, TSNode call) {
+// the named arguments' values. *site is false when no shape takes that many arguments and none is
+// spread: another method of the name (the daemon's own ContainerCreate(config)), not the SDK's.
+static hg_value body_of(const go_ctx *c, const hg_pattern *p, TSNode call, bool *site) {
   TSNode args = hg_node_field(call, "arguments");
   uint32_t n = hg_node_arg_count(args);
   hg_go_eval e = evaluator(c);
@@ -110,15 +111,17 @@ static hg_value body_of(const go_ctx *c, const hg_pattern *p, TSNode call) {
     s = bar ? bar + 1 : NULL;
   }
   size_t fixed = words.len && !strcmp(words.items[words.len - 1], "*") ? words.len - 1 : words.len;
+  bool spread = false;
   for (uint32_t i = 0; i < n && i < fixed; i++)
-    if (hg_node_is(hg_node_arg(args, i), "variadic_argument"))
-      matched = false;
+    spread |= hg_node_is(hg_node_arg(args, i), "variadic_argument");
+  *site = matched || spread;
+  matched &= !spread;
   hg_value out;
   if (!matched) {
     out = (hg_value){.kind = HG_VAL_UNKNOWN,
                      .text = hg_node_text(args, c->source->data, c->arena),
                      .line = line_of(args),
-                     .origin = "arguments hardguard cannot match to the call's parameters (a spread, or another count)"};
+                     .origin = "arguments spread from a slice, which hardguard cannot match to the call's parameters"};
   } else {
     hg_value_vec items = {0};
     for (uint32_t i = 0; i < n; i++) {
@@ -204,7 +207,7 @@ static void site(void *ctx, const hg_pattern *p, const TSQueryMatch *m, TSNode n
   s.has_error = ts_node_has_error(node);
   bool keep = true;
   switch (p->reads) {
-  case HG_READS_BODY: s.flags = body_of(c, p, node); break;
+  case HG_READS_BODY: s.flags = body_of(c, p, node, &keep); break;
   case HG_READS_ARGV: s.flags = argv_of(c, node, &keep); break;
   default: break;
   }
