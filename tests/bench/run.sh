@@ -12,6 +12,10 @@
 #             must not grow with the number of sites (the report is streamed);
 #   corpus E  a project with its builder configured (corpus_e.py), 500 and 2,000 services: the
 #             project index's modules_indexed and time, which must grow linearly;
+#   corpus G  Go that creates containers, from Debian (corpus_g.sh): moby's sources;
+#   corpus T  JavaScript/TypeScript that starts containers, from npm (corpus_t.sh): testcontainers,
+#             dockerode, docker-modem, @devcontainers/cli — each against ast-grep with the same
+#             shapes (ast-grep/sites-go.yml, sites-ts.yml);
 # and prints medians (wall and CPU), ratios, peak RSS (/usr/bin/time), the bare tree-sitter parse
 # rate (parse_rate.c), the parse floor of exactly the files hardguard parses in C, start-up (one
 # file without a trigger word) and a pre-commit run on 10 files (hyperfine when installed), then
@@ -43,6 +47,9 @@ log "corpus A (Debian packages)"
 "$here/corpus_a.sh" "$work"
 log "corpus C (Debian packages)"
 "$here/corpus_c.sh" "$work"
+log "corpus G (Debian packages) and T (npm packages)"
+"$here/corpus_g.sh" "$work"
+"$here/corpus_t.sh" "$work"
 if [ ! -f "$work/B/.done" ]; then
   log "corpus B (generated)"
   rm -rf "$work/B" && python3 "$here/corpus_b.py" "$work/B" 3000 && touch "$work/B/.done"
@@ -72,7 +79,16 @@ for w in "${words[@]}"; do grep_args+=(-e "$w"); done
 
 py_list() { find "$1" -name '*.py' -type f | sort; }
 bytes_of() { py_list "$1" | tr '\n' '\0' | du -cb --files0-from=- | tail -1 | cut -f1; }
-A=$work/A B=$work/B C=$work/C
+A=$work/A B=$work/B C=$work/C G=$work/G T=$work/T
+# Corpora G and T: their files, and the trigger words of the go and javascript prefilters.
+go_list() { find "$1" -name '*.go' -type f | sort; }
+ts_list() { find "$1" -type f \( -name '*.js' -o -name '*.mjs' -o -name '*.cjs' -o -name '*.ts' -o -name '*.mts' -o -name '*.tsx' \) | sort; }
+lang_bytes() { "$1" "$2" | tr '\n' '\0' | du -cb --files0-from=- | tail -1 | cut -f1; }
+g_files=$(go_list "$G" | wc -l) g_bytes=$(lang_bytes go_list "$G")
+t_files=$(ts_list "$T" | wc -l) t_bytes=$(lang_bytes ts_list "$T")
+grep_words() { "$hg" --list-rules | sed -n "s/^ *$1 *prefilter: //p" | grep -o '\\Q[^\\]*\\E' | sed 's/^\\Q//; s/\\E$//' | sort -u | sed 's/^/-e\n/'; }
+mapfile -t g_grep < <(grep_words go)
+mapfile -t t_grep < <(grep_words javascript)
 a_files=$(py_list "$A" | wc -l) a_bytes=$(bytes_of "$A")
 b_files=$(py_list "$B" | wc -l) b_bytes=$(bytes_of "$B")
 c_files=$(py_list "$C" | wc -l) c_bytes=$(bytes_of "$C")
@@ -126,6 +142,12 @@ for r in $(seq 1 "$runs"); do
     timed "$corpus.grep" "0 1" grep -rlF --include='*.py' "${grep_args[@]}" "$dir"
     [ "$jobs" -gt 1 ] && timed "$corpus.hg1" "0 1" "$hg" -q --format json -j 1 "$dir"
   done
+  timed G.hg "0 1" "$hg" -q --format json -j "$jobs" "$G"
+  timed G.ag "0 1" "$ag" scan --rule "$here/ast-grep/sites-go.yml" --json=compact "$G"
+  timed G.grep "0 1" grep -rlF --include='*.go' "${g_grep[@]}" "$G"
+  timed T.hg "0 1" "$hg" -q --format json -j "$jobs" "$T"
+  timed T.ag "0 1" "$ag" scan --rule "$here/ast-grep/sites-ts.yml" --json=compact "$T"
+  timed T.grep "0 1" grep -rlF --include='*.js' --include='*.mjs' --include='*.cjs' --include='*.ts' "${t_grep[@]}" "$T"
 done
 
 # A pre-commit run: 10 files named on the command line, among them docker code with sites.
@@ -203,6 +225,8 @@ echo "machine: $cores cores ($(sed -n 's/^model name[[:space:]]*: //p' /proc/cpu
 echo "corpus A: $a_files files, $(awk -v b="$a_bytes" 'BEGIN {printf "%.1f", b / 1e6}') MB (ansible python3-sympy python3-django python3-docker, Debian)"
 echo "corpus B: $b_files files, $(awk -v b="$b_bytes" 'BEGIN {printf "%.1f", b / 1e6}') MB (corpus_b.py, every file full of sites)"
 echo "corpus C: $c_files files, $(awk -v b="$c_bytes" 'BEGIN {printf "%.1f", b / 1e6}') MB, $c_parsed parsed (docker-compose buildbot buildbot-worker python3-docker community.docker, Debian)"
+echo "corpus G: $g_files files, $(awk -v b="$g_bytes" 'BEGIN {printf "%.1f", b / 1e6}') MB (golang-github-docker-docker-dev, Debian)"
+echo "corpus T: $t_files files, $(awk -v b="$t_bytes" 'BEGIN {printf "%.1f", b / 1e6}') MB (testcontainers dockerode docker-modem @devcontainers/cli, npm)"
 echo "trigger words (grep -rlF): ${words[*]}"
 echo
 printf '  %-26s %10s %10s %10s %10s %11s\n' "$runs runs each" median min max "CPU (med)" "peak RSS"
@@ -218,6 +242,12 @@ row C.hg "C  hardguard -j $jobs"
 row C.hg1 "C  hardguard -j 1"
 row C.ag "C  ast-grep"
 row C.grep "C  grep -rl"
+row G.hg "G  hardguard -j $jobs"
+row G.ag "G  ast-grep"
+row G.grep "G  grep -rl"
+row T.hg "T  hardguard -j $jobs"
+row T.ag "T  ast-grep"
+row T.grep "T  grep -rl"
 echo
 echo "start-up, one file without a trigger word: ${startup_ms} ms median"
 echo "parse floor of the $c_parsed files hardguard parses in C, -j $jobs: ${floorC} s; hardguard $(secs "$hgC") s = $(ratio "$hgC" "$(awk -v s="$floorC" 'BEGIN {print s * 1e6}')")x"
@@ -241,6 +271,7 @@ okB2=$(awk -v a="$hgB" -v b="$agB" 'BEGIN {print (a <= b) ? 1 : 0}')
 okRSSB=$(awk -v k="$rssB" 'BEGIN {print (k <= 64 * 1024) ? 1 : 0}')
 floorC_us=$(awk -v s="$floorC" 'BEGIN {print s * 1e6}')
 okC=$(awk -v a="$hgC" -v f="$floorC_us" 'BEGIN {print (a <= 1.2 * f) ? 1 : 0}')
+echo "ratios: G hardguard/ast-grep $(ratio "$(median G.hg)" "$(median G.ag)"), T hardguard/ast-grep $(ratio "$(median T.hg)" "$(median T.ag)")"
 echo "ratios: A hardguard/grep $(ratio "$hgA" "$grA"), A hardguard/ast-grep $(ratio "$hgA" "$agA") ($(ratio "$agA" "$hgA")x faster), B hardguard/ast-grep $(ratio "$hgB" "$agB")"
 echo "targets:"
 echo "  $(verdict "$okA1")  A: hardguard <= 2x grep -rl: $(ratio "$hgA" "$grA")x"
