@@ -135,7 +135,7 @@ static void add_mutation(js_eval *e, TSNode node, TSNode target, TSNode right, b
                 .name_len = ts_node_end_byte(name) - ts_node_start_byte(name),
                 .whole = assigns && hg_node_is(t, "identifier"),
                 .right = right};
-  HG_VEC_PUSH(&e->mutations, m);
+  HG_ARENA_PUSH(e->arena, &e->mutations, m);
 }
 
 static void collect(js_eval *e, TSNode n) {
@@ -166,21 +166,21 @@ static void collect(js_eval *e, TSNode n) {
     }
     const char *m = require_of(e, n);
     if (m)
-      HG_VEC_PUSH(&e->modules, m);
+      HG_ARENA_PUSH(e->arena, &e->modules, m);
   } else if (!strcmp(t, "import_statement") || !strcmp(t, "import_require_clause")) {
     TSNode source = hg_node_field(n, "source");
     const char *m = hg_node_is(source, "string") ? js__literal(e, source) : NULL;
     if (m)
-      HG_VEC_PUSH(&e->modules, m);
+      HG_ARENA_PUSH(e->arena, &e->modules, m);
   } else if (!strcmp(t, "method_definition") || !strcmp(t, "function_declaration")) {
     TSNode name = hg_node_field(n, "name");
     if (!ts_node_is_null(name))
-      HG_VEC_PUSH(&e->methods, hg_node_text(name, S(e), e->arena));
+      HG_ARENA_PUSH(e->arena, &e->methods, hg_node_text(name, S(e), e->arena));
   } else if (!strcmp(t, "pair")) {
     // an object literal's method: { createContainer: async (o) => ... }
     TSNode v = hg_node_field(n, "value");
     if (hg_node_is(v, "arrow_function") || hg_node_is(v, "function_expression"))
-      HG_VEC_PUSH(&e->methods, hg_node_text(hg_node_field(n, "key"), S(e), e->arena));
+      HG_ARENA_PUSH(e->arena, &e->methods, hg_node_text(hg_node_field(n, "key"), S(e), e->arena));
   }
 }
 
@@ -205,8 +205,8 @@ js_eval *js_eval_new(const hg_source *src, TSNode root, hg_arena *arena) {
   }
 done:
   ts_tree_cursor_delete(&cur);
-  HG_VEC_PUSH(&e->modules, NULL);
-  HG_VEC_PUSH(&e->methods, NULL);
+  HG_ARENA_PUSH(e->arena, &e->modules, NULL);
+  HG_ARENA_PUSH(e->arena, &e->methods, NULL);
   return e;
 }
 
