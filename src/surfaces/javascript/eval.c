@@ -2,6 +2,7 @@
 // name is bound is names.c's.
 #include "surfaces/javascript/eval.h"
 #include "surfaces/javascript/internal.h"
+#include "surfaces/javascript/modules.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -162,11 +163,79 @@ static hg_value property_of(walk *w, TSNode at, hg_value obj, const char *key) {
   return unknown(e, at, "a property hardguard does not read");
 }
 
+static hg_value decl_value(walk *w, TSNode id, js_decl d, const char *name);
+
+// Names the file every value of `v` stands in, where none is named yet.
+static void mark_path(hg_value *v, const char *path, int depth) {
+  if (depth > MAX_DEPTH)
+    return;
+  if (!v->path)
+    v->path = path;
+  for (size_t i = 0; i < v->n_items; i++) mark_path(&v->items[i], path, depth + 1);
+}
+
+// The evaluator of module `m`, made once per importing module.
+static js_eval *evaluator_of(js_eval *e, const hg_js_module *m) {
+  for (size_t i = 0; i < e->imported.len; i++)
+    if (e->imported.items[i].module == m)
+      return e->imported.items[i].eval;
+  js_eval *o = js_eval_new(&m->source, ts_tree_root_node(m->tree), e->arena);
+  js_eval_project(o, e->project);
+  HG_ARENA_PUSH(e->arena, &e->imported, (struct js_imported){m, o});
+  return o;
+}
+
+// A name imported from another module of the project (`import {HARDENING} from './hardening'`,
+// `const {flags} = require('../sandbox/flags')`, `import opts from './opts.js'`): what that module
+// exports under it, read there (its own names, imports, and so on, within the depth bound).
+static hg_value imported_value(walk *w, TSNode id, js_decl d, const char *name) {
+  js_eval *e = w->e;
+  const hg_js_module *m = hg_js_module_of(e->project, e->src->path, d.module);
+  if (!m)
+    return unknown(e, id, hg_arena_printf(e->arena, "`%s`, a name imported from %s, a module hardguard cannot find or read",
+                                          name, d.module));
+  if (d.property && !strcmp(d.property, "*"))
+    return unknown(e, id, hg_arena_printf(e->arena, "`%s`, a namespace import of %s", name, d.module));
+  if (w->depth >= MAX_DEPTH)
+    return unknown(e, id, hg_arena_printf(e->arena, "`%s`, imported through more modules than hardguard follows", name));
+  js_eval *o = evaluator_of(e, m);
+  o->budget = e->budget;
+  walk in = {o, w->depth + 1};
+  js_decl decl = {0};
+  TSNode value = {0};
+  const char *what = d.kind == JS_DECL_REQUIRE ? d.property : d.property ? d.property : "default";
+  hg_value v;
+  switch (js_export(o, d.kind == JS_DECL_REQUIRE && !d.property ? NULL : what, &decl, &value)) {
+  case JS_EXPORT_DECL: {
+    TSNode at = ts_node_named_child(o->root, 0);
+    v = decl_value(&in, at, decl, what);
+    break;
+  }
+  case JS_EXPORT_VALUE: v = eval(&in, value); break;
+  case JS_EXPORT_PROPERTY: v = property_of(&in, value, eval(&in, value), what); break;
+  default:
+    v = unknown(e, id, hg_arena_printf(e->arena, "`%s`, which %s does not export as hardguard reads it", name, d.module));
+    break;
+  }
+  e->budget = o->budget;
+  mark_path(&v, m->source.path, 0);
+  if (!v.via)
+    v.via = hg_arena_printf(e->arena, "%s (%s)", name, m->source.path);
+  return v;
+}
+
 static hg_value name_value(walk *w, TSNode id) {
   js_eval *e = w->e;
   uint32_t a = ts_node_start_byte(id), b = ts_node_end_byte(id);
   const char *name = hg_arena_strndup(e->arena, S(e) + a, b - a);
   js_decl d = js_lookup(e, id, S(e) + a, b - a);
+  return decl_value(w, id, d, name);
+}
+
+// The value of `name`, bound by `d` and used at `id`.
+static hg_value decl_value(walk *w, TSNode id, js_decl d, const char *name) {
+  js_eval *e = w->e;
+  size_t len = strlen(name);
   switch (d.kind) {
   case JS_DECL_NONE:
     if (!strcmp(name, "undefined"))
@@ -178,9 +247,7 @@ static hg_value name_value(walk *w, TSNode id) {
   case JS_DECL_IMPORT:
   case JS_DECL_REQUIRE:
     if (d.module && d.module[0] == '.')
-      return unknown(e, id,
-                     hg_arena_printf(e->arena, "`%s`, a name imported from %s, which hardguard does not read yet",
-                                     name, d.module));
+      return imported_value(w, id, d, name);
     return unknown(e, id, hg_arena_printf(e->arena, "`%s`, a name imported from the package %s", name,
                                           d.module ? d.module : "(unknown)"));
   case JS_DECL_OTHER:
@@ -195,7 +262,7 @@ static hg_value name_value(walk *w, TSNode id) {
   TSNode scope = ts_node_parent(ts_node_parent(d.node));
   for (size_t i = 0; i < e->mutations.len; i++) {
     const mutation *m = &e->mutations.items[i];
-    if (!m->whole && m->name_len == b - a && !memcmp(S(e) + m->name_start, name, b - a) &&
+    if (!m->whole && m->name_len == len && !memcmp(S(e) + m->name_start, name, len) &&
         hg_node_contains(scope, m->node))
       return unknown(e, id,
                      hg_arena_printf(e->arena, "`%s`, an object changed after it is made (line %u)", name,

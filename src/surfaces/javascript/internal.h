@@ -33,6 +33,14 @@ struct js_eval {
   HG_VEC(const char *) modules;
   HG_VEC(const char *) methods; // names of the methods and functions the module defines
   size_t budget;
+  void *project;                // the surface's state (modules.h): other modules of the project
+  HG_VEC(struct js_imported) imported; // the evaluators of the modules it imports from, made once
+};
+
+/** An evaluator made for a module this one imports from (`module`: its hg_js_module). */
+struct js_imported {
+  const void *module;
+  js_eval *eval;
 };
 
 static inline const char *S(const js_eval *e) { return e->src->data; }

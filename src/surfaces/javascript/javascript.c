@@ -499,7 +499,6 @@ static bool imports_builder(const hg_config *config, js_eval *ev) {
 
 void hg_javascript_extract(hg_extractor *self, const hg_ruleset *rules, const hg_config *config, void *project,
                            const hg_source *source, TSTree *tree, hg_arena *arena, hg_sites *out) {
-  (void)project;
   hg_site_vec sites = {0};
   hg_marker_vec markers = {0};
   TSNode root = ts_tree_root_node(tree);
@@ -510,6 +509,7 @@ void hg_javascript_extract(hg_extractor *self, const hg_ruleset *rules, const hg
               .ev = js_eval_new(source, root, arena),
               .sites = &sites,
               .markers = &markers};
+  js_eval_project(c.ev, project);
   c.imports_builder = config && imports_builder(config, c.ev);
   hg_extract_matches(self, rules, HG_SURFACE_JAVASCRIPT, source, root, arena, &markers, site, &c);
   for (size_t i = 0; i + 1 < c.scripts.len; i += 2)

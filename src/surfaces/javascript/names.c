@@ -184,6 +184,73 @@ static void collect(js_eval *e, TSNode n) {
   }
 }
 
+void js_eval_project(js_eval *self, void *project) { self->project = project; }
+
+// `module.exports` or `exports` (`whole`: module.exports itself), `module.exports.X` or
+// `exports.X` (*prop: X)?
+static bool exports_target(js_eval *e, TSNode n, bool *whole, const char **prop) {
+  n = js__unwrap(n);
+  if (!hg_node_is(n, "member_expression"))
+    return false;
+  TSNode obj = js__unwrap(hg_node_field(n, "object")), p = hg_node_field(n, "property");
+  if (hg_node_is(obj, "identifier") && text_is(e, obj, "module") && text_is(e, p, "exports")) {
+    *whole = true;
+    return true;
+  }
+  bool inner = false;
+  if ((hg_node_is(obj, "identifier") && text_is(e, obj, "exports")) || (exports_target(e, obj, &inner, prop) && inner)) {
+    *whole = false;
+    *prop = hg_node_text(p, S(e), e->arena);
+    return true;
+  }
+  return false;
+}
+
+js_export_kind js_export(js_eval *e, const char *name, js_decl *decl, TSNode *value) {
+  js_export_kind found = JS_EXPORT_NONE;
+  TSNode object = {0};
+  for (uint32_t i = 0, n = ts_node_named_child_count(e->root); i < n; i++) {
+    TSNode s = ts_node_named_child(e->root, i);
+    if (hg_node_is(s, "export_statement") && name && !strcmp(name, "default")) {
+      TSNode v = hg_node_field(s, "value");
+      if (!ts_node_is_null(v)) {
+        *value = v;
+        found = JS_EXPORT_VALUE;
+      }
+      continue;
+    }
+    if (!hg_node_is(s, "expression_statement"))
+      continue;
+    TSNode a = ts_node_named_child(s, 0);
+    if (!hg_node_is(a, "assignment_expression"))
+      continue;
+    bool whole = false;
+    const char *prop = NULL;
+    if (!exports_target(e, hg_node_field(a, "left"), &whole, &prop))
+      continue;
+    TSNode right = hg_node_field(a, "right");
+    if (whole && (!name || !strcmp(name, "default"))) {
+      *value = right;
+      found = JS_EXPORT_VALUE; // the last assignment counts
+    } else if (whole && hg_node_is(js__unwrap(right), "object")) {
+      object = right;
+      found = JS_EXPORT_PROPERTY;
+      *value = object;
+    } else if (!whole && name && prop && !strcmp(prop, name)) {
+      *value = right;
+      found = JS_EXPORT_VALUE;
+    }
+  }
+  if (found != JS_EXPORT_NONE || !name || !strcmp(name, "default"))
+    return found;
+  size_t len = strlen(name);
+  TSNode first = ts_node_named_child(e->root, 0);
+  if (ts_node_is_null(first))
+    return JS_EXPORT_NONE;
+  *decl = js_lookup(e, first, name, len);
+  return decl->kind == JS_DECL_NONE ? JS_EXPORT_NONE : JS_EXPORT_DECL;
+}
+
 js_eval *js_eval_new(const hg_source *src, TSNode root, hg_arena *arena) {
   js_eval *e = hg_arena_alloc(arena, sizeof *e);
   memset(e, 0, sizeof *e);

@@ -32,6 +32,20 @@ typedef struct js_eval js_eval;
 
 /** The evaluator of one parsed module (allocated in `arena`). */
 js_eval *js_eval_new(const hg_source *src, TSNode root, hg_arena *arena);
+/** The evaluator reads the project's other modules through `project` (modules.h; NULL: none). */
+void js_eval_project(js_eval *self, void *project);
+
+/** What a module exports under a name (js_export). */
+typedef enum {
+  JS_EXPORT_NONE,     // nothing found
+  JS_EXPORT_DECL,     // a binding of the module (`export const X = ...`, or a `const X` it exports): decl
+  JS_EXPORT_VALUE,    // an expression: `export default v`, `module.exports = v`, `exports.X = v`: value
+  JS_EXPORT_PROPERTY, // the property of that name of `module.exports = {...}`: value (the object)
+} js_export_kind;
+
+/** What the module exports as `name` ("default" for the default export and a whole CommonJS
+ *  module.exports; NULL: the whole module.exports). */
+js_export_kind js_export(js_eval *self, const char *name, js_decl *decl, TSNode *value);
 /** Where name `name` (len bytes), used at `at`, is bound. */
 js_decl js_lookup(js_eval *self, TSNode at, const char *name, size_t len);
 /** Is expression `n` (an identifier or a.b member chain) bound to module `module` (a require or an

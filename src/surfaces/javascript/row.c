@@ -1,6 +1,7 @@
 #include "surfaces/javascript/row.h"
 
 #include "surfaces/javascript/javascript.h"
+#include "surfaces/javascript/modules.h"
 
 // Every JavaScript and TypeScript module, JSX and TSX too: the TSX grammar reads them all (but an
 // old-style `<T>value` assertion in a .ts file, grammars/tree-sitter-tsx.cmake).
@@ -17,4 +18,7 @@ const hg_surface hg_surface_javascript = {.id = "javascript",
                                           .interpreters = INTERPRETERS,
                                           .language = tree_sitter_tsx,
                                           .extract = hg_javascript_extract,
+                                          .project_new = hg_js_modules_new,
+                                          .project_free = hg_js_modules_free,
+                                          .project_parsed = hg_js_modules_parsed,
                                           .blocks = BLOCKS};
