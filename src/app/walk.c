@@ -91,6 +91,9 @@ static void walk_dir(const char *root, const hg_config *config, hg_paths *out, h
     }
     int dfd = dirfd(d);
     bool is_root = strcmp(dir, root) == 0;
+    // Go's vendored dependencies: a `vendor` directory holding `go mod vendor`'s modules.txt.
+    bool vendor = !is_root && dir_len >= 6 && !strcmp(dir + dir_len - 6, "vendor") &&
+                  (dir_len == 6 || dir[dir_len - 7] == '/');
     size_t out_mark = out->len, stack_mark = stack.len;
     bool venv = false;
     struct dirent *e;
@@ -103,6 +106,10 @@ static void walk_dir(const char *root, const hg_config *config, hg_paths *out, h
       if (!is_root && strcmp(name, "pyvenv.cfg") == 0 &&
           ((type != DT_LNK && type != DT_UNKNOWN) || faccessat(dfd, name, F_OK, 0) == 0)) {
         venv = true;
+        break;
+      }
+      if (vendor && strcmp(name, "modules.txt") == 0) {
+        venv = true; // third-party code as a virtualenv is: dropped below
         break;
       }
       if (type == DT_UNKNOWN) {

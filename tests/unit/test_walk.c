@@ -66,6 +66,8 @@ static int setup_tree(void **state) {
       "dangling/n.py",                               // its pyvenv.cfg is a dangling link
       "cfglink/o.py",                                // its pyvenv.cfg is a link to a real file
       "py/.py", "py/x.pyc", "py/y.py~",
+      "vendor/modules.txt", "vendor/p.py",           // Go's vendored dependencies
+      "pkg/vendor/q.py",                             // a vendor directory without modules.txt is walked
   };
   for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) put(t, files[i]);
   link_to(t, "nowhere", "dangling/pyvenv.cfg");
@@ -122,8 +124,8 @@ static void test_walk__python_files_only(void **state) {
   char *got = walked(args, 1, c, prefix, &errors);
   // No symlink (link.py, linkdir/, root.py) is followed, no FIFO listed, no skipped directory
   // entered; env/ holds pyvenv.cfg and is a virtualenv, and so is cfglink/, whose pyvenv.cfg is a
-  // link that resolves; dangling/'s does not resolve.
-  assert_string_equal(got, "a.py dangling/n.py gen_x.py pkg/c.py pkg/gen_y.py pkg/sub/d.py tests/t.py");
+  // link that resolves; dangling/'s does not resolve; vendor/ holds Go's modules.txt.
+  assert_string_equal(got, "a.py dangling/n.py gen_x.py pkg/c.py pkg/gen_y.py pkg/sub/d.py pkg/vendor/q.py tests/t.py");
   assert_int_equal(errors.len, 0);
   free(got);
   free(prefix);
@@ -178,7 +180,7 @@ static void test_walk__excludes_before_descending(void **state) {
   const char *args[] = {t->root};
   char *prefix = hg_xasprintf("%s/", t->root);
   char *got = walked(args, 1, c, prefix, &errors);
-  assert_string_equal(got, "a.py dangling/n.py pkg/c.py pkg/sub/d.py");
+  assert_string_equal(got, "a.py dangling/n.py pkg/c.py pkg/sub/d.py pkg/vendor/q.py");
   assert_int_equal(errors.len, 0);
   free(got);
   // Counted for the reports: the directory once (not entered), each file a surface would read.
@@ -201,7 +203,7 @@ static void test_walk__paths_as_reached(void **state) {
   const char *args[] = {".", "pkg/", "fifo.py", "b.txt", "missing.py"};
   char *got = walked(args, 5, c, NULL, &errors);
   assert_string_equal(got, "a.py b.txt dangling/n.py fifo.py gen_x.py pkg/c.py pkg/c.py pkg/gen_y.py pkg/gen_y.py "
-                           "pkg/sub/d.py pkg/sub/d.py tests/t.py");
+                           "pkg/sub/d.py pkg/sub/d.py pkg/vendor/q.py pkg/vendor/q.py tests/t.py");
   assert_int_equal(errors.len, 1);
   assert_string_equal(errors.items[0].path, "missing.py");
   assert_string_equal(errors.items[0].message, "cannot open: No such file or directory");
