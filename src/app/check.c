@@ -34,10 +34,17 @@ void hg_checker_free(hg_checker *self) {
 
 pcre2_match_data *hg_checker_match_data(hg_checker *self) { return hg_extractor_match_data(self->extractor); }
 
-static char *line_text(const hg_source *src, uint32_t offset) {
+// The site's line for the caret display, or of a long line the part around the site, an ellipsis
+// standing for what is cut (*col: the column the text starts at).
+static char *line_text(const hg_source *src, uint32_t offset, uint32_t *col) {
   size_t len;
-  const char *line = hg_source_line(src, offset, &len);
-  return hg_xstrndup(line, len);
+  bool before, after;
+  const char *line = hg_source_window(src, offset, &len, &before, &after, col);
+  if (!before && !after)
+    return hg_xstrndup(line, len);
+  if (before)
+    --*col; // the ellipsis stands in the column before the text
+  return hg_xasprintf("%s%.*s%s", before ? "…" : "", (int)len, line, after ? "…" : "");
 }
 
 // The requirements `allow:` in the config relaxes for the file being checked.
@@ -109,8 +116,8 @@ static void check_site(hg_checker *self, const hg_policy *policy, const hg_confi
       .n_effective = v.n_effective,
       .related = v.related,
       .n_related = v.n_related,
-      .source_line = line_text(src, s.start_byte),
   };
+  f.source_line = line_text(src, s.start_byte, &f.source_col);
   for (size_t r = 0; r < policy->n_req; r++)
     if (v.missing & (UINT64_C(1) << r)) {
       f.missing = hg_xrealloc(f.missing, (f.n_missing + 1) * sizeof(char *));

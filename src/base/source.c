@@ -160,11 +160,53 @@ static uint32_t line_start(const hg_source *self, uint32_t offset) {
   return offset;
 }
 
+// UTF-8 lead bytes (characters) in [a, b).
+static uint32_t chars(const char *data, uint32_t a, uint32_t b) {
+  uint32_t n = 0;
+  for (uint32_t i = a; i < b; i++) n += ((unsigned char)data[i] & 0xC0) != 0x80;
+  return n;
+}
+
 hg_pos hg_source_pos(const hg_source *self, uint32_t offset, uint32_t row) {
-  uint32_t col = 1;
-  for (uint32_t i = line_start(self, offset); i < offset && i < self->len; i++)
-    if (((unsigned char)self->data[i] & 0xC0) != 0x80) col++;  // count UTF-8 lead bytes only
+  if (offset > self->len)
+    offset = (uint32_t)self->len;
+  hg_source *memo = (hg_source *)self; // its memo only: the bytes are not touched
+  uint32_t col;
+  if (memo->pos_known && offset >= memo->pos_offset &&
+      !memchr(self->data + memo->pos_offset, '\n', offset - memo->pos_offset)) {
+    col = memo->pos_col + chars(self->data, memo->pos_offset, offset);
+  } else if (memo->pos_known && offset < memo->pos_offset && offset >= memo->pos_line_start) {
+    col = memo->pos_col - chars(self->data, offset, memo->pos_offset);
+  } else {
+    memo->pos_line_start = line_start(self, offset);
+    col = 1 + chars(self->data, memo->pos_line_start, offset);
+  }
+  memo->pos_known = true;
+  memo->pos_offset = offset;
+  memo->pos_col = col;
   return (hg_pos){row + 1, col};
+}
+
+const char *hg_source_window(const hg_source *self, uint32_t offset, size_t *len, bool *cut_before,
+                             bool *cut_after, uint32_t *col) {
+  enum { BEFORE = 120, AFTER = 400, LONG = 1024 };
+  if (offset > self->len)
+    offset = (uint32_t)self->len;
+  uint32_t start = offset, end = offset;
+  while (start > 0 && self->data[start - 1] != '\n' && offset - start < BEFORE) start--;
+  *cut_before = start > 0 && self->data[start - 1] != '\n';
+  while (end < self->len && self->data[end] != '\n' && end - start < LONG) end++;
+  *cut_after = end < self->len && self->data[end] != '\n';
+  if (*cut_after && end - offset > AFTER)
+    end = offset + AFTER;
+  // Whole characters only.
+  while (*cut_before && start < offset && ((unsigned char)self->data[start] & 0xC0) == 0x80) start++;
+  while (*cut_after && end > offset && ((unsigned char)self->data[end] & 0xC0) == 0x80) end--;
+  if (!*cut_after && end > start && self->data[end - 1] == '\r')
+    end--;
+  *col = *cut_before ? hg_source_pos(self, start, 0).col : 1;
+  *len = end - start;
+  return self->data + start;
 }
 
 const char *hg_source_line(const hg_source *self, uint32_t offset, size_t *len) {

@@ -11,6 +11,10 @@ typedef struct hg_source {
   size_t len;
   char *raw;         // the allocation (data may point 3 bytes into it); NULL for a view
   char *owned_path;  // path's allocation; NULL for a view
+  // hg_source_pos's memo of the last position asked (a cache: every constructor zeroes it), so that
+  // the positions of a long line's many sites (a minified bundle's) cost the distance between them
+  bool pos_known;
+  uint32_t pos_offset, pos_line_start, pos_col;
 } hg_source;
 
 /** The largest file read: tree-sitter counts bytes in uint32_t. */
@@ -49,5 +53,12 @@ void hg_source_free(hg_source *self);
 hg_pos hg_source_pos(const hg_source *self, uint32_t offset, uint32_t row);
 /** The text of the line holding `offset`, without its line ending; *len receives its length. */
 const char *hg_source_line(const hg_source *self, uint32_t offset, size_t *len);
+/** The line holding `offset` as hg_source_line gives it, or, when the line is long (a minified
+ *  bundle's), a window of it around `offset` (some 120 bytes before, 400 after, whole characters):
+ *  *cut_before / *cut_after say whether it stops short of the line's start / end, *col is the
+ *  column of its first character (1 for a line given from its start). Costs the window, not the
+ *  line. */
+const char *hg_source_window(const hg_source *self, uint32_t offset, size_t *len, bool *cut_before,
+                             bool *cut_after, uint32_t *col);
 
 #endif

@@ -51,7 +51,7 @@ static void caret_block(const hg_report_input *in, const hg_finding *f) {
   fprintf(o, "%*s %s|%s ", w, "", c(in, BLUE), c(in, RESET));
   // Reproduce the line's tabs so the caret lands under the column on any tab width.
   const char *p = f->source_line;
-  for (uint32_t col = 1; col < f->col && *p; p++) {
+  for (uint32_t col = f->source_col > 1 ? f->source_col : 1; col < f->col && *p; p++) {
     if (((unsigned char)*p & 0xC0) == 0x80) continue;
     fputc(*p == '\t' ? '\t' : ' ', o);
     col++;

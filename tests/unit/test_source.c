@@ -230,6 +230,47 @@ static void test_source__position_at_end_and_empty(void **state) {
   hg_source_free(&s);
 }
 
+// Positions asked in any order along and across lines (the memo of the last one) agree with a
+// count from the line's start; a long line is given as a window around the position.
+static void test_source__positions_in_any_order_and_windows(void **state) {
+  (void)state;
+  hg_buf text = {0};
+  hg_buf_puts(&text, "ab\n");
+  for (int i = 0; i < 700; i++) hg_buf_puts(&text, "x\xc3\xa9"); // 700 x 2 characters, 2100 bytes
+  hg_buf_puts(&text, "\nlast");
+  hg_source src;
+  hg_source_from_bytes(&src, "long.js", text.data, text.len);
+  static const uint32_t offsets[] = {3, 2000, 9, 1500, 1500, 2102, 2104, 1, 600, 2103};
+  for (size_t i = 0; i < sizeof(offsets) / sizeof(offsets[0]); i++) {
+    uint32_t o = offsets[i], start = o;
+    while (start > 0 && src.data[start - 1] != '\n') start--;
+    uint32_t want = 1;
+    for (uint32_t k = start; k < o; k++) want += ((unsigned char)src.data[k] & 0xC0) != 0x80;
+    assert_int_equal(hg_source_pos(&src, o, 0).col, want);
+  }
+  size_t len;
+  bool before, after;
+  uint32_t col;
+  const char *w = hg_source_window(&src, 1503, &len, &before, &after, &col); // near the end: to the end
+  assert_true(before);
+  assert_false(after);
+  assert_int_equal(w + len - src.data, 2103);
+  w = hg_source_window(&src, 600, &len, &before, &after, &col);
+  assert_true(before);
+  assert_true(after);
+  assert_true(len <= 520);
+  assert_true(((unsigned char)w[0] & 0xC0) != 0x80);                   // whole characters
+  assert_int_equal(hg_source_pos(&src, (uint32_t)(w - src.data), 0).col, col);
+  w = hg_source_window(&src, 2, &len, &before, &after, &col);         // a short line: whole
+  assert_false(before);
+  assert_false(after);
+  assert_int_equal(len, 2);
+  assert_int_equal(col, 1);
+  assert_memory_equal(w, "ab", 2);
+  hg_source_free(&src);
+  hg_buf_free(&text);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_source__from_bytes_copies),
@@ -240,6 +281,7 @@ int main(void) {
       cmocka_unit_test(test_source__line_text),
       cmocka_unit_test(test_source__line_text_after_bom),
       cmocka_unit_test(test_source__position_at_end_and_empty),
+      cmocka_unit_test(test_source__positions_in_any_order_and_windows),
   };
   return cmocka_run_group_tests_name("source", tests, NULL, NULL);
 }
