@@ -185,7 +185,8 @@ static void client_site(js_ctx *c, const hg_pattern *p, TSNode node) {
 
 // The methods whose arguments add up over calls (they append to the container's lists).
 static bool accumulates(const char *method) {
-  return !strcmp(method, "withAddedCapabilities") || !strcmp(method, "withDroppedCapabilities");
+  return !strcmp(method, "withAddedCapabilities") || !strcmp(method, "withDroppedCapabilities") ||
+         !strcmp(method, "withSecurityOpt");
 }
 
 typedef struct {
