@@ -70,8 +70,14 @@ static void audit_line(const hg_report_input *in, text_state *s, const hg_findin
   }
   char pos[32];
   snprintf(pos, sizeof(pos), "%u:%u", f->line, f->col);
+  // The kind column as wide as the file's longest kind (compose-service, quadlet-container).
+  int kind_width = 11;
+  for (size_t i = 0; in->findings && i < in->findings->len; i++) {
+    int n = (int)strlen(in->findings->items[i].kind);
+    if (n > kind_width) kind_width = n;
+  }
   const char *colour = st == HG_STATUS_FAIL ? RED : st == HG_STATUS_PASS || st == HG_STATUS_ALLOWED ? GREEN : YELLOW;
-  fprintf(o, "  %-9s %-11s %s%-10s%s  via %-7s  ", pos, f->kind, c(in, colour),
+  fprintf(o, "  %-9s %-*s %s%-10s%s  via %-7s  ", pos, kind_width, f->kind, c(in, colour),
           st == HG_STATUS_FAIL ? "FAIL" : hg_status_names[st], c(in, RESET), hg_via_names[f->via]);
   if (f->rule != HG_RULE_NONE) fprintf(o, "%s: ", hg_rules[f->rule].id);
   fputs(f->message ? f->message : "", o);
