@@ -70,8 +70,9 @@ static void audit_line(const hg_report_input *in, text_state *s, const hg_findin
   }
   char pos[32];
   snprintf(pos, sizeof(pos), "%u:%u", f->line, f->col);
-  // The kind column as wide as the file's longest kind (compose-service, quadlet-container).
-  int kind_width = 11;
+  // The kind column as wide as the longest built-in kind (quadlet-container), or a file's longer
+  // one (a rule of the user's), so that every row keeps its columns.
+  int kind_width = 17;
   for (size_t i = 0; in->findings && i < in->findings->len; i++) {
     int n = (int)strlen(in->findings->items[i].kind);
     if (n > kind_width) kind_width = n;
