@@ -76,15 +76,38 @@ static void python_script(hg_extractor *self, const hg_ruleset *rules, const hg_
       return;
   }
   hg_buf text = {0};
-  hg_resolve_shell_text(r, command, &text);
+  hg_value_vec holes = {0};
+  hg_resolve_shell_text(r, command, &text, &holes);
   const char *t = text.data ? text.data : "";
   size_t n = text.len;
   if (!hg_ruleset_may_contain_site(rules, HG_SURFACE_SHELL, t, n, NULL)) {
     hg_buf_free(&text);
+    free(holes.items);
     return;
   }
+  // Each part of the string hardguard cannot follow stands in the shell code as a variable named by
+  // the Python expression when that is a name (`${image}`), else by its place (`${python_2}`), and
+  // the shell reading says which expression it is.
+  size_t n_holes = 0;
+  for (size_t i = 0; i < n; i++) n_holes += t[i] == HG_HOLE;
+  bool named = n_holes == holes.len && n_holes > 0;
+  const char **hole_names = named ? hg_arena_alloc(arena, n_holes * sizeof(char *)) : NULL;
+  const char **hole_origins = named ? hg_arena_alloc(arena, n_holes * sizeof(char *)) : NULL;
+  for (size_t i = 0; named && i < n_holes; i++) {
+    const char *x = holes.items[i].text ? holes.items[i].text : "";
+    size_t xl = strlen(x);
+    if (xl >= 2 && x[0] == '{' && x[xl - 1] == '}') // an f-string's {expression}
+      x = hg_arena_strndup(arena, x + 1, xl - 2);
+    bool identifier = (*x == '_' || (*x >= 'a' && *x <= 'z') || (*x >= 'A' && *x <= 'Z')) &&
+                      strspn(x, "_abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789") == strlen(x);
+    hole_names[i] = identifier ? x : hg_arena_printf(arena, "python_%zu", i + 1);
+    hole_origins[i] = hg_arena_printf(arena, "`%.80s`, a part of the Python string hardguard cannot follow", x);
+  }
+  free(holes.items);
   static const char *const HOLE_NAMES[] = {"python_expression"};
-  static const hg_sh_env HOLES = {HOLE_NAMES, NULL, 1, "a part of the Python string hardguard cannot follow"};
+  hg_sh_env HOLES = {HOLE_NAMES, NULL, 1, "a part of the Python string hardguard cannot follow"};
+  if (named)
+    HOLES = (hg_sh_env){hole_names, hole_origins, n_holes, HOLES.origin};
   // A plain literal maps byte for byte; anything else (parts joined, a name followed) to the expression.
   TSNode content = {0};
   if (hg_node_is(command, "string"))
@@ -100,11 +123,14 @@ static void python_script(hg_extractor *self, const hg_ruleset *rules, const hg_
   if (exact) {
     hg_embed_put(&b, t, n, ts_node_start_byte(content), true);
   } else {
-    for (size_t i = 0; i < n; i++) {
-      if (t[i] == HG_HOLE)
-        hg_embed_put(&b, "${python_expression}", 20, at, false);
-      else
+    for (size_t i = 0, hole = 0; i < n; i++) {
+      if (t[i] == HG_HOLE) {
+        const char *name = HOLES.names[named ? hole++ : 0];
+        char *var = hg_arena_printf(arena, "${%s}", name);
+        hg_embed_put(&b, var, strlen(var), at, false);
+      } else {
         hg_embed_put(&b, t + i, 1, at, false);
+      }
     }
   }
   hg_buf_free(&text);

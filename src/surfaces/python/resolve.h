@@ -140,7 +140,8 @@ hg_value hg_resolve_argv(const hg_resolver *self, TSNode list);
  *  BUILDER word, others stay holes inside their word. */
 hg_value hg_resolve_shell(const hg_resolver *self, TSNode command);
 /** The text of a command string (a literal, an f-string, a concatenation, a %- or .format()-ted
- *  string, a name bound to one), HG_HOLE standing for each part that cannot be followed. */
-void hg_resolve_shell_text(const hg_resolver *self, TSNode command, hg_buf *out);
+ *  string, a name bound to one), HG_HOLE standing for each part that cannot be followed; `holes`
+ *  gets those parts, in order, as UNKNOWN values (the caller frees the vector's array). */
+void hg_resolve_shell_text(const hg_resolver *self, TSNode command, hg_buf *out, hg_value_vec *holes);
 
 #endif

@@ -368,10 +368,8 @@ bool hg_resolve__format(const hg_resolver *self, TSNode n, int depth, hg_value *
   return true;
 }
 
-void hg_resolve_shell_text(const hg_resolver *self, TSNode command, hg_buf *out) {
-  hg_value_vec holes = {0};
-  shell_text(self, command, out, &holes, 0);
-  free(holes.items);
+void hg_resolve_shell_text(const hg_resolver *self, TSNode command, hg_buf *out, hg_value_vec *holes) {
+  shell_text(self, command, out, holes, 0);
 }
 
 hg_value hg_resolve_shell(const hg_resolver *self, TSNode command) {
