@@ -68,8 +68,10 @@ if ! command -v man >/dev/null 2>&1; then
   echo "skip deb: man is not installed (man-db)"
 elif [ ! -e /usr/share/man/man1/hardguard.1.gz ] && grep -rqs 'path-exclude.*/usr/share/man' /etc/dpkg/dpkg.cfg.d/; then
   echo "skip deb: dpkg is configured here not to install man pages (/etc/dpkg/dpkg.cfg.d)"
-elif page=$(man -w hardguard 2>&1) && [ "$page" = /usr/share/man/man1/hardguard.1.gz ]; then
-  ok "man -w hardguard: $page"
+elif page=$(man -aw hardguard 2>&1) && grep -qx /usr/share/man/man1/hardguard.1.gz <<<"$page"; then
+  # -a: every page man finds (a `cmake --install` copy in /usr/local is found first, and is not
+  # the package's to check)
+  ok "man -aw hardguard: the package's /usr/share/man/man1/hardguard.1.gz"
 else
   fail "man -w hardguard: $page"
 fi
