@@ -46,7 +46,9 @@ function(hg_grammar name)
       message(FATAL_ERROR
         "npm pack ${_pkg}@${_ver} failed:\n${_err}\n"
         "What to do: behind a proxy, set npm's `proxy`/`https-proxy` (npm config set https-proxy URL); "
-        "behind a proxy with its own certificate, point npm at it (npm config set cafile /path/to/ca.pem); "
+        "behind a proxy with its own certificate, trust its CA system-wide (cp ca.crt "
+        "/usr/local/share/ca-certificates/ && update-ca-certificates: Debian's npm reads that store) "
+        "or point npm at it (npm config set cafile /path/to/ca.pem); "
         "or download the tarball elsewhere (npm pack ${_pkg}@${_ver}) and configure with "
         "-DHG_GRAMMAR_TARBALL_${NAME}=/path/to/${_pkg}-${_ver}.tgz (its SHA-512 is still checked).")
     endif()
