@@ -640,6 +640,15 @@ void hg_judge_read_mapping(hg_judge *j, const hg_value *mapping) {
       }
     }
   }
+  // A name the dialect's tool reads otherwise, or that says what a failing site needs to hear (a
+  // compose service publishing `ports` needs a network): the first value found at it.
+  const hg_dialect *d = &p->dialects[j->dialect];
+  for (size_t t = 0; t < d->n_traps; t++) {
+    bool absent;
+    mapping_lookup(j, mapping, d->traps[t].name, &ends, &absent);
+    if (!j->trap_hit[t] && ends.len)
+      j->trap_hit[t] = ends.items[0];
+  }
   free(ends.items);
 }
 
