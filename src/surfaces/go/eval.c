@@ -372,6 +372,53 @@ static hg_value modifier(hg_go_eval *e, const hg_go_src *f, TSNode fn) {
   return s.v;
 }
 
+// The argument a followed call gives parameter `name` of `fn` (a `...` parameter: the list of the
+// remaining ones), as read where the call stands; false when `fn` is not a function being followed
+// from a call, or the call gives no such argument.
+static bool argument_of(hg_go_eval *e, const hg_go_src *f, TSNode fn, const char *name, size_t len, hg_value *out) {
+  const hg_go_call *c = e->calls;
+  while (c && !(ts_node_eq(c->fn, fn) && c->def_path && hg_go_same_file(f->path, c->def_path)))
+    c = c->outer;
+  if (!c)
+    return false;
+  TSNode params = hg_node_field(fn, "parameters"), args = hg_node_field(c->call, "arguments");
+  uint32_t index = 0;
+  for (uint32_t i = 0, n = kids(params); i < n; i++) {
+    TSNode decl = ts_node_named_child(params, i);
+    bool variadic = hg_node_is(decl, "variadic_parameter_declaration");
+    for (uint32_t k = 0, m = all_kids(decl); k < m; k++) {
+      const char *field = ts_node_field_name_for_child(decl, k);
+      if (!field || strcmp(field, "name") != 0)
+        continue;
+      if (!hg_node_text_eq(ts_node_child(decl, k), f->src, name, len)) {
+        index++;
+        continue;
+      }
+      const hg_go_call *saved = e->calls;
+      e->calls = c->outer; // the arguments are read in the caller's own context
+      if (variadic) {
+        hg_value_vec items = {0};
+        for (uint32_t a = index, na = hg_node_arg_count(args); a < na; a++) {
+          TSNode x = hg_node_arg(args, a);
+          bool spread = hg_node_is(x, "variadic_argument");
+          hg_value v = value(e, c->file, spread ? ts_node_named_child(x, 0) : x, c->at);
+          v.splat = spread;
+          HG_VEC_PUSH(&items, v);
+        }
+        *out = finish(e, (hg_value){.kind = HG_VAL_LIST, .text = text(e, c->file, args), .line = line_of(args)}, &items);
+      } else {
+        TSNode x = hg_node_arg(args, index);
+        *out = ts_node_is_null(x) || hg_node_is(x, "variadic_argument")
+                   ? unknown(e, c->file, args, "arguments spread from a slice, which hardguard cannot match to parameters")
+                   : value(e, c->file, x, c->at);
+      }
+      e->calls = saved;
+      return true;
+    }
+  }
+  return false;
+}
+
 static hg_value identifier(hg_go_eval *e, const hg_go_src *f, TSNode id, TSNode at) {
   const char *name = f->src + ts_node_start_byte(id);
   size_t len = ts_node_end_byte(id) - ts_node_start_byte(id);
@@ -393,6 +440,8 @@ static hg_value identifier(hg_go_eval *e, const hg_go_src *f, TSNode id, TSNode 
     if (ts_node_eq(fn, e->modifier) && is_param(f, fn, name, len)) {
       s.found = s.pointer = true;
       s.v = (hg_value){.kind = HG_VAL_DICT, .text = text(e, f, id), .line = line_of(id)};
+    } else if (is_param(f, fn, name, len) && argument_of(e, f, fn, name, len, &s.v)) {
+      s.found = s.pointer = true; // a function followed from a call: the argument it was given
     }
     scan(&s, s.body);
     if (s.found)
@@ -510,7 +559,11 @@ static hg_value call(hg_go_eval *e, const hg_go_src *f, TSNode n, TSNode at) {
                           : "a call hardguard does not follow (a method, a function value or another package)");
   }
   const char *via = hg_arena_printf(e->arena, "%.*s() (%s:%u)", (int)nl, nm, d.file.path, line_of(d.node));
+  // Its parameters are this call's arguments, read here (with the arguments this site gives it).
+  hg_go_call frame = {.fn = d.node, .call = n, .at = at, .file = f, .outer = e->calls, .def_path = d.file.path};
+  e->calls = &frame;
   hg_value v = returns(e, &d.file, d.node, n, via);
+  e->calls = frame.outer;
   if (!is_builder)
     return v;
   hg_value yields = v;

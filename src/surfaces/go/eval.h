@@ -18,12 +18,23 @@
 #include "surfaces/go/names.h"
 #include "surfaces/go/package.h"
 
+/** A call followed into the function it calls: the function's parameters are its arguments. */
+typedef struct hg_go_call {
+  TSNode fn;                      // the function_declaration called
+  TSNode call;                    // the call_expression
+  TSNode at;                      // where the call stands (names in its arguments are read there)
+  const hg_go_src *file;          // the file of the call
+  const char *def_path;           // the file of the function called
+  const struct hg_go_call *outer; // the call being followed when this one was made, or NULL
+} hg_go_call;
+
 typedef struct {
   hg_arena *arena;
   const hg_config *config;
   hg_go_packages *packages; // NULL: only the file itself is read
   const char *site;         // the site's file: values standing in it name no path
   TSNode modifier;          // the function being read as a modifier (a null node: none)
+  const hg_go_call *calls;  // the calls being followed into functions, innermost first
   size_t budget;            // nodes still to evaluate for this site
   int depth;
 } hg_go_eval;
