@@ -211,8 +211,12 @@ typedef struct {
   uint32_t until; // statements starting at or past this byte are not read (the site's start)
   bool found;
   bool pointer; // its value is a pointer (`&T{...}`, or a call's result): a call it is passed to may change it
+  int depth;    // of statements nested in statements (bounded: the walk recurses)
   hg_value v;
 } local_scan;
+
+// Statements nested deeper than this are not read: the name's value is unknown past them.
+enum { MAX_NESTING = 256 };
 
 // Could the value of `x` (the right-hand side assigned) be a pointer? `&T{...}`, a call's result.
 static bool pointer_like(TSNode x) {
@@ -321,10 +325,17 @@ static void passed(local_scan *s, TSNode call) {
 
 // Walks the statements of a function body in order, up to the site.
 static void scan(local_scan *s, TSNode n) {
+  if (s->depth >= MAX_NESTING) {
+    s->v = unknown(s->e, s->f, n, "code nested deeper than hardguard reads");
+    s->v.text = hg_arena_printf(s->e->arena, "%.40s...", s->v.text); // not the whole nested block
+    s->found = true;
+    return;
+  }
+  s->depth++;
   for (uint32_t i = 0, c = kids(n); i < c; i++) {
     TSNode k = ts_node_named_child(n, i);
     if (ts_node_start_byte(k) >= s->until)
-      return;
+      break;
     if (hg_node_is(k, "func_literal") && !hg_node_contains(k, s->at))
       continue; // a closure's assignments run when it is called, not here
     scan_statement(s, k);
@@ -332,6 +343,7 @@ static void scan(local_scan *s, TSNode n) {
     if (s->found && hg_node_is(k, "call_expression") && !hg_node_contains(k, s->at))
       passed(s, k);
   }
+  s->depth--;
 }
 
 // Names where the values came through (a function or a builder) on `v` and everything in it: where
