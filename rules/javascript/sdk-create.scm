@@ -18,11 +18,13 @@
 ;; testcontainers-node: `new GenericContainer(image)` (imported from testcontainers) and the
 ;; methods chained on it up to `.start()` (or called on the name holding it, later in the same
 ;; block), read as a mapping of each method's name to its argument (TRUE for none), judged in
-;; the testcontainers-node dialect.
+;; the testcontainers-node dialect. The methods of `hardguard.accumulate` append to the container's
+;; lists: their arguments add up over calls.
 ((new_expression
    constructor: [(identifier) (member_expression)] @_ctor
    arguments: (arguments) @body) @site
  (#match? @_ctor "(^|\\.)GenericContainer$")
  (#file-contains? "testcontainers")
  (#set! hardguard.reads "body")
- (#set! hardguard.dialect "testcontainers-node"))
+ (#set! hardguard.dialect "testcontainers-node")
+ (#set! hardguard.accumulate "withAddedCapabilities withDroppedCapabilities withSecurityOpt"))

@@ -183,16 +183,25 @@ static void client_site(js_ctx *c, const hg_pattern *p, TSNode node) {
 
 // ---- testcontainers-node -----------------------------------------------------------------------
 
-// The methods whose arguments add up over calls (they append to the container's lists).
-static bool accumulates(const char *method) {
-  return !strcmp(method, "withAddedCapabilities") || !strcmp(method, "withDroppedCapabilities") ||
-         !strcmp(method, "withSecurityOpt");
-}
-
 typedef struct {
   hg_value_vec items;
   bool started;
+  const char *accumulate; // the pattern's `hardguard.accumulate`: methods whose arguments add up
 } chain;
+
+// Does `method` append to the container's lists, its arguments adding up over calls (the
+// pattern's `(#set! hardguard.accumulate "withAddedCapabilities ...")`)?
+static bool accumulates(const chain *ch, const char *method) {
+  size_t n = strlen(method);
+  for (const char *w = ch->accumulate; w && *w;) {
+    while (*w == ' ') w++;
+    size_t k = strcspn(w, " ");
+    if (k == n && !memcmp(w, method, n))
+      return true;
+    w += k;
+  }
+  return false;
+}
 
 // Each argument of a call, spreads of known arrays flattened.
 static hg_value args_list(js_ctx *c, TSNode args) {
@@ -225,7 +234,7 @@ static void add_method(js_ctx *c, chain *ch, const char *method, TSNode call) {
   TSNode args = hg_node_field(call, "arguments");
   uint32_t n = hg_node_arg_count(args);
   hg_value v;
-  if (accumulates(method)) {
+  if (accumulates(ch, method)) {
     v = args_list(c, args);
     for (size_t i = 0; i < ch->items.len; i++) // earlier calls' values come first
       if (ch->items.items[i].key && !strcmp(ch->items.items[i].key, method) && ch->items.items[i].kind == HG_VAL_LIST) {
@@ -327,7 +336,7 @@ static void testcontainers_site(js_ctx *c, const hg_pattern *p, TSNode node) {
       strcmp(prop, "GenericContainer") != 0)
     return;
   hg_site s = new_site(c, p, node);
-  chain ch = {0};
+  chain ch = {.accumulate = hg_predicates_property(p->predicates, "hardguard.accumulate")};
   TSNode end = chain_up(c, node, &ch);
   if (!ch.started) {
     // Kept in a name: the calls on it later in the same block; else it escapes.
