@@ -14,6 +14,7 @@
 #include "app/project.h"
 #include "app/repo.h"
 #include "app/scan.h"
+#include "app/shard.h"
 #include "app/walk.h"
 #include "cli/info.h"
 #include "cli/init.h"
@@ -82,7 +83,7 @@ static void find_stale(baseline_result *b, const hg_options *o, hg_repo *repo, c
   for (size_t i = 0; i < o->n_paths; i++) args[i] = hg_repo_relpath(repo, o->paths[i]);
   b->stale = hg_xcalloc(b->entries.len, sizeof(hg_baseline_entry *));
   for (size_t j = 0; j < b->entries.len; j++)
-    if (!used[j] && in_scope(&b->entries.items[j], &scanned, args, o->n_paths, hg_repo_root(repo)))
+    if (!used[j] && hg_shard_holds(&o->shard, b->entries.items[j].path) && in_scope(&b->entries.items[j], &scanned, args, o->n_paths, hg_repo_root(repo)))
       b->stale[b->n_stale++] = &b->entries.items[j];
   // Stale entries in the order they stand in the file.
   for (size_t i = 1; i < b->n_stale; i++)
@@ -217,7 +218,7 @@ static int check(const hg_options *o, const hg_ruleset *rules, hg_repo *repo, co
     return HG_EXIT_ERROR;
   }
   // The repository root, only when something names files relative to it.
-  bool want_root = o->diff_ref || o->baseline || o->write_baseline || hg_reporter_wants_root(o->reporter);
+  bool want_root = o->diff_ref || o->shard.n || o->baseline || o->write_baseline || hg_reporter_wants_root(o->reporter);
   // Outside git: the directory of the .hardguard.yml, else the working directory.
   bool own_repo = want_root && !repo;
   if (own_repo) repo = hg_repo_open(o->paths[0], config->path ? config->root : ".");
@@ -230,7 +231,12 @@ static int check(const hg_options *o, const hg_ruleset *rules, hg_repo *repo, co
   int fix_rc = 0;
   hg_fix_report fixes = {0};
   hg_walk_extra extra = {0};
+  char *automation_id = NULL;  // --shard: the SARIF run's automationDetails.id
   hg_walk(o->paths, o->n_paths, config, &files, &errors, &stats.excluded, &extra);
+  // --shard: what the walk could not read and what it skipped belong to their files' shards; the
+  // files themselves are split once the excludes and --diff have had their say.
+  hg_shard_keep_errors(&o->shard, repo, &errors);
+  hg_shard_keep_paths(&o->shard, repo, &extra.skipped);
   // A file named that no surface reads is said (under --strict it fails the run: not checked).
   if (!o->quiet || o->strict)
     for (size_t i = 0; i < extra.skipped.len; i++)
@@ -242,15 +248,19 @@ static int check(const hg_options *o, const hg_ruleset *rules, hg_repo *repo, co
        hg_gate_check_empty(o->paths, o->n_paths, config, files.len, stats.excluded, &e) != 0) ||
       hg_gate_check_builders(config, projects, &e) != 0 ||
       (o->diff_ref && keep_changed(repo, o->diff_ref, &files, &e) != 0) ||
+      (hg_shard_keep_paths(&o->shard, repo, &files), false) ||
       (o->diff_ref && hg_gate_review(&gate, repo, o->diff_ref, o->config_path, o->paths[0], trusted ? NULL : config,
                                      o->baseline, &files, &e) != 0)) {
     fprintf(err, "hardguard: %s\n", e.message);
     rc = HG_EXIT_ERROR;
     goto cleanup;
   }
+  hg_shard_keep_relaxations(&o->shard, repo, &gate.added);
+  automation_id = hg_shard_automation_id(&o->shard);
   bool color = o->color == 1 || (o->color == -1 && !getenv("NO_COLOR") && isatty(fileno(out)));
   if (o->reporter->streams && !o->fix && !o->write_baseline) {
     hg_report_input in = {.out = out, .color = color, .audit = o->audit, .quiet = o->quiet, .repo = repo,
+                          .automation_id = automation_id,
                           .baseline_path = o->baseline, .gate = &gate};
     rc = scan_streaming(o, &so, &in, &base, &files, &errors, &stats, err);
     goto cleanup;
@@ -299,7 +309,7 @@ static int check(const hg_options *o, const hg_ruleset *rules, hg_repo *repo, co
       .out = out, .color = color, .audit = o->audit, .quiet = o->quiet, .findings = &findings, .errors = &errors,
       .stats = &shown, .repo = repo, .relpaths = (const char *const *)relpaths, .baseline_path = baseline_path,
       .baselined = base.baselined, .stale = base.stale, .n_stale = base.n_stale, .gate = &gate,
-      .fixes = o->show_fixes ? &fixes : NULL,
+      .fixes = o->show_fixes ? &fixes : NULL, .automation_id = automation_id,
   };
   hg_report(o->reporter, &in);
   rc = fix_rc ? fix_rc : exit_status(shown.failing, &in, &errors);
@@ -307,6 +317,7 @@ cleanup:
   if (o->strict && extra.skipped.len && rc != HG_EXIT_ERROR) rc = HG_EXIT_ERROR;
   fflush(out);
   hg_walk_extra_free(&extra);
+  free(automation_id);
   hg_fix_report_free(&fixes);
   if (relpaths) hg_strv_free(relpaths, findings.len);
   hg_baseline_free(&base.entries);

@@ -34,6 +34,8 @@ const char hg_cli_usage[] =
     "  --strict               with --diff, a change that relaxes the gate (gate-relaxed) fails;\n"
     "                         a file named as a PATH that no surface reads exits 2 (it was not\n"
     "                         checked; without --strict it is said on stderr and skipped)\n"
+    "  --shard K/N            judge only the files whose path hashes to shard K of N (1 <= K <= N),\n"
+    "                         so that N CI jobs share a tree; their reports add up to the whole\n"
     "  --allow-empty          pass when the config's excludes leave no file to check\n"
     "  -j, --jobs N           worker threads (default: one per online core)\n"
     "  --color WHEN           auto (default), always, never; NO_COLOR=1 also turns colour off\n"
@@ -72,7 +74,7 @@ int hg_cli_options(hg_options *o, int argc, char **argv, FILE *err) {
   enum {
     OPT_FORMAT = 256, OPT_AUDIT, OPT_CONFIG, OPT_RULES, OPT_COLOR, OPT_LIST_RULES, OPT_EXPLAIN, OPT_VERSION,
     OPT_DIFF, OPT_BASELINE, OPT_WRITE_BASELINE, OPT_CONFIG_FROM, OPT_STRICT, OPT_ALLOW_EMPTY, OPT_FIX,
-    OPT_SHOW_FIXES,
+    OPT_SHOW_FIXES, OPT_SHARD,
   };
   static const struct option longs[] = {
       {"format", required_argument, NULL, OPT_FORMAT},
@@ -88,6 +90,7 @@ int hg_cli_options(hg_options *o, int argc, char **argv, FILE *err) {
       {"config-from", required_argument, NULL, OPT_CONFIG_FROM},
       {"strict", no_argument, NULL, OPT_STRICT},
       {"allow-empty", no_argument, NULL, OPT_ALLOW_EMPTY},
+      {"shard", required_argument, NULL, OPT_SHARD},
       {"jobs", required_argument, NULL, 'j'},
       {"color", required_argument, NULL, OPT_COLOR},
       {"quiet", no_argument, NULL, 'q'},
@@ -130,6 +133,11 @@ int hg_cli_options(hg_options *o, int argc, char **argv, FILE *err) {
     case OPT_RULES: o->rules_dir = optarg; break;
     case OPT_STRICT: o->strict = true; break;
     case OPT_ALLOW_EMPTY: o->allow_empty = true; break;
+    case OPT_SHARD:
+      if (!hg_shard_parse(optarg, &o->shard))
+        return hg_cli_usage_error(err, "--shard expects K/N, shard K of N with 1 <= K <= N <= 4096 (e.g. 2/4), got '%s'",
+                                  optarg);
+      break;
     case 'j': {
       char *end;
       long n = strtol(optarg, &end, 10);
@@ -155,6 +163,8 @@ int hg_cli_options(hg_options *o, int argc, char **argv, FILE *err) {
   }
   if (o->write_baseline && o->diff_ref)
     return hg_cli_usage_error(err, "%s", "--write-baseline records a whole run; it cannot be combined with --diff");
+  if (o->write_baseline && o->shard.n)
+    return hg_cli_usage_error(err, "%s", "--write-baseline records a whole run; it cannot be combined with --shard");
   if (o->show_fixes && !o->fix) return hg_cli_usage_error(err, "%s", "--show-fixes goes with --fix");
   if (o->fix && o->write_baseline)
     return hg_cli_usage_error(err, "%s", "--fix and --write-baseline: fix first, then record the rest");

@@ -6,6 +6,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "app/shard.h"
 #include "report/report.h"
 
 typedef enum { CMD_CHECK, CMD_LIST_RULES, CMD_EXPLAIN, CMD_HELP, CMD_VERSION } hg_cli_command;
@@ -20,6 +21,7 @@ typedef struct {
   const char *baseline;        // --baseline
   const char *write_baseline;  // --write-baseline
   const char *config_from;     // --config-from: config, baseline and rules from this git commit
+  hg_shard shard;              // --shard K/N (n 0: the whole run)
   unsigned jobs;
   bool audit, quiet;
   bool fix, show_fixes;  // --fix, --show-fixes

@@ -31,6 +31,7 @@ typedef struct {
   const hg_baseline_entry *const *stale;  // baseline entries that matched nothing in scope
   size_t n_stale;
   const struct hg_fix_report *fixes;  // --fix --show-fixes: the fixes proposed (fix/apply.h), else NULL
+  const char *automation_id;  // --shard: SARIF's runs[0].automationDetails.id; NULL: none
   const hg_gate *gate;  // what the configuration relaxes, and gate-relaxed warnings; NULL: nothing
 } hg_report_input;
 

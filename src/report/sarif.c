@@ -114,14 +114,17 @@ static json_t *location(const char *relpath, uint32_t line, uint32_t col, uint32
 #define RESULTS_KEY "\"results\": ["
 
 // The document with no results, dumped; `invocation` is taken (NULL: an empty one). *at: where
-// its results array opens (the '[' after RESULTS_KEY).
-static char *document(json_t *invocation, char **at) {
+// its results array opens (the '[' after RESULTS_KEY). A sharded run names its shard in
+// automationDetails (GitHub's code scanning keeps one analysis per category: the id up to its
+// last slash).
+static char *document(const hg_report_input *in, json_t *invocation, char **at) {
   json_t *rules = json_array();
   for (size_t i = 0; i < HG_RULE_COUNT; i++) json_array_append_new(rules, rule_descriptor(&hg_rules[i]));
   json_t *run = json_pack("{s:{s:{s:s, s:s, s:s, s:s, s:o}}, s:s, s:[], s:[o]}", "tool", "driver", "name", "hardguard",
                           "version", HG_VERSION, "semanticVersion", HG_VERSION, "informationUri", HG_INFORMATION_URI,
                           "rules", rules, "columnKind", "unicodeCodePoints", "results", "invocations",
                           invocation ? invocation : json_object());
+  if (in->automation_id) json_object_set_new(run, "automationDetails", json_pack("{s:s}", "id", in->automation_id));
   json_t *root = json_pack("{s:s, s:s, s:[o]}", "$schema",
                            "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json",
                            "version", "2.1.0", "runs", run);
@@ -133,7 +136,7 @@ static char *document(json_t *invocation, char **at) {
 
 static void begin(const hg_report_input *in, void **state) {
   sarif_state *s = hg_xcalloc(1, sizeof(sarif_state));
-  char *at, *text = document(NULL, &at);
+  char *at, *text = document(in, NULL, &at);
   fwrite(text, 1, (size_t)(at + 1 - text), in->out);
   // A result's indent: the key's, one level deeper.
   const char *key = at - strlen(RESULTS_KEY) + 1, *line = key;
@@ -338,7 +341,7 @@ static void end(const hg_report_input *in, void *state) {
   gate(in, s, invocation);
   json_decref(notes);
   // The results array closes as jansson closes it, then the rest of the document.
-  char *at, *text = document(invocation, &at);
+  char *at, *text = document(in, invocation, &at);
   if (s->results) fprintf(in->out, "\n%*s]", (int)s->indent - 2, "");
   else fputc(']', in->out);
   fputs(at + 2, in->out);  // after the empty array's "[]"
