@@ -183,7 +183,9 @@ static void load(hg_index *self, entry *e, const char *dotted, size_t len) {
   hg_python_read_imports(self->facts, e->src, e->tree, imports, e->arena);
   e->module = hg_xcalloc(1, sizeof(hg_module));
   size_t cn = strlen(self->cwd);
-  const char *below = cn ? hg_path_below(e->path, self->cwd, cn) : NULL;
+  // Shown relative to the working directory, as the walk names files (from "/" too).
+  const char *below = !strcmp(self->cwd, "/") && e->path[0] == '/' && e->path[1] ? e->path + 1
+                      : cn ? hg_path_below(e->path, self->cwd, cn) : NULL;
   const char *shown = below ? below : e->path;
   *e->module = (hg_module){.path = shown,
                            .name = hg_arena_strndup(e->arena, dotted, len),
