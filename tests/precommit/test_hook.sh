@@ -3,8 +3,8 @@
 # the .pre-commit-config.yaml is the documentation's example (each one: every documentation file
 # holding a marker `<!-- tests/precommit/test_hook.sh runs this configuration -->` is tested on its
 # own, with its `... too: local` variant when it has one), its `repo:` pointed at a local git repository
-# holding this tree's .pre-commit-hooks.yaml and tagged with the example's `rev:` (and, as a copy
-# without tags is, pinned by a commit SHA); the freshly built hardguard is first on PATH. A commit adding an unhardened containers.run is refused with the
+# holding this tree's .pre-commit-hooks.yaml at the commit the example's `rev:` pins (or tagged
+# with its tag; then also pinned by a commit SHA, and by the release tag when it pins a commit); the freshly built hardguard is first on PATH. A commit adding an unhardened containers.run is refused with the
 # finding shown; staged content is what counts; excluded and unstaged files are not judged; after
 # the fix the commit goes through and the hook says nothing.
 #
@@ -64,7 +64,15 @@ git init -q "$tmp/hook-repo"
 cp "$src/.pre-commit-hooks.yaml" "$tmp/hook-repo/"
 git -C "$tmp/hook-repo" add .pre-commit-hooks.yaml
 git -C "$tmp/hook-repo" commit -qm "hardguard hook"
-git -C "$tmp/hook-repo" tag "$rev"
+# The example pins a commit (40 hex digits: this repository has no release tag yet) or a tag: the
+# hook repository's commit stands for the one pinned, or is tagged with the example's tag.
+if [[ $rev =~ ^[0-9a-f]{40}$ ]]; then
+  pinned=commit
+  config=$(sed "s|^\( *rev: *\)$rev|\1$(git -C "$tmp/hook-repo" rev-parse HEAD)|" <<<"$config")
+else
+  pinned=tag
+  git -C "$tmp/hook-repo" tag "$rev"
+fi
 pre-commit validate-manifest "$tmp/hook-repo/.pre-commit-hooks.yaml" >/dev/null || fail "invalid .pre-commit-hooks.yaml"
 
 # The project that uses it.
@@ -155,16 +163,25 @@ docker.from_env().containers.create("alpine", **hardening_kwargs())
 PY
 git add svc/worker.py
 git commit -m worker >"$tmp/out" 2>&1 || fail "a site applying the configured builder was refused"
-step "a copy of hardguard without the release tag, pinned by its full commit SHA (docs/usage.md: Which rev:)"
-git -C "$tmp/hook-repo" commit -q --allow-empty -m "after the release"
-sha=$(git -C "$tmp/hook-repo" rev-parse HEAD)
-git -C "$tmp/hook-repo" tag --points-at "$sha" | grep -q . && fail "the commit to pin is tagged"
-sed -i "s|^\( *rev: *\).*|\1$sha|" .pre-commit-config.yaml
-grep -q "rev: $sha\$" .pre-commit-config.yaml || fail "rev: was not replaced by the SHA"
+# The other pin of docs/usage.md's "Which rev:": a commit SHA when the example names a tag, the
+# release tag (v and CMakeLists.txt's version) when it names a commit.
+version=$(sed -n 's/^project(hardguard VERSION \([0-9.]*\).*/\1/p' "$src/CMakeLists.txt")
+git -C "$tmp/hook-repo" commit -q --allow-empty -m "after the pin"
+if [ $pinned = tag ]; then
+  step "a copy of hardguard without the release tag, pinned by its full commit SHA (docs/usage.md: Which rev:)"
+  new=$(git -C "$tmp/hook-repo" rev-parse HEAD)
+  git -C "$tmp/hook-repo" tag --points-at "$new" | grep -q . && fail "the commit to pin is tagged"
+else
+  step "a release, pinned by its tag v$version (docs/usage.md: Which rev:)"
+  new=v$version
+  git -C "$tmp/hook-repo" tag "$new"
+fi
+sed -i "s|^\( *rev: *\)[^ #]*|\1$new|" .pre-commit-config.yaml
+grep -q "rev: $new\b" .pre-commit-config.yaml || fail "rev: was not replaced by $new"
 printf 'import docker\ndocker.from_env().containers.run("alpine")\n' >app/pinned.py
-if pre-commit run hardguard --files app/pinned.py >"$tmp/out" 2>&1; then fail "the SHA-pinned hook passed a bad file"; fi
-grep -q '^app/pinned.py:2:1: error\[unhardened-site\]' "$tmp/out" || fail "the SHA-pinned hook did not show the finding"
-grep -q 'mutable reference' "$tmp/out" && fail "pre-commit takes the SHA for a mutable reference"
+if pre-commit run hardguard --files app/pinned.py >"$tmp/out" 2>&1; then fail "the hook pinned by $new passed a bad file"; fi
+grep -q '^app/pinned.py:2:1: error\[unhardened-site\]' "$tmp/out" || fail "the hook pinned by $new did not show the finding"
+grep -q 'mutable reference' "$tmp/out" && fail "pre-commit takes $new for a mutable reference"
 rm app/pinned.py
 git checkout -q .pre-commit-config.yaml
 
