@@ -77,10 +77,24 @@ def script_outputs(src, step):
     return names
 
 
+def schema_message(error):
+    """One line for a schema error: where, and what (for a oneOf/anyOf, the deepest error of its
+    branches: the one inside the branch that got furthest)."""
+    where = "/".join(map(str, error.absolute_path)) or "(top)"
+
+    def leaves(e):
+        return [x for c in e.context for x in leaves(c)] if e.context else [e]
+
+    if error.context:
+        deepest = max(leaves(error), key=lambda e: len(e.absolute_path))
+        inner = "/".join(map(str, deepest.absolute_path)) or where
+        return f"schema: {inner}: {deepest.message[:160]} (in the {error.validator} at {where})"
+    return f"schema: {where}: {error.message[:200]}"
+
+
 def problems(doc, src, validator):
     """Everything wrong with one action.yml document (a list of messages)."""
-    out = [f"schema: {'/'.join(map(str, e.absolute_path)) or '(top)'}: {e.message[:200]}"
-           for e in validator.iter_errors(doc)]
+    out = [schema_message(e) for e in validator.iter_errors(doc)]
     if not isinstance(doc, dict):
         return out or ["not a mapping"]
     declared = doc.get("inputs") or {}
