@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # Builds hardguard from the action's own sources ($GITHUB_ACTION_PATH) into $HG_DIR, the directory
-# actions/cache saves: bin/hardguard, and lib/ with the shared libraries it links that the runner's
-# image lacks until apt installs them (tree-sitter, pcre2, libyaml, jansson), found through the
-# binary's RPATH $ORIGIN/../lib, so that a restored build runs without apt. What the build needs
-# and lacks is installed with apt-get (with sudo when not root): the package list of .ci/deps.sh
-# without the test suite's. apt's and CMake's output go to a log file, its end shown on failure.
+# actions/cache saves: bin/hardguard, the portable binary (-DHG_STATIC=ON: libtree-sitter, pcre2,
+# libyaml and jansson linked from their static archives, so that a restored build needs no apt).
+# What the build needs and lacks is installed with apt-get (with sudo when not root): the package
+# list of .ci/deps.sh without the test suite's. apt's and CMake's output go to a log file, its end
+# shown on failure.
 #
 # env: HG_DIR, GITHUB_ACTION_PATH, RUNNER_TEMP
 # shellcheck source=lib.sh
@@ -51,16 +51,9 @@ fi
 
 hg_note "building hardguard from $src (log: $log)"
 rm -rf "$build" "$dir"
-# '$ORIGIN' is for the loader, not the shell: CMake writes it into the installed binary.
-# shellcheck disable=SC2016
-quietly cmake -S "$src" -B "$build" -DCMAKE_BUILD_TYPE=Release -DHG_TESTS=OFF \
-  -DCMAKE_INSTALL_RPATH='$ORIGIN/../lib' || fail "cmake could not configure the build"
+quietly cmake -S "$src" -B "$build" -DCMAKE_BUILD_TYPE=Release -DHG_TESTS=OFF -DHG_STATIC=ON ||
+  fail "cmake could not configure the build"
 quietly cmake --build "$build" -j"$(nproc)" || fail "the build failed"
 quietly cmake --install "$build" --prefix "$dir" --strip || fail "cmake --install failed"
-mkdir -p "$dir/lib"
-ldd "$dir/bin/hardguard" >>"$log" 2>&1 || fail "ldd $dir/bin/hardguard failed"
-while read -r lib; do
-  cp -L "$lib" "$dir/lib/"
-done < <(ldd "$dir/bin/hardguard" | awk '$2 == "=>" && $3 ~ /\/lib(tree-sitter|pcre2-8|yaml-0|jansson)\./ { print $3 }')
 rm -rf "$build"
-hg_note "built $("$dir/bin/hardguard" --version) into $dir, with $(find "$dir/lib" -type f | wc -l) libraries in lib/"
+hg_note "built $("$dir/bin/hardguard" --version) into $dir"
