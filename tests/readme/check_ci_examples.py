@@ -14,8 +14,17 @@ step uploads that file even then; the pull-request job annotates only the change
 new exclude as a gate-relaxed warning, and fails; the GitLab job keeps the SARIF as an artifact
 and gates on the merge request's changes by the target branch's policy (or on the whole tree by
 its own policy outside merge requests).
+
+The blocks after a marker naming "action-uses" (the README's step, docs/ci.md's workflow) use the
+GitHub Action; tests/action/check_action.py runs its steps. Here each such block, and every other
+yaml block of the documentation with a `uses: hardguard/hardguard@REF` step, is held to the action
+it names: REF is a 40-hex commit that this repository has, an ancestor of HEAD (in a shallow clone,
+the form only), and every `with:` key is an input of action.yml; a marked block checks out the
+repository before the action, and a complete workflow grants `security-events: write` to the job
+that uploads (upload-sarif not false). Broken copies of the marked blocks must each be refused.
 """
 
+import copy
 import glob
 import json
 import os
@@ -175,6 +184,124 @@ def gitlab(pipeline, repo, base, env, validator):
                   f"gitlab ({name}): artifact {p} is SARIF 2.1.0 for the whole tree ({results} results)")
 
 
+SOURCE = os.path.normpath(os.path.join(HERE, "..", ".."))
+ACTION = "hardguard/hardguard@"
+
+
+def action_steps(doc):
+    """(job or None, step) for each step of a yaml document — a list of steps or a workflow — that
+    uses hardguard's action."""
+    if isinstance(doc, list):
+        return [(None, s) for s in doc if isinstance(s, dict) and str(s.get("uses", "")).startswith(ACTION)]
+    found = []
+    for job in ((doc or {}).get("jobs") or {}).values() if isinstance(doc, dict) else []:
+        for s in (job or {}).get("steps") or []:
+            if isinstance(s, dict) and str(s.get("uses", "")).startswith(ACTION):
+                found.append((job, s))
+    return found
+
+
+def shallow():
+    r = subprocess.run(["git", "-C", SOURCE, "rev-parse", "--is-shallow-repository"], capture_output=True, text=True)
+    return None if r.returncode else r.stdout.strip() == "true"
+
+
+def action_problems(doc, inputs, marked):
+    """What is wrong with the action steps of one yaml document (a list of messages)."""
+    problems = []
+    steps = action_steps(doc)
+    if marked and not steps:
+        problems.append(f"no step uses {ACTION}REF")
+    for job, step in steps:
+        ref = step["uses"][len(ACTION):]
+        if not re.fullmatch(r"[0-9a-f]{40}", ref):
+            problems.append(f"{step['uses']}: the ref is not a 40-hex commit (there is no release tag yet)")
+        elif shallow() is None:
+            problems.append(f"{SOURCE} is not a git repository: cannot tell whether it has commit {ref}")
+        elif not shallow():
+            git = lambda *a: subprocess.run(["git", "-C", SOURCE, *a], capture_output=True).returncode
+            if git("cat-file", "-e", ref + "^{commit}"):
+                problems.append(f"{step['uses']}: this repository has no commit {ref}")
+            elif git("merge-base", "--is-ancestor", ref, "HEAD"):
+                problems.append(f"{step['uses']}: commit {ref} is not in the history of HEAD")
+        for key in (step.get("with") or {}):
+            if key not in inputs:
+                problems.append(f"{step['uses']}: with: {key} is not an input of action.yml ({', '.join(inputs)})")
+        if not marked:
+            continue
+        steps_around = doc if job is None else job.get("steps", [])
+        before = steps_around[:steps_around.index(step)]
+        if not any(str(s.get("uses", "")).startswith("actions/checkout@") for s in before if isinstance(s, dict)):
+            problems.append("no actions/checkout step before the action")
+        upload = str((step.get("with") or {}).get("upload-sarif", inputs.get("upload-sarif", {}).get("default")))
+        if job is not None and upload != "false":
+            perms = {**(doc.get("permissions") or {}), **(job.get("permissions") or {})}
+            if perms.get("security-events") != "write":
+                problems.append("the job uploads SARIF but is not granted security-events: write")
+    return problems
+
+
+def action_uses(docs):
+    """The documentation's steps that use the action, against action.yml; then broken copies."""
+    with open(os.path.join(SOURCE, "action.yml")) as f:
+        inputs = yaml.safe_load(f).get("inputs") or {}
+    marked = blocks(docs, "action-uses")
+    check(marked, f"action-uses: {len(marked)} yaml blocks marked for check_ci_examples.py in {len(docs)} documentation files")
+    others = []
+    for doc in docs:
+        lines = open(doc).read().splitlines()
+        for i, line in enumerate(lines):
+            if not line.startswith("```yaml"):
+                continue
+            end = next(j for j in range(i + 1, len(lines)) if lines[j].startswith("```"))
+            text = "\n".join(lines[i + 1:end])
+            k = i - 1
+            while k >= 0 and not lines[k].strip():
+                k -= 1
+            is_marked = k >= 0 and lines[k].startswith("<!--") and "check_ci_examples.py" in lines[k] \
+                and "action-uses" in lines[k]
+            if ACTION in text and not is_marked:
+                others.append((f"{os.path.relpath(doc)}:{i + 1}", yaml.safe_load(text)))
+    for where, doc in marked:
+        problems = action_problems(doc, inputs, True)
+        check(not problems, f"action-uses: {where}: the step pins a commit of this repository and passes only "
+                            f"inputs of action.yml {problems}")
+    for where, doc in others:
+        problems = action_problems(doc, inputs, False)
+        check(not problems, f"action-uses: {where} (unmarked): the step pins a commit of this repository and passes "
+                            f"only inputs of action.yml {problems}")
+    # Negative controls: each fault in a copy of a marked block is refused.
+    if not marked:
+        return len(others)
+    sample = marked[0][1]
+
+    def broken(change):
+        d = copy.deepcopy(sample)
+        change(action_steps(d)[0][1], d)
+        return d
+
+    faults = [
+        ("a tag that does not exist yet", lambda s, d: s.update(uses=ACTION + "v0.1.0")),
+        ("an abbreviated commit", lambda s, d: s.update(uses=s["uses"][:len(ACTION) + 12])),
+        ("a commit this repository does not have", lambda s, d: s.update(uses=ACTION + "0" * 40)),
+        ("a with: key that is no input", lambda s, d: s.update({"with": {"no-such-input": "x"}})),
+        ("no checkout before the action",
+         lambda s, d: (d if isinstance(d, list) else next(iter(d["jobs"].values()))["steps"]).pop(0)),
+    ]
+    if shallow():
+        faults = [f for f in faults if "does not have" not in f[0]]
+    for what, change in faults:
+        check(bool(action_problems(broken(change), inputs, True)), f"action-uses: a copy with {what} is refused")
+    workflow = next((d for _, d in marked if isinstance(d, dict) and d.get("jobs")), None)
+    if workflow is not None:
+        d = copy.deepcopy(workflow)
+        d.pop("permissions", None)
+        for job in d["jobs"].values():
+            job.pop("permissions", None)
+        check(bool(action_problems(d, inputs, True)), "action-uses: a workflow without security-events: write is refused")
+    return len(marked) + len(others)
+
+
 def main():
     hg, docs = os.path.abspath(sys.argv[1]), doc_files([os.path.abspath(a) for a in sys.argv[2:]])
     with open(os.path.join(HERE, "..", "sarif", "sarif-schema-2.1.0.json")) as f:
@@ -199,7 +326,9 @@ def main():
                 repo, base = make_repo(os.path.join(tmp, f"{tag}-{n}"))
                 run_jobs(doc, repo, base, env, validator)
                 tested.append(where)
-    print(f"CI examples: {len(tested)} blocks ({', '.join(tested)}); {len(PASSED)} checks passed, {len(FAILURES)} failed")
+        n_action = action_uses(docs)
+    print(f"CI examples: {len(tested)} blocks ({', '.join(tested)}) and {n_action} using the action; "
+          f"{len(PASSED)} checks passed, {len(FAILURES)} failed")
     return 1 if FAILURES else 0
 
 
