@@ -19,16 +19,17 @@ the composite action's steps in order, as GitHub's runner would:
   its `if:` holds.
 
 What each scenario checks: a pull request adding an unhardened containers.run fails (exit-code 1,
-the final step exits 1 after the upload step), with a SARIF file the 2.1.0 schema accepts holding
-a result at the added line, and annotations (and should the scan step itself fail, the SARIF is
-still uploaded); a clean one passes; one adding `exclude: ["**"]` is
-still judged by its base's policy (and `strict` makes the relaxation alone fail); with `diff` only
-the change is judged while the SARIF keeps the whole tree; a push judges the whole tree by its own
-policy; a shallow checkout fetches the base; working-directory, format github and upload-sarif
-false; inputs holding shell code are data; the cache key names the runner and the sources (and
-only them); the release binary of a tag is downloaded (from a file:// URL here) and used when its
-SHA-256 matches, refused for a build from source when it does not (the build is stubbed: the test
-cannot reach apt and npm). Last, broken copies of action.yml must fail some of these checks.
+the final step exits 1 after the upload step), with a SARIF file the 2.1.0 schema accepts holding a
+result at the added line, and annotations (and should the scan step itself fail, the SARIF is still
+uploaded); a clean one passes; one adding `exclude: ["**"]` is still judged by its base's policy
+(and `strict` makes the relaxation alone fail); with `diff` only the change is judged while the
+SARIF keeps the whole tree; a push judges the whole tree by its own policy, a merge queue's group
+by its base's; a shallow checkout fetches the base; working-directory, format github and
+upload-sarif false; inputs holding shell code are data; the cache key names the runner and the
+sources (and only them); the release binary of a tag is downloaded (from a file:// URL here) and
+used when its SHA-256 matches, refused for a build from source when it does not (the build is
+stubbed: the test cannot reach apt and npm). Last, broken copies of action.yml must fail some of
+these checks.
 """
 
 import copy
@@ -291,6 +292,11 @@ class World:
                      "pull_request": {"number": 7, "base": {"sha": base, "ref": "main"},
                                       "head": {"sha": head, "ref": "feature"}}}
             ref = "refs/pull/7/merge"
+        elif event_name == "merge_group":
+            event = {"action": "checks_requested",
+                     "merge_group": {"base_sha": base, "head_sha": head, "base_ref": "refs/heads/main",
+                                     "head_ref": "refs/heads/gh-readonly-queue/main/pr-7-" + (base or "")}}
+            ref = event["merge_group"]["head_ref"]
         else:
             event = {"ref": "refs/heads/main", "before": base or "0" * 40, "after": head}
             ref = "refs/heads/main"
@@ -498,6 +504,10 @@ def sc_push(w, root, action, check):
     check("--config-from" not in out(run, "scan") and "--diff" not in out(run, "scan"),
           "a push judges the whole tree by its own policy")
     check(sarif_results(w, run, check) == [], "a push's SARIF follows the pushed policy")
+    run = run_action(action, w.scenario(repo, head, base, event_name="merge_group"))
+    gate(run, check, 1)
+    check(f"--config-from {base}" in out(run, "scan") and f"--diff {base}" in out(run, "scan"),
+          "in a merge queue, the queued change is judged by its base's policy (merge_group.base_sha)")
     run = run_action(action, w.scenario(repo, head, base, event_name="push", inputs={"diff": "true"}))
     check(run.outputs.get("exit-code") == "2" and run.failed == "scan",
           f"diff: true outside a pull request stops the action (exit-code 2): {run.outputs} {run.failed}")
