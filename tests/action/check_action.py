@@ -580,6 +580,10 @@ def sc_cache_key(w, root, action, check):
 
 
 def sc_release(w, root, action, check):
+    if not shutil.which("curl"):
+        # The action downloads with curl, which GitHub's runners have; this machine has none.
+        print("skip release: no curl on PATH (apt-get install curl), so the download cannot be tried")
+        return "skipped"
     repo, base, head = make_repo(root, "release", {"app/util.py": UTIL}, {"app/sandbox.py": SANDBOX})
     asset = os.path.join(w.release, TAG, f"hardguard-linux-{w.arch}")
     run = run_action(action, w.scenario(repo, head, base, cache=None, action_ref=TAG, release=w.release))
@@ -672,17 +676,20 @@ def main():
         w = World(hg, src, tmp)
         for sc in SCENARIOS:
             check = Checks()
+            outcome = None
             try:
-                sc(w, os.path.join(tmp, sc.__name__), action, check)
+                outcome = sc(w, os.path.join(tmp, sc.__name__), action, check)
             except Unsupported as e:
                 check(False, f"the test cannot run action.yml: {e}")
             name = sc.__name__[3:].replace("_", " ")
             for p in check.problems:
                 print(f"FAIL {name}: {p}")
-            if not check.problems:
+            if not check.problems and outcome != "skipped":
                 print(f"ok   {name}")
             failures += len(check.problems)
         for what, sc, broken in mutations(action):
+            if sc is sc_release and not shutil.which("curl"):
+                continue
             check = Checks()
             try:
                 sc(w, os.path.join(tmp, f"broken-{w.n}-{sc.__name__}"), broken, check)
