@@ -8,7 +8,7 @@ code=${HG_EXIT_CODE:-}
 [[ $code =~ ^[0-9]+$ ]] || hg_die "hardguard did not run (no exit status)"
 case $code in
   0) hg_note "passed" ;;
-  1) echo "hardguard: a site fails (exit 1); the findings are annotated above" ;;
+  1) echo "hardguard: a site fails (exit 1); its findings are above (annotations with format sarif or github)" ;;
   *) echo "hardguard: could not check (exit $code); the log above says why" ;;
 esac
 exit "$code"
