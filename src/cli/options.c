@@ -58,14 +58,16 @@ int hg_cli_usage_error(FILE *err, const char *fmt, const char *arg) {
 // getopt's '?': an unknown short option inside a cluster (-qz), a long option given a value it
 // does not take (--audit=x), or an unknown option.
 int hg_cli_bad_option(FILE *err, const char *arg) {
-  if (arg[0] == '-' && arg[1] != '-' && optopt > 0 && optopt < 256) {
-    char opt[3] = {'-', (char)optopt, '\0'};
-    return hg_cli_usage_error(err, "unknown option '%s'", opt);
-  }
   const char *eq = strchr(arg, '=');
   if (arg[0] == '-' && arg[1] == '-' && eq && optopt != 0) {
     fprintf(err, "hardguard: option '%.*s' takes no value\nTry 'hardguard --help'.\n", (int)(eq - arg), arg);
     return HG_EXIT_ERROR;
+  }
+  // A short option, alone or in a cluster whose rest getopt has not passed yet (-x.py: `arg` is
+  // then the argument before it).
+  if (optopt > 0 && optopt < 256 && !(arg[0] == '-' && arg[1] == '-')) {
+    char opt[3] = {'-', (char)optopt, '\0'};
+    return hg_cli_usage_error(err, "unknown option '%s'", opt);
   }
   return hg_cli_usage_error(err, "unknown option '%s'", arg);
 }

@@ -39,6 +39,8 @@ static void test_cli__parse_accepts_and_rejects(void **state) {
       {{"--write-baseline", "b", "--diff", "HEAD"}, 2, "hardguard: --write-baseline records a whole run"},
       {{"--nope"}, 2, "hardguard: unknown option '--nope'"},
       {{"-x"}, 2, "hardguard: unknown option '-x'\n"},
+      {{"-x.py"}, 2, "hardguard: unknown option '-x'\n"},  // getopt is still in the cluster
+      {{"-qx.py"}, 2, "hardguard: unknown option '-x'\n"},
       {{"--nope=1"}, 2, "hardguard: unknown option '--nope=1'\n"},
   };
   for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
