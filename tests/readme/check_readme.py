@@ -22,6 +22,14 @@ CHECK is one of:
              every version of hardguard DOCS name (a release tag `vX.Y.Z` as in `rev:` and
              `--branch`, `hardguard X.Y.Z`, the package `hardguard_X.Y.Z_<arch>.deb`, JSON's
              `"version": "X.Y.Z"`) is that version.
+  pins       Every place a snippet of DOCS (in a code block) pins hardguard — pre-commit's `rev:`,
+             a workflow's `uses: hardguard/hardguard@REF`, a clone's `--branch REF` or
+             `git ... checkout REF` — pins a release tag `vX.Y.Z` of this version that exists or a full
+             40-hex commit that is one of this repository's, an ancestor of HEAD, holding what the
+             snippet uses (.pre-commit-hooks.yaml, action.yml, CMakeLists.txt) (a shallow clone
+             cannot tell: then only the form is checked, and said). The snippets themselves are
+             run by tests/precommit/test_hook.sh, tests/readme/check_ci_examples.py and
+             tests/action/ as they pin.
 """
 
 import difflib
@@ -214,22 +222,83 @@ def version(hg, src, want):
     got = run([hg, "--version"]).stdout.strip()
     if got != f"hardguard {want}":
         fail(f"hardguard --version prints {got!r}, CMakeLists.txt says {want}")
-    named = pins = 0
+    named = release_pins = 0
     per_doc = {}
     for doc in doc_files(src):
         for n, line in enumerate(read_lines(src, doc), 1):
             for m in re.finditer(r"\bv(\d+\.\d+\.\d+)\b|\bhardguard[ _](\d+\.\d+\.\d+)|\"version\": \"(\d+\.\d+\.\d+)\"", line):
                 named += 1
                 per_doc[doc] = per_doc.get(doc, 0) + 1
-                pins += bool(re.search(r"(?:\brev:\s*|--branch\s+)v", line))
+                release_pins += bool(re.search(r"(?:\brev:\s*|--branch\s+)v", line))
                 if (m.group(1) or m.group(2) or m.group(3)) != want:
                     fail(f"{doc}:{n}: names {m.group(0)}, but this is hardguard {want} (release tag v{want})")
-    if pins == 0:
-        fail("the documentation pins no release (rev: vX.Y.Z, --branch vX.Y.Z)")
     if not FAILURES:
-        print(f"ok   the documentation names hardguard {want} {named} times ({pins} release pins; "
+        print(f"ok   the documentation names hardguard {want} {named} times ({release_pins} release pins; "
               + ", ".join(f"{d} {n}" for d, n in per_doc.items())
               + "), as CMakeLists.txt and --version do")
+
+
+PIN = re.compile(r"(^\s*rev:\s*|hardguard/hardguard@|--branch\s+|\bcheckout\s+(?:-q\s+)?)([^\s#]+)")
+
+
+def needs(how):
+    """The file a pinned commit must hold for the snippet to work: pre-commit reads the hook
+    manifest, a workflow's uses: the action, a clone builds the sources."""
+    if how.lstrip().startswith("rev:"):
+        return ".pre-commit-hooks.yaml"
+    return "action.yml" if how.endswith("@") else "CMakeLists.txt"
+
+
+def code_lines(lines):
+    """The lines of DOCS' code blocks (fenced, or indented by four spaces after a blank line)."""
+    fenced = False
+    for n, line in enumerate(lines, 1):
+        if line.startswith("```"):
+            fenced = not fenced
+            continue
+        if fenced or line.startswith("    "):
+            yield n, line
+
+
+def pins(src, want):
+    git = lambda *a: run(["git", "-C", src, *a])
+    shallow = git("rev-parse", "--is-shallow-repository").stdout.strip()
+    if shallow not in ("true", "false"):
+        fail(f"{src} is not a git repository: the pinned commits cannot be checked")
+        return
+    n_commits = n_tags = 0
+    for doc in doc_files(src):
+        for n, line in code_lines(read_lines(src, doc)):
+            if "hardguard" not in line and "rev:" not in line:
+                continue
+            for m in PIN.finditer(line):
+                ref = m.group(2).strip("\"'")
+                if re.fullmatch(r"v\d+\.\d+\.\d+", ref):
+                    n_tags += 1
+                    if ref != f"v{want}":
+                        fail(f"{doc}:{n}: pins {ref}, but this is hardguard {want} (release tag v{want})")
+                    elif git("rev-parse", "-q", "--verify", f"refs/tags/{ref}^{{commit}}").returncode != 0:
+                        fail(f"{doc}:{n}: pins the tag {ref}, which this repository does not have: the snippet "
+                             "cannot run (pin a commit until the release is tagged)")
+                elif re.fullmatch(r"[0-9a-f]{40}", ref):
+                    n_commits += 1
+                    if shallow == "true":
+                        continue
+                    if git("cat-file", "-e", ref + "^{commit}").returncode != 0:
+                        fail(f"{doc}:{n}: pins commit {ref}, which this repository does not have")
+                    elif git("merge-base", "--is-ancestor", ref, "HEAD").returncode != 0:
+                        fail(f"{doc}:{n}: pins commit {ref}, which is not an ancestor of HEAD")
+                    elif git("cat-file", "-e", f"{ref}:{needs(m.group(1))}").returncode != 0:
+                        fail(f"{doc}:{n}: pins commit {ref}, which has no {needs(m.group(1))}: the snippet cannot work")
+                else:
+                    fail(f"{doc}:{n}: pins hardguard by {ref!r}: neither a release tag v{want} nor a 40-hex commit "
+                         "(a branch is no pin; there is no release tag yet)")
+    if n_commits + n_tags == 0:
+        fail("the documentation's snippets pin no hardguard (rev:, uses: hardguard/hardguard@, --branch, checkout)")
+    if not FAILURES:
+        print(f"ok   the documentation's snippets pin hardguard {n_commits} times by a commit of this repository"
+              + (" (a shallow clone: their form only)" if shallow == "true" else "")
+              + f" and {n_tags} times by the release tag v{want}")
 
 
 def main():
@@ -243,6 +312,8 @@ def main():
         kinds(hg, src)
     elif check == "version":
         version(hg, src, want)
+    elif check == "pins":
+        pins(src, want)
     else:
         raise SystemExit(__doc__)
     return 1 if FAILURES else 0
