@@ -7,6 +7,8 @@
 #   tests/bench/corpus_c.sh DIR      → DIR/debs/*.deb, DIR/C/<package>/...
 set -euo pipefail
 out=${1:?usage: corpus_c.sh DIR}
+# Absolute: the extraction below runs from DIR/debs.
+mkdir -p "$out" && out=$(cd "$out" && pwd)
 packages=(docker-compose buildbot buildbot-worker python3-docker ansible)
 . "$(dirname "$0")/debs.sh"
 fetch_debs "$out" "${packages[@]}"
