@@ -83,7 +83,8 @@ static void find_stale(baseline_result *b, const hg_options *o, hg_repo *repo, c
   for (size_t i = 0; i < o->n_paths; i++) args[i] = hg_repo_relpath(repo, o->paths[i]);
   b->stale = hg_xcalloc(b->entries.len, sizeof(hg_baseline_entry *));
   for (size_t j = 0; j < b->entries.len; j++)
-    if (!used[j] && hg_shard_holds(&o->shard, b->entries.items[j].path) && in_scope(&b->entries.items[j], &scanned, args, o->n_paths, hg_repo_root(repo)))
+    if (!used[j] && hg_shard_holds(&o->shard, b->entries.items[j].path) &&
+        in_scope(&b->entries.items[j], &scanned, args, o->n_paths, hg_repo_root(repo)))
       b->stale[b->n_stale++] = &b->entries.items[j];
   // Stale entries in the order they stand in the file.
   for (size_t i = 1; i < b->n_stale; i++)
