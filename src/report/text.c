@@ -13,6 +13,7 @@ enum { MAX_KINDS = 64 };
 typedef struct {
   char *last_path;  // a copy: findings may be freed once reported (hg_report_stream)
   hg_buf scratch;  // a path escaped for one line of output
+  int kind_width;   // the audit's kind column, for the file being listed
   const char *kinds[MAX_KINDS];
   size_t n_kinds;
   size_t by_kind[MAX_KINDS][HG_STATUS_COUNT];
@@ -67,18 +68,19 @@ static void audit_line(const hg_report_input *in, text_state *s, const hg_findin
     fprintf(o, "%s%s%s\n", c(in, BOLD), hg_utf8_escaped(&s->scratch, f->path), c(in, RESET));
     free(s->last_path);
     s->last_path = hg_xstrdup(f->path);
+    // The kind column as wide as the longest built-in kind (quadlet-container), or a longer one of
+    // the findings at hand (a rule of the user's), so that every row keeps its columns: measured
+    // once per file, not per row.
+    s->kind_width = 17;
+    for (size_t i = 0; in->findings && i < in->findings->len; i++) {
+      int n = (int)strlen(in->findings->items[i].kind);
+      if (n > s->kind_width) s->kind_width = n;
+    }
   }
   char pos[32];
   snprintf(pos, sizeof(pos), "%u:%u", f->line, f->col);
-  // The kind column as wide as the longest built-in kind (quadlet-container), or a file's longer
-  // one (a rule of the user's), so that every row keeps its columns.
-  int kind_width = 17;
-  for (size_t i = 0; in->findings && i < in->findings->len; i++) {
-    int n = (int)strlen(in->findings->items[i].kind);
-    if (n > kind_width) kind_width = n;
-  }
   const char *colour = st == HG_STATUS_FAIL ? RED : st == HG_STATUS_PASS || st == HG_STATUS_ALLOWED ? GREEN : YELLOW;
-  fprintf(o, "  %-9s %-*s %s%-10s%s  via %-7s  ", pos, kind_width, f->kind, c(in, colour),
+  fprintf(o, "  %-9s %-*s %s%-10s%s  via %-7s  ", pos, s->kind_width, f->kind, c(in, colour),
           st == HG_STATUS_FAIL ? "FAIL" : hg_status_names[st], c(in, RESET), hg_via_names[f->via]);
   if (f->rule != HG_RULE_NONE) fprintf(o, "%s: ", hg_rules[f->rule].id);
   fputs(f->message ? f->message : "", o);

@@ -34,6 +34,44 @@ void hg_embed_put(hg_embed_builder *self, const char *s, size_t n, uint32_t from
     HG_VEC_PUSH(&self->at, from + (each ? (uint32_t)i : 0));
 }
 
+// A name the shell expands as ${name}: [A-Za-z_][A-Za-z0-9_]*.
+static bool shell_name(const char *x) {
+  static const char letters[] = "_abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ";
+  return *x && strchr(letters, *x) && x[strspn(x, "_abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789")] == '\0';
+}
+
+hg_embed_holes hg_embed_name_holes(hg_arena *arena, const char *text, size_t n, const char *const *exprs,
+                                   size_t n_exprs, const char *prefix, const char *language) {
+  size_t n_holes = 0;
+  for (size_t i = 0; i < n; i++)
+    n_holes += text[i] == HG_HOLE;
+  if (n_holes == 0 || n_holes != n_exprs) {
+    const char **one = hg_arena_alloc(arena, sizeof(char *));
+    one[0] = hg_arena_printf(arena, "%s_expression", prefix);
+    return (hg_embed_holes){one, NULL, 1};
+  }
+  hg_embed_holes h = {hg_arena_alloc(arena, n_holes * sizeof(char *)), hg_arena_alloc(arena, n_holes * sizeof(char *)),
+                      n_holes};
+  for (size_t i = 0; i < n_holes; i++) {
+    const char *x = exprs[i] ? exprs[i] : "";
+    h.names[i] = shell_name(x) ? x : hg_arena_printf(arena, "%s_%zu", prefix, i + 1);
+    h.origins[i] = hg_arena_printf(arena, "`%.80s`, a part of the %s string hardguard cannot follow", x, language);
+  }
+  return h;
+}
+
+void hg_embed_put_holes(hg_embed_builder *self, const char *text, size_t n, uint32_t from,
+                        const hg_embed_holes *holes, hg_arena *arena) {
+  for (size_t i = 0, hole = 0; i < n; i++) {
+    if (text[i] != HG_HOLE) {
+      hg_embed_put(self, text + i, 1, from, false);
+      continue;
+    }
+    char *var = hg_arena_printf(arena, "${%s}", holes->names[holes->origins ? hole++ : 0]);
+    hg_embed_put(self, var, strlen(var), from, false);
+  }
+}
+
 hg_embed hg_embed_finish(hg_embed_builder *self, hg_arena *arena, uint32_t end) {
   uint32_t len = (uint32_t)self->text.len;
   char *text = hg_arena_alloc(arena, len + 1 + HG_SOURCE_PAD);

@@ -32,6 +32,25 @@ typedef struct {
 
 /** Appends `n` bytes of `s`; byte i came from file byte `from + i` when `each`, else all from `from`. */
 void hg_embed_put(hg_embed_builder *self, const char *s, size_t n, uint32_t from, bool each);
+/** The parts of a string of another language (Python, JavaScript) that hardguard cannot follow,
+ *  the HG_HOLE bytes of its text, as the shell code built from it names them: hole i is the
+ *  variable names[i] — the expression that makes it when that is a shell name (`${image}`), else
+ *  <prefix>_<i+1> — and origins[i] says which expression it is. Without a name for each hole,
+ *  every hole is the one variable names[0], <prefix>_expression, and origins is NULL. */
+typedef struct {
+  const char **names;
+  const char **origins;
+  size_t n;
+} hg_embed_holes;
+
+/** Names the holes of `text` (n bytes) by `exprs`, the expression of each hole in order (NULL:
+ *  its text unknown); origins read "`expression`, a part of the <language> string hardguard
+ *  cannot follow". */
+hg_embed_holes hg_embed_name_holes(hg_arena *arena, const char *text, size_t n, const char *const *exprs,
+                                   size_t n_exprs, const char *prefix, const char *language);
+/** Appends `text` (n bytes), every byte from file byte `from`, each hole written `${name}`. */
+void hg_embed_put_holes(hg_embed_builder *self, const char *text, size_t n, uint32_t from,
+                        const hg_embed_holes *holes, hg_arena *arena);
 /** The embed, copied into the arena (`end`: the file byte after the last one); frees the builder. */
 hg_embed hg_embed_finish(hg_embed_builder *self, hg_arena *arena, uint32_t end);
 

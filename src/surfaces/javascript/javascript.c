@@ -431,15 +431,12 @@ static void script_site(js_ctx *c, TSNode call, TSNode command) {
   size_t n = strlen(t);
   if (!hg_ruleset_may_contain_site(c->rules, HG_SURFACE_SHELL, t, n, NULL))
     return;
-  static const char *const HOLE_NAMES[] = {"js_expression"};
-  hg_sh_env HOLES = {HOLE_NAMES, NULL, 1, "a part of the JavaScript string hardguard cannot follow"};
   TSNode b = bare(command), fragment = {0};
   // A template's substitutions hardguard cannot follow stand in the shell code as variables named
   // by the expression when it is a name (`${image}`), else by their place (`${js_2}`), each said.
   size_t n_holes = 0;
   for (size_t i = 0; i < n; i++) n_holes += t[i] == HG_HOLE;
-  const char **names = n_holes ? hg_arena_alloc(c->arena, n_holes * sizeof(char *)) : NULL;
-  const char **origins = n_holes ? hg_arena_alloc(c->arena, n_holes * sizeof(char *)) : NULL;
+  const char **exprs = n_holes ? hg_arena_alloc(c->arena, n_holes * sizeof(char *)) : NULL;
   size_t k = 0;
   for (uint32_t i = 0; n_holes && hg_node_is(b, "template_string") && i < ts_node_named_child_count(b); i++) {
     TSNode sub = ts_node_named_child(b, i);
@@ -449,18 +446,13 @@ static void script_site(js_ctx *c, TSNode call, TSNode command) {
     // known in part, none when it is known (as the template's text was built).
     TSNode x = ts_node_named_child(sub, 0);
     hg_value part = js_value(c->ev, x);
-    size_t here = part.kind == HG_VAL_NUM || part.kind == HG_VAL_TRUE || part.kind == HG_VAL_FALSE ? 0
-                  : part.kind != HG_VAL_STR                                                    ? 1
-                                                                                               : 0;
+    size_t here = part.kind != HG_VAL_STR && part.kind != HG_VAL_NUM && part.kind != HG_VAL_TRUE &&
+                  part.kind != HG_VAL_FALSE;
     for (const char *p = part.kind == HG_VAL_STR && part.text ? part.text : ""; *p; p++) here += *p == HG_HOLE;
-    const char *xt = js_text(c->ev, x);
-    for (size_t h = 0; h < here && k < n_holes; h++, k++) {
-      names[k] = hg_node_is(x, "identifier") ? xt : hg_arena_printf(c->arena, "js_%zu", k + 1);
-      origins[k] = hg_arena_printf(c->arena, "`%.80s`, a part of the JavaScript string hardguard cannot follow", xt);
-    }
+    for (size_t h = 0; h < here && k < n_holes; h++) exprs[k++] = js_text(c->ev, x);
   }
-  if (n_holes && k == n_holes)
-    HOLES = (hg_sh_env){names, origins, n_holes, HOLES.origin};
+  hg_embed_holes named = hg_embed_name_holes(c->arena, t, n, exprs, k, "js", "JavaScript");
+  const hg_sh_env HOLES = {named.names, named.origins, named.n, "a part of the JavaScript string hardguard cannot follow"};
   // A plain literal maps byte for byte; anything else (a template, parts joined, a name followed)
   // to the expression.
   if (hg_node_is(b, "string") && ts_node_named_child_count(b) == 1 &&
@@ -473,14 +465,7 @@ static void script_site(js_ctx *c, TSNode call, TSNode command) {
   if (exact) {
     hg_embed_put(&eb, t, n, ts_node_start_byte(fragment), true);
   } else {
-    for (size_t i = 0, hole = 0; i < n; i++) {
-      if (t[i] == HG_HOLE) {
-        char *var = hg_arena_printf(c->arena, "${%s}", HOLES.names[HOLES.n > 1 || HOLES.origins ? hole++ : 0]);
-        hg_embed_put(&eb, var, strlen(var), at, false);
-      } else {
-        hg_embed_put(&eb, t + i, 1, at, false);
-      }
-    }
+    hg_embed_put_holes(&eb, t, n, at, &named, c->arena);
   }
   hg_embed e = hg_embed_finish(&eb, c->arena, ts_node_end_byte(command));
   if (!c->lines.start)

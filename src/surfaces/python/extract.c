@@ -88,26 +88,16 @@ static void python_script(hg_extractor *self, const hg_ruleset *rules, const hg_
   // Each part of the string hardguard cannot follow stands in the shell code as a variable named by
   // the Python expression when that is a name (`${image}`), else by its place (`${python_2}`), and
   // the shell reading says which expression it is.
-  size_t n_holes = 0;
-  for (size_t i = 0; i < n; i++) n_holes += t[i] == HG_HOLE;
-  bool named = n_holes == holes.len && n_holes > 0;
-  const char **hole_names = named ? hg_arena_alloc(arena, n_holes * sizeof(char *)) : NULL;
-  const char **hole_origins = named ? hg_arena_alloc(arena, n_holes * sizeof(char *)) : NULL;
-  for (size_t i = 0; named && i < n_holes; i++) {
+  const char **exprs = holes.len ? hg_arena_alloc(arena, holes.len * sizeof(char *)) : NULL;
+  for (size_t i = 0; i < holes.len; i++) {
     const char *x = holes.items[i].text ? holes.items[i].text : "";
     size_t xl = strlen(x);
-    if (xl >= 2 && x[0] == '{' && x[xl - 1] == '}') // an f-string's {expression}
-      x = hg_arena_strndup(arena, x + 1, xl - 2);
-    bool identifier = (*x == '_' || (*x >= 'a' && *x <= 'z') || (*x >= 'A' && *x <= 'Z')) &&
-                      strspn(x, "_abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789") == strlen(x);
-    hole_names[i] = identifier ? x : hg_arena_printf(arena, "python_%zu", i + 1);
-    hole_origins[i] = hg_arena_printf(arena, "`%.80s`, a part of the Python string hardguard cannot follow", x);
+    exprs[i] = xl >= 2 && x[0] == '{' && x[xl - 1] == '}' ? hg_arena_strndup(arena, x + 1, xl - 2) // f-string's {x}
+                                                          : x;
   }
+  hg_embed_holes named = hg_embed_name_holes(arena, t, n, exprs, holes.len, "python", "Python");
   free(holes.items);
-  static const char *const HOLE_NAMES[] = {"python_expression"};
-  hg_sh_env HOLES = {HOLE_NAMES, NULL, 1, "a part of the Python string hardguard cannot follow"};
-  if (named)
-    HOLES = (hg_sh_env){hole_names, hole_origins, n_holes, HOLES.origin};
+  const hg_sh_env HOLES = {named.names, named.origins, named.n, "a part of the Python string hardguard cannot follow"};
   // A plain literal maps byte for byte; anything else (parts joined, a name followed) to the expression.
   TSNode content = {0};
   if (hg_node_is(command, "string"))
@@ -123,15 +113,7 @@ static void python_script(hg_extractor *self, const hg_ruleset *rules, const hg_
   if (exact) {
     hg_embed_put(&b, t, n, ts_node_start_byte(content), true);
   } else {
-    for (size_t i = 0, hole = 0; i < n; i++) {
-      if (t[i] == HG_HOLE) {
-        const char *name = HOLES.names[named ? hole++ : 0];
-        char *var = hg_arena_printf(arena, "${%s}", name);
-        hg_embed_put(&b, var, strlen(var), at, false);
-      } else {
-        hg_embed_put(&b, t + i, 1, at, false);
-      }
-    }
+    hg_embed_put_holes(&b, t, n, at, &named, arena);
   }
   hg_buf_free(&text);
   hg_embed e = hg_embed_finish(&b, arena, ts_node_end_byte(command));
