@@ -3,8 +3,7 @@
 ;; followed through names, f-strings and concatenation — names .../containers/create, judged in
 ;; the engine-api dialect (HostConfig.CapDrop, HostConfig.ReadonlyRootfs ...; names in any case, as
 ;; the daemon decodes them). The body is `json=`, or `data=json.dumps(body)`. A mocked response
-;; registered under that URL (requests_mock's `m.post(url, json=..., status_code=201)`) is no request. (Flat shapes with
-;; predicates: each structural level of a pattern costs libtree-sitter 0.20.7 start-up time.)
+;; registered under that URL (requests_mock's `m.post(url, json=..., status_code=201)`) is no request.
 ((call
    function: (attribute) @_post
    arguments: (argument_list . (_) @_url) @body) @site

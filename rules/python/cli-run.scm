@@ -1,8 +1,4 @@
 ;; cli-run: a docker / podman / nerdctl run or create command built in code.
-;; Inside a pattern, `(_ object: … attribute: …)` is an attribute and `(_ function: …)` a call: no
-;; other node type has those fields (tests/check_wildcard_fields.py). Written as wildcards, they
-;; cost libtree-sitter 0.20.7 nothing to analyse when it compiles the query (~10 M instructions per
-;; concretely typed parent node), which a pre-commit hook pays on every run.
 
 ;; An argv list or tuple whose first words are the program and the verb, wherever it stands:
 ;; ["docker", "run", "--rm", ...] or ["docker", "container", "create", ...] — reported at its
@@ -11,8 +7,7 @@
 ;; "-s", "KILL", str(t), "docker", "run", ...]: a wrapper of the policy's cli.wrappers first, then at
 ;; most 16 words; the judge reads the wrappers by their grammar); comments may stand between the
 ;; words. The words are matched
-;; on the list's text: a structural pattern with `(comment)*` between anchored children costs
-;; libtree-sitter ~20 ms per shape to compile, which a pre-commit hook pays on every run.
+;; on the list's text (one regex stands for every way of writing them).
 ([(list) (tuple)] @argv @site
  (#contains? @argv "docker" "podman" "nerdctl")
  (#match? @argv "^[\\[(]?(?:\\s|#[^\\n]*\\n)*(?:[uUrRbB]{0,2}[\"'](?:[^\"'\\s]*/)?(?:sudo|doas|timeout|nice|ionice|stdbuf|env|setsid|nohup|time|exec|command|chrt|taskset|flock)[\"'](?:\\s|#[^\\n]*\\n)*,(?:(?:\\s|#[^\\n]*\\n)*(?:[^,\\[\\]()\"'#]|\"[^\"\\n]*\"|'[^'\\n]*'|\\([^()]*\\))+,){0,16}?(?:\\s|#[^\\n]*\\n)*)?[uUrRbB]{0,2}(?:\"(?:(?:[^\"'\\s]*/)?(?:docker|podman|nerdctl))\"|'(?:(?:[^\"'\\s]*/)?(?:docker|podman|nerdctl))')(?:\\s|#[^\\n]*\\n)*,(?:\\s|#[^\\n]*\\n)*(?:[uUrRbB]{0,2}(?:\"(?:container)\"|'(?:container)')(?:\\s|#[^\\n]*\\n)*,(?:\\s|#[^\\n]*\\n)*)?[uUrRbB]{0,2}(?:\"(?:run|create)\"|'(?:run|create)')")
@@ -32,7 +27,7 @@
 ;; positional arguments: cmd_output_b("docker", "run", *args), run_cmd("podman", "run", "--rm",
 ;; image), sh("sudo", "docker", "container", "create", ...) — reported at the call. Matched on the
 ;; argument list's text like the argv pattern above; keyword arguments are not words.
-((_ function: (_) arguments: (argument_list) @argv) @site
+((call function: (_) arguments: (argument_list) @argv) @site
  (#contains? @argv "docker" "podman" "nerdctl")
  (#match? @argv "^\\((?:\\s|#[^\\n]*\\n)*(?:[uUrRbB]{0,2}[\"'](?:[^\"'\\s]*/)?(?:sudo|doas|timeout|nice|ionice|stdbuf|env|setsid|nohup|time|exec|command|chrt|taskset|flock)[\"'](?:\\s|#[^\\n]*\\n)*,(?:(?:\\s|#[^\\n]*\\n)*(?:[^,\\[\\]()\"'#]|\"[^\"\\n]*\"|'[^'\\n]*'|\\([^()]*\\))+,){0,16}?(?:\\s|#[^\\n]*\\n)*)?[uUrRbB]{0,2}(?:\"(?:(?:[^\"'\\s]*/)?(?:docker|podman|nerdctl))\"|'(?:(?:[^\"'\\s]*/)?(?:docker|podman|nerdctl))')(?:\\s|#[^\\n]*\\n)*,(?:\\s|#[^\\n]*\\n)*(?:[uUrRbB]{0,2}(?:\"(?:container)\"|'(?:container)')(?:\\s|#[^\\n]*\\n)*,(?:\\s|#[^\\n]*\\n)*)?[uUrRbB]{0,2}(?:\"(?:run|create)\"|'(?:run|create)')")
  (#set! hardguard.reads "argv"))
@@ -41,8 +36,7 @@
 ;; os.popen, subprocess.getoutput, asyncio.create_subprocess_shell, shlex.split. The string may be
 ;; built in place: "docker run " + image, "docker run %s" % image, "docker run {}".format(image).
 ;; The first argument is any expression whose text starts with the command string: the regex
-;; decides (naming the string, concatenation and `.format` call node types as alternatives cost
-;; libtree-sitter ~30 ms more per pattern at start-up).
+;; decides.
 ((call
    function: [(identifier) (attribute)] @_callee
    arguments: (argument_list . (comment)* . (_) @command)) @site
@@ -68,7 +62,7 @@
 
 ;; A command string split into argv in place: "docker run --rm alpine".split()
 ((call
-   function: (_
+   function: (attribute
      object: [(string) (concatenated_string) (binary_operator) (parenthesized_expression)] @command
      attribute: (identifier) @_split)) @site
  (#eq? @_split "split")
@@ -80,8 +74,7 @@
 ;; its docker/podman/nerdctl commands, src/surfaces/shell/): a command string given to a shell whose first
 ;; word is not the program (`make prep && docker run ...`), or kept in a name and followed back
 ;; from the call (cmd = "docker run " "--rm x"; os.system(cmd)). Strings starting with the program
-;; are read by the "shell" patterns above. (A comment before the argument is not looked past here:
-;; `(comment)*` before an anchored child costs libtree-sitter ~10 ms per pattern at start-up.)
+;; are read by the "shell" patterns above. (A comment before the argument is not looked past here.)
 ((call
    function: [(identifier) (attribute)] @_callee
    arguments: (argument_list . (_) @command
@@ -104,8 +97,8 @@
  (#set! hardguard.reads "script"))
 
 ;; A shell run with -c, its script the third item: ["sh", "-c", "docker run ..."],
-;; ("bash", "-lc", cmd). Matched on the list's text, like the argv pattern above (a structural
-;; pattern with anchored children costs start-up time); the reading takes the third item.
+;; ("bash", "-lc", cmd). Matched on the list's text, like the argv pattern above; the reading takes
+;; the third item.
 ([(list) (tuple)] @site @command
  (#match? @command "^[\\[(](?:\\s|#[^\\n]*\\n)*[uUrRbB]{0,2}[\"'](?:/usr)?(?:/bin/)?(?:ba|da|z|k)?sh[\"'](?:\\s|#[^\\n]*\\n)*,(?:\\s|#[^\\n]*\\n)*[uUrRbB]{0,2}[\"']-[a-z]*c[a-z]*[\"'](?:\\s|#[^\\n]*\\n)*,")
  (#file-contains? "docker" "podman" "nerdctl")

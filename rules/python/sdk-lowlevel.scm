@@ -7,12 +7,8 @@
 ;; host_config given as a mapping (`host_config={"CapDrop": ["ALL"], ...}`, inline or through a
 ;; name): the Engine API's HostConfig as docker-py sends it, judged in the docker-py-host-config
 ;; dialect. It comes first: of several patterns matching one call, the first is taken.
-;; Inside a pattern, `(_ object: … attribute: …)` is an attribute and `(_ function: …)` a call: no
-;; other node type has those fields (tests/check_wildcard_fields.py). Written as wildcards, they
-;; cost libtree-sitter 0.20.7 nothing to analyse when it compiles the query (~10 M instructions per
-;; concretely typed parent node), which a pre-commit hook pays on every run.
 ((call
-   function: (_ attribute: (identifier) @_verb) @_callee
+   function: (attribute attribute: (identifier) @_verb) @_callee
    arguments: (argument_list) @body) @site
  (#eq? @_verb "create_container")
  (#match? @body "host_config\\s*=\\s*[{(]")
@@ -22,7 +18,7 @@
  (#set! hardguard.dialect "docker-py-host-config"))
 
 ((call
-   function: (_ attribute: (identifier) @_verb) @_callee
+   function: (attribute attribute: (identifier) @_verb) @_callee
    arguments: (argument_list
      (keyword_argument name: (identifier) @_host_config value: (_) @args))) @site
  (#eq? @_verb "create_container")
@@ -33,7 +29,7 @@
 ;; Without a host_config at all, on a receiver known to be docker's low-level client
 ;; (docker.APIClient(...), or the .api of a high-level client): nothing is hardened.
 ((call
-   function: (_ object: (_) @_client attribute: (identifier) @_verb)
+   function: (attribute object: (_) @_client attribute: (identifier) @_verb)
    arguments: (argument_list) @args) @site
  (#eq? @_verb "create_container")
  (#not-match? @args "host_config\\s*=")
@@ -46,7 +42,7 @@
 ;; elsewhere: self.client set up in a base class, context.docker_client, self.client.api), unless
 ;; the method is the project's own.
 ((call
-   function: (_ attribute: (identifier) @_verb) @_callee
+   function: (attribute attribute: (identifier) @_verb) @_callee
    arguments: (argument_list) @args) @site
  (#eq? @_verb "create_container")
  (#not-match? @args "host_config\\s*=")

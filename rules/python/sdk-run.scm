@@ -6,17 +6,12 @@
 ;; pattern takes both verbs and names the kind by the one its call resolves to,
 ;; (#set! hardguard.kind-by "@capture verb=kind ..."), so that the Python rules compile each shape
 ;; once (sdk-create.scm holds the shapes only `create` has).
-;; Inside a pattern, `(_ object: … attribute: …)` is an attribute and `(_ function: …)` a call: no
-;; other node type has those fields (tests/check_wildcard_fields.py). Written as wildcards, they
-;; cost libtree-sitter 0.20.7 nothing to analyse when it compiles the query (~10 M instructions per
-;; concretely typed parent node), which a pre-commit hook pays on every run.
 
 ;; podman-py: the same names on a podman client, judged in podman-py's dialect (its keywords are
 ;; docker-py's, but `security_opt` are SELinux labels, no_new_privileges=True is its own and
 ;; nano_cpus is dropped). #sdk? says whose call it is: the callee follows to podman
 ;; (podman.PodmanClient(...), podman.from_env()), or to no SDK at all in a module that imports
-;; podman and neither docker nor aiodocker. (Flat shapes with predicates: each structural level of
-;; a pattern costs libtree-sitter 0.20.7 start-up time.)
+;; podman and neither docker nor aiodocker.
 ((call function: (attribute) @_callee arguments: (argument_list) @args) @site
  (#resolves-to-suffix? @_callee "containers.run" "containers.create")
  (#sdk? @_callee "podman" "docker" "aiodocker")
@@ -74,8 +69,8 @@
 ;; docker-py's high-level API: <anything>.containers.run(...). Receivers are not constrained:
 ;; client.containers.run, self._docker.containers.run, docker.from_env().containers.run.
 ((call
-   function: (_
-     object: (_ attribute: (identifier) @_containers)
+   function: (attribute
+     object: (attribute attribute: (identifier) @_containers)
      attribute: (identifier) @_verb)
    arguments: (argument_list) @args) @site
  (#eq? @_containers "containers")
@@ -87,7 +82,7 @@
 ;; run = client.containers.run; run(...) — c = client.containers; c.run(...) —
 ;; getattr(client.containers, "run")(...) — functools.partial(client.containers.run, **kw)(...)
 ((call
-   function: [(identifier) (_ object: (identifier)) (_ function: [(identifier) (attribute)])] @_callee
+   function: [(identifier) (attribute object: (identifier)) (call function: [(identifier) (attribute)])] @_callee
    arguments: (argument_list) @args) @site
  (#resolves-to-suffix? @_callee "containers.run" "containers.create")
  (#set! hardguard.reads "kwargs")
@@ -98,7 +93,7 @@
 ;; executor.submit(...), starlette's run_in_threadpool(...) pass on their other arguments;
 ;; anyio's and trio's run_sync(...) and loop.run_in_executor(None, client.containers.run, image)
 ;; positional ones only (run_in_executor takes no keywords; run_sync's own are no docker-py options).
-;; The callable is any argument that resolves to it (anchoring it first costs start-up time).
+;; The callable is any argument that resolves to it.
 ((call
    function: [(identifier) (attribute)] @_forward
    arguments: (argument_list [(identifier) (attribute)] @_callee) @args) @site
@@ -112,7 +107,7 @@
 ;; a callback list) or a keyword (Thread(target=...)): the partial is the site, with its own
 ;; keywords. A partial that is called, or kept in a name, is judged where it is called or passed.
 ((argument_list
-   (_
+   (call
      function: [(identifier) (attribute)] @_partial
      arguments: (argument_list . [(identifier) (attribute)] @_callee) @args) @site)
  (#resolves-to? @_partial "functools.partial" "partial")
@@ -120,7 +115,7 @@
  (#set! hardguard.reads "kwargs")
  (#set! hardguard.kind-by "@_callee run=sdk-run create=sdk-create"))
 ((keyword_argument
-   value: (_
+   value: (call
      function: [(identifier) (attribute)] @_partial
      arguments: (argument_list . [(identifier) (attribute)] @_callee) @args) @site)
  (#resolves-to? @_partial "functools.partial" "partial")
@@ -131,8 +126,8 @@
 ;; threading.Thread(target=client.containers.run, args=(image,), kwargs={...}) and
 ;; multiprocessing.Process: the keywords are the kwargs= mapping (@args is that keyword argument),
 ;; written right after target= or one argument later; without kwargs= none reach. (Two keyword
-;; arguments anywhere in the list, unanchored, make libtree-sitter 0.20.7 try every pair: a call
-;; with 400 keywords then takes seconds; each anchored order costs ~2 ms at start-up.)
+;; arguments anywhere in the list, unanchored, would be tried in every pair: a call with 400
+;; keywords would take seconds; anchored, each order is tried once per keyword.)
 ((call
    function: [(identifier) (attribute)] @_thread
    arguments: (argument_list

@@ -251,42 +251,8 @@ static void job_init(job *j, const hg_scan_options *opts, char *const *paths, si
 
 static int cmp_path(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
 
-// A run over a few files (the pre-commit hook's) tells the ruleset which kinds of site they may
-// hold, so that it compiles only their patterns (libtree-sitter 0.20.7 takes ~40 ms for all of
-// them). The files are read twice: a few files' bytes, against tens of milliseconds. Whatever
-// this misses (a file unreadable now, or changed before it is checked) gets a query of every kind.
-// Up to LIGHT_BYTES of them, the query is compiled light (ruleset.c): its quicker compile outweighs
-// its slower matching (by ~15 ms against ~5 ms for the bench's hook files, 149 KB).
-enum { FEW_FILES = 16, LIGHT_BYTES = 256 * 1024 };
-
-static void expect_units(const hg_scan_options *opts, char *const *paths, size_t n) {
-  hg_reader *reader = hg_reader_new();
-  hg_units units[HG_SURFACE_MAX] = {0};
-  size_t bytes[HG_SURFACE_MAX] = {0};  // of the files that need a query
-  for (size_t i = 0; i < n; i++) {
-    hg_source src;
-    hg_error err;
-    if (hg_reader_read(reader, &src, paths[i], &err) != 0)
-      continue;
-    int s = hg_surface_of(paths[i], src.data, src.len, surface_named(opts, paths[i]));
-    if (s >= 0 && hg_surface_get(s)->narrowed && !opts->config->surface_off[s]) {
-      hg_units u = hg_ruleset_units(opts->rules, s, src.data, src.len);
-      units[s] |= u;
-      if (u) bytes[s] += src.len;
-    }
-    hg_source_free(&src);
-  }
-  hg_reader_free(reader);
-  // The ruleset is read-only once workers share it; none runs yet.
-  for (int s = 0; s < hg_surface_count; s++)
-    if (hg_surface_get(s)->narrowed)
-      hg_ruleset_expect((hg_ruleset *)opts->rules, s, units[s], bytes[s] <= LIGHT_BYTES);
-}
-
 int hg_scan(const hg_scan_options *opts, char *const *paths, size_t n, hg_findings *out, hg_file_errors *errors,
             hg_scan_stats *stats, hg_error *err) {
-  if (n <= FEW_FILES)
-    expect_units(opts, paths, n);
   // A sink takes files in the order of the sorted findings: by path.
   char **sorted = NULL;
   if (opts->sink && n) {

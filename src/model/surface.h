@@ -65,13 +65,7 @@ typedef struct {
   bool (*project_has_module)(void *project, const char *module); // a module (a builder) of the project?
   const char *const *blocks;           // NULL-terminated node types that hold statements: a parse error is reported as
                                        // the statement of one of them that holds it
-  bool narrowed;                       // a run of few files compiles its query for the units they need
-                                       // (hg_ruleset_expect), light when they are small
   bool bracket_limit;                  // files nesting brackets deeper than CPython allows are not parsed
-  // NULL-terminated "type field:" pairs: only that node type has that field, so a rule's node of
-  // that type followed by that field may be compiled as a wildcard (ruleset.c's light compile;
-  // tests/check_wildcard_fields.py holds each against the pinned grammar's node-types.json)
-  const char *const *wildcards;
 } hg_surface;
 
 /** The registry: each surface's row, in id order (surfaces/registry.c, one line a surface). The

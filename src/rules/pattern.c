@@ -19,29 +19,22 @@ int hg_pattern_site_dialect(const hg_policy *p, hg_reads reads, const char *name
   return 0;
 }
 
-uint32_t hg_query_capture_id(const TSQuery *q, const char *name) {
-  uint32_t n = ts_query_capture_count(q), len;
-  for (uint32_t i = 0; i < n; i++)
-    if (strcmp(ts_query_capture_name_for_id(q, i, &len), name) == 0) return i;
-  return UINT32_MAX;
-}
-
-static bool pattern_has(const TSQuery *q, uint32_t pattern, uint32_t capture) {
-  return capture != UINT32_MAX && ts_query_capture_quantifier_for_id(q, pattern, capture) != TSQuantifierZero;
+static bool pattern_has(const hg_shapes *q, uint32_t pattern, uint32_t capture) {
+  return capture != UINT32_MAX && hg_shapes_capture_quantifier(q, pattern, capture) != TSQuantifierZero;
 }
 
 // (#set! hardguard.kind-by "@capture verb=kind ..."): a capture of the pattern, then verbs each
 // naming a kind some rule file is named for.
-static int kind_by_setup(char *const *kinds, size_t n_kinds, const TSQuery *q, uint32_t i, hg_pattern *p,
+static int kind_by_setup(char *const *kinds, size_t n_kinds, const hg_shapes *q, uint32_t i, hg_pattern *p,
                          const char *text, char *msg, size_t cap) {
   hg_argv_words w = {0};
   hg_argv_split(&w, text);
   int rc = 0;
-  if (w.len < 2 || w.items[0][0] != '@' || !pattern_has(q, i, hg_query_capture_id(q, w.items[0] + 1))) {
+  if (w.len < 2 || w.items[0][0] != '@' || !pattern_has(q, i, hg_shapes_capture_id(q, w.items[0] + 1))) {
     snprintf(msg, cap, "hardguard.kind-by is \"@capture verb=kind ...\", the capture one of the pattern's");
     rc = -1;
   } else {
-    p->kind_capture = hg_query_capture_id(q, w.items[0] + 1);
+    p->kind_capture = hg_shapes_capture_id(q, w.items[0] + 1);
   }
   p->kind_ids = hg_xcalloc(w.len, sizeof(char *));
   for (size_t k = 1; rc == 0 && k < w.len; k++) {
@@ -62,7 +55,7 @@ static int kind_by_setup(char *const *kinds, size_t n_kinds, const TSQuery *q, u
   return rc;
 }
 
-int hg_pattern_setup(hg_pattern *p, const TSQuery *q, uint32_t i, const hg_captures *c, const char *kind,
+int hg_pattern_setup(hg_pattern *p, const hg_shapes *q, uint32_t i, const hg_captures *c, const char *kind,
                      char *const *kinds, size_t n_kinds, const hg_policy *policy, hg_error *err) {
   if (hg_predicates_compile(&p->predicates, q, i, err) != 0) return -1;
   if (!kind) {
@@ -111,7 +104,7 @@ int hg_pattern_setup(hg_pattern *p, const TSQuery *q, uint32_t i, const hg_captu
       return hg_error_set(err, "hardguard.body-position is a number (the positional argument, from 0)");
     p->body_position = (uint32_t)v;
   }
-  if (hg_readings[r].capture && !pattern_has(q, i, hg_query_capture_id(q, hg_readings[r].capture))) {
+  if (hg_readings[r].capture && !pattern_has(q, i, hg_shapes_capture_id(q, hg_readings[r].capture))) {
     snprintf(msg, sizeof(msg), "a \"%s\" pattern captures @%s", reads, hg_readings[r].capture);
     return hg_error_set(err, "%s", msg);
   }

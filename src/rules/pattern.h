@@ -44,7 +44,7 @@ typedef struct {
 /** Sets up pattern `i` of query `q` (captures `c`): a site pattern of kind `kind` (one of the
  *  ruleset's `kinds`, which p->kind points into), or a facts pattern when `kind` is NULL. -1 with
  *  err saying what the pattern lacks. Free with hg_pattern_free, whatever it returned. */
-int hg_pattern_setup(hg_pattern *p, const TSQuery *q, uint32_t i, const hg_captures *c, const char *kind,
+int hg_pattern_setup(hg_pattern *p, const hg_shapes *q, uint32_t i, const hg_captures *c, const char *kind,
                      char *const *kinds, size_t n_kinds, const hg_policy *policy, hg_error *err);
 void hg_pattern_free(hg_pattern *p);
 
@@ -52,7 +52,5 @@ void hg_pattern_free(hg_pattern *p);
  *  must serve the mode, or the mode's default. 0 with *out = 1 + its index (0: the default), or -1
  *  with a message in msg. Modes without options (client, opaque, script) need none. */
 int hg_pattern_site_dialect(const hg_policy *p, hg_reads reads, const char *name, uint8_t *out, char *msg, size_t cap);
-/** The id of capture `name` in `q`; UINT32_MAX when no pattern uses it. */
-uint32_t hg_query_capture_id(const TSQuery *q, const char *name);
 
 #endif

@@ -82,17 +82,16 @@ void hg_predicates_free(hg_predicates *self) {
   free(self);
 }
 
-static int compile_one(hg_predicates *self, const TSQuery *q, uint32_t pattern, const TSQueryPredicateStep *s,
+static int compile_one(hg_predicates *self, const hg_shapes *q, uint32_t pattern, const TSQueryPredicateStep *s,
                        uint32_t n, hg_error *err) {
-  uint32_t len;
   if (n == 0 || s[0].type != TSQueryPredicateStepTypeString)
     return hg_error_set(err, "a predicate must start with its name");
-  const char *name = ts_query_string_value_for_id(q, s[0].value_id, &len);
+  const char *name = hg_shapes_string(q, s[0].value_id);
   if (strcmp(name, "set!") == 0) {
     if (n != 3 || s[1].type != TSQueryPredicateStepTypeString || s[2].type != TSQueryPredicateStepTypeString)
       return hg_error_set(err, "#set! takes a key and a value");
-    property p = {hg_xstrdup(ts_query_string_value_for_id(q, s[1].value_id, &len)),
-                  hg_xstrdup(ts_query_string_value_for_id(q, s[2].value_id, &len))};
+    property p = {hg_xstrdup(hg_shapes_string(q, s[1].value_id)),
+                  hg_xstrdup(hg_shapes_string(q, s[2].value_id))};
     HG_VEC_PUSH(&self->props, p);
     return 0;
   }
@@ -116,7 +115,7 @@ static int compile_one(hg_predicates *self, const TSQuery *q, uint32_t pattern, 
         hg_strv_free(p.args, p.n_args);
         return hg_error_set(err, "#%s: argument %u must be a string", name, i);
       }
-      p.args[p.n_args++] = hg_xstrdup(ts_query_string_value_for_id(q, s[i].value_id, &len));
+      p.args[p.n_args++] = hg_xstrdup(hg_shapes_string(q, s[i].value_id));
     }
     HG_VEC_PUSH(&self->preds, p);
     return 0;
@@ -125,7 +124,7 @@ static int compile_one(hg_predicates *self, const TSQuery *q, uint32_t pattern, 
     // A capture alone: #defined-in-project? @callee
     if (n != 2 || s[1].type != TSQueryPredicateStepTypeCapture)
       return hg_error_set(err, "#%s takes one capture", name);
-    TSQuantifier quantifier = ts_query_capture_quantifier_for_id(q, pattern, s[1].value_id);
+    TSQuantifier quantifier = hg_shapes_capture_quantifier(q, pattern, s[1].value_id);
     predicate p = {.op = OPS[k].op,
                    .capture = s[1].value_id,
                    .other_capture = -1,
@@ -135,7 +134,7 @@ static int compile_one(hg_predicates *self, const TSQuery *q, uint32_t pattern, 
   }
   if (n < 3 || s[1].type != TSQueryPredicateStepTypeCapture)
     return hg_error_set(err, "#%s needs a capture and an argument", name);
-  TSQuantifier quantifier = ts_query_capture_quantifier_for_id(q, pattern, s[1].value_id);
+  TSQuantifier quantifier = hg_shapes_capture_quantifier(q, pattern, s[1].value_id);
   predicate p = {.op = OPS[k].op, .capture = s[1].value_id, .other_capture = -1,
                  .required = quantifier == TSQuantifierOne || quantifier == TSQuantifierOneOrMore};
   if (OPS[k].min_args < 0) {
@@ -149,7 +148,7 @@ static int compile_one(hg_predicates *self, const TSQuery *q, uint32_t pattern, 
         hg_strv_free(p.args, p.n_args);
         return hg_error_set(err, "#%s: argument %u must be a string", name, i);
       }
-      p.args[p.n_args++] = hg_xstrdup(ts_query_string_value_for_id(q, s[i].value_id, &len));
+      p.args[p.n_args++] = hg_xstrdup(hg_shapes_string(q, s[i].value_id));
     }
   }
   if (p.op == OP_RESOLVES_TO || p.op == OP_RESOLVES_SUFFIX) {
@@ -196,10 +195,10 @@ static int compile_one(hg_predicates *self, const TSQuery *q, uint32_t pattern, 
   return 0;
 }
 
-int hg_predicates_compile(hg_predicates **out, const TSQuery *query, uint32_t index, hg_error *err) {
+int hg_predicates_compile(hg_predicates **out, const hg_shapes *query, uint32_t index, hg_error *err) {
   *out = NULL;
   uint32_t n;
-  const TSQueryPredicateStep *steps = ts_query_predicates_for_pattern(query, index, &n);
+  const TSQueryPredicateStep *steps = hg_shapes_predicates(query, index, &n);
   if (n == 0) return 0;
   hg_predicates *self = hg_xcalloc(1, sizeof(hg_predicates));
   for (uint32_t start = 0, i = 0; i < n; i++) {

@@ -12,12 +12,13 @@
 #include <tree_sitter/api.h>
 
 #include "rules/policy.h"
+#include "rules/shape.h"
 
 typedef struct hg_predicates hg_predicates;
 
 /** Compiles the predicates of pattern `index`. Sets *out to NULL when it has none. On failure
  *  err holds a message without location (the caller adds the pattern's file:line:col). */
-int hg_predicates_compile(hg_predicates **out, const TSQuery *query, uint32_t index, hg_error *err);
+int hg_predicates_compile(hg_predicates **out, const hg_shapes *query, uint32_t index, hg_error *err);
 void hg_predicates_free(hg_predicates *self);
 
 /** The value a `#set! key value` directive gave, or NULL. Owned by self. */

@@ -11,6 +11,7 @@
 
 #include "rules/prefilter.h"
 #include "rules/rulefile.h"
+#include "rules/walk.h"
 #include "base/rules_embedded.h"
 #include "model/surface.h"
 #include "base/yamldoc.h"
@@ -21,67 +22,65 @@
 // to know its prefilter.
 extern const hg_ruleset_seed hg_rules_seed __attribute__((weak));
 
-// A compiled query in its surface's list, the latest first.
+// A query (a view of the surface's compiled rules for some units) in its surface's list, the
+// latest first.
 typedef struct query_node {
   hg_rules_query q;
   struct query_node *next;
 } query_node;
 
-// One surface's rules: rules/<surface>/*.scm and rules/<surface>/facts/*.scm. libtree-sitter
-// 0.20.7 spends ~10M instructions (~1 ms) compiling each node of a pattern that has children
-// (its pattern analysis; a `call` or `attribute` parent costs that, an `argument_list` a tenth),
-// ~40 ms for the Python rules, so the built-in rules are compiled only when a file needs them; a
-// seed built into the binary gives the prefilter without compiling anything. A run that knows what
-// its few files need (the pre-commit hook) compiles only those site files (units), with every
-// facts file.
+// A surface's rules compiled: every pattern of its files (in name order), the dispatch table of
+// the walk, and, in a reference ruleset, libtree-sitter's query of the same text.
+typedef struct {
+  hg_shapes *shapes;
+  hg_dispatch *dispatch;
+  TSQuery *reference;
+  hg_pattern *patterns;
+  uint32_t n_patterns;
+  hg_captures captures;
+  int *unit_of;  // per pattern: its file's unit; -1 a facts file
+} compiled;
+
+// One surface's rules: rules/<surface>/*.scm and rules/<surface>/facts/*.scm, compiled when a file
+// first needs them (hardguard's own compiler: well under a millisecond for the Python rules); a
+// seed built into the binary gives the prefilter without compiling anything. A query holds the
+// units (site files) a file may hold sites of, with every facts file: only their patterns are
+// tried.
 typedef struct {
   const hg_surface *surface;
   hg_yaml_rule *yaml;  // a surface without a grammar: its rules/<surface>/*.yml
   size_t n_yaml;
   char *yaml_prefilter;  // ... and their literals as the alternation --list-rules shows ("": off)
-  hg_rule_files files;        // a tree-sitter surface's rule files, in name order
+  hg_rule_files files;   // a tree-sitter surface's rule files, in name order
   hg_units units;        // every unit of the surface
   bool seeded;           // the prefilter came from the seed
   pthread_mutex_t lock;
-  hg_prefilter *prefilter;        // from the seed, or from the first query of every unit
+  hg_prefilter *prefilter;        // from the seed, or from the compiled rules
+  _Atomic(compiled *) compiled;   // set under the lock; read without it
   _Atomic(query_node *) queries;  // pushed under the lock; read without it
-  bool expected;                  // the run said which units its files need (hg_ruleset_expect) ...
-  hg_units expected_units;        // ... these ...
-  bool expected_light;            // ... and that its files are few and small
 } surface_rules;
 
 struct hg_ruleset {
   surface_rules s[HG_SURFACE_MAX];
-  bool whole;  // every file gets a query of every unit (hg_ruleset_whole)
-  bool exact;  // every query holds just the units asked for (hg_ruleset_exact)
-  bool light;  // every query is compiled with wildcard calls (hg_ruleset_light)
+  bool whole;      // every file gets a query of every unit (hg_ruleset_whole)
+  bool reference;  // matches are found by libtree-sitter's query engine (hg_ruleset_reference)
   hg_policy *policy;
   char **kinds;  // of every surface, sorted, each once
   size_t n_kinds;
 };
 
-static const char *const QUERY_ERRORS[] = {
-    [TSQueryErrorNone] = "no error",
-    [TSQueryErrorSyntax] = "invalid query syntax",
-    [TSQueryErrorNodeType] = "unknown node type for %s",
-    [TSQueryErrorField] = "unknown field name for %s",
-    [TSQueryErrorCapture] = "unknown capture name in a predicate",
-    [TSQueryErrorStructure] = "impossible pattern structure for %s",
-    [TSQueryErrorLanguage] = "grammar language version not supported",
-};
-
 // ---- prefilter ------------------------------------------------------------------------------------
 
-// The prefilter is built from the site patterns' predicates (prefilter.c says how), of a query of
-// every unit, each pattern announcing the unit of its file.
-static hg_prefilter *build_prefilter(const hg_rules_query *rq, const hg_rule_files *files) {
-  const hg_predicates **site = hg_xcalloc(rq->n_patterns ? rq->n_patterns : 1, sizeof(*site));
-  unsigned *units = hg_xcalloc(rq->n_patterns ? rq->n_patterns : 1, sizeof(*units));
+// The prefilter is built from the site patterns' predicates (prefilter.c says how), each pattern
+// announcing the unit of its file.
+static hg_prefilter *build_prefilter(const compiled *c) {
+  const hg_predicates **site = hg_xcalloc(c->n_patterns ? c->n_patterns : 1, sizeof(*site));
+  unsigned *units = hg_xcalloc(c->n_patterns ? c->n_patterns : 1, sizeof(*units));
   size_t n = 0;
-  for (uint32_t i = 0; i < rq->n_patterns; i++)
-    if (rq->patterns[i].role == HG_PATTERN_SITE) {
-      units[n] = (unsigned)hg_rule_files_at(files, ts_query_start_byte_for_pattern(rq->query, i))->unit;
-      site[n++] = rq->patterns[i].predicates;
+  for (uint32_t i = 0; i < c->n_patterns; i++)
+    if (c->patterns[i].role == HG_PATTERN_SITE) {
+      units[n] = (unsigned)c->unit_of[i];
+      site[n++] = c->patterns[i].predicates;
     }
   hg_prefilter *pre = hg_prefilter_new_units(site, units, n);
   free(site);
@@ -89,142 +88,107 @@ static hg_prefilter *build_prefilter(const hg_rules_query *rq, const hg_rule_fil
   return pre;
 }
 
-// ---- load ---------------------------------------------------------------------------------------
-
-enum { QUERY_PROBE_SECONDS = 60 };
-
-// A rules directory the user gave is tried in a child first, the whole and then file by file to
-// name the one at fault: libtree-sitter 0.20.7 aborts, crashes or loops on some malformed
-// queries, and a guard must answer with an error, not die. The built-in rules are tested.
-static int probe_files(const TSLanguage *lang, const hg_rule_files *files, const char *src, size_t len, hg_error *err) {
-  hg_error why;
-  if (hg_query_probe(lang, src, (uint32_t)len, QUERY_PROBE_SECONDS, &why) == 0) return 0;
-  for (size_t i = 0; i < files->len; i++) {
-    const hg_rule_file *f = &files->items[i];
-    hg_error one;
-    if (hg_query_probe(lang, f->data, (uint32_t)f->len, QUERY_PROBE_SECONDS, &one) != 0)
-      return hg_error_set(err, "%s: %s", f->path, one.message);
-  }
-  return hg_error_set(err, "rules: %s", why.message);
-}
+// ---- compile ------------------------------------------------------------------------------------
 
 static int kind_cmp(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
 
-static void query_free(hg_rules_query *rq) {
-  for (uint32_t i = 0; i < rq->n_patterns; i++) hg_pattern_free((hg_pattern *)&rq->patterns[i]);
-  free((hg_pattern *)rq->patterns);
-  if (rq->query) ts_query_delete((TSQuery *)rq->query);
-  free(rq);  // the first member of its query_node
+static void compiled_free(compiled *c) {
+  if (!c) return;
+  for (uint32_t i = 0; i < c->n_patterns; i++) hg_pattern_free(&c->patterns[i]);
+  free(c->patterns);
+  free(c->unit_of);
+  hg_dispatch_free(c->dispatch);
+  hg_shapes_free(c->shapes);
+  if (c->reference) ts_query_delete(c->reference);
+  free(c);
 }
 
-// A query for a few small files is compiled light: a node that starts a line of a rule file and
-// is one of the surface's `wildcards` (a type followed by a field no other type has) is written
-// `(_` padded with spaces: the same node, and the same offsets for every byte after it.
-// libtree-sitter 0.20.7 then skips its analysis of the pattern (~0.6 ms each: the Python rules
-// compile in 5 ms, not 19) and matches the same nodes, but tries every node against it where it
-// tried only nodes of its type: matching takes about twice as long, which pays off below a few
-// hundred KB of source (the bench's hook files: 149 KB).
-static void light_nodes(const char *const *wildcards, char *text, size_t len) {
-  for (size_t i = 0; wildcards && i < len; i++) {
-    if ((i && text[i - 1] != '\n') || text[i] != '(') continue;
-    size_t at = i + 1 + (i + 1 < len && text[i + 1] == '(');
-    for (const char *const *w = wildcards; *w; w++) {
-      size_t n = strcspn(*w, " "), k = at + n;  // "type field:"
-      const char *field = *w + n + 1;
-      if (k >= len || memcmp(text + at, *w, n) != 0 || !isspace((unsigned char)text[k])) continue;
-      while (k < len && isspace((unsigned char)text[k])) k++;
-      if (len - k > strlen(field) && !memcmp(text + k, field, strlen(field))) {
-        text[at] = '_';
-        memset(text + at + 1, ' ', n - 1);
-        break;
-      }
-    }
-  }
-}
-
-// Compiles the files of surface sr that are facts or of the units `units` (in name order) into one
-// query (`light`: light_nodes); a directory the user gave (`trusted` false) is tried in a child
-// first.
-static int compile_query(hg_ruleset *self, const surface_rules *sr, hg_units units, bool light, bool trusted,
-                         hg_rules_query **out, hg_error *err) {
+// Every file of surface sr, in name order, compiled into one set of shapes (each file on its own:
+// offsets count in the files' combined text, which names a pattern's file); in a reference ruleset,
+// libtree-sitter's query of the combined text too, which numbers patterns and captures alike.
+static int compile_surface(const hg_ruleset *self, const surface_rules *sr, compiled **out, hg_error *err) {
   *out = NULL;
   const TSLanguage *lang = sr->surface->language();
   hg_rule_files files = {0};  // shallow copies: the strings stay the surface's
   hg_buf src = {0};
   for (size_t i = 0; i < sr->files.len; i++) {
     hg_rule_file f = sr->files.items[i];
-    if (f.unit >= 0 && !(units & ((hg_units)1 << f.unit))) continue;
     f.offset = (uint32_t)src.len;
     hg_buf_add(&src, f.data, f.len);
-    if (light) light_nodes(sr->surface->wildcards, src.data + f.offset, f.len);
     hg_buf_putc(&src, '\n');
     HG_VEC_PUSH(&files, f);
   }
+  uint32_t eoff = 0;
+  char msg[192];
+  compiled *c = hg_xcalloc(1, sizeof(compiled));
   int rc = 0;
-  for (size_t i = 0; i < files.len && rc == 0; i++) {
-    const hg_rule_file *f = &files.items[i];
-    size_t at = hg_query_stacked_quantifier(f->data, f->len);
-    if (at < f->len)
-      rc =
-          hg_rule_files_error(err, &files, f->offset + (uint32_t)at, "a quantifier right after another (write one of ?, *, +)");
-  }
-  if (rc == 0 && !trusted) rc = probe_files(lang, &files, src.data, src.len, err);
-  uint32_t eoff;
-  TSQueryError etype;
-  TSQuery *q = rc == 0 ? ts_query_new(lang, src.data, (uint32_t)src.len, &eoff, &etype) : NULL;
-  hg_buf_free(&src);
-  if (rc == 0 && !q) {
-    // A pattern left open runs on into the next file, so tree-sitter's offset may land there:
-    // compile the files one by one to name the one at fault.
-    for (size_t i = 0; i < files.len; i++) {
-      const hg_rule_file *f = &files.items[i];
-      TSQuery *one = ts_query_new(lang, f->data, (uint32_t)f->len, &eoff, &etype);
-      if (one) {
-        ts_query_delete(one);
-        continue;
-      }
-      eoff += f->offset;
-      break;
+  c->shapes = hg_shapes_new(lang);
+  for (size_t i = 0; i < files.len && rc == 0; i++)
+    if (hg_shapes_add(c->shapes, files.items[i].data, (uint32_t)files.items[i].len, files.items[i].offset, &eoff, msg,
+                      sizeof(msg)) != 0) {
+      char what[256];
+      // A node type or field the grammar lacks: say which grammar.
+      snprintf(what, sizeof(what), strncmp(msg, "unknown ", 8) ? "%s" : "%s (the %s grammar)", msg, sr->surface->grammar);
+      rc = hg_rule_files_error(err, &files, eoff, what);
     }
-    char what[160];
-    snprintf(what, sizeof(what), etype < HG_ARRAY_LEN(QUERY_ERRORS) ? QUERY_ERRORS[etype] : "invalid query",
-             sr->surface->grammar);
-    rc = hg_rule_files_error(err, &files, eoff, what);
+  if (rc == 0 && self->reference) {
+    TSQueryError etype;
+    c->reference = ts_query_new(lang, src.data, (uint32_t)src.len, &eoff, &etype);
+    if (!c->reference) rc = hg_rule_files_error(err, &files, eoff, "libtree-sitter's query engine refuses this");
   }
-  if (rc != 0) {
-    free(files.items);
-    return -1;
+  hg_buf_free(&src);
+  if (rc == 0) {
+    const hg_shapes *q = c->shapes;
+    c->captures = (hg_captures){
+        hg_shapes_capture_id(q, "site"),        hg_shapes_capture_id(q, "args"),          hg_shapes_capture_id(q, "argv"),
+        hg_shapes_capture_id(q, "command"),     hg_shapes_capture_id(q, "import.module"), hg_shapes_capture_id(q, "import.alias"),
+        hg_shapes_capture_id(q, "import.from"), hg_shapes_capture_id(q, "import.name"),   hg_shapes_capture_id(q, "marker"),
+        hg_shapes_capture_id(q, "body"),
+    };
+    c->n_patterns = hg_shapes_count(q);
+    c->patterns = hg_xcalloc(c->n_patterns ? c->n_patterns : 1, sizeof(hg_pattern));
+    c->unit_of = hg_xcalloc(c->n_patterns ? c->n_patterns : 1, sizeof(int));
+    c->dispatch = hg_dispatch_new(q);
   }
-  hg_rules_query *rq = &((query_node *)hg_xcalloc(1, sizeof(query_node)))->q;
-  rq->query = q;
-  rq->units = units & sr->units;
-  rq->captures = (hg_captures){
-      hg_query_capture_id(q, "site"),        hg_query_capture_id(q, "args"),          hg_query_capture_id(q, "argv"),
-      hg_query_capture_id(q, "command"),     hg_query_capture_id(q, "import.module"), hg_query_capture_id(q, "import.alias"),
-      hg_query_capture_id(q, "import.from"), hg_query_capture_id(q, "import.name"),   hg_query_capture_id(q, "marker"),
-      hg_query_capture_id(q, "body"),
-  };
-  rq->n_patterns = ts_query_pattern_count(q);
-  rq->patterns = hg_xcalloc(rq->n_patterns ? rq->n_patterns : 1, sizeof(hg_pattern));
-  for (uint32_t i = 0; i < rq->n_patterns && rc == 0; i++) {
-    uint32_t start = ts_query_start_byte_for_pattern(q, i);
+  for (uint32_t i = 0; rc == 0 && i < c->n_patterns; i++) {
+    uint32_t start = hg_shapes_start_byte(c->shapes, i);
     const hg_rule_file *f = hg_rule_files_at(&files, start);
+    c->unit_of[i] = f->unit;
     char *kind = hg_rule_file_is_fact(f->name) ? NULL : hg_rule_file_kind(f->name);
     hg_error perr;
-    if (hg_pattern_setup((hg_pattern *)&rq->patterns[i], q, i, &rq->captures, kind, self->kinds, self->n_kinds,
-                         self->policy, &perr) != 0)
+    if (hg_pattern_setup(&c->patterns[i], c->shapes, i, &c->captures, kind, self->kinds, self->n_kinds, self->policy,
+                         &perr) != 0)
       rc = hg_rule_files_error(err, &files, start, perr.message);
     free(kind);
   }
-  if (rc == 0 && !sr->prefilter && (units & sr->units) == sr->units)
-    ((surface_rules *)sr)->prefilter = build_prefilter(rq, &files);  // under the lock, or while loading
   free(files.items);
   if (rc != 0) {
-    query_free(rq);
+    compiled_free(c);
     return -1;
   }
-  *out = rq;
+  *out = c;
   return 0;
+}
+
+// Surface sr compiled: now, under its lock, if no file needed it before. A directory the user gave
+// was compiled when loaded; the built-in rules are tested, so a failure here is a programmer's error.
+static const compiled *compiled_of(const hg_ruleset *self, const surface_rules *csr) {
+  surface_rules *sr = (surface_rules *)csr;
+  compiled *c = atomic_load_explicit(&sr->compiled, memory_order_acquire);
+  if (c) return c;
+  pthread_mutex_lock(&sr->lock);
+  c = atomic_load_explicit(&sr->compiled, memory_order_relaxed);
+  if (!c) {
+    hg_error err;
+    if (compile_surface(self, sr, &c, &err) != 0) {
+      fprintf(stderr, "hardguard: built-in rules: %s\n", err.message);
+      abort();
+    }
+    if (!sr->prefilter) sr->prefilter = build_prefilter(c);
+    atomic_store_explicit(&sr->compiled, c, memory_order_release);
+  }
+  pthread_mutex_unlock(&sr->lock);
+  return c;
 }
 
 // ---- YAML surfaces ----------------------------------------------------------------------------------
@@ -375,11 +339,12 @@ static int build(hg_ruleset *self, hg_rule_files *files, bool trusted, hg_error 
         sr->prefilter = hg_prefilter_from_seed(&seed->surfaces[s]);
         sr->seeded = true;
       } else if (!trusted) {
-        // A directory the user gave is checked whole now: its errors are load errors.
-        hg_rules_query *rq;
-        rc = compile_query(self, sr, HG_UNITS_ALL, false, false, &rq, err);
+        // A directory the user gave is compiled now: its errors are load errors.
+        compiled *c;
+        rc = compile_surface(self, sr, &c, err);
         if (rc == 0) {
-          atomic_store(&sr->queries, (query_node *)rq);
+          sr->prefilter = build_prefilter(c);
+          atomic_store(&sr->compiled, c);
         }
       }
     } else if (rc == 0 && per[s].len) {
@@ -450,8 +415,10 @@ void hg_ruleset_free(hg_ruleset *self) {
     surface_rules *sr = &self->s[s];
     for (query_node *n = atomic_load(&sr->queries), *next; n; n = next) {
       next = n->next;
-      query_free(&n->q);
+      free((uint8_t *)n->q.enabled);
+      free(n);
     }
+    compiled_free(atomic_load(&sr->compiled));
     hg_prefilter_free(sr->prefilter);
     for (size_t i = 0; i < sr->n_yaml; i++) yaml_rule_free(&sr->yaml[i]);
     free(sr->yaml);
@@ -464,37 +431,25 @@ void hg_ruleset_free(hg_ruleset *self) {
   free(self);
 }
 
-// A query of surface s holding at least the units `need` (and every facts file): one compiled
-// before, else compiled now. A directory the user gave was compiled whole when loaded; the
-// built-in rules are tested, so a failure here is a programmer's error.
+// A query of surface s holding the units `need` (and every facts file): one made before, else made
+// now (a view of the compiled rules trying only those units' patterns).
 const hg_rules_query *hg_ruleset_query_for(const hg_ruleset *cself, hg_surface_id s, hg_units need) {
   surface_rules *sr = (surface_rules *)&cself->s[s];  // queries added under the lock; read-only after
   if (!sr->files.len) return NULL;
-  need &= sr->units;
+  hg_units units = need & sr->units;
   for (query_node *n = atomic_load_explicit(&sr->queries, memory_order_acquire); n; n = n->next)
-    if ((n->q.units & need) == need && (!cself->exact || n->q.units == need)) return &n->q;
+    if (n->q.units == units) return &n->q;
+  const compiled *c = compiled_of(cself, sr);
   pthread_mutex_lock(&sr->lock);
   query_node *head = atomic_load_explicit(&sr->queries, memory_order_relaxed), *found = NULL;
-  hg_units units;
   for (query_node *n = head; n && !found; n = n->next)
-    if ((n->q.units & need) == need && (!cself->exact || n->q.units == need)) found = n;
+    if (n->q.units == units) found = n;
   if (!found) {
-    bool light = cself->light;
-    if (cself->exact) {
-      units = need;
-    } else if (!head && sr->expected) {
-      units = need | sr->expected_units;
-      light |= sr->expected_light;
-    } else {
-      units = sr->units;  // not said, or more than said (a file changed since): every unit
-    }
-    hg_error err;
-    hg_rules_query *rq;
-    if (compile_query((hg_ruleset *)cself, sr, units, light, true, &rq, &err) != 0) {
-      fprintf(stderr, "hardguard: built-in rules: %s\n", err.message);
-      abort();
-    }
-    found = (query_node *)rq;
+    found = hg_xcalloc(1, sizeof(query_node));
+    uint8_t *enabled = hg_xcalloc(c->n_patterns ? c->n_patterns : 1, 1);
+    for (uint32_t i = 0; i < c->n_patterns; i++)
+      enabled[i] = c->unit_of[i] < 0 || (units & ((hg_units)1 << c->unit_of[i]));
+    found->q = (hg_rules_query){c->shapes, c->dispatch, c->reference, enabled, c->patterns, c->n_patterns, c->captures, units};
     found->next = head;
     atomic_store_explicit(&sr->queries, found, memory_order_release);
   }
@@ -502,10 +457,10 @@ const hg_rules_query *hg_ruleset_query_for(const hg_ruleset *cself, hg_surface_i
   return &found->q;
 }
 
-// Surface s's prefilter: the seeded one, else the one its query of every unit gave.
+// Surface s's prefilter: the seeded one, else the one its compiled rules gave.
 static const hg_prefilter *prefilter_of(const hg_ruleset *self, hg_surface_id s) {
   const surface_rules *sr = &self->s[s];
-  if (!sr->seeded && sr->files.len) hg_ruleset_query_for(self, s, HG_UNITS_ALL);
+  if (!sr->seeded && sr->files.len) compiled_of(self, sr);
   return sr->prefilter;
 }
 
@@ -514,16 +469,6 @@ bool hg_ruleset_has(const hg_ruleset *self, hg_surface_id s) { return self->s[s]
 const hg_yaml_rule *hg_ruleset_yaml_rules(const hg_ruleset *self, hg_surface_id s, size_t *n) {
   *n = self->s[s].n_yaml;
   return self->s[s].yaml;
-}
-const TSQuery *hg_ruleset_query(const hg_ruleset *self, hg_surface_id s) {
-  const hg_rules_query *rq = hg_ruleset_query_for(self, s, HG_UNITS_ALL);
-  return rq ? rq->query : NULL;
-}
-const hg_pattern *hg_ruleset_pattern(const hg_ruleset *self, hg_surface_id s, uint32_t i) {
-  return &hg_ruleset_query_for(self, s, HG_UNITS_ALL)->patterns[i];
-}
-const hg_captures *hg_ruleset_captures(const hg_ruleset *self, hg_surface_id s) {
-  return &hg_ruleset_query_for(self, s, HG_UNITS_ALL)->captures;
 }
 const hg_policy *hg_ruleset_policy(const hg_ruleset *self) { return self->policy; }
 
@@ -543,17 +488,7 @@ const char *hg_ruleset_prefilter_source(const hg_ruleset *self, hg_surface_id s)
   if (!sr->files.len) return "";
   if (sr->seeded) {
     // What --list-rules shows is what the rules give now; the seed must say the same.
-    const hg_rules_query *rq = hg_ruleset_query_for(self, s, HG_UNITS_ALL);
-    hg_rule_files files = {0};
-    uint32_t offset = 0;
-    for (size_t i = 0; i < sr->files.len; i++) {
-      hg_rule_file f = sr->files.items[i];
-      f.offset = offset;
-      offset += (uint32_t)f.len + 1;
-      HG_VEC_PUSH(&files, f);
-    }
-    hg_prefilter *now = build_prefilter(rq, &files);
-    free(files.items);
+    hg_prefilter *now = build_prefilter(compiled_of(self, sr));
     bool same = hg_prefilter_equal(now, sr->prefilter);
     hg_prefilter_free(now);
     if (!same) {
@@ -573,14 +508,7 @@ hg_prefilter_seed hg_ruleset_seed_of(const hg_ruleset *self, hg_surface_id s) {
 }
 
 void hg_ruleset_whole(hg_ruleset *self) { self->whole = true; }
-void hg_ruleset_exact(hg_ruleset *self) { self->exact = true; }
-void hg_ruleset_light(hg_ruleset *self) { self->light = true; }
-
-void hg_ruleset_expect(hg_ruleset *self, hg_surface_id s, hg_units units, bool light) {
-  self->s[s].expected = true;
-  self->s[s].expected_units = units;
-  self->s[s].expected_light = light;
-}
+void hg_ruleset_reference(hg_ruleset *self) { self->reference = true; }
 
 hg_units hg_ruleset_units(const hg_ruleset *self, hg_surface_id s, const char *data, size_t len) {
   if (self->whole) return self->s[s].units;

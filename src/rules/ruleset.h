@@ -1,8 +1,9 @@
 /* The rules: rules/<surface>/<kind>.scm (site shapes; the file stem is the kind id),
- * rules/<surface>/facts/ (imports and marker comments) and rules/policy.yml, compiled into
- * TSQuerys with per-pattern predicates, and a prefilter per surface (surface.h). Loaded once per
- * run and shared by every worker; the built-in rules' queries are compiled when a file first needs
- * them, only the kinds (units) it may hold, and their prefilter comes built into the binary. */
+ * rules/<surface>/facts/ (imports and marker comments) and rules/policy.yml, compiled into shapes
+ * (shape.h) with per-pattern predicates and a dispatch table for the walk (walk.h), and a
+ * prefilter per surface (surface.h). Loaded once per run and shared by every worker; a surface's
+ * built-in rules are compiled when a file first needs them, and their prefilter comes built into
+ * the binary. */
 #ifndef HG_RULESET_H
 #define HG_RULESET_H
 
@@ -13,7 +14,8 @@
 #include "rules/predicate.h"
 #include "rules/pattern.h"
 #include "rules/prefilter.h"
-#include "rules/queryprobe.h"
+#include "rules/shape.h"
+#include "rules/walk.h"
 #include "model/site.h"
 #include "model/surface.h"
 
@@ -38,10 +40,13 @@ typedef struct {
 } hg_yaml_rule;
 
 
-/** A compiled query of a surface's facts files and some of its site files (units). Owned by the
- *  ruleset; read-only. */
+/** A surface's compiled rules as a file of some units (site files) sees them: every pattern, only
+ *  those of the units (and the facts) tried (matches.h finds them). Owned by the ruleset; read-only. */
 typedef struct {
-  const TSQuery *query;
+  const hg_shapes *shapes;
+  const hg_dispatch *dispatch;
+  const TSQuery *reference;    // a reference ruleset's (hg_ruleset_reference): libtree-sitter's query, else NULL
+  const uint8_t *enabled;      // by pattern index: tried
   const hg_pattern *patterns;  // by pattern index
   uint32_t n_patterns;
   hg_captures captures;
@@ -60,8 +65,7 @@ uint64_t hg_ruleset_builtin_hash(void);
 
 
 /** Loads the rules from directory `dir`, or the built-in rules when dir is NULL. On failure err
- *  says "file:line:col: what was expected". A directory's queries are tried with hg_query_probe
- *  first. */
+ *  says "file:line:col: what was expected". A directory's rules are compiled now. */
 int hg_ruleset_load(hg_ruleset **out, const char *dir, hg_error *err);
 void hg_ruleset_free(hg_ruleset *self);
 
@@ -70,9 +74,9 @@ const hg_yaml_rule *hg_ruleset_yaml_rules(const hg_ruleset *self, hg_surface_id 
 
 /** Do the rules have patterns for surface `s`? A surface without them is not checked. */
 bool hg_ruleset_has(const hg_ruleset *self, hg_surface_id s);
-/** A query of surface `s` holding at least the units `need`, and every facts file (NULL when the
- *  rules have nothing for the surface). Thread-safe; compiles when no query so far holds them: one
- *  of every unit, unless the run said what it expects (hg_ruleset_expect). */
+/** A query of surface `s` holding the units `need` (only their patterns are tried) and every facts
+ *  file (NULL when the rules have nothing for the surface). Thread-safe; compiles the surface's
+ *  rules when no file needed them before. */
 const hg_rules_query *hg_ruleset_query_for(const hg_ruleset *self, hg_surface_id s, hg_units need);
 /** The units whose sites `len` bytes at `data`, a file of surface `s`, may hold (0: none). */
 hg_units hg_ruleset_units(const hg_ruleset *self, hg_surface_id s, const char *data, size_t len);
@@ -80,25 +84,14 @@ hg_units hg_ruleset_units(const hg_ruleset *self, hg_surface_id s, const char *d
  *  the prefilter's narrowing, which the soundness tests hold the narrowed one equal to. Call it
  *  before other threads use the ruleset. */
 void hg_ruleset_whole(hg_ruleset *self);
-/** The files of this run may hold sites of units `units` of surface `s` only (hg_ruleset_units of
- *  each): the first query compiled holds just those, compiled light (quick to compile, slower to
- *  match: see ruleset.c) when `light` says the files are small; a file asking for more gets one of
- *  every unit. Call it before other threads use the ruleset. */
-void hg_ruleset_expect(hg_ruleset *self, hg_surface_id s, hg_units units, bool light);
-/** From now on, every query holds just the units asked for (one query per set asked for), not
- *  also those asked for before it: the soundness tests' narrowest analysis. */
-void hg_ruleset_exact(hg_ruleset *self);
-/** From now on, every query is compiled light: the soundness tests hold its findings equal. */
-void hg_ruleset_light(hg_ruleset *self);
+/** Its matches are found by libtree-sitter's query engine over the same rule text, not by the
+ *  walk: the reference the soundness tests hold the walk equal to. Call it before the rules are
+ *  first used (the built-in rules: they are compiled then). */
+void hg_ruleset_reference(hg_ruleset *self);
 /** Surface `s`'s prefilter as a seed (views into the ruleset; all zero for a surface without
  *  tree-sitter rules). Compiles the surface's rules when it has no seed. */
 hg_prefilter_seed hg_ruleset_seed_of(const hg_ruleset *self, hg_surface_id s);
 
-/** Surface `s`'s query of every unit (NULL when the rules have none for it), its patterns and
- *  capture ids. */
-const TSQuery *hg_ruleset_query(const hg_ruleset *self, hg_surface_id s);
-const hg_pattern *hg_ruleset_pattern(const hg_ruleset *self, hg_surface_id s, uint32_t index);
-const hg_captures *hg_ruleset_captures(const hg_ruleset *self, hg_surface_id s);
 const hg_policy *hg_ruleset_policy(const hg_ruleset *self);
 /** The site kinds of every surface, sorted, each once. */
 size_t hg_ruleset_kinds(const hg_ruleset *self, const char *const **out);

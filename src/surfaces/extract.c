@@ -6,7 +6,7 @@
 #include "surfaces/node.h"
 
 struct hg_extractor {
-  TSQueryCursor *cursor;
+  hg_matches *cursor;
   TSParser *sub;  // for embedded code, made when first needed
   unsigned depth; // of code embedded in embedded code
   pcre2_match_data *md;
@@ -15,7 +15,7 @@ struct hg_extractor {
 
 hg_extractor *hg_extractor_new(void) {
   hg_extractor *self = hg_xcalloc(1, sizeof(hg_extractor));
-  self->cursor = ts_query_cursor_new();
+  self->cursor = hg_matches_new();
   self->md = pcre2_match_data_create(32, NULL);
   if (!self->md)
     abort();
@@ -25,7 +25,7 @@ hg_extractor *hg_extractor_new(void) {
 void hg_extractor_free(hg_extractor *self) {
   if (!self)
     return;
-  ts_query_cursor_delete(self->cursor);
+  hg_matches_free(self->cursor);
   if (self->sub)
     ts_parser_delete(self->sub);
   pcre2_match_data_free(self->md);
@@ -34,7 +34,7 @@ void hg_extractor_free(hg_extractor *self) {
 }
 
 pcre2_match_data *hg_extractor_match_data(hg_extractor *self) { return self->md; }
-TSQueryCursor *hg_extractor_cursor(hg_extractor *self) { return self->cursor; }
+hg_matches *hg_extractor_cursor(hg_extractor *self) { return self->cursor; }
 
 bool hg_extractor_enter(hg_extractor *self) {
   if (self->depth >= HG_EMBED_MAX_DEPTH)
@@ -227,12 +227,13 @@ bool hg_extract_first_error(TSTree *tree, const hg_source *source, hg_pos *out) 
 
 void hg_extract_matches(hg_extractor *self, const hg_ruleset *rules, hg_surface_id s, const hg_source *source,
                         TSNode root, hg_arena *arena, hg_marker_vec *markers, hg_extract_site_fn fn, void *ctx) {
-  const hg_captures *c = hg_ruleset_captures(rules, s);
+  const hg_rules_query *q = hg_ruleset_query_for(rules, s, HG_UNITS_ALL);
+  const hg_captures *c = &q->captures;
   hg_predctx pctx = {.src = source->data, .len = source->len, .md = self->md, .scratch = &self->scratch};
-  ts_query_cursor_exec(self->cursor, hg_ruleset_query(rules, s), root);
+  hg_matches_exec(self->cursor, q, root);
   TSQueryMatch m;
-  while (ts_query_cursor_next_match(self->cursor, &m)) {
-    const hg_pattern *p = hg_ruleset_pattern(rules, s, m.pattern_index);
+  while (hg_matches_next(self->cursor, &m)) {
+    const hg_pattern *p = &q->patterns[m.pattern_index];
     if (!hg_predicates_eval(p->predicates, &m, &pctx))
       continue;
     TSNode node;

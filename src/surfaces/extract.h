@@ -7,6 +7,7 @@
 #include <tree_sitter/api.h>
 
 #include "base/source.h"
+#include "rules/matches.h"
 #include "rules/ruleset.h"
 #include "model/surface.h"
 
@@ -21,7 +22,7 @@ bool hg_extract_first_error(TSTree *tree, const hg_source *source, hg_pos *out);
 
 pcre2_match_data *hg_extractor_match_data(hg_extractor *self);
 /** The extractor's query cursor and scratch buffer, for a surface's own extract function. */
-TSQueryCursor *hg_extractor_cursor(hg_extractor *self);
+hg_matches *hg_extractor_cursor(hg_extractor *self);
 /** A parser for code embedded in a file (a CI step's script), set to `language`; owned by the
  *  extractor. */
 TSParser *hg_extractor_parser(hg_extractor *self, const TSLanguage *language);

@@ -1,6 +1,7 @@
-/* libFuzzer harness: query predicates. The input is a query in the rules' syntax, a NUL byte,
- * and a Python snippet. The query is compiled against tree-sitter-python and its predicates with
- * hg_predicates_compile; the snippet is parsed and every match is evaluated twice, as extract.c
+/* libFuzzer harness: shapes and their predicates. The input is a rule text in the rules' syntax, a
+ * NUL byte, and a Python snippet. The text is compiled by hardguard's shape compiler (shape.h)
+ * against tree-sitter-python and its predicates with hg_predicates_compile; the snippet is parsed,
+ * walked (walk.h) and every match is evaluated twice, as extract.c
  * does: first with the imports alone (matches of patterns that `#set! hardguard.fact "import"`
  * record imports, as the facts rules do), then with a resolver that also follows local names. */
 #include <stdint.h>
@@ -9,12 +10,12 @@
 
 #include "rules/config.h"
 #include "rules/predicate.h"
+#include "rules/shape.h"
+#include "rules/walk.h"
 #include "surfaces/python/eval.h"
 #include "surfaces/python/names.h"
 #include "surfaces/python/row.h"
 #include "rules/ruleset.h"
-
-enum { MAX_QUANTIFIED_STEPS = 48 };  // rules/python/cli-run.scm has 32
 
 static hg_ruleset *rules;  // for its policy (the resolver's process calls)
 static hg_config *config;
@@ -51,15 +52,6 @@ static void no_literal(void *ctx, unsigned group, const char *lit, bool whole) {
   if (!*lit) abort();  // hg_predicates_literals never reports an empty literal
 }
 
-static uint32_t capture_id(const TSQuery *q, const char *name) {
-  for (uint32_t i = 0, n = ts_query_capture_count(q); i < n; i++) {
-    uint32_t len;
-    const char *s = ts_query_capture_name_for_id(q, i, &len);
-    if (strlen(name) == len && !memcmp(s, name, len)) return i;
-  }
-  return UINT32_MAX;
-}
-
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   const char *nul = memchr(data, '\0', size);
   if (!nul) return 0;
@@ -70,33 +62,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   memcpy(src, nul + 1, slen);
   src[slen] = '\0';
 
-  // libtree-sitter's pattern analysis in ts_query_new takes time about cubic in the number of
-  // quantified or alternative steps (tree-sitter issue #973): 60 `(_)?` siblings take 1 s, 120
-  // take 10 s. That is the library's, not ours to find again and again, so such queries are
-  // skipped; the budget still allows every rule in rules/ and many times its size.
-  unsigned steps = 0;
-  for (uint32_t i = 0; i < qlen; i++)
-    steps += data[i] == '[' || (i && strchr("?*+", data[i]) && strchr(")]\"", data[i - 1]) && data[i]);
-  // What hardguard refuses before compiling (libtree-sitter hangs or crashes on it).
-  if (steps > MAX_QUANTIFIED_STEPS || hg_query_stacked_quantifier((const char *)data, qlen) < qlen) {
-    free(src);
-    return 0;
-  }
-  // What a --rules directory gets: compiled in a child first, since libtree-sitter aborts or
-  // crashes on some malformed queries (a predicate as an alternative); hardguard reports those.
-  hg_error probe_err;
-  if (hg_query_probe(tree_sitter_python(), (const char *)data, qlen, 5, &probe_err) != 0) {
-    free(src);
-    return 0;
-  }
   uint32_t err_offset;
-  TSQueryError err_type;
-  TSQuery *q = ts_query_new(tree_sitter_python(), (const char *)data, qlen, &err_offset, &err_type);
+  char msg[192];
+  hg_shapes *q = hg_shapes_compile(tree_sitter_python(), (const char *)data, qlen, &err_offset, msg, sizeof(msg));
   if (!q) {
+    if (err_offset > qlen || !*msg) abort();  // an error names a place in the text, and what is wrong
     free(src);
     return 0;
   }
-  uint32_t n_patterns = ts_query_pattern_count(q);
+  uint32_t n_patterns = hg_shapes_count(q);
   hg_predicates **preds = calloc(n_patterns ? n_patterns : 1, sizeof(hg_predicates *));
   bool ok = true;
   for (uint32_t i = 0; i < n_patterns && ok; i++) {
@@ -112,18 +86,19 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     TSParser *parser = ts_parser_new();
     ts_parser_set_language(parser, tree_sitter_python());
     TSTree *tree = ts_parser_parse_string(parser, NULL, src, (uint32_t)slen);
-    TSQueryCursor *cursor = ts_query_cursor_new();
+    hg_dispatch *dispatch = hg_dispatch_new(q);
+    hg_walker *walker = hg_walker_new();
     pcre2_match_data *md = pcre2_match_data_create(32, NULL);
     hg_arena *arena = hg_arena_new();
     hg_buf scratch = {0};
     hg_imports *imports = hg_imports_new(arena, "pkg");
     hg_python_model model = {.src = src, .imports = imports};
     hg_predctx ctx = {.src = src, .md = md, .names = &hg_python_names, .model = &model, .scratch = &scratch};
-    uint32_t module = capture_id(q, "import.module"), alias = capture_id(q, "import.alias"),
-             from = capture_id(q, "import.from"), name = capture_id(q, "import.name");
+    uint32_t module = hg_shapes_capture_id(q, "import.module"), alias = hg_shapes_capture_id(q, "import.alias"),
+             from = hg_shapes_capture_id(q, "import.from"), name = hg_shapes_capture_id(q, "import.name");
     TSQueryMatch m;
-    ts_query_cursor_exec(cursor, q, ts_tree_root_node(tree));
-    while (ts_query_cursor_next_match(cursor, &m)) {
+    hg_walker_exec(walker, dispatch, NULL, ts_tree_root_node(tree));
+    while (hg_walker_next_match(walker, &m)) {
       const hg_predicates *p = preds[m.pattern_index];
       if (!hg_predicates_eval(p, &m, &ctx)) continue;
       const char *fact = hg_predicates_property(p, "hardguard.fact");
@@ -143,18 +118,19 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
                      .arena = arena};
     r.memo = hg_name_memo_new(arena);
     model.resolver = &r;
-    ts_query_cursor_exec(cursor, q, ts_tree_root_node(tree));
-    while (ts_query_cursor_next_match(cursor, &m)) (void)hg_predicates_eval(preds[m.pattern_index], &m, &ctx);
+    hg_walker_exec(walker, dispatch, NULL, ts_tree_root_node(tree));
+    while (hg_walker_next_match(walker, &m)) (void)hg_predicates_eval(preds[m.pattern_index], &m, &ctx);
     hg_buf_free(&scratch);
     hg_arena_free(arena);
     pcre2_match_data_free(md);
-    ts_query_cursor_delete(cursor);
+    hg_walker_free(walker);
+    hg_dispatch_free(dispatch);
     ts_tree_delete(tree);
     ts_parser_delete(parser);
   }
   for (uint32_t i = 0; i < n_patterns; i++) hg_predicates_free(preds[i]);
   free(preds);
-  ts_query_delete(q);
+  hg_shapes_free(q);
   free(src);
   return 0;
 }

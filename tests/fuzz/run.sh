@@ -41,10 +41,9 @@ if [ ${#harnesses[@]} -eq 0 ]; then
 fi
 
 # --fixed: executions per harness after the seeds, chosen so that the whole stage takes about 40 s
-# of CPU time, under 30 s on 2 idle cores (query compiles every rule for each input and runs ~10
-# inputs/s; file parses and judges ~80/s with the instrumented grammar, surface ~100/s). A harness
-# not listed gets DEFAULT_RUNS.
-declare -A FIXED_RUNS=([file]=1000 [query]=100 [surface]=600 [config]=3000 [compose]=2000 [cli]=20000)
+# of CPU time, under 30 s on 2 idle cores (file parses and judges ~80 inputs/s with the
+# instrumented grammar, surface ~100/s). A harness not listed gets DEFAULT_RUNS.
+declare -A FIXED_RUNS=([file]=1000 [query]=1000 [surface]=600 [config]=3000 [compose]=2000 [cli]=20000)
 DEFAULT_RUNS=1000
 SEED=1
 FIXED_LIMIT=600  # seconds for one harness's fixed run: only a hang comes near it
@@ -71,12 +70,9 @@ export UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}"
 norandom=()
 setarch "$(uname -m)" -R true 2>/dev/null && norandom=(setarch "$(uname -m)" -R)
 
-# lsan_for HARNESS: libtree-sitter 0.20.7 (Debian's) leaks a few bytes in ts_query_new on some
-# invalid queries, which only the query harness feeds it (see lsan.supp).
+# lsan_for HARNESS: the LeakSanitizer options of a harness (none of its own: each runs as given).
 lsan_for() {
-  local lsan=${LSAN_OPTIONS:-}
-  [ "$1" = query ] && lsan="suppressions=$root/tests/fuzz/lsan.supp:print_suppressions=0${lsan:+:$lsan}"
-  printf '%s' "$lsan"
+  printf '%s' "${LSAN_OPTIONS:-}"
 }
 
 # open-ended HARNESS: replays the regressions, then fuzzes for SECONDS; writes the summary line to
@@ -149,7 +145,7 @@ fixed() {
   fi
   (IFS=,; printf '%s' "${seeds[*]}") >"$work/seeds/$h.list"
   # Nothing on a timer may steer the run: -reload=0 keeps libFuzzer from rereading the corpus every
-  # second, -timeout=0 from interrupting a read with SIGALRM (hg_query_probe's retry on EINTR is
+  # second, -timeout=0 from interrupting a read with SIGALRM (a retry on EINTR would be
   # coverage); the regressions above are replayed with a timeout, this whole run gets one instead.
   # Nor where the checkout is: paths reach hardguard's code (the real path of the working directory
   # and of a config, fuzz_file's small project), so the harness runs in a directory of a fixed name,

@@ -532,10 +532,10 @@ static void test_extract__builtin_kinds(void **state) {
     assert_true(found);
   }
   assert_int_equal(hg_ruleset_policy(e->rules)->n_req, 7);
-  assert_non_null(hg_ruleset_query(e->rules, HG_SURFACE_PYTHON));
-  assert_non_null(hg_ruleset_query(e->rules, HG_SURFACE_JAVASCRIPT));
+  assert_non_null(hg_ruleset_query_for(e->rules, HG_SURFACE_PYTHON, HG_UNITS_ALL));
+  assert_non_null(hg_ruleset_query_for(e->rules, HG_SURFACE_JAVASCRIPT, HG_UNITS_ALL));
   // The shell surface has its own query, with the same kind (cli-run) listed once.
-  assert_non_null(hg_ruleset_query(e->rules, HG_SURFACE_SHELL));
+  assert_non_null(hg_ruleset_query_for(e->rules, HG_SURFACE_SHELL, HG_UNITS_ALL));
   assert_true(hg_ruleset_has(e->rules, HG_SURFACE_SHELL));
 }
 
@@ -673,11 +673,11 @@ static void test_extract__rules_dir_query_errors(void **state) {
   static const struct {
     const char *scm, *after_dir;
   } cases[] = {
-      {"((call) @site))\n", "python/bad.scm:1:15: invalid query syntax"},
+      {"((call) @site))\n", "python/bad.scm:1:15: an item expected"},
       {";; x\n((no_such_node) @site (#set! hardguard.reads \"client\"))\n",
-       "python/bad.scm:2:3: unknown node type for tree-sitter-python"},
+       "python/bad.scm:2:3: unknown node type \"no_such_node\" (the tree-sitter-python grammar)"},
       {";; x\n((call nosuchfield: (identifier)) @site (#set! hardguard.reads \"client\"))\n",
-       "python/bad.scm:2:8: unknown field name for tree-sitter-python"},
+       "python/bad.scm:2:8: unknown field name \"nosuchfield\" (the tree-sitter-python grammar)"},
       {";; x\n\n  ((call) @site (#set! hardguard.reads \"client\") (#match? @site \"(\"))\n",
        "python/bad.scm:3:3: #match?: invalid regex \"(\""},
       {"((call) @site)\n", "python/bad.scm:1:1: a site pattern needs (#set! hardguard.reads"},
@@ -696,12 +696,11 @@ static void test_extract__rules_dir_query_errors(void **state) {
 
 static void test_extract__rules_dir_unclosed_pattern_names_its_file(void **state) {
   rules_dir *r = *state;
-  // Regression (found by these tests, fixed): all rule files are compiled as one query source, so a pattern left open at the end of
-  // python/bad.scm is reported where tree-sitter gives up: the end of the last file. With
-  // bad.scm = "((call) @site\n" the error is "<dir>/python/facts/imports.scm:16:1: invalid
-  // query syntax" (imports.scm has 15 lines); expected it to name python/bad.scm.
+  // Regression: when all rule files were compiled as one query source, a pattern left open at the
+  // end of python/bad.scm was reported where tree-sitter gave up, in the next file; each file is
+  // compiled on its own now, and the error names the pattern that is left open.
   write_rule(r, "python/bad.scm", "((call) @site\n");
-  expect_load_error(r, "python/bad.scm:");
+  expect_load_error(r, "python/bad.scm:1:1: a pattern left open");
 }
 
 static void test_extract__rules_dir_missing_pieces(void **state) {

@@ -11,13 +11,14 @@
 #include <cmocka.h>
 
 #include "rules/predicate.h"
+#include "rules/walk.h"
 #include "surfaces/python/names.h"  // the Python surface answers the name predicates
 #include "rules/ruleset.h"
 #include "surfaces/python/row.h"
 
 typedef struct {
   TSParser *parser;
-  TSQueryCursor *cursor;
+  hg_walker *cursor;
   pcre2_match_data *md;
   hg_arena *arena;
   hg_buf scratch;
@@ -27,7 +28,7 @@ static int setup(void **state) {
   fixture *f = calloc(1, sizeof(*f));
   f->parser = ts_parser_new();
   if (!ts_parser_set_language(f->parser, tree_sitter_python())) return -1;
-  f->cursor = ts_query_cursor_new();
+  f->cursor = hg_walker_new();
   f->md = pcre2_match_data_create(16, NULL);
   f->arena = hg_arena_new();
   *state = f;
@@ -37,7 +38,7 @@ static int setup(void **state) {
 static int teardown(void **state) {
   fixture *f = *state;
   ts_parser_delete(f->parser);
-  ts_query_cursor_delete(f->cursor);
+  hg_walker_free(f->cursor);
   pcre2_match_data_free(f->md);
   hg_arena_free(f->arena);
   hg_buf_free(&f->scratch);
@@ -45,19 +46,19 @@ static int teardown(void **state) {
   return 0;
 }
 
-static TSQuery *new_query(const char *text) {
+static hg_shapes *new_query(const char *text) {
   uint32_t off;
-  TSQueryError type;
-  TSQuery *q = ts_query_new(tree_sitter_python(), text, (uint32_t)strlen(text), &off, &type);
-  if (!q) fail_msg("query does not compile (error %d at %u): %s", (int)type, off, text);
+  char msg[192];
+  hg_shapes *q = hg_shapes_compile(tree_sitter_python(), text, (uint32_t)strlen(text), &off, msg, sizeof(msg));
+  if (!q) fail_msg("shape does not compile (%s at %u): %s", msg, off, text);
   return q;
 }
 
 // Runs the one-pattern `query` over `src` and joins, with '|', the text of capture @x of every
 // match whose predicates hold. Returns the number of such matches.
 static size_t run(fixture *f, const char *query, const char *src, const hg_imports *imports, char *out, size_t cap) {
-  TSQuery *q = new_query(query);
-  assert_int_equal(ts_query_pattern_count(q), 1);
+  hg_shapes *q = new_query(query);
+  assert_int_equal(hg_shapes_count(q), 1);
   hg_predicates *p = NULL;
   hg_error err = {{0}};
   if (hg_predicates_compile(&p, q, 0, &err) != 0) fail_msg("%s", err.message);
@@ -65,14 +66,13 @@ static size_t run(fixture *f, const char *query, const char *src, const hg_impor
   hg_imports *none = hg_imports_new(f->arena, "");
   hg_python_model model = {.src = src, .imports = imports ? imports : none};
   hg_predctx ctx = {.src = src, .md = f->md, .names = &hg_python_names, .model = &model, .scratch = &f->scratch};
-  uint32_t x = UINT32_MAX, len;
-  for (uint32_t i = 0; i < ts_query_capture_count(q); i++)
-    if (!strcmp(ts_query_capture_name_for_id(q, i, &len), "x")) x = i;
-  ts_query_cursor_exec(f->cursor, q, ts_tree_root_node(tree));
+  uint32_t x = hg_shapes_capture_id(q, "x");
+  hg_dispatch *d = hg_dispatch_new(q);
+  hg_walker_exec(f->cursor, d, NULL, ts_tree_root_node(tree));
   TSQueryMatch m;
   size_t n = 0;
   out[0] = '\0';
-  while (ts_query_cursor_next_match(f->cursor, &m)) {
+  while (hg_walker_next_match(f->cursor, &m)) {
     if (!hg_predicates_eval(p, &m, &ctx)) continue;
     n++;
     for (uint16_t i = 0; i < m.capture_count; i++)
@@ -84,7 +84,8 @@ static size_t run(fixture *f, const char *query, const char *src, const hg_impor
   }
   ts_tree_delete(tree);
   hg_predicates_free(p);
-  ts_query_delete(q);
+  hg_dispatch_free(d);
+  hg_shapes_free(q);
   return n;
 }
 
@@ -260,8 +261,8 @@ static void test_predicate__imports_names_modules(void **state) {
   RUN(f, cases, NULL);
 }
 
-static hg_predicates *compile_one(const char *query, TSQuery **q_out, hg_error *err, int *rc) {
-  TSQuery *q = new_query(query);
+static hg_predicates *compile_one(const char *query, hg_shapes **q_out, hg_error *err, int *rc) {
+  hg_shapes *q = new_query(query);
   hg_predicates *p = (hg_predicates *)(uintptr_t)1;
   *rc = hg_predicates_compile(&p, q, 0, err);
   *q_out = q;
@@ -270,7 +271,7 @@ static hg_predicates *compile_one(const char *query, TSQuery **q_out, hg_error *
 
 static void test_predicate__properties(void **state) {
   (void)state;
-  TSQuery *q;
+  hg_shapes *q;
   hg_error err = {{0}};
   int rc;
   hg_predicates *p = compile_one("((call) @site (#set! hardguard.reads \"kwargs\") (#set! other \"x\"))", &q, &err, &rc);
@@ -280,7 +281,7 @@ static void test_predicate__properties(void **state) {
   assert_string_equal(hg_predicates_property(p, "other"), "x");
   assert_null(hg_predicates_property(p, "hardguard.fact"));
   hg_predicates_free(p);
-  ts_query_delete(q);
+  hg_shapes_free(q);
 
   // No predicates at all: NULL, which always holds and has no properties.
   p = compile_one("((call) @site)", &q, &err, &rc);
@@ -288,7 +289,7 @@ static void test_predicate__properties(void **state) {
   assert_null(p);
   assert_null(hg_predicates_property(NULL, "hardguard.reads"));
   assert_true(hg_predicates_eval(NULL, NULL, NULL));
-  ts_query_delete(q);
+  hg_shapes_free(q);
 }
 
 typedef struct {
@@ -313,7 +314,7 @@ static void collect(void *ctx, unsigned group, const char *text, bool whole) {
 
 static void test_predicate__literals_for_the_prefilter(void **state) {
   (void)state;
-  TSQuery *q;
+  hg_shapes *q;
   hg_error err = {{0}};
   int rc;
   hg_predicates *p =
@@ -344,7 +345,7 @@ static void test_predicate__literals_for_the_prefilter(void **state) {
   assert_int_not_equal(l.items[2].group, l.items[3].group);
   assert_int_not_equal(l.items[3].group, l.items[4].group);
   hg_predicates_free(p);
-  ts_query_delete(q);
+  hg_shapes_free(q);
 
   // A capture that a match may lack (optional, quantified, or in one alternative only) gives no
   // literal: a file without it can still match.
@@ -360,7 +361,7 @@ static void test_predicate__literals_for_the_prefilter(void **state) {
   assert_string_equal(l.items[0].text, "s");
   assert_string_equal(l.items[1].text, "f");
   hg_predicates_free(p);
-  ts_query_delete(q);
+  hg_shapes_free(q);
 
   // #imports?, #not-imports? and #sdk? give no literal (a relative import need not spell the
   // package); #value-contains? gives its strings, inside words.
@@ -375,7 +376,7 @@ static void test_predicate__literals_for_the_prefilter(void **state) {
   assert_string_equal(l.items[0].text, "a/b");
   assert_false(l.items[0].whole);
   hg_predicates_free(p);
-  ts_query_delete(q);
+  hg_shapes_free(q);
 
   l.n = 0;
   hg_predicates_literals(NULL, collect, &l);
@@ -406,7 +407,7 @@ static void test_predicate__compile_errors(void **state) {
       {"((call) @x (#not-defined-in-project? \"a\"))", "#not-defined-in-project? takes one capture"},
   };
   for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-    TSQuery *q;
+    hg_shapes *q;
     hg_error err = {{0}};
     int rc;
     hg_predicates *p = compile_one(cases[i].query, &q, &err, &rc);
@@ -415,7 +416,7 @@ static void test_predicate__compile_errors(void **state) {
     assert_int_equal(rc, -1);
     assert_null(p);
     assert_int_equal(strncmp(err.message, cases[i].message, strlen(cases[i].message)), 0);
-    ts_query_delete(q);
+    hg_shapes_free(q);
   }
 }
 

@@ -1,7 +1,10 @@
 // Unit tests for prefilter.c: the literals it derives from the patterns' predicates, its matcher
-// held equal to the pcre2 alternation it prints, and its soundness: over every fixture, mutations
-// of them and a generated corpus of sites buried in filler, a file on which the full analysis
-// (parse, extract, judge, without the prefilter) reports anything is never ruled out.
+// held equal to the pcre2 alternation it prints, and the soundness of every analysis: over every
+// fixture, mutations of them, a generated corpus of sites buried in filler (and a corpus of real
+// code, HG_SOUNDNESS_CORPUS), a file on which the full analysis (parse, extract, judge, without the
+// prefilter) reports anything is never ruled out, the analysis narrowed to the units the prefilter
+// names reports the same, and so does the analysis whose matches libtree-sitter's query engine
+// finds instead of the walk (walk.h).
 #define _GNU_SOURCE  // nftw
 #include <ftw.h>
 #include <setjmp.h>
@@ -39,7 +42,7 @@ static uint32_t rnd(uint32_t n) {
 // ---- prefilters built from queries of our own ---------------------------------------------------
 
 typedef struct {
-  TSQuery *query;
+  hg_shapes *query;
   hg_predicates **preds;
   uint32_t n;
   hg_prefilter *pre;
@@ -47,10 +50,10 @@ typedef struct {
 
 static void own_build(own *o, const char *query) {
   uint32_t eoff;
-  TSQueryError etype;
-  o->query = ts_query_new(tree_sitter_python(), query, (uint32_t)strlen(query), &eoff, &etype);
-  if (!o->query) fail_msg("query error %d at %u", etype, eoff);
-  o->n = ts_query_pattern_count(o->query);
+  char msg[192];
+  o->query = hg_shapes_compile(tree_sitter_python(), query, (uint32_t)strlen(query), &eoff, msg, sizeof(msg));
+  if (!o->query) fail_msg("shape error at %u: %s", eoff, msg);
+  o->n = hg_shapes_count(o->query);
   o->preds = calloc(o->n, sizeof(*o->preds));
   for (uint32_t i = 0; i < o->n; i++) {
     hg_error err = {{0}};
@@ -63,7 +66,7 @@ static void own_free(own *o) {
   hg_prefilter_free(o->pre);
   for (uint32_t i = 0; i < o->n; i++) hg_predicates_free(o->preds[i]);
   free(o->preds);
-  ts_query_delete(o->query);
+  hg_shapes_free(o->query);
 }
 
 static bool pcre2_says(const hg_prefilter *pre, const char *text, size_t len, pcre2_match_data *md) {
@@ -170,24 +173,26 @@ static void test_prefilter__literals_that_need_quoting(void **state) {
 typedef struct {
   hg_ruleset *rules;
   hg_ruleset *whole;  // the same rules, every file analysed with every unit (no narrowing)
+  hg_ruleset *ref;    // ... and with libtree-sitter's query engine finding the matches, not the walk
   hg_config *config;
   hg_checker *checker;
   pcre2_match_data *md;
-  size_t files, with_findings, ruled_out;
+  size_t files, with_findings, ruled_out, compared;
 } env;
 
 static int setup_env(void **state) {
   env *e = calloc(1, sizeof(*e));
   hg_error err = {{0}};
-  if (hg_ruleset_load(&e->rules, NULL, &err) != 0 || hg_ruleset_load(&e->whole, NULL, &err) != 0) {
+  if (hg_ruleset_load(&e->rules, NULL, &err) != 0 || hg_ruleset_load(&e->whole, NULL, &err) != 0 ||
+      hg_ruleset_load(&e->ref, NULL, &err) != 0) {
     print_error("built-in rules: %s\n", err.message);
     hg_ruleset_free(e->rules);
     free(e);
     return -1;
   }
   hg_ruleset_whole(e->whole);
-  hg_ruleset_exact(e->rules);  // each file analysed with just the units the prefilter names ...
-  hg_ruleset_light(e->rules);  // ... compiled light, as a run over a few small files compiles them
+  hg_ruleset_whole(e->ref);
+  hg_ruleset_reference(e->ref);
   e->config = hg_config_empty(".");
   e->checker = hg_checker_new();
   e->md = pcre2_match_data_create(16, NULL);
@@ -202,6 +207,7 @@ static int teardown_env(void **state) {
   hg_config_free(e->config);
   hg_ruleset_free(e->rules);
   hg_ruleset_free(e->whole);
+  hg_ruleset_free(e->ref);
   free(e);
   return 0;
 }
@@ -297,6 +303,35 @@ static bool same_finding(const hg_finding *a, const hg_finding *b) {
          !strcmp(a->message ? a->message : "", b->message ? b->message : "");
 }
 
+// The walk finds what libtree-sitter's query engine finds, over the same rules: the same findings
+// (whole: the walk's, every unit).
+static void check_walk(env *e, hg_surface_id surface, const char *path, const char *text, size_t len,
+                       const hg_findings *whole) {
+  hg_source src;
+  hg_source_from_bytes(&src, path, text, len);
+  hg_findings findings = {0};
+  hg_file_errors errors = {0};
+  hg_check_source(e->checker, surface, e->ref, e->config, NULL, &src, &findings, &errors);
+  hg_findings_sort(&findings);  // in the order a report gives them
+  bool same = findings.len == whole->len;
+  for (size_t i = 0; i < findings.len && same; i++) same = same_finding(&findings.items[i], &whole->items[i]);
+  if (!same) {
+    print_error("%s: %zu findings by the walk, %zu by libtree-sitter's query engine:\n", path, whole->len, findings.len);
+    for (size_t i = 0; i < whole->len; i++)
+      print_error("  walk  %u:%u %s %s\n", whole->items[i].line, whole->items[i].col, whole->items[i].kind,
+                  whole->items[i].message ? whole->items[i].message : "");
+    for (size_t i = 0; i < findings.len; i++)
+      print_error("  query %u:%u %s %s\n", findings.items[i].line, findings.items[i].col, findings.items[i].kind,
+                  findings.items[i].message ? findings.items[i].message : "");
+    print_error("%.*s\n", (int)src.len, src.data);
+    fail();
+  }
+  e->compared++;
+  hg_findings_free(&findings);
+  hg_file_errors_free(&errors);
+  hg_source_free(&src);
+}
+
 // The analysis narrowed to the units the prefilter names and compiled light (what hardguard runs
 // on a few files) finds what the analysis with every unit, compiled in full, finds.
 static void check_narrowed(env *e, hg_surface_id surface, const char *path, const char *text, size_t len,
@@ -306,6 +341,7 @@ static void check_narrowed(env *e, hg_surface_id surface, const char *path, cons
   hg_findings findings = {0};
   hg_file_errors errors = {0};
   hg_check_source(e->checker, surface, e->rules, e->config, NULL, &src, &findings, &errors);
+  hg_findings_sort(&findings);  // in the order a report gives them
   bool same = findings.len == whole->len;
   for (size_t i = 0; i < findings.len && same; i++)
     same = same_finding(&findings.items[i], &whole->items[i]);
@@ -328,6 +364,8 @@ static void check_sound_as(env *e, hg_surface_id surface, const char *path, cons
   hg_findings findings = {0};
   hg_file_errors errors = {0};
   hg_check_source(e->checker, surface, e->whole, e->config, NULL, &src, &findings, &errors);
+  hg_findings_sort(&findings);  // in the order a report gives them
+  if (hg_ruleset_has(e->ref, surface) && hg_surface_get(surface)->language) check_walk(e, surface, path, text, len, &findings);
   bool may = hg_ruleset_may_contain_site(e->rules, surface, src.data, src.len, NULL);
   if (may)
     check_narrowed(e, surface, path, text, len, &findings);
@@ -404,6 +442,23 @@ static void test_prefilter__never_rules_out_a_fixture(void **state) {
   walk_env = NULL;
   assert_true(e->files > 500);
   assert_true(e->with_findings > 100);
+  assert_true(e->compared > 500);  // the walk held equal to the query engine on each
+}
+
+// The same over a corpus of real code, when HG_SOUNDNESS_CORPUS names one (.ci/test: corpus C,
+// Debian's docker-compose, buildbot, python3-docker and ansible's community.docker): every file,
+// its prefixes and the file without each of its first lines.
+static void test_prefilter__sound_on_a_corpus(void **state) {
+  const char *dir = getenv("HG_SOUNDNESS_CORPUS");
+  if (!dir || !*dir) skip();
+  env *e = *state;
+  e->files = e->with_findings = e->ruled_out = e->compared = 0;
+  walk_env = e;
+  assert_int_equal(nftw(dir, each_fixture, 16, FTW_PHYS), 0);
+  walk_env = NULL;
+  print_message("%s: %zu files and mutations, %zu with findings\n", dir, e->files, e->with_findings);
+  assert_true(e->files > 100);
+  assert_true(e->with_findings > 10);
 }
 
 // Snippets holding sites of every kind and shape, some of them cut short.
@@ -499,6 +554,7 @@ int main(void) {
       cmocka_unit_test(test_prefilter__seed_round_trip),
       cmocka_unit_test(test_prefilter__never_rules_out_a_fixture),
       cmocka_unit_test(test_prefilter__never_rules_out_a_generated_site),
+      cmocka_unit_test(test_prefilter__sound_on_a_corpus),
   };
   int failed = cmocka_run_group_tests_name("prefilter", plain, NULL, NULL);
   return failed + cmocka_run_group_tests_name("prefilter/builtin-rules", builtin, setup_env, teardown_env);

@@ -1,9 +1,5 @@
 ;; Import facts: which names a module binds, for #resolves-to? and for finding the hardening
 ;; builder. Never produce findings.
-;; Inside a pattern, `(_ object: … attribute: …)` is an attribute and `(_ function: …)` a call: no
-;; other node type has those fields (tests/check_wildcard_fields.py). Written as wildcards, they
-;; cost libtree-sitter 0.20.7 nothing to analyse when it compiles the query (~10 M instructions per
-;; concretely typed parent node), which a pre-commit hook pays on every run.
 
 ;; import a.b.c / import a.b.c as x
 ((import_statement name: (dotted_name) @import.module)
@@ -24,14 +20,14 @@
 ;; undotted name is taken).
 ((assignment
    left: (identifier) @import.alias
-   right: (_
+   right: (call
      function: [(identifier) (attribute)] @_import
      arguments: (argument_list . (string . (string_start) . (string_content) @import.module . (string_end) .))))
  (#resolves-to? @_import "pytest.importorskip" "importlib.import_module")
  (#set! hardguard.fact "import"))
 ((assignment
    left: (identifier) @import.alias
-   right: (_
+   right: (call
      function: (identifier) @_import
      arguments: (argument_list . (string . (string_start) . (string_content) @import.module . (string_end) .))))
  (#resolves-to? @_import "__import__" "builtins.__import__")

@@ -490,7 +490,7 @@ static void site(void *ctx, const hg_pattern *p, const TSQueryMatch *m, TSNode n
       argv_site(c, p, node);
     break;
   case HG_READS_SCRIPT: {
-    const hg_captures *caps = hg_ruleset_captures(c->rules, HG_SURFACE_JAVASCRIPT);
+    const hg_captures *caps = &hg_ruleset_query_for(c->rules, HG_SURFACE_JAVASCRIPT, HG_UNITS_ALL)->captures;
     TSNode command;
     if (hg_extract__capture(m->captures, m->capture_count, caps->command, &command)) {
       HG_VEC_PUSH(&c->scripts, node);

@@ -22,7 +22,35 @@ typedef struct {
   uint32_t pattern;
   uint16_t n;
   TSQueryCapture *captures;
+  uint32_t start, end;  // the site's bytes
 } saved_match;
+
+// A match's captures in one order, whichever engine found them: by capture, then by place.
+static int capture_cmp(const void *pa, const void *pb) {
+  const TSQueryCapture *a = pa, *b = pb;
+  if (a->index != b->index) return a->index < b->index ? -1 : 1;
+  uint32_t x = ts_node_start_byte(a->node), y = ts_node_start_byte(b->node);
+  if (x != y) return x < y ? -1 : 1;
+  x = ts_node_end_byte(a->node), y = ts_node_end_byte(b->node);
+  return x < y ? -1 : x > y;
+}
+
+// The order sites are judged in, whatever order the matches came in: by the site's start, the
+// inner of two sites that start together first (of two sites of one kind at one start byte, the
+// first judged is kept), then by pattern and by where the captures stand.
+static int saved_cmp(const void *pa, const void *pb) {
+  const saved_match *a = pa, *b = pb;
+  if (a->start != b->start) return a->start < b->start ? -1 : 1;
+  if (a->end != b->end) return a->end < b->end ? -1 : 1;
+  if (a->pattern != b->pattern) return a->pattern < b->pattern ? -1 : 1;
+  for (uint16_t i = 0; i < a->n && i < b->n; i++) {
+    uint32_t x = ts_node_start_byte(a->captures[i].node), y = ts_node_start_byte(b->captures[i].node);
+    if (x != y) return x < y ? -1 : 1;
+    x = ts_node_end_byte(a->captures[i].node), y = ts_node_end_byte(b->captures[i].node);
+    if (x != y) return x < y ? -1 : 1;
+  }
+  return a->n < b->n ? -1 : a->n > b->n;
+}
 
 // The sites already taken, by (start byte, kind): several patterns may match one call, and the
 // first of them in the rule files is taken (an SDK's own pattern before docker-py's catch-all).
@@ -220,8 +248,8 @@ void hg_extract(hg_extractor *self, const hg_ruleset *rules, const hg_config *co
 
   // Pass 1: imports take effect at once; site matches wait until every import is known, since
   // an import may follow its use in the file (function-local imports, late imports).
-  TSQueryCursor *cursor = hg_extractor_cursor(self);
-  ts_query_cursor_exec(cursor, q->query, root);
+  hg_matches *cursor = hg_extractor_cursor(self);
+  hg_matches_exec(cursor, q, root);
   TSQueryMatch m;
   hg_python_model names = {.src = source->data, .imports = imports};
   hg_predctx pctx = {.src = source->data,
@@ -230,7 +258,7 @@ void hg_extract(hg_extractor *self, const hg_ruleset *rules, const hg_config *co
                      .names = &hg_python_names,
                      .model = &names,
                      .scratch = hg_extractor_scratch(self)};
-  while (ts_query_cursor_next_match(cursor, &m)) {
+  while (hg_matches_next(cursor, &m)) {
     const hg_pattern *p = &q->patterns[m.pattern_index];
     if (p->role == HG_PATTERN_IMPORT) {
       if (hg_predicates_eval(p->predicates, &m, &pctx))
@@ -247,12 +275,19 @@ void hg_extract(hg_extractor *self, const hg_ruleset *rules, const hg_config *co
     // their captures are kept.
     if (!hg_predicates_eval_text(p->predicates, &m, &pctx))
       continue;
-    saved_match s = {m.pattern_index, m.capture_count, hg_arena_alloc(arena, m.capture_count * sizeof(TSQueryCapture))};
+    TSNode site_node;
+    if (!hg_extract__capture(m.captures, m.capture_count, c->site, &site_node))
+      continue;
+    saved_match s = {m.pattern_index, m.capture_count, hg_arena_alloc(arena, m.capture_count * sizeof(TSQueryCapture)),
+                     ts_node_start_byte(site_node), ts_node_end_byte(site_node)};
     memcpy(s.captures, m.captures, m.capture_count * sizeof(TSQueryCapture));
+    qsort(s.captures, s.n, sizeof(TSQueryCapture), capture_cmp);
     HG_VEC_PUSH(&saved, s);
   }
 
   // Pass 2: predicates (with imports and local aliases), then the site and its flags.
+  if (saved.len > 1)
+    qsort(saved.items, saved.len, sizeof(saved_match), saved_cmp);
   hg_module self_module = {.path = source->path,
                            .name = hg_module_name(arena, package, source->path),
                            .src = source->data,
@@ -297,8 +332,7 @@ void hg_extract(hg_extractor *self, const hg_ruleset *rules, const hg_config *co
         python_script(self, rules, &r, source, flags, arena, &lines, &sites, &markers);
       continue;
     }
-    // Matches come in the cursor's order, not the patterns': a later pattern's site gives way to an
-    // earlier pattern's for the same call.
+    // A later pattern's site gives way to an earlier pattern's for the same call.
     uint32_t by;
     size_t *slot = seen_slot(&seen, arena, &s, saved.len, sm->pattern, &by);
     if (by != UINT32_MAX && by <= sm->pattern)

@@ -46,17 +46,17 @@ static bool import_holds(const hg_pattern *p, const TSQueryMatch *m, const char 
 void hg_python_read_imports(const hg_rules_query *q, const char *src, TSTree *tree, hg_imports *imports,
                             hg_arena *arena) {
   const hg_captures *c = &q->captures;
-  TSQueryCursor *cursor = ts_query_cursor_new();
-  ts_query_cursor_exec(cursor, q->query, ts_tree_root_node(tree));
+  hg_matches *cursor = hg_matches_new();
+  hg_matches_exec(cursor, q, ts_tree_root_node(tree));
   TSQueryMatch m;
   pcre2_match_data *md = NULL;
   hg_buf scratch = {0};
-  while (ts_query_cursor_next_match(cursor, &m)) {
+  while (hg_matches_next(cursor, &m)) {
     const hg_pattern *p = &q->patterns[m.pattern_index];
     if (p->role == HG_PATTERN_IMPORT && import_holds(p, &m, src, imports, &md, &scratch))
       hg_python_record_import(imports, c, m.captures, m.capture_count, src, arena);
   }
   pcre2_match_data_free(md);
   hg_buf_free(&scratch);
-  ts_query_cursor_delete(cursor);
+  hg_matches_free(cursor);
 }

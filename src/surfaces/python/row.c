@@ -23,9 +23,6 @@ static const char *const EXT[] = {".py", NULL};
 static const char *const INTERP[] = {"python", "python3", "python2", NULL};
 static const char *const NONE[] = {NULL};
 static const char *const BLOCKS[] = {"module", "block", NULL};
-// Measured on the bench's hook files and left out: attribute, import_from_statement and
-// exec_statement nodes, whose slower matching outweighed their quicker compile.
-static const char *const PYTHON_WILDCARDS[] = {"call function:", "call arguments:", NULL};
 
 const hg_surface hg_surface_python = {.id = "python",
                                     .grammar = "tree-sitter-python",
@@ -42,6 +39,4 @@ const hg_surface hg_surface_python = {.id = "python",
                                     .project_parsed = project_parsed,
                                     .project_overlay = project_overlay,
                                     .project_has_module = project_has_module,
-                                    .narrowed = true,
-                                    .bracket_limit = true,
-                                    .wildcards = PYTHON_WILDCARDS};
+                                    .bracket_limit = true};

@@ -345,9 +345,9 @@ void hg_shell_sites(hg_extractor *self, const hg_ruleset *rules, const hg_source
     for (size_t i = first; i < sites->len; i++)
       HG_VEC_PUSH(&mine, sites->items[i]);
     size_t before = mine.len;
-    const TSQuery *q = hg_ruleset_query(rules, HG_SURFACE_SHELL);
-    for (uint32_t k = 0; q && k < ts_query_pattern_count(q) && !run.command_kind; k++) {
-      const hg_pattern *p = hg_ruleset_pattern(rules, HG_SURFACE_SHELL, k);
+    const hg_rules_query *q = hg_ruleset_query_for(rules, HG_SURFACE_SHELL, HG_UNITS_ALL);
+    for (uint32_t k = 0; q && k < q->n_patterns && !run.command_kind; k++) {
+      const hg_pattern *p = &q->patterns[k];
       if (p && p->role == HG_PATTERN_SITE && p->reads == HG_READS_COMMAND) {
         run.command_kind = p->kind;
         run.command_reads = p->reads;

@@ -31,7 +31,7 @@ typedef struct entry {
 enum { MAX_ROOTS = 4 };
 
 struct hg_index {
-  const hg_rules_query *facts;  // the rules' import facts (the Python query without sites)
+  const hg_ruleset *rules;  // their import facts read a module's imports (NULL: none are read)
   const hg_config *config;
   const hg_policy *policy;      // the rules' policy (NULL without rules)
   char *start;
@@ -50,7 +50,7 @@ struct hg_index {
 
 hg_index *hg_index_new(const hg_ruleset *rules, const hg_config *config, const char *start) {
   hg_index *self = hg_xcalloc(1, sizeof(hg_index));
-  self->facts = rules ? hg_ruleset_query_for(rules, HG_SURFACE_PYTHON, 0) : NULL;
+  self->rules = rules;  // its facts are compiled when a module is first read
   self->config = config;
   self->policy = rules ? hg_ruleset_policy(rules) : NULL;
   self->start = hg_xstrdup(start ? start : ".");
@@ -180,7 +180,8 @@ static void load(hg_index *self, entry *e, const char *dotted, size_t len) {
     return;
   e->arena = hg_arena_new();
   hg_imports *imports = hg_imports_new(e->arena, hg_package_of(e->arena, self->config->root, e->path));
-  hg_python_read_imports(self->facts, e->src, e->tree, imports, e->arena);
+  if (self->rules)
+    hg_python_read_imports(hg_ruleset_query_for(self->rules, HG_SURFACE_PYTHON, 0), e->src, e->tree, imports, e->arena);
   e->module = hg_xcalloc(1, sizeof(hg_module));
   size_t cn = strlen(self->cwd);
   // Shown relative to the working directory, as the walk names files (from "/" too).

@@ -1,0 +1,42 @@
+#include "rules/matches.h"
+
+#include <stdlib.h>
+
+#include "base/util.h"
+#include "rules/walk.h"
+
+struct hg_matches {
+  hg_walker *walker;
+  TSQueryCursor *cursor;  // the reference engine's, made when first needed
+  const hg_rules_query *q;
+};
+
+hg_matches *hg_matches_new(void) {
+  hg_matches *self = hg_xcalloc(1, sizeof(hg_matches));
+  self->walker = hg_walker_new();
+  return self;
+}
+
+void hg_matches_free(hg_matches *self) {
+  if (!self) return;
+  hg_walker_free(self->walker);
+  if (self->cursor) ts_query_cursor_delete(self->cursor);
+  free(self);
+}
+
+void hg_matches_exec(hg_matches *self, const hg_rules_query *q, TSNode root) {
+  self->q = q;
+  if (q->reference) {
+    if (!self->cursor) self->cursor = ts_query_cursor_new();
+    ts_query_cursor_exec(self->cursor, q->reference, root);
+  } else {
+    hg_walker_exec(self->walker, q->dispatch, q->enabled, root);
+  }
+}
+
+bool hg_matches_next(hg_matches *self, TSQueryMatch *m) {
+  if (!self->q->reference) return hg_walker_next_match(self->walker, m);
+  while (ts_query_cursor_next_match(self->cursor, m))
+    if (self->q->enabled[m->pattern_index]) return true;
+  return false;
+}

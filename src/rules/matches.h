@@ -1,0 +1,21 @@
+/* The matches of a surface's rules in a syntax tree: found by the walk (walk.h), or, in a ruleset
+ * told to (hg_ruleset_reference), by libtree-sitter's query engine, which the soundness tests hold
+ * the walk equal to. One cursor per thread, reused from file to file. */
+#ifndef HG_MATCHES_H
+#define HG_MATCHES_H
+
+#include <tree_sitter/api.h>
+
+#include "rules/ruleset.h"
+
+typedef struct hg_matches hg_matches;
+
+hg_matches *hg_matches_new(void);
+void hg_matches_free(hg_matches *self);
+
+/** Finds the matches of query `q`'s patterns (those of its units, with the facts) under `root`. */
+void hg_matches_exec(hg_matches *self, const hg_rules_query *q, TSNode root);
+/** The next of them; its captures stay valid until the next hg_matches_exec. */
+bool hg_matches_next(hg_matches *self, TSQueryMatch *m);
+
+#endif

@@ -1,0 +1,338 @@
+#include "rules/walk.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/util.h"
+
+// ---- the dispatch table ---------------------------------------------------------------------------
+
+struct hg_dispatch {
+  const hg_shapes *shapes;
+  uint32_t n_symbols;
+  uint32_t *offsets;  // n_symbols + 1: the patterns starting at symbol s are ids[offsets[s] .. offsets[s + 1])
+  uint32_t *ids;
+  uint32_t *wild;  // patterns whose root (or one of its alternatives) is a wildcard, ascending
+  uint32_t n_wild;
+  TSFieldId *wild_field;  // per wildcard pattern: a field its root must have (0: none to check cheaply)
+};
+
+// Does the root item (or, an alternation, one of its branches) of pattern p start at `sym`
+// (UINT32_MAX: at any named node)?
+static bool starts_at(const hg_shapes *s, uint32_t item, uint32_t sym) {
+  const hg_item *it = hg_shapes_item(s, item);
+  if (it->kind == HG_ITEM_ALT) {
+    for (uint32_t b = 0; b < it->n; b++)
+      if (starts_at(s, it->first + b, sym)) return true;
+    return false;
+  }
+  return it->kind == HG_ITEM_WILDCARD ? sym == UINT32_MAX : it->symbol == sym;
+}
+
+// A field a wildcard root's match needs a child in: that of its first child item that is neither
+// optional nor repeated.
+static TSFieldId needed_field(const hg_shapes *s, uint32_t item) {
+  const hg_item *it = hg_shapes_item(s, item);
+  if (it->kind != HG_ITEM_WILDCARD) return 0;
+  for (uint32_t c = 0; c < it->n; c++) {
+    const hg_item *k = hg_shapes_item(s, it->first + c);
+    if (k->field && (k->quant == HG_QUANT_ONE || k->quant == HG_QUANT_PLUS)) return k->field;
+  }
+  return 0;
+}
+
+hg_dispatch *hg_dispatch_new(const hg_shapes *shapes) {
+  hg_dispatch *self = hg_xcalloc(1, sizeof(hg_dispatch));
+  self->shapes = shapes;
+  self->n_symbols = ts_language_symbol_count(hg_shapes_language(shapes));
+  uint32_t n = hg_shapes_count(shapes);
+  self->offsets = hg_xcalloc(self->n_symbols + 1, sizeof(uint32_t));
+  self->wild = hg_xcalloc(n ? n : 1, sizeof(uint32_t));
+  self->wild_field = hg_xcalloc(n ? n : 1, sizeof(TSFieldId));
+  // Two passes over the roots: count per symbol, then place.
+  uint32_t total = 0;
+  for (uint32_t p = 0; p < n; p++) {
+    uint32_t root = hg_shapes_get(shapes, p)->root;
+    if (starts_at(shapes, root, UINT32_MAX)) {
+      self->wild_field[self->n_wild] = needed_field(shapes, root);
+      self->wild[self->n_wild++] = p;
+      continue;
+    }
+    for (uint32_t sym = 0; sym < self->n_symbols; sym++)
+      if (starts_at(shapes, root, sym)) self->offsets[sym + 1]++, total++;
+  }
+  for (uint32_t sym = 0; sym < self->n_symbols; sym++) self->offsets[sym + 1] += self->offsets[sym];
+  self->ids = hg_xcalloc(total ? total : 1, sizeof(uint32_t));
+  uint32_t *fill = hg_xcalloc(self->n_symbols + 1, sizeof(uint32_t));
+  for (uint32_t p = 0; p < n; p++) {
+    uint32_t root = hg_shapes_get(shapes, p)->root;
+    if (starts_at(shapes, root, UINT32_MAX)) continue;
+    for (uint32_t sym = 0; sym < self->n_symbols; sym++)
+      if (starts_at(shapes, root, sym)) self->ids[self->offsets[sym] + fill[sym]++] = p;
+  }
+  free(fill);
+  return self;
+}
+
+void hg_dispatch_free(hg_dispatch *self) {
+  if (!self) return;
+  free(self->offsets);
+  free(self->ids);
+  free(self->wild);
+  free(self->wild_field);
+  free(self);
+}
+
+// ---- matching -------------------------------------------------------------------------------------
+
+typedef struct {
+  TSNode node;
+  TSSymbol symbol;
+  TSFieldId field;
+  bool named;
+} kid;
+
+typedef HG_VEC(kid) kid_vec;
+
+typedef struct {
+  uint32_t pattern, first;
+  uint16_t n;
+} found;
+
+// The children of one node: kids[base .. base + n) of the walker's cached or stacked children.
+typedef struct {
+  bool cached;
+  size_t base, n;
+  size_t last_named;  // the index of the last named one (SIZE_MAX: none)
+} kids_ref;
+
+typedef struct {
+  const void *id;  // the node's
+  kids_ref kids;
+} cached_read;
+
+struct hg_walker {
+  const hg_item *items;
+  HG_VEC(TSQueryCapture) stack;  // the captures of the match being built
+  HG_VEC(TSQueryCapture) caps;   // of the matches kept
+  HG_VEC(found) found;
+  // The children of the node the patterns are tried at, and of its children (the call and its
+  // argument list): read once for all the patterns tried there (cache, ckids). Deeper ones are
+  // read onto a stack (kids) and dropped when their item is done.
+  kid_vec ckids;
+  HG_VEC(cached_read) cache;
+  kid_vec kids;
+  size_t next;
+  TSTreeCursor cursor;  // reset for each node whose children are read
+  bool have_cursor;
+  uint32_t pattern;  // being tried
+};
+
+hg_walker *hg_walker_new(void) { return hg_xcalloc(1, sizeof(hg_walker)); }
+
+void hg_walker_free(hg_walker *self) {
+  if (!self) return;
+  free(self->stack.items);
+  free(self->caps.items);
+  free(self->found.items);
+  free(self->ckids.items);
+  free(self->cache.items);
+  free(self->kids.items);
+  if (self->have_cursor) ts_tree_cursor_delete(&self->cursor);
+  free(self);
+}
+
+#define KIDS_OF(w, r) ((r).cached ? (w)->ckids.items : (w)->kids.items)
+
+// Appends the children of `node` to `to` (the walker's ckids or kids).
+static kids_ref read_kids(hg_walker *w, TSNode node, bool cached) {
+  if (!w->have_cursor) {
+    w->cursor = ts_tree_cursor_new(node);
+    w->have_cursor = true;
+  } else {
+    ts_tree_cursor_reset(&w->cursor, node);
+  }
+  kid_vec *to = cached ? &w->ckids : &w->kids;
+  kids_ref r = {cached, to->len, 0, SIZE_MAX};
+  if (ts_tree_cursor_goto_first_child(&w->cursor)) {
+    do {
+      TSNode n = ts_tree_cursor_current_node(&w->cursor);
+      bool named = ts_node_is_named(n);
+      if (named) r.last_named = to->len - r.base;
+      HG_VEC_PUSH(to, ((kid){n, ts_node_symbol(n), ts_tree_cursor_current_field_id(&w->cursor), named}));
+    } while (ts_tree_cursor_goto_next_sibling(&w->cursor));
+  }
+  r.n = to->len - r.base;
+  return r;
+}
+
+// What follows a match: a function and what it needs.
+typedef struct cont cont;
+struct cont {
+  void (*fn)(hg_walker *w, const cont *self);
+  const cont *up;        // after the sequence
+  uint32_t first, i, n;  // the sequence's items, first + i the one just taken
+  kids_ref kids;         // its children
+  uint32_t at;           // the child the item was taken at
+  unsigned depth;        // of the node whose children they are, below the node the pattern is tried at
+};
+
+static void match(hg_walker *w, uint32_t item, const kid *node, unsigned depth, const cont *k);
+static void seq(hg_walker *w, uint32_t first, uint32_t i, uint32_t n, kids_ref kids, uint32_t pos, bool again,
+                unsigned depth, const cont *up);
+
+// Item i of a sequence was taken at child k->at: on to the next item, or, repeated, to another
+// occurrence of it right after.
+static void taken(hg_walker *w, const cont *k) {
+  const hg_item *it = &w->items[k->first + k->i];
+  bool repeats = it->quant == HG_QUANT_STAR || it->quant == HG_QUANT_PLUS;
+  seq(w, k->first, repeats ? k->i : k->i + 1, k->n, k->kids, k->at + 1, repeats, k->depth, k->up);
+}
+
+// Matches items first+i .. first+n against the children from `pos` on, then goes on with `up`.
+// `again`: item i, repeated, was taken just before: it may stop, or occur again anchored.
+static void seq(hg_walker *w, uint32_t first, uint32_t i, uint32_t n, kids_ref kids, uint32_t pos, bool again,
+                unsigned depth, const cont *up) {
+  if (i == n) {
+    up->fn(w, up);
+    return;
+  }
+  const hg_item *it = &w->items[first + i];
+  if (again || it->quant == HG_QUANT_OPT || it->quant == HG_QUANT_STAR)
+    seq(w, first, i + 1, n, kids, pos, false, depth, up);  // without it (or without more of it)
+  bool anchored = it->immediate || again;
+  for (uint32_t c = pos; c < kids.n; c++) {
+    const kid *kd = &KIDS_OF(w, kids)[kids.base + c];
+    if (!kd->named) continue;  // only named nodes match an item; anonymous ones are passed over
+    if ((!it->field || kd->field == it->field) && !(it->last && kids.last_named != c)) {
+      cont k = {taken, up, first, i, n, kids, c, depth};
+      kid copy = *kd;  // the children may move while it is matched
+      match(w, first + i, &copy, depth + 1, &k);
+    }
+    if (anchored) break;  // no named node may be passed over
+  }
+}
+
+// The node's children against item `it`'s child items, then k.
+static void children(hg_walker *w, const hg_item *it, const kid *node, unsigned depth, const cont *k) {
+  if (depth > 1) {
+    size_t mark = w->kids.len;
+    seq(w, it->first, 0, it->n, read_kids(w, node->node, false), 0, false, depth, k);
+    w->kids.len = mark;
+    return;
+  }
+  size_t r = 0;
+  while (r < w->cache.len && w->cache.items[r].id != node->node.id) r++;
+  if (r == w->cache.len) HG_VEC_PUSH(&w->cache, ((cached_read){node->node.id, read_kids(w, node->node, true)}));
+  seq(w, it->first, 0, it->n, w->cache.items[r].kids, 0, false, depth, k);
+}
+
+static void match(hg_walker *w, uint32_t item, const kid *node, unsigned depth, const cont *k) {
+  const hg_item *it = &w->items[item];
+  if (it->kind == HG_ITEM_NODE ? node->symbol != it->symbol
+      : it->kind == HG_ITEM_WILDCARD ? !node->named || node->symbol == (TSSymbol)-1
+                                     : false)
+    return;
+  size_t mark = w->stack.len;
+  for (uint8_t c = 0; c < it->n_captures; c++)
+    HG_VEC_PUSH(&w->stack, ((TSQueryCapture){node->node, it->captures[c]}));
+  if (it->kind == HG_ITEM_ALT) {
+    for (uint32_t b = 0; b < it->n; b++) match(w, it->first + b, node, depth, k);
+  } else if (it->n) {
+    children(w, it, node, depth, k);
+  } else {
+    k->fn(w, k);
+  }
+  w->stack.len = mark;
+}
+
+// A whole match: kept.
+static void record(hg_walker *w, const cont *k) {
+  (void)k;
+  found f = {w->pattern, (uint32_t)w->caps.len, (uint16_t)w->stack.len};
+  for (size_t i = 0; i < w->stack.len; i++) HG_VEC_PUSH(&w->caps, w->stack.items[i]);
+  HG_VEC_PUSH(&w->found, f);
+}
+
+// Does every capture of match a appear in match b?
+static bool within(const hg_walker *w, const found *a, const found *b) {
+  for (uint16_t i = 0; i < a->n; i++) {
+    const TSQueryCapture *x = &w->caps.items[a->first + i];
+    bool in = false;
+    for (uint16_t j = 0; j < b->n && !in; j++) {
+      const TSQueryCapture *y = &w->caps.items[b->first + j];
+      in = x->index == y->index && x->node.id == y->node.id;
+    }
+    if (!in) return false;
+  }
+  return true;
+}
+
+// The matches of one pattern at one node from `from` on: one whose captures another holds too is
+// dropped (of equal ones, the first stays).
+static void keep_longest(hg_walker *w, size_t from) {
+  size_t out = from;
+  for (size_t i = from; i < w->found.len; i++) {
+    bool drop = false;
+    for (size_t j = from; j < w->found.len && !drop; j++)
+      drop = j != i && within(w, &w->found.items[i], &w->found.items[j]) &&
+             (j < i || !within(w, &w->found.items[j], &w->found.items[i]));
+    if (!drop) w->found.items[out++] = w->found.items[i];
+  }
+  w->found.len = out;
+}
+
+static void try_pattern(hg_walker *w, const hg_shapes *shapes, uint32_t p, const kid *node) {
+  static const cont done = {.fn = record};
+  size_t from = w->found.len;
+  w->pattern = p;
+  match(w, hg_shapes_get(shapes, p)->root, node, 0, &done);
+  if (w->found.len - from > 1) keep_longest(w, from);
+}
+
+void hg_walker_exec(hg_walker *self, const hg_dispatch *d, const uint8_t *enabled, TSNode root) {
+  self->items = hg_shapes_items(d->shapes);
+  self->caps.len = self->found.len = self->stack.len = self->kids.len = 0;
+  self->next = 0;
+  TSTreeCursor walk = ts_tree_cursor_new(root);
+  for (;;) {
+    TSNode node = ts_tree_cursor_current_node(&walk);
+    TSSymbol sym = ts_node_symbol(node);
+    const uint32_t *ids = NULL;
+    uint32_t n_ids = 0, n_wild = 0;
+    if (sym < d->n_symbols) {
+      ids = d->ids + d->offsets[sym];
+      n_ids = d->offsets[sym + 1] - d->offsets[sym];
+    }
+    bool named = ts_node_is_named(node);
+    if (named && sym != (TSSymbol)-1) n_wild = d->n_wild;
+    if (n_ids || n_wild) {
+      self->cache.len = self->ckids.len = 0;
+      kid at = {node, sym, 0, named};
+      // Both lists ascend: their patterns are tried in index order.
+      for (uint32_t a = 0, b = 0; a < n_ids || b < n_wild;) {
+        bool from_ids = b == n_wild || (a < n_ids && ids[a] < d->wild[b]);
+        uint32_t p = from_ids ? ids[a++] : d->wild[b++];
+        if (enabled && !enabled[p]) continue;
+        if (!from_ids && d->wild_field[b - 1] && ts_node_is_null(ts_node_child_by_field_id(node, d->wild_field[b - 1])))
+          continue;
+        try_pattern(self, d->shapes, p, &at);
+      }
+    }
+    if (ts_tree_cursor_goto_first_child(&walk)) continue;
+    while (!ts_tree_cursor_goto_next_sibling(&walk))
+      if (!ts_tree_cursor_goto_parent(&walk)) goto out;
+  }
+out:
+  ts_tree_cursor_delete(&walk);
+}
+
+bool hg_walker_next_match(hg_walker *self, TSQueryMatch *m) {
+  if (self->next >= self->found.len) return false;
+  const found *f = &self->found.items[self->next++];
+  m->id = (uint32_t)self->next;
+  m->pattern_index = (uint16_t)f->pattern;
+  m->capture_count = f->n;
+  m->captures = self->caps.items + f->first;
+  return true;
+}
