@@ -111,16 +111,27 @@ typedef struct {
   kids_ref kids;
 } cached_read;
 
+typedef struct {
+  const void *id;
+  uint32_t gen;  // the slot is empty unless it is the walker's current generation
+  uint32_t read; // the cached_read's index
+} cache_slot;
+
 struct hg_walker {
   const hg_item *items;
   HG_VEC(TSQueryCapture) stack;  // the captures of the match being built
   HG_VEC(TSQueryCapture) caps;   // of the matches kept
   HG_VEC(found) found;
-  // The children of the node the patterns are tried at, and of its children (the call and its
-  // argument list): read once for all the patterns tried there (cache, ckids). Deeper ones are
-  // read onto a stack (kids) and dropped when their item is done.
+  // The children of the node the patterns are tried at, and of the nodes CACHE_DEPTH below it (the
+  // call, its argument list, its keyword arguments): read once for all the patterns tried there
+  // (cache, found through slots, a hash table whose entries of an earlier node are of an earlier
+  // generation: emptied by counting). Deeper ones are read onto a stack (kids) and dropped when
+  // their item is done.
   kid_vec ckids;
   HG_VEC(cached_read) cache;
+  cache_slot *slots;
+  size_t n_slots;  // a power of two, at least twice the cached reads
+  uint32_t gen;
   kid_vec kids;
   size_t next;
   TSTreeCursor cursor;  // reset for each node whose children are read
@@ -137,6 +148,7 @@ void hg_walker_free(hg_walker *self) {
   free(self->found.items);
   free(self->ckids.items);
   free(self->cache.items);
+  free(self->slots);
   free(self->kids.items);
   if (self->have_cursor) ts_tree_cursor_delete(&self->cursor);
   free(self);
@@ -213,18 +225,46 @@ static void seq(hg_walker *w, uint32_t first, uint32_t i, uint32_t n, kids_ref k
   }
 }
 
+enum { CACHE_DEPTH = 2 };
+
+static size_t slot_of(const hg_walker *w, const void *id) {
+  uintptr_t h = (uintptr_t)id;
+  h ^= h >> 17;
+  h *= UINT64_C(0x9E3779B97F4A7C15);
+  size_t i = (size_t)(h >> 20) & (w->n_slots - 1);
+  while (w->slots[i].gen == w->gen && w->slots[i].id != id) i = (i + 1) & (w->n_slots - 1);
+  return i;
+}
+
+// The cached children of `node`, read now if they were not.
+static kids_ref cached_kids(hg_walker *w, TSNode node) {
+  if (2 * (w->cache.len + 1) > w->n_slots) {  // grow, keeping this generation's entries
+    free(w->slots);
+    w->n_slots = w->n_slots ? 2 * w->n_slots : 64;
+    w->slots = hg_xcalloc(w->n_slots, sizeof(cache_slot));
+    w->gen = 1;
+    for (size_t r = 0; r < w->cache.len; r++) {
+      size_t i = slot_of(w, w->cache.items[r].id);
+      w->slots[i] = (cache_slot){w->cache.items[r].id, w->gen, (uint32_t)r};
+    }
+  }
+  size_t i = slot_of(w, node.id);
+  if (w->slots[i].gen != w->gen) {
+    w->slots[i] = (cache_slot){node.id, w->gen, (uint32_t)w->cache.len};
+    HG_VEC_PUSH(&w->cache, ((cached_read){node.id, read_kids(w, node, true)}));
+  }
+  return w->cache.items[w->slots[i].read].kids;
+}
+
 // The node's children against item `it`'s child items, then k.
 static void children(hg_walker *w, const hg_item *it, const kid *node, unsigned depth, const cont *k) {
-  if (depth > 1) {
+  if (depth > CACHE_DEPTH) {
     size_t mark = w->kids.len;
     seq(w, it->first, 0, it->n, read_kids(w, node->node, false), 0, false, depth, k);
     w->kids.len = mark;
     return;
   }
-  size_t r = 0;
-  while (r < w->cache.len && w->cache.items[r].id != node->node.id) r++;
-  if (r == w->cache.len) HG_VEC_PUSH(&w->cache, ((cached_read){node->node.id, read_kids(w, node->node, true)}));
-  seq(w, it->first, 0, it->n, w->cache.items[r].kids, 0, false, depth, k);
+  seq(w, it->first, 0, it->n, cached_kids(w, node->node), 0, false, depth, k);
 }
 
 static void match(hg_walker *w, uint32_t item, const kid *node, unsigned depth, const cont *k) {
@@ -308,6 +348,10 @@ void hg_walker_exec(hg_walker *self, const hg_dispatch *d, const uint8_t *enable
     if (named && sym != (TSSymbol)-1) n_wild = d->n_wild;
     if (n_ids || n_wild) {
       self->cache.len = self->ckids.len = 0;
+      if (++self->gen == 0) {  // every slot of every earlier generation emptied at once
+        memset(self->slots, 0, self->n_slots * sizeof(cache_slot));
+        self->gen = 1;
+      }
       kid at = {node, sym, 0, named};
       // Both lists ascend: their patterns are tried in index order.
       for (uint32_t a = 0, b = 0; a < n_ids || b < n_wild;) {
@@ -319,7 +363,7 @@ void hg_walker_exec(hg_walker *self, const hg_dispatch *d, const uint8_t *enable
         try_pattern(self, d->shapes, p, &at);
       }
     }
-    if (ts_tree_cursor_goto_first_child(&walk)) continue;
+    if (ts_node_child_count(node) && ts_tree_cursor_goto_first_child(&walk)) continue;
     while (!ts_tree_cursor_goto_next_sibling(&walk))
       if (!ts_tree_cursor_goto_parent(&walk)) goto out;
   }

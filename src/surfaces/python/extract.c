@@ -281,7 +281,12 @@ void hg_extract(hg_extractor *self, const hg_ruleset *rules, const hg_config *co
     saved_match s = {m.pattern_index, m.capture_count, hg_arena_alloc(arena, m.capture_count * sizeof(TSQueryCapture)),
                      ts_node_start_byte(site_node), ts_node_end_byte(site_node)};
     memcpy(s.captures, m.captures, m.capture_count * sizeof(TSQueryCapture));
-    qsort(s.captures, s.n, sizeof(TSQueryCapture), capture_cmp);
+    for (uint16_t i = 1; i < s.n; i++)  // insertion sort: a few captures
+      for (uint16_t j = i; j > 0 && capture_cmp(&s.captures[j - 1], &s.captures[j]) > 0; j--) {
+        TSQueryCapture t = s.captures[j];
+        s.captures[j] = s.captures[j - 1];
+        s.captures[j - 1] = t;
+      }
     HG_VEC_PUSH(&saved, s);
   }
 
