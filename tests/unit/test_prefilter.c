@@ -303,51 +303,29 @@ static bool same_finding(const hg_finding *a, const hg_finding *b) {
          !strcmp(a->message ? a->message : "", b->message ? b->message : "");
 }
 
-// The walk finds what libtree-sitter's query engine finds, over the same rules: the same findings
-// (whole: the walk's, every unit).
-static void check_walk(env *e, hg_surface_id surface, const char *path, const char *text, size_t len,
-                       const hg_findings *whole) {
+// The analysis with `rules` finds what `whole` says the analysis with every unit, its matches
+// found by the walk, finds; `rules` named `what` in a failure. Used for the analysis narrowed to
+// the units the prefilter names (what hardguard runs) and for the one whose matches libtree-sitter's
+// query engine finds.
+static void check_same(env *e, const hg_ruleset *rules, const char *what, hg_surface_id surface, const char *path,
+                       const char *text, size_t len, const hg_findings *whole) {
   hg_source src;
   hg_source_from_bytes(&src, path, text, len);
   hg_findings findings = {0};
   hg_file_errors errors = {0};
-  hg_check_source(e->checker, surface, e->ref, e->config, NULL, &src, &findings, &errors);
+  hg_check_source(e->checker, surface, rules, e->config, NULL, &src, &findings, &errors);
   hg_findings_sort(&findings);  // in the order a report gives them
   bool same = findings.len == whole->len;
   for (size_t i = 0; i < findings.len && same; i++) same = same_finding(&findings.items[i], &whole->items[i]);
   if (!same) {
-    print_error("%s: %zu findings by the walk, %zu by libtree-sitter's query engine:\n", path, whole->len, findings.len);
+    print_error("%s: %zu findings with every unit by the walk, %zu %s:\n", path, whole->len, findings.len, what);
     for (size_t i = 0; i < whole->len; i++)
-      print_error("  walk  %u:%u %s %s\n", whole->items[i].line, whole->items[i].col, whole->items[i].kind,
+      print_error("  whole %u:%u %s %s\n", whole->items[i].line, whole->items[i].col, whole->items[i].kind,
                   whole->items[i].message ? whole->items[i].message : "");
     for (size_t i = 0; i < findings.len; i++)
-      print_error("  query %u:%u %s %s\n", findings.items[i].line, findings.items[i].col, findings.items[i].kind,
+      print_error("  other %u:%u %s %s\n", findings.items[i].line, findings.items[i].col, findings.items[i].kind,
                   findings.items[i].message ? findings.items[i].message : "");
     print_error("%.*s\n", (int)src.len, src.data);
-    fail();
-  }
-  e->compared++;
-  hg_findings_free(&findings);
-  hg_file_errors_free(&errors);
-  hg_source_free(&src);
-}
-
-// The analysis narrowed to the units the prefilter names and compiled light (what hardguard runs
-// on a few files) finds what the analysis with every unit, compiled in full, finds.
-static void check_narrowed(env *e, hg_surface_id surface, const char *path, const char *text, size_t len,
-                           const hg_findings *whole) {
-  hg_source src;
-  hg_source_from_bytes(&src, path, text, len);
-  hg_findings findings = {0};
-  hg_file_errors errors = {0};
-  hg_check_source(e->checker, surface, e->rules, e->config, NULL, &src, &findings, &errors);
-  hg_findings_sort(&findings);  // in the order a report gives them
-  bool same = findings.len == whole->len;
-  for (size_t i = 0; i < findings.len && same; i++)
-    same = same_finding(&findings.items[i], &whole->items[i]);
-  if (!same) {
-    print_error("%s: %zu findings with the units the prefilter names, %zu with every unit:\n%.*s\n", path, findings.len,
-                whole->len, (int)src.len, src.data);
     fail();
   }
   hg_findings_free(&findings);
@@ -365,10 +343,13 @@ static void check_sound_as(env *e, hg_surface_id surface, const char *path, cons
   hg_file_errors errors = {0};
   hg_check_source(e->checker, surface, e->whole, e->config, NULL, &src, &findings, &errors);
   hg_findings_sort(&findings);  // in the order a report gives them
-  if (hg_ruleset_has(e->ref, surface) && hg_surface_get(surface)->language) check_walk(e, surface, path, text, len, &findings);
+  if (hg_ruleset_has(e->ref, surface) && hg_surface_get(surface)->language) {
+    check_same(e, e->ref, "by libtree-sitter's query engine", surface, path, text, len, &findings);
+    e->compared++;
+  }
   bool may = hg_ruleset_may_contain_site(e->rules, surface, src.data, src.len, NULL);
   if (may)
-    check_narrowed(e, surface, path, text, len, &findings);
+    check_same(e, e->rules, "with the units the prefilter names", surface, path, text, len, &findings);
   // Sites, and regions that failed to parse where one may hide, are what the prefilter answers
   // for. A marker comment's own findings (bad-suppression, unused-suppression) are not sites: the
   // prefilter is derived from the site patterns only, so a file holding a marker and no site's
