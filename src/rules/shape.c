@@ -443,7 +443,7 @@ const char *hg_shapes_string(const hg_shapes *self, uint32_t id) { return self->
 const TSQueryPredicateStep *hg_shapes_predicates(const hg_shapes *self, uint32_t pattern, uint32_t *n) {
   const hg_shape_pattern *sh = &self->shapes.items[pattern];
   *n = sh->n_steps;
-  return self->steps.items + sh->first_step;
+  return sh->n_steps ? self->steps.items + sh->first_step : NULL;  // none at all: no steps vector
 }
 
 // The fewest and most times capture `id` occurs in a match of item `i` (UINT32_MAX: no bound).

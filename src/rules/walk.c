@@ -377,6 +377,6 @@ bool hg_walker_next_match(hg_walker *self, TSQueryMatch *m) {
   m->id = (uint32_t)self->next;
   m->pattern_index = (uint16_t)f->pattern;
   m->capture_count = f->n;
-  m->captures = self->caps.items + f->first;
+  m->captures = f->n ? self->caps.items + f->first : NULL;  // none at all: no captures vector
   return true;
 }

@@ -43,7 +43,7 @@ fi
 # --fixed: executions per harness after the seeds, chosen so that the whole stage takes about 40 s
 # of CPU time, under 30 s on 2 idle cores (file parses and judges ~80 inputs/s with the
 # instrumented grammar, surface ~100/s). A harness not listed gets DEFAULT_RUNS.
-declare -A FIXED_RUNS=([file]=1000 [query]=1000 [surface]=600 [config]=3000 [compose]=2000 [cli]=20000)
+declare -A FIXED_RUNS=([file]=1000 [query]=3000 [surface]=600 [config]=3000 [compose]=2000 [cli]=20000)
 DEFAULT_RUNS=1000
 SEED=1
 FIXED_LIMIT=600  # seconds for one harness's fixed run: only a hang comes near it
