@@ -15,6 +15,7 @@ struct hg_dispatch {
   uint32_t *wild;  // patterns whose root (or one of its alternatives) is a wildcard, ascending
   uint32_t n_wild;
   TSFieldId *wild_field;  // per wildcard pattern: a field its root must have (0: none to check cheaply)
+  bool *fixed;            // per pattern: each capture once in every match, or never (none optional or repeated)
 };
 
 // Does the root item (or, an alternation, one of its branches) of pattern p start at `sym`
@@ -49,6 +50,14 @@ hg_dispatch *hg_dispatch_new(const hg_shapes *shapes) {
   self->offsets = hg_xcalloc(self->n_symbols + 1, sizeof(uint32_t));
   self->wild = hg_xcalloc(n ? n : 1, sizeof(uint32_t));
   self->wild_field = hg_xcalloc(n ? n : 1, sizeof(TSFieldId));
+  self->fixed = hg_xcalloc(n ? n : 1, sizeof(bool));
+  for (uint32_t p = 0; p < n; p++) {
+    self->fixed[p] = true;
+    for (uint32_t c = 0; c < hg_shapes_capture_count(shapes) && self->fixed[p]; c++) {
+      TSQuantifier q = hg_shapes_capture_quantifier(shapes, p, c);
+      self->fixed[p] = q == TSQuantifierZero || q == TSQuantifierOne;
+    }
+  }
   // Two passes over the roots: count per symbol, then place.
   uint32_t total = 0;
   for (uint32_t p = 0; p < n; p++) {
@@ -80,6 +89,7 @@ void hg_dispatch_free(hg_dispatch *self) {
   free(self->ids);
   free(self->wild);
   free(self->wild_field);
+  free(self->fixed);
   free(self);
 }
 
@@ -187,6 +197,7 @@ struct cont {
   kids_ref kids;         // its children
   uint32_t at;           // the child the item was taken at
   unsigned depth;        // of the node whose children they are, below the node the pattern is tried at
+  bool *hit;             // probe: set when the item matched
 };
 
 static void match(hg_walker *w, uint32_t item, const kid *node, unsigned depth, const cont *k);
@@ -201,6 +212,41 @@ static void taken(hg_walker *w, const cont *k) {
   seq(w, k->first, repeats ? k->i : k->i + 1, k->n, k->kids, k->at + 1, repeats, k->depth, k->up);
 }
 
+static void probe_hit(hg_walker *w, const cont *k) {
+  (void)w;
+  *k->hit = true;
+}
+
+// Does item `item` match child c (its field, its place, the item itself)?
+static bool takes(hg_walker *w, const hg_item *it, uint32_t item, kids_ref kids, uint32_t c, unsigned depth) {
+  kid kd = KIDS_OF(w, kids)[kids.base + c];  // a copy: the children may move while it is matched
+  if (!kd.named || (it->field && kd.field != it->field) || (it->last && kids.last_named != c)) return false;
+  bool hit = false;
+  cont k = {.fn = probe_hit, .hit = &hit};
+  match(w, item, &kd, depth + 1, &k);
+  return hit;
+}
+
+// A repeated item that captures nothing: its occurrences add no captures, so only where a run of
+// them may end matters. One pass over the children marks each named child that ends a run (it
+// matches, and it may start one or the named child before it ended one), and the items after the
+// repeat go on from each; the stack does not grow with the run (a call with 50,000 comments
+// between its arguments).
+static void repeat(hg_walker *w, uint32_t first, uint32_t i, uint32_t n, kids_ref kids, uint32_t pos, unsigned depth,
+                   const cont *up) {
+  const hg_item *it = &w->items[first + i];
+  if (it->quant == HG_QUANT_STAR) seq(w, first, i + 1, n, kids, pos, false, depth, up);
+  bool first_named = true, before_ended = false;
+  for (uint32_t c = pos; c < kids.n; c++) {
+    if (!KIDS_OF(w, kids)[kids.base + c].named) continue;
+    bool ends = takes(w, it, first + i, kids, c, depth) && (!it->immediate || first_named || before_ended);
+    if (ends) seq(w, first, i + 1, n, kids, c + 1, false, depth, up);
+    if (it->immediate && !ends) break;  // an anchored run starts at the first named child, or not at all
+    first_named = false;
+    before_ended = ends;
+  }
+}
+
 // Matches items first+i .. first+n against the children from `pos` on, then goes on with `up`.
 // `again`: item i, repeated, was taken just before: it may stop, or occur again anchored.
 static void seq(hg_walker *w, uint32_t first, uint32_t i, uint32_t n, kids_ref kids, uint32_t pos, bool again,
@@ -210,14 +256,19 @@ static void seq(hg_walker *w, uint32_t first, uint32_t i, uint32_t n, kids_ref k
     return;
   }
   const hg_item *it = &w->items[first + i];
+  if ((it->quant == HG_QUANT_STAR || it->quant == HG_QUANT_PLUS) && !it->has_captures) {
+    repeat(w, first, i, n, kids, pos, depth, up);
+    return;
+  }
   if (again || it->quant == HG_QUANT_OPT || it->quant == HG_QUANT_STAR)
     seq(w, first, i + 1, n, kids, pos, false, depth, up);  // without it (or without more of it)
   bool anchored = it->immediate || again;
   for (uint32_t c = pos; c < kids.n; c++) {
     const kid *kd = &KIDS_OF(w, kids)[kids.base + c];
     if (!kd->named) continue;  // only named nodes match an item; anonymous ones are passed over
-    if ((!it->field || kd->field == it->field) && !(it->last && kids.last_named != c)) {
-      cont k = {taken, up, first, i, n, kids, c, depth};
+    if ((!it->field || kd->field == it->field) && !(it->last && kids.last_named != c) &&
+        (it->kind != HG_ITEM_NODE || kd->symbol == it->symbol)) {
+      cont k = {taken, up, first, i, n, kids, c, depth, NULL};
       kid copy = *kd;  // the children may move while it is matched
       match(w, first + i, &copy, depth + 1, &k);
     }
@@ -322,12 +373,60 @@ static void keep_longest(hg_walker *w, size_t from) {
   w->found.len = out;
 }
 
-static void try_pattern(hg_walker *w, const hg_shapes *shapes, uint32_t p, const kid *node) {
+// Matches of a fixed pattern hold each of its captures once: one holds another's captures only when
+// they are the same. Each match's captures put in the order of their ids, the matches are sorted to
+// find the equal ones (not compared pair by pair: a call with 20,000 comments before its first
+// argument has 20,000 matches of `(argument_list . (comment)* . (_) @command)`), and of equal ones
+// the first stays, in the order they were found.
+static int cmp_found(const void *pa, const void *pb, void *ctx) {
+  const hg_walker *sorting = ctx;
+  const found *a = &sorting->found.items[*(const size_t *)pa], *b = &sorting->found.items[*(const size_t *)pb];
+  for (uint16_t i = 0; i < a->n && i < b->n; i++) {
+    const TSQueryCapture *x = &sorting->caps.items[a->first + i], *y = &sorting->caps.items[b->first + i];
+    if (x->index != y->index) return x->index < y->index ? -1 : 1;
+    if (x->node.id != y->node.id) return (uintptr_t)x->node.id < (uintptr_t)y->node.id ? -1 : 1;
+  }
+  if (a->n != b->n) return a->n < b->n ? -1 : 1;
+  return *(const size_t *)pa < *(const size_t *)pb ? -1 : 1;
+}
+
+static void keep_distinct(hg_walker *w, size_t from) {
+  size_t k = w->found.len - from;
+  for (size_t i = from; i < w->found.len; i++) {  // captures in the order of their ids
+    TSQueryCapture *c = &w->caps.items[w->found.items[i].first];
+    for (uint16_t a = 1; a < w->found.items[i].n; a++)
+      for (uint16_t b = a; b > 0 && c[b - 1].index > c[b].index; b--) {
+        TSQueryCapture t = c[b];
+        c[b] = c[b - 1];
+        c[b - 1] = t;
+      }
+  }
+  size_t *order = hg_xcalloc(k, sizeof(size_t));
+  bool *dup = hg_xcalloc(k, sizeof(bool));
+  for (size_t i = 0; i < k; i++) order[i] = from + i;
+  qsort_r(order, k, sizeof(size_t), cmp_found, w);
+  for (size_t i = 1; i < k; i++) {
+    const found *a = &w->found.items[order[i - 1]], *b = &w->found.items[order[i]];
+    bool same = a->n == b->n;
+    for (uint16_t c = 0; c < a->n && same; c++)
+      same = w->caps.items[a->first + c].index == w->caps.items[b->first + c].index &&
+             w->caps.items[a->first + c].node.id == w->caps.items[b->first + c].node.id;
+    if (same) dup[order[i] - from] = true;  // the later of two equal ones (sorted by index on ties)
+  }
+  size_t out = from;
+  for (size_t i = from; i < w->found.len; i++)
+    if (!dup[i - from]) w->found.items[out++] = w->found.items[i];
+  w->found.len = out;
+  free(order);
+  free(dup);
+}
+
+static void try_pattern(hg_walker *w, const hg_dispatch *d, uint32_t p, const kid *node) {
   static const cont done = {.fn = record};
   size_t from = w->found.len;
   w->pattern = p;
-  match(w, hg_shapes_get(shapes, p)->root, node, 0, &done);
-  if (w->found.len - from > 1) keep_longest(w, from);
+  match(w, hg_shapes_get(d->shapes, p)->root, node, 0, &done);
+  if (w->found.len - from > 1) (d->fixed[p] ? keep_distinct : keep_longest)(w, from);
 }
 
 void hg_walker_exec(hg_walker *self, const hg_dispatch *d, const uint8_t *enabled, TSNode root) {
@@ -360,7 +459,7 @@ void hg_walker_exec(hg_walker *self, const hg_dispatch *d, const uint8_t *enable
         if (enabled && !enabled[p]) continue;
         if (!from_ids && d->wild_field[b - 1] && ts_node_is_null(ts_node_child_by_field_id(node, d->wild_field[b - 1])))
           continue;
-        try_pattern(self, d->shapes, p, &at);
+        try_pattern(self, d, p, &at);
       }
     }
     if (ts_node_child_count(node) && ts_tree_cursor_goto_first_child(&walk)) continue;
