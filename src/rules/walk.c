@@ -393,6 +393,7 @@ static int cmp_found(const void *pa, const void *pb, void *ctx) {
 static void keep_distinct(hg_walker *w, size_t from) {
   size_t k = w->found.len - from;
   for (size_t i = from; i < w->found.len; i++) {  // captures in the order of their ids
+    if (w->found.items[i].n < 2) continue;          // (none at all: no captures vector)
     TSQueryCapture *c = &w->caps.items[w->found.items[i].first];
     for (uint16_t a = 1; a < w->found.items[i].n; a++)
       for (uint16_t b = a; b > 0 && c[b - 1].index > c[b].index; b--) {

@@ -258,6 +258,7 @@ static const char *const QUERIES[] = {
     "((call arguments: (argument_list . (integer)* . (keyword_argument) @k)) @site)",
     "((call arguments: (argument_list . (integer)+ . (_) @after)) @site)",
     "((call) @a)\n((call function: (identifier)) @b)\n((argument_list) @c)",
+    "(argument_list (_))",  // no capture: one match a node, however many children match
 };
 
 static void test_shape__walk_finds_what_the_query_engine_finds(void **state) {
