@@ -1,6 +1,5 @@
 #include "rules/ruleset.h"
 
-#include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
 #include <pthread.h>
@@ -11,7 +10,6 @@
 
 #include "rules/prefilter.h"
 #include "rules/rulefile.h"
-#include "rules/walk.h"
 #include "base/rules_embedded.h"
 #include "model/surface.h"
 #include "base/yamldoc.h"
@@ -127,8 +125,10 @@ static int compile_surface(const hg_ruleset *self, const surface_rules *sr, comp
     if (hg_shapes_add(c->shapes, files.items[i].data, (uint32_t)files.items[i].len, files.items[i].offset, &eoff, msg,
                       sizeof(msg)) != 0) {
       char what[256];
-      // A node type or field the grammar lacks: say which grammar.
-      snprintf(what, sizeof(what), strncmp(msg, "unknown ", 8) ? "%s" : "%s (the %s grammar)", msg, sr->surface->grammar);
+      if (!strncmp(msg, "unknown ", 8))  // a node type or field the grammar lacks: say which grammar
+        snprintf(what, sizeof(what), "%s (the %s grammar)", msg, sr->surface->grammar);
+      else
+        snprintf(what, sizeof(what), "%s", msg);
       rc = hg_rule_files_error(err, &files, eoff, what);
     }
   if (rc == 0 && self->reference) {

@@ -18,16 +18,24 @@ struct hg_dispatch {
   bool *fixed;            // per pattern: each capture once in every match, or never (none optional or repeated)
 };
 
-// Does the root item (or, an alternation, one of its branches) of pattern p start at `sym`
-// (UINT32_MAX: at any named node)?
-static bool starts_at(const hg_shapes *s, uint32_t item, uint32_t sym) {
+enum { MAX_ROOT_TYPES = 32 };
+
+// The node types the root item `item` (or, an alternation, its branches) starts at, each once, into
+// out; false when one of them is a wildcard (any named node) or they are more than out holds: then
+// the pattern is tried at every named node (its root item still checks the type).
+static bool root_types(const hg_shapes *s, uint32_t item, TSSymbol *out, uint32_t *n) {
   const hg_item *it = hg_shapes_item(s, item);
+  if (it->kind == HG_ITEM_WILDCARD) return false;
   if (it->kind == HG_ITEM_ALT) {
     for (uint32_t b = 0; b < it->n; b++)
-      if (starts_at(s, it->first + b, sym)) return true;
-    return false;
+      if (!root_types(s, it->first + b, out, n)) return false;
+    return true;
   }
-  return it->kind == HG_ITEM_WILDCARD ? sym == UINT32_MAX : it->symbol == sym;
+  for (uint32_t i = 0; i < *n; i++)
+    if (out[i] == it->symbol) return true;
+  if (*n == MAX_ROOT_TYPES) return false;
+  out[(*n)++] = it->symbol;
+  return true;
 }
 
 // A field a wildcard root's match needs a child in: that of its first child item that is neither
@@ -58,26 +66,26 @@ hg_dispatch *hg_dispatch_new(const hg_shapes *shapes) {
       self->fixed[p] = q == TSQuantifierZero || q == TSQuantifierOne;
     }
   }
-  // Two passes over the roots: count per symbol, then place.
-  uint32_t total = 0;
+  // Two passes over the roots: count per type, then place (a pattern in the order of its index).
+  TSSymbol types[MAX_ROOT_TYPES];
+  uint32_t total = 0, k;
   for (uint32_t p = 0; p < n; p++) {
     uint32_t root = hg_shapes_get(shapes, p)->root;
-    if (starts_at(shapes, root, UINT32_MAX)) {
+    k = 0;
+    if (!root_types(shapes, root, types, &k)) {
       self->wild_field[self->n_wild] = needed_field(shapes, root);
       self->wild[self->n_wild++] = p;
       continue;
     }
-    for (uint32_t sym = 0; sym < self->n_symbols; sym++)
-      if (starts_at(shapes, root, sym)) self->offsets[sym + 1]++, total++;
+    for (uint32_t t = 0; t < k; t++) self->offsets[types[t] + 1]++, total++;
   }
   for (uint32_t sym = 0; sym < self->n_symbols; sym++) self->offsets[sym + 1] += self->offsets[sym];
   self->ids = hg_xcalloc(total ? total : 1, sizeof(uint32_t));
   uint32_t *fill = hg_xcalloc(self->n_symbols + 1, sizeof(uint32_t));
   for (uint32_t p = 0; p < n; p++) {
-    uint32_t root = hg_shapes_get(shapes, p)->root;
-    if (starts_at(shapes, root, UINT32_MAX)) continue;
-    for (uint32_t sym = 0; sym < self->n_symbols; sym++)
-      if (starts_at(shapes, root, sym)) self->ids[self->offsets[sym] + fill[sym]++] = p;
+    k = 0;
+    if (root_types(shapes, hg_shapes_get(shapes, p)->root, types, &k))
+      for (uint32_t t = 0; t < k; t++) self->ids[self->offsets[types[t]] + fill[types[t]]++] = p;
   }
   free(fill);
   return self;
