@@ -1,5 +1,6 @@
 #include "surfaces/node.h"
 
+#include <stdint.h>
 #include <string.h>
 
 #include <pthread.h>
@@ -22,10 +23,34 @@ const char *hg_node_text(TSNode n, const char *src, hg_arena *arena) {
   return hg_arena_strndup(arena, src + a, b - a);
 }
 
+// The field ids of the names asked for, by language and the name's address (libtree-sitter looks a
+// name up by comparing it with each field's, on every call): one thread's, a few entries. An entry
+// is trusted only when its id's name is the name asked for, so a name at an address reused for
+// another one is looked up again.
+enum { FIELD_CACHE = 64 };
+static _Thread_local struct {
+  const TSLanguage *lang;
+  const char *name;
+  TSFieldId id;
+} field_cache[FIELD_CACHE];
+
+static TSFieldId field_id(const TSLanguage *lang, const char *name) {
+  uintptr_t h = (uintptr_t)name ^ ((uintptr_t)lang >> 4);
+  h ^= h >> 7;
+  size_t i = (size_t)(h ^ (h >> 13)) % FIELD_CACHE;
+  if (field_cache[i].name == name && field_cache[i].lang == lang && field_cache[i].id &&
+      !strcmp(ts_language_field_name_for_id(lang, field_cache[i].id), name))
+    return field_cache[i].id;
+  TSFieldId id = ts_language_field_id_for_name(lang, name, (uint32_t)strlen(name));
+  field_cache[i].lang = lang, field_cache[i].name = name, field_cache[i].id = id;
+  return id;
+}
+
 TSNode hg_node_field(TSNode n, const char *name) {
   if (ts_node_is_null(n))
     return n;
-  return ts_node_child_by_field_name(n, name, (uint32_t)strlen(name));
+  TSFieldId id = field_id(ts_tree_language(n.tree), name);
+  return id ? ts_node_child_by_field_id(n, id) : (TSNode){0};
 }
 
 static TSFieldId field_ids[HG_FIELD_COUNT];
@@ -62,4 +87,49 @@ TSNode hg_node_arg(TSNode n, uint32_t index) {
 bool hg_node_contains(TSNode outer, TSNode inner) {
   return !ts_node_is_null(outer) && !ts_node_is_null(inner) && ts_node_start_byte(outer) <= ts_node_start_byte(inner) &&
          ts_node_end_byte(inner) <= ts_node_end_byte(outer);
+}
+
+TSNode hg_node_root(TSNode n) { return ts_node_is_null(n) ? n : ts_tree_root_node(n.tree); }
+
+// The path from the root down to n (n excluded) by n's bytes, into out in that order; false when
+// it does not reach n or is longer than cap.
+static bool descend_to(TSNode n, TSNode *out, size_t cap, size_t *len) {
+  uint32_t start = ts_node_start_byte(n), end = ts_node_end_byte(n);
+  TSTreeCursor c = ts_tree_cursor_new(ts_tree_root_node(n.tree));
+  bool reached = false;
+  *len = 0;
+  for (;;) {
+    TSNode cur = ts_tree_cursor_current_node(&c);
+    if (cur.id == n.id && ts_node_start_byte(cur) == start) {
+      reached = true;
+      break;
+    }
+    if (*len == cap || ts_tree_cursor_goto_first_child_for_byte(&c, start) < 0)
+      break;
+    out[(*len)++] = cur;
+    TSNode child = ts_tree_cursor_current_node(&c);
+    if (ts_node_start_byte(child) > start || ts_node_end_byte(child) < end)
+      break;  // the bytes lead elsewhere
+  }
+  ts_tree_cursor_delete(&c);
+  return reached;
+}
+
+size_t hg_node_ancestors(TSNode n, TSNode *out, size_t cap) {
+  if (ts_node_is_null(n))
+    return 0;
+  size_t len;
+  if (cap && descend_to(n, out, cap, &len)) {
+    for (size_t i = 0, j = len; i + 1 < j; i++, j--) {  // parent first
+      TSNode t = out[i];
+      out[i] = out[j - 1];
+      out[j - 1] = t;
+    }
+    return len;
+  }
+  size_t k = 0;
+  for (TSNode p = ts_node_parent(n); !ts_node_is_null(p); p = ts_node_parent(p), k++)
+    if (k < cap)
+      out[k] = p;
+  return k;
 }

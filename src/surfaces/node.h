@@ -25,6 +25,14 @@ typedef enum { HG_FIELD_ATTRIBUTE, HG_FIELD_OBJECT, HG_FIELD_FUNCTION, HG_FIELD_
 /** The child in field `f` (a null node when absent or when `n` is null). Thread-safe. */
 TSNode hg_node_child(TSNode n, hg_field f);
 
+/** The root of the tree `n` is in (`n` itself when null). */
+TSNode hg_node_root(TSNode n);
+/** The ancestors of `n`, its parent first, up to the root: at most `cap` of them into out, their
+ *  number returned (more than cap: only the first cap were written). Found in one descent from the
+ *  root by `n`'s bytes (libtree-sitter 0.20's ts_node_parent descends from the root again at each
+ *  step), or by ts_node_parent where the bytes do not lead to `n` (an empty node at a child's end). */
+size_t hg_node_ancestors(TSNode n, TSNode *out, size_t cap);
+
 /** Does `outer` contain `inner` (by byte range)? */
 bool hg_node_contains(TSNode outer, TSNode inner);
 

@@ -27,7 +27,7 @@ static bool alias_stmt(void *ctx, hg_stmt s) {
   TSNode e = ts_node_named_child(s.stmt, 0);
   if (!hg_node_is(e, "assignment"))
     return true;
-  TSNode left = ts_node_child_by_field_name(e, "left", 4), right = ts_node_child_by_field_name(e, "right", 5);
+  TSNode left = hg_node_field(e, "left"), right = hg_node_field(e, "right");
   if (ts_node_is_null(left) || ts_node_is_null(right) || !hg_node_is(left, "identifier"))
     return true;
   uint32_t x = ts_node_start_byte(left), y = ts_node_end_byte(left);
@@ -180,9 +180,7 @@ TSNode hg_resolve__alias_of(const hg_resolver *self, TSNode use) {
   alias_scan s = {.src = self->src, .name = self->src + a, .len = b - a};
   hg_scope_walk(scope, use, alias_stmt, &s);
   if (ts_node_is_null(s.value) && !ts_node_is_null(fn) && !hg_scope_is_parameter(fn, self->src, s.name, s.len)) {
-    TSNode module = fn;
-    while (!ts_node_is_null(ts_node_parent(module)))
-      module = ts_node_parent(module);
+    TSNode module = hg_node_root(fn);
     hg_scope_walk(module, none, alias_stmt, &s);
   }
   return s.ambiguous ? none : s.value;

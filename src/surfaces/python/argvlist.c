@@ -52,8 +52,8 @@ static bool after_creation(void *ctx, hg_stmt s) {
     return false;
   TSNode e = ts_node_named_child_count(s.stmt) ? ts_node_named_child(s.stmt, 0) : (TSNode){0};
   // `name = other` rebinds the name; an annotation alone (`name: list`) does not.
-  TSNode right = hg_node_is(e, "assignment") ? ts_node_child_by_field_name(e, "right", 5) : (TSNode){0};
-  if (!ts_node_is_null(right) && hg_follow__is_name(&a->f, ts_node_child_by_field_name(e, "left", 4)) &&
+  TSNode right = hg_node_is(e, "assignment") ? hg_node_field(e, "right") : (TSNode){0};
+  if (!ts_node_is_null(right) && hg_follow__is_name(&a->f, hg_node_field(e, "left")) &&
       !mentions(&a->f, right, false, 0))
     return false; // rebound to something else
   return hg_follow__on_stmt(&a->f, s);
@@ -65,7 +65,7 @@ static bool ends_following(const argv_follow *a, TSNode n, int depth) {
     return true;
   if (hg_node_is(n, "function_definition") || hg_node_is(n, "class_definition"))
     return false;
-  if (hg_node_is(n, "assignment") && hg_follow__is_name(&a->f, ts_node_child_by_field_name(n, "left", 4)))
+  if (hg_node_is(n, "assignment") && hg_follow__is_name(&a->f, hg_node_field(n, "left")))
     return true;
   for (uint32_t i = 0, k = ts_node_named_child_count(n); i < k; i++)
     if (ends_following(a, ts_node_named_child(n, i), depth + 1))
@@ -93,7 +93,7 @@ hg_value hg_resolve_argv(const hg_resolver *self, TSNode list) {
       top = p;
       continue;
     }
-    TSNode op = ts_node_child_by_field_name(p, "operator", 8);
+    TSNode op = hg_node_field(p, "operator");
     if (!hg_node_is(p, "binary_operator") || ts_node_is_null(op) || self->src[ts_node_start_byte(op)] != '+')
       break;
     hg_value sum = hg_resolve__binary(self, p, 0);
@@ -104,9 +104,9 @@ hg_value hg_resolve_argv(const hg_resolver *self, TSNode list) {
   }
   TSNode asg = ts_node_parent(top);
   if (ts_node_is_null(asg) || !hg_node_is(asg, "assignment") ||
-      !hg_node_contains(ts_node_child_by_field_name(asg, "right", 5), top))
+      !hg_node_contains(hg_node_field(asg, "right"), top))
     return v;
-  TSNode target = ts_node_child_by_field_name(asg, "left", 4), stmt = ts_node_parent(asg);
+  TSNode target = hg_node_field(asg, "left"), stmt = ts_node_parent(asg);
   if (!hg_node_is(target, "identifier") || ts_node_is_null(stmt) || !hg_node_is(stmt, "expression_statement"))
     return v;
   uint32_t a = ts_node_start_byte(target), b = ts_node_end_byte(target);

@@ -60,8 +60,8 @@ static hg_value value_of(const hg_resolver *self, TSNode n, int depth) {
   if (!strcmp(type, "integer") || !strcmp(type, "float"))
     return (hg_value){.kind = HG_VAL_NUM, .text = hg_resolve__text(self, n), .line = line};
   if (!strcmp(type, "unary_operator")) {
-    hg_value v = value_at(self, ts_node_child_by_field_name(n, "argument", 8), depth + 1);
-    TSNode op = ts_node_child_by_field_name(n, "operator", 8);
+    hg_value v = value_at(self, hg_node_field(n, "argument"), depth + 1);
+    TSNode op = hg_node_field(n, "operator");
     char o = ts_node_is_null(op) ? 0 : self->src[ts_node_start_byte(op)];
     if (v.kind == HG_VAL_NUM && !v.conditional && (o == '-' || o == '+')) {
       // -x of a known number is that number negated, as written: "-1", "-512"
@@ -220,8 +220,8 @@ static TSNode partial_of(const hg_resolver *self, TSNode n) {
   TSNode call = hg_node_is(n, "call") ? n : hg_node_is(n, "identifier") ? hg_resolve__alias_of(self, n) : (TSNode){0};
   if (!hg_node_is(call, "call"))
     return (TSNode){0};
-  TSNode fn = ts_node_child_by_field_name(call, "function", 8),
-         args = ts_node_child_by_field_name(call, "arguments", 9);
+  TSNode fn = hg_node_field(call, "function"),
+         args = hg_node_field(call, "arguments");
   hg_buf q = {0};
   bool partial = !ts_node_is_null(fn) && !ts_node_is_null(args) && hg_resolve_qualify(self, fn, &q) &&
                  (!strcmp(q.data, "functools.partial") || !strcmp(q.data, "partial"));
@@ -258,7 +258,7 @@ hg_value hg_resolve_kwargs(const hg_resolver *self, TSNode args) {
   if (hg_node_is(args, "keyword_argument")) {
     // `kwargs=mapping` of a call that calls a callable with it (Thread(target=..., kwargs=...)):
     // the mapping's entries are the keywords, as `**mapping` would spread them.
-    push_call_spread(self, ts_node_child_by_field_name(args, "value", 5), &items, &group);
+    push_call_spread(self, hg_node_field(args, "value"), &items, &group);
     return finish(self,
                   (hg_value){.kind = HG_VAL_DICT,
                              .text = hg_resolve__text(self, args),
@@ -269,7 +269,7 @@ hg_value hg_resolve_kwargs(const hg_resolver *self, TSNode args) {
     // The keywords of the call an expression stands for: host_config=api.create_host_config(...)
     // or a name assigned from such a call.
     TSNode call = hg_resolve_call(self, args);
-    TSNode inner = ts_node_is_null(call) ? call : ts_node_child_by_field_name(call, "arguments", 9);
+    TSNode inner = ts_node_is_null(call) ? call : hg_node_field(call, "arguments");
     if (ts_node_is_null(inner) || !hg_node_is(inner, "argument_list")) {
       // A name assigned a call on each branch (if/else, try/except): each call's keywords.
       hg_resolver keywords = *self;
@@ -288,7 +288,7 @@ hg_value hg_resolve_kwargs(const hg_resolver *self, TSNode args) {
   // functools.partial(client.containers.run, **defaults), called directly, through a name or
   // passed by reference: its bound keywords come first.
   TSNode partial = bound_partial(self, args);
-  TSNode pargs = ts_node_is_null(partial) ? partial : ts_node_child_by_field_name(partial, "arguments", 9);
+  TSNode pargs = ts_node_is_null(partial) ? partial : hg_node_field(partial, "arguments");
   for (uint32_t i = 0, n = ts_node_is_null(pargs) ? 0 : ts_node_named_child_count(pargs); i < n; i++) {
     TSNode c = ts_node_named_child(pargs, i); // the bound keywords; the positional callee is skipped
     if (hg_node_is(c, "dictionary_splat"))

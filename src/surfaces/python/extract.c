@@ -52,6 +52,24 @@ static int saved_cmp(const void *pa, const void *pb) {
   return a->n < b->n ? -1 : a->n > b->n;
 }
 
+// The matches in saved_cmp's order. The walk gives them by the start of their root node, which is
+// their site's in the built-in rules: then only the runs that start together (a method chain's
+// calls) are out of order, and each is sorted alone (qsort is glibc's merge sort, stable: the same
+// order as sorting the whole). Rules whose site is not their root sort them all.
+static void sort_saved(saved_match *m, size_t n) {
+  size_t i = 1;
+  while (i < n && m[i - 1].start <= m[i].start) i++;
+  if (i < n) {
+    qsort(m, n, sizeof(saved_match), saved_cmp);
+    return;
+  }
+  for (size_t a = 0, b; a < n; a = b) {
+    for (b = a + 1; b < n && m[b].start == m[a].start;) b++;
+    if (b - a > 1)
+      qsort(m + a, b - a, sizeof(saved_match), saved_cmp);
+  }
+}
+
 // The sites already taken, by (start byte, kind): several patterns may match one call, and the
 // first of them in the rule files is taken (an SDK's own pattern before docker-py's catch-all).
 typedef struct {
@@ -291,8 +309,7 @@ void hg_extract(hg_extractor *self, const hg_ruleset *rules, const hg_config *co
   }
 
   // Pass 2: predicates (with imports and local aliases), then the site and its flags.
-  if (saved.len > 1)
-    qsort(saved.items, saved.len, sizeof(saved_match), saved_cmp);
+  sort_saved(saved.items, saved.len);
   hg_module self_module = {.path = source->path,
                            .name = hg_module_name(arena, package, source->path),
                            .src = source->data,

@@ -117,10 +117,10 @@ void hg_follow__set_value(follow *f, hg_value v, bool cond) {
 
 static void on_call(follow *f, TSNode call, bool cond) {
   TSNode fn = hg_node_child(call, HG_FIELD_FUNCTION);
-  if (ts_node_is_null(fn) || !hg_node_is(fn, "attribute") || !hg_follow__is_name(f, ts_node_child_by_field_name(fn, "object", 6)))
+  if (ts_node_is_null(fn) || !hg_node_is(fn, "attribute") || !hg_follow__is_name(f, hg_node_field(fn, "object")))
     return;
   TSNode attr = hg_node_child(fn, HG_FIELD_ATTRIBUTE);
-  TSNode args = ts_node_child_by_field_name(call, "arguments", 9);
+  TSNode args = hg_node_field(call, "arguments");
   uint32_t a = ts_node_start_byte(attr), b = ts_node_end_byte(attr);
   const char *m = f->r->src + a;
   size_t n = b - a;
@@ -180,17 +180,17 @@ static void on_assignment(follow *f, TSNode asg, bool cond) {
   // a = b = value: the targets are every `left`, the value the innermost `right`
   TSNode value = asg;
   while (hg_node_is(value, "assignment")) {
-    TSNode right = ts_node_child_by_field_name(value, "right", 5);
+    TSNode right = hg_node_field(value, "right");
     if (ts_node_is_null(right))
       return; // an annotation without a value
     value = right;
   }
-  for (TSNode t = asg; hg_node_is(t, "assignment"); t = ts_node_child_by_field_name(t, "right", 5)) {
-    TSNode left = ts_node_child_by_field_name(t, "left", 4);
+  for (TSNode t = asg; hg_node_is(t, "assignment"); t = hg_node_field(t, "right")) {
+    TSNode left = hg_node_field(t, "left");
     if (hg_follow__is_name(f, left)) {
       hg_follow__set_value(f, hg_resolve_value_at(f->r, value, f->depth + 1), cond);
-    } else if (hg_node_is(left, "subscript") && hg_follow__is_name(f, ts_node_child_by_field_name(left, "value", 5))) {
-      TSNode sub = ts_node_child_by_field_name(left, "subscript", 9);
+    } else if (hg_node_is(left, "subscript") && hg_follow__is_name(f, hg_node_field(left, "value"))) {
+      TSNode sub = hg_node_field(left, "subscript");
       hg_value key = ts_node_is_null(sub) ? (hg_value){0} : hg_resolve_value_at(f->r, sub, f->depth + 1);
       hg_value item = hg_resolve_value_at(f->r, value, f->depth + 1);
       to_container(f, HG_VAL_DICT);
@@ -225,9 +225,9 @@ static void on_delete(follow *f, TSNode target, bool cond) {
     hg_follow__set_value(f, hg_resolve__unknown(f->r, target, "a deleted name"), cond);
     return;
   }
-  if (!hg_node_is(target, "subscript") || !hg_follow__is_name(f, ts_node_child_by_field_name(target, "value", 5)))
+  if (!hg_node_is(target, "subscript") || !hg_follow__is_name(f, hg_node_field(target, "value")))
     return;
-  TSNode sub = ts_node_child_by_field_name(target, "subscript", 9);
+  TSNode sub = hg_node_field(target, "subscript");
   hg_value key = ts_node_is_null(sub) ? (hg_value){0} : hg_resolve_value_at(f->r, sub, f->depth + 1);
   to_container(f, f->container ? f->cur.kind : HG_VAL_DICT);
   f->defined = true;
@@ -266,8 +266,8 @@ static bool apply_stmt(follow *f, hg_stmt s) {
   if (hg_node_is(e, "assignment")) {
     on_assignment(f, e, s.conditional);
   } else if (hg_node_is(e, "augmented_assignment")) {
-    TSNode left = ts_node_child_by_field_name(e, "left", 4), right = ts_node_child_by_field_name(e, "right", 5);
-    TSNode op = ts_node_child_by_field_name(e, "operator", 8);
+    TSNode left = hg_node_field(e, "left"), right = hg_node_field(e, "right");
+    TSNode op = hg_node_field(e, "operator");
     if (!hg_follow__is_name(f, left) || ts_node_is_null(right) || ts_node_is_null(op))
       return true;
     const char *o = f->r->src + ts_node_start_byte(op);
@@ -317,15 +317,13 @@ static hg_value outer_value(const follow *f) {
     if (self->engine->bound(self, fn, f->name, f->len, &bound))
       return bound;
     if (hg_scope_is_parameter(fn, self->src, f->name, f->len)) {
-      TSNode fname = ts_node_child_by_field_name(fn, "name", 4);
+      TSNode fname = hg_node_field(fn, "name");
       const char *why = self->frame ? NULL : hg_resolve_param_read(self, fn, false);
       const char *o = origin(self, "a parameter of %.*s() at line %u", fname, ts_node_start_point(fn).row + 1);
       return hg_resolve__unknown(self, use, why ? hg_arena_printf(self->arena, "%s, %s", o, why) : o);
     }
     // A module-level name read inside a function: the module ran to its end before the call.
-    TSNode module = fn;
-    while (!ts_node_is_null(ts_node_parent(module)))
-      module = ts_node_parent(module);
+    TSNode module = hg_node_root(fn);
     follow m = {.r = self, .name = f->name, .len = f->len, .depth = f->depth + 1, .use = use};
     if (m.depth <= HG_RESOLVE_MAX_DEPTH)
       walk(&m, module, (TSNode){0});
@@ -347,9 +345,7 @@ static void walk(const follow *f, TSNode scope, TSNode point) {
 }
 
 hg_value hg_resolve_global(const hg_resolver *self, TSNode name, int depth) {
-  TSNode module = name;
-  while (!ts_node_is_null(ts_node_parent(module)))
-    module = ts_node_parent(module);
+  TSNode module = hg_node_root(name);
   uint32_t a = ts_node_start_byte(name), b = ts_node_end_byte(name);
   follow m = {.r = self, .name = self->src + a, .len = b - a, .depth = depth, .use = name};
   if (m.depth <= HG_RESOLVE_MAX_DEPTH)

@@ -82,7 +82,7 @@ void hg_resolve__entries(const hg_resolver *self, TSNode dict, value_vec *items,
     if (hg_node_is(c, "dictionary_splat")) {
       hg_resolve__spread(self, hg_node_arg(c, 0), items, depth);
     } else if (hg_node_is(c, "pair")) {
-      TSNode k = ts_node_child_by_field_name(c, "key", 3), v = ts_node_child_by_field_name(c, "value", 5);
+      TSNode k = hg_node_field(c, "key"), v = hg_node_field(c, "value");
       hg_value key = hg_resolve_value_at(self, k, depth + 1);
       hg_value val = hg_resolve_value_at(self, v, depth + 1);
       if (key.kind == HG_VAL_STR && !strchr(key.text, HG_HOLE)) {
@@ -99,7 +99,7 @@ void hg_resolve__entries(const hg_resolver *self, TSNode dict, value_vec *items,
 
 // A `name=value` argument as a keyed item.
 void hg_resolve__keyword(const hg_resolver *self, TSNode kwarg, value_vec *items, int depth) {
-  TSNode k = ts_node_child_by_field_name(kwarg, "name", 4), v = ts_node_child_by_field_name(kwarg, "value", 5);
+  TSNode k = hg_node_field(kwarg, "name"), v = hg_node_field(kwarg, "value");
   if (ts_node_is_null(k) || ts_node_is_null(v))
     return;
   hg_value val = hg_resolve_value_at(self, v, depth + 1);
@@ -130,10 +130,10 @@ hg_value hg_resolve__keyword_dict(const hg_resolver *self, TSNode args, int dept
 
 // Arithmetic on known numbers, a + b of lists, a | b of dicts; anything else cannot be followed.
 hg_value hg_resolve__binary(const hg_resolver *self, TSNode n, int depth) {
-  TSNode op = ts_node_child_by_field_name(n, "operator", 8);
+  TSNode op = hg_node_field(n, "operator");
   const char *ot = ts_node_is_null(op) ? "" : hg_resolve__text(self, op);
-  hg_value l = hg_resolve_value_at(self, ts_node_child_by_field_name(n, "left", 4), depth + 1);
-  hg_value r = hg_resolve_value_at(self, ts_node_child_by_field_name(n, "right", 5), depth + 1);
+  hg_value l = hg_resolve_value_at(self, hg_node_field(n, "left"), depth + 1);
+  hg_value r = hg_resolve_value_at(self, hg_node_field(n, "right"), depth + 1);
   hg_value num = {.line = ts_node_start_point(n).row + 1};
   if (hg_resolve__arith(self, ot, &l, &r, &num))
     return num;

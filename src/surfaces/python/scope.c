@@ -6,13 +6,19 @@ enum { MAX_NESTING = 200 };
 
 TSNode hg_scope_of(TSNode node, TSNode *function) {
   *function = (TSNode){0};
-  for (TSNode n = ts_node_parent(node); !ts_node_is_null(n); n = ts_node_parent(n)) {
-    if (hg_node_is(n, "function_definition")) {
-      *function = n;
-      return ts_node_child_by_field_name(n, "body", 4);
+  // The ancestors, nearest first: found in one descent; deeper than MAX_NESTING, parent by parent.
+  TSNode up[MAX_NESTING];
+  size_t n = hg_node_ancestors(node, up, MAX_NESTING), i = 0;
+  bool held = n <= MAX_NESTING;
+  TSNode a = held ? (n ? up[0] : (TSNode){0}) : ts_node_parent(node);
+  while (!ts_node_is_null(a)) {
+    if (hg_node_is(a, "function_definition")) {
+      *function = a;
+      return hg_node_field(a, "body");
     }
-    if (hg_node_is(n, "module"))
-      return n;
+    if (hg_node_is(a, "module"))
+      return a;
+    a = held ? (++i < n ? up[i] : (TSNode){0}) : ts_node_parent(a);
   }
   return node;
 }
@@ -52,7 +58,7 @@ static void walk_part(walker *w, TSNode owner, TSNode part, bool conditional, bo
 // match: each case is a branch; the case that holds the point runs on the way to it, the cases
 // beside it do not, and after the match any case may have run.
 static void walk_match(walker *w, TSNode match, bool conditional, int depth) {
-  TSNode body = ts_node_child_by_field_name(match, "body", 4);
+  TSNode body = hg_node_field(match, "body");
   if (ts_node_is_null(body))
     return;
   bool holds = hg_node_contains(match, w->point);
@@ -93,8 +99,8 @@ static void walk_part(walker *w, TSNode owner, TSNode part, bool conditional, bo
 // skipped; an undecided one may or may not run, and so may every branch after it.
 static void walk_if(walker *w, TSNode stmt, bool conditional, int depth) {
   bool unsure = false; // an earlier undecided branch may have run
-  TSNode body = ts_node_child_by_field_name(stmt, "consequence", 11);
-  int t = w->cond(w->ctx, ts_node_child_by_field_name(stmt, "condition", 9), body);
+  TSNode body = hg_node_field(stmt, "consequence");
+  int t = w->cond(w->ctx, hg_node_field(stmt, "condition"), body);
   if (t > 0) {
     walk_block(w, body, conditional, depth + 1);
     return;
@@ -107,8 +113,8 @@ static void walk_if(walker *w, TSNode stmt, bool conditional, int depth) {
   for (uint32_t i = 0; i < n && !w->stop; i++) {
     TSNode part = ts_node_named_child(stmt, i);
     if (hg_node_is(part, "elif_clause")) {
-      body = ts_node_child_by_field_name(part, "consequence", 11);
-      t = w->cond(w->ctx, ts_node_child_by_field_name(part, "condition", 9), body);
+      body = hg_node_field(part, "consequence");
+      t = w->cond(w->ctx, hg_node_field(part, "condition"), body);
       if (t == 0)
         continue;
       walk_block(w, body, unsure || t < 0 ? true : conditional, depth + 1);
@@ -116,7 +122,7 @@ static void walk_if(walker *w, TSNode stmt, bool conditional, int depth) {
         return;  // no later clause can run
       unsure = true;
     } else if (hg_node_is(part, "else_clause")) {
-      walk_block(w, ts_node_child_by_field_name(part, "body", 4), unsure ? true : conditional, depth + 1);
+      walk_block(w, hg_node_field(part, "body"), unsure ? true : conditional, depth + 1);
     }
   }
 }
@@ -202,14 +208,14 @@ void hg_scope_walk_full(TSNode scope, TSNode point, bool (*fn)(void *ctx, hg_stm
 }
 
 bool hg_scope_is_parameter(TSNode function, const char *src, const char *name, size_t len) {
-  TSNode params = ts_node_child_by_field_name(function, "parameters", 10);
+  TSNode params = hg_node_field(function, "parameters");
   uint32_t n = ts_node_named_child_count(params);
   for (uint32_t i = 0; i < n; i++) {
     TSNode p = ts_node_named_child(params, i);
     // identifier, default_parameter (name:), typed_parameter, typed_default_parameter,
     // list_splat_pattern (*args), dictionary_splat_pattern (**kwargs)
     // (typed_parameter (list_splat_pattern (identifier)) type: ...) nests the name twice.
-    TSNode id = hg_node_is(p, "identifier") ? p : ts_node_child_by_field_name(p, "name", 4);
+    TSNode id = hg_node_is(p, "identifier") ? p : hg_node_field(p, "name");
     for (int k = 0; k < 2 && !ts_node_is_null(id) && !hg_node_is(id, "identifier"); k++)
       id = ts_node_named_child(id, 0);
     if (ts_node_is_null(id) || !hg_node_is(id, "identifier"))

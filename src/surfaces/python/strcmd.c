@@ -155,8 +155,8 @@ static void shell_text(const hg_resolver *self, TSNode n, hg_buf *out, hg_value_
   } else if (hg_node_is(n, "parenthesized_expression") && hg_node_arg_count(n) == 1) {
     shell_text(self, hg_node_arg(n, 0), out, holes, depth + 1);
   } else if (hg_node_is(n, "binary_operator")) {
-    TSNode op = ts_node_child_by_field_name(n, "operator", 8), left = ts_node_child_by_field_name(n, "left", 4),
-           right = ts_node_child_by_field_name(n, "right", 5);
+    TSNode op = hg_node_field(n, "operator"), left = hg_node_field(n, "left"),
+           right = hg_node_field(n, "right");
     char c = ts_node_is_null(op) ? 0 : self->src[ts_node_start_byte(op)];
     if (c == '+') {
       shell_text(self, left, out, holes, depth + 1);
@@ -167,9 +167,9 @@ static void shell_text(const hg_resolver *self, TSNode n, hg_buf *out, hg_value_
       shell_hole(self, n, out, holes, "an expression joined into the command");
     }
   } else if (hg_node_is(n, "call")) {
-    TSNode fn = ts_node_child_by_field_name(n, "function", 8), args = ts_node_child_by_field_name(n, "arguments", 9);
-    TSNode obj = hg_node_is(fn, "attribute") ? ts_node_child_by_field_name(fn, "object", 6) : (TSNode){0};
-    TSNode attr = hg_node_is(fn, "attribute") ? ts_node_child_by_field_name(fn, "attribute", 9) : (TSNode){0};
+    TSNode fn = hg_node_field(n, "function"), args = hg_node_field(n, "arguments");
+    TSNode obj = hg_node_is(fn, "attribute") ? hg_node_field(fn, "object") : (TSNode){0};
+    TSNode attr = hg_node_is(fn, "attribute") ? hg_node_field(fn, "attribute") : (TSNode){0};
     bool format = !ts_node_is_null(attr) && ts_node_end_byte(attr) - ts_node_start_byte(attr) == 6 &&
                   !memcmp(self->src + ts_node_start_byte(attr), "format", 6);
     if ((hg_node_is(obj, "string") || hg_node_is(obj, "concatenated_string")) && format)
@@ -219,7 +219,7 @@ static void format_args_read(format_args *fa, TSNode args) {
     if (hg_node_is(c, "list_splat") || hg_node_is(c, "dictionary_splat"))
       break; // positions unknown from here
     if (hg_node_is(c, "keyword_argument")) {
-      TSNode k = ts_node_child_by_field_name(c, "name", 4), v = ts_node_child_by_field_name(c, "value", 5);
+      TSNode k = hg_node_field(c, "name"), v = hg_node_field(c, "value");
       if (!ts_node_is_null(k) && !ts_node_is_null(v)) {
         fa->key[fa->n_key] = k;
         fa->value[fa->n_key++] = v;
