@@ -1,11 +1,14 @@
-/* rulegen: writes, as C, the prefilter seed of the built-in rules (hg_ruleset_seed), so that the
- * binary knows which files can hold a site without compiling a query first. Run by the build
+/* rulegen: writes, as C, the seed of the built-in rules (hg_ruleset_seed): their prefilters, so that
+ * the binary knows which files can hold a site without compiling anything first, and policy.yml's
+ * document, so that it does not parse it with libyaml on every run. Run by the build
  * (CMakeLists.txt), linked with the library alone, which has no seed and so compiles the rules.
  *   hg_rulegen OUT.c */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/rules_embedded.h"
+#include "base/yamlflat.h"
 #include "rules/ruleset.h"
 
 // A C string literal of `s`: printable ASCII as is, the rest octal-escaped.
@@ -41,6 +44,23 @@ int main(int argc, char **argv) {
     return 1;
   }
   fprintf(out, "/* Written by hg_rulegen from the built-in rules: do not edit. */\n#include \"rules/ruleset.h\"\n\n");
+  // policy.yml's document, as libyaml loads it.
+  uint32_t policy_nodes = 0;
+  for (const hg_embedded_file *f = hg_embedded_rules; f->path; f++) {
+    if (strcmp(f->path, "policy.yml") != 0)
+      continue;
+    hg_yaml y;
+    if (hg_yaml_load(&y, f->path, f->data, f->len, &err) != 0) {
+      fprintf(stderr, "hg_rulegen: %s\n", err.message);
+      return 1;
+    }
+    policy_nodes = hg_yaml_write_flat(out, &y, "policy");
+    hg_yaml_free(&y);
+  }
+  if (!policy_nodes) {
+    fprintf(stderr, "hg_rulegen: no built-in policy.yml\n");
+    return 1;
+  }
   for (int s = 0; s < hg_surface_count; s++) {
     hg_prefilter_seed seed = hg_ruleset_seed_of(rules, (hg_surface_id)s);
     if (!seed.source)
@@ -66,7 +86,7 @@ int main(int argc, char **argv) {
     c_string(out, seed.source);
     fprintf(out, ", needles%d, %zu},\n", s, seed.n_needles);
   }
-  fprintf(out, "    },\n};\n");
+  fprintf(out, "    },\n    {policy_nodes, %uu, policy_ids},\n};\n", policy_nodes);
   hg_ruleset_free(rules);
   if (fclose(out) != 0 || rename(tmp, argv[1]) != 0) {
     perror(argv[1]);

@@ -151,23 +151,26 @@ static int load(hg_policy *p, hg_yaml *y, hg_error *err) {
   return hg_yaml_strings(y, bools, "cli.boolean_flags", &p->boolean_flags, &p->n_boolean_flags, err);
 }
 
-int hg_policy_load(hg_policy **out, const char *path, const char *bytes, size_t len, hg_error *err) {
+int hg_policy_load_doc(hg_policy **out, hg_yaml *y, hg_error *err) {
   *out = NULL;
-  hg_yaml y;
-  if (hg_yaml_load(&y, path, bytes, len, err) != 0) {
-    hg_yaml_free(&y);
-    return -1;
-  }
   hg_policy *p = hg_xcalloc(1, sizeof(hg_policy));
-  p->path = hg_xstrdup(path);
-  int rc = load(p, &y, err);
-  hg_yaml_free(&y);
-  if (rc != 0) {
+  p->path = hg_xstrdup(y->path);
+  if (load(p, y, err) != 0) {
     hg_policy_free(p);
     return -1;
   }
   *out = p;
   return 0;
+}
+
+int hg_policy_load(hg_policy **out, const char *path, const char *bytes, size_t len, hg_error *err) {
+  *out = NULL;
+  hg_yaml y;
+  int rc = hg_yaml_load(&y, path, bytes, len, err);
+  if (rc == 0)
+    rc = hg_policy_load_doc(out, &y, err);
+  hg_yaml_free(&y);
+  return rc;
 }
 
 void hg_policy_free(hg_policy *self) {

@@ -7,6 +7,7 @@
 #include "model/site.h"
 #include "rules/matcher.h"
 #include "base/util.h"
+#include "base/yamldoc.h"
 
 /** Something an SDK accepts under a name the policy judges elsewhere, read another way than its
  *  docker-py namesake (podman-py's `security_opt` goes to SELinux): named in a failing site's
@@ -130,6 +131,8 @@ typedef struct {
 
 /** Parses policy YAML; 0, or -1 with "path:line:col: what was expected" in err. */
 int hg_policy_load(hg_policy **out, const char *path, const char *bytes, size_t len, hg_error *err);
+/** The same from a document already loaded (the built-in policy's, built from the seed). */
+int hg_policy_load_doc(hg_policy **out, hg_yaml *y, hg_error *err);
 void hg_policy_free(hg_policy *self);
 
 /** The dialect with this id (-1: none). */

@@ -315,10 +315,17 @@ static int build(hg_ruleset *self, hg_rule_files *files, bool trusted, hg_error 
   }
   if (rc == 0 && !policy) rc = hg_error_set(err, "rules: no policy.yml");
   if (rc == 0 && !self->n_kinds) rc = hg_error_set(err, "rules: no site patterns (<surface>/*.scm)");
-  if (rc == 0) rc = hg_policy_load(&self->policy, policy->path, policy->data, policy->len, err);
-  if (rc == 0) qsort(self->kinds, self->n_kinds, sizeof(char *), kind_cmp);
   const hg_ruleset_seed *seed =
       trusted && &hg_rules_seed && hg_rules_seed.hash == hg_ruleset_builtin_hash() ? &hg_rules_seed : NULL;
+  if (rc == 0 && seed && seed->policy.n_nodes) {  // the built-in policy's document, built, not parsed
+    hg_yaml y;
+    rc = hg_yaml_from_flat(&y, policy->path, &seed->policy, err);
+    if (rc == 0) rc = hg_policy_load_doc(&self->policy, &y, err);
+    hg_yaml_free(&y);
+  } else if (rc == 0) {
+    rc = hg_policy_load(&self->policy, policy->path, policy->data, policy->len, err);
+  }
+  if (rc == 0) qsort(self->kinds, self->n_kinds, sizeof(char *), kind_cmp);
   for (int s = 0; s < hg_surface_count; s++) {
     self->s[s].surface = hg_surface_get((hg_surface_id)s);
     surface_rules *sr = &self->s[s];

@@ -10,6 +10,7 @@
 #include <tree_sitter/api.h>
 
 #include "base/argv.h"
+#include "base/yamlflat.h"
 #include "rules/policy.h"
 #include "rules/predicate.h"
 #include "rules/pattern.h"
@@ -53,10 +54,12 @@ typedef struct {
   hg_units units;  // the units it holds
 } hg_rules_query;
 
-/** The built-in rules' prefilters, made when the binary is built (rulegen.c writes one as C). */
+/** The built-in rules' prefilters and policy document, made when the binary is built (rulegen.c
+ *  writes one as C). */
 typedef struct {
   uint64_t hash;  // hg_ruleset_builtin_hash() of the rules it was made from
   hg_prefilter_seed surfaces[HG_SURFACE_MAX];
+  hg_yaml_flat policy;  // policy.yml's document, as libyaml loads it
 } hg_ruleset_seed;
 
 /** A hash of the built-in rules (their paths and bytes). */

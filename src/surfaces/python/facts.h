@@ -7,6 +7,7 @@
 #include "rules/predicate.h"
 #include "rules/ruleset.h"
 #include "surfaces/python/imports.h"
+#include "surfaces/python/resolve.h"
 
 struct hg_resolver;
 
@@ -18,6 +19,10 @@ typedef struct hg_python_model {
   const char *src;
   const hg_imports *imports;
   const struct hg_resolver *resolver;
+  // The callee names.c's may_end_in last read the end of (the patterns of one call ask of its
+  // callee in turn): its node (id NULL: none yet) and that end.
+  TSNode end_of;
+  hg_callee_end end;
 } hg_python_model;
 
 /** The answers while imports are recorded: names qualify through the imports alone, and

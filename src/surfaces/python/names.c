@@ -14,16 +14,18 @@ static bool qualify(void *model, TSNode node, hg_buf *out) {
 // Most calls end in some other name than the ones asked for: ruled out before qualifying. A
 // name asked for as a call ("docker.APIClient()") ends in its callee (APIClient).
 static bool may_end_in(void *model, TSNode node, char *const *lasts, size_t n) {
-  const hg_python_model *m = model;
+  hg_python_model *m = model;
   if (!m->resolver)
     return true;
-  hg_callee_end end;
-  hg_resolve_callee_end(m->resolver, node, &end);
+  if (!node.id || !ts_node_eq(m->end_of, node)) {
+    hg_resolve_callee_end(m->resolver, node, &m->end);
+    m->end_of = node;
+  }
   for (size_t i = 0; i < n; i++) {
     size_t len = strlen(lasts[i]);
     if (len > 2 && !strcmp(lasts[i] + len - 2, "()"))
       len -= 2;
-    if (hg_resolve_may_end_in(m->resolver, &end, lasts[i], len))
+    if (hg_resolve_may_end_in(m->resolver, &m->end, lasts[i], len))
       return true;
   }
   return false;
