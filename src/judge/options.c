@@ -51,16 +51,16 @@ static hg_state match_value(const hg_judge *j, const hg_matcher *m, const hg_val
   if (literal(v)) {
     if (hg_matcher_unlimited(m, v->text, j->md))
       return HG_UNSAT;
-    if (!m->value)
+    if (!hg_matcher_has_value(m))
       return unset(v) ? HG_UNSAT : HG_SAT;
     return hg_matcher_value_ok(m, v->text, j->md) ? HG_SAT : HG_UNSAT;
   }
   switch (v->kind) {
   case HG_VAL_LIST:
-    if (!m->value)
+    if (!hg_matcher_has_value(m))
       return unset(v) ? HG_UNSAT : HG_SAT;
     return best_item(j, m, v, match_value);
-  case HG_VAL_DICT: return !m->value && !unset(v) ? HG_SAT : m->value ? HG_UNVERIFIABLE : HG_UNSAT;
+  case HG_VAL_DICT: return !hg_matcher_has_value(m) && !unset(v) ? HG_SAT : hg_matcher_has_value(m) ? HG_UNVERIFIABLE : HG_UNSAT;
   case HG_VAL_BUILDER:
     if (v->n_items == 1)
       return match_value(j, m, &v->items[0]);
@@ -132,7 +132,7 @@ static const hg_value *dict_get(hg_judge *j, const hg_value *dict, const char *n
 static const hg_value *forbidden_part(hg_judge *j, const hg_matcher *m, const hg_value *v, const hg_value **unknown) {
   if (v->kind == HG_VAL_BUILDER && v->n_items == 1)
     v = &v->items[0];
-  if (!m->value) {
+  if (!hg_matcher_has_value(m)) {
     if (partly_unknown(v)) {
       if (!*unknown)
         *unknown = v;
@@ -195,7 +195,7 @@ static void check_forbidden(hg_judge *j, const char *name, const hg_value *v, co
       if (!hg_matcher_has_name(&ms[m], name))
         continue;
       const hg_value *unknown = NULL;
-      bool set = !ms[m].value && (!v || given);
+      bool set = !hg_matcher_has_value(&ms[m]) && (!v || given);
       if (set || (v && forbidden_part(j, &ms[m], v, &unknown) != NULL)) {
         j->forbid_hit[f] = where;
         j->forbid_name[f] = policy_name(&ms[m], name);

@@ -151,10 +151,11 @@ static int load(hg_policy *p, hg_yaml *y, hg_error *err) {
   return hg_yaml_strings(y, bools, "cli.boolean_flags", &p->boolean_flags, &p->n_boolean_flags, err);
 }
 
-int hg_policy_load_doc(hg_policy **out, hg_yaml *y, hg_error *err) {
+int hg_policy_load_doc(hg_policy **out, hg_yaml *y, bool known_good, hg_error *err) {
   *out = NULL;
   hg_policy *p = hg_xcalloc(1, sizeof(hg_policy));
   p->path = hg_xstrdup(y->path);
+  p->lazy_regexes = known_good;
   if (load(p, y, err) != 0) {
     hg_policy_free(p);
     return -1;
@@ -168,7 +169,7 @@ int hg_policy_load(hg_policy **out, const char *path, const char *bytes, size_t 
   hg_yaml y;
   int rc = hg_yaml_load(&y, path, bytes, len, err);
   if (rc == 0)
-    rc = hg_policy_load_doc(out, &y, err);
+    rc = hg_policy_load_doc(out, &y, false, err);
   hg_yaml_free(&y);
   return rc;
 }

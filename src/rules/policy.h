@@ -127,12 +127,15 @@ typedef struct {
   char **init_callables; // function names, each yielding one dialect's `set:` values
   int *init_dialects;    // the dialect of each
   size_t n_init;
+  bool lazy_regexes;  // its matchers' regexes are compiled when first matched (hg_policy_load_doc)
 } hg_policy;
 
 /** Parses policy YAML; 0, or -1 with "path:line:col: what was expected" in err. */
 int hg_policy_load(hg_policy **out, const char *path, const char *bytes, size_t len, hg_error *err);
-/** The same from a document already loaded (the built-in policy's, built from the seed). */
-int hg_policy_load_doc(hg_policy **out, hg_yaml *y, hg_error *err);
+/** The same from a document already loaded (the built-in policy's, built from the seed). `known_good`:
+ *  a policy whose regexes compile (the built-in one, which unit/policy loads): they are compiled
+ *  when first matched, not when loaded. */
+int hg_policy_load_doc(hg_policy **out, hg_yaml *y, bool known_good, hg_error *err);
 void hg_policy_free(hg_policy *self);
 
 /** The dialect with this id (-1: none). */

@@ -320,7 +320,7 @@ static int build(hg_ruleset *self, hg_rule_files *files, bool trusted, hg_error 
   if (rc == 0 && seed && seed->policy.n_nodes) {  // the built-in policy's document, built, not parsed
     hg_yaml y;
     rc = hg_yaml_from_flat(&y, policy->path, &seed->policy, err);
-    if (rc == 0) rc = hg_policy_load_doc(&self->policy, &y, err);
+    if (rc == 0) rc = hg_policy_load_doc(&self->policy, &y, true, err);
     hg_yaml_free(&y);
   } else if (rc == 0) {
     rc = hg_policy_load(&self->policy, policy->path, policy->data, policy->len, err);

@@ -29,7 +29,7 @@ static int load_spellings(hg_yaml *y, const hg_policy *p, yaml_node_t *node, con
     if (spell[d].given) // a mapping with a key twice: the second would replace the first unread
       return hg_yaml_error(y, key, err, "%s: '%s' is given twice", what, k);
     spell[d].given = true;
-    if (hg_matchers_load(y, hg_yaml_node(y, pair->value), what, &spell[d].m, &spell[d].n, err) != 0)
+    if (hg_matchers_load(y, hg_yaml_node(y, pair->value), what, p->lazy_regexes, &spell[d].m, &spell[d].n, err) != 0)
       return -1;
   }
   return 0;

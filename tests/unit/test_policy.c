@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include <cmocka.h>
+#include <pthread.h>
 
 #include "helpers.h"
 
@@ -86,7 +87,7 @@ static void test_policy__real_policy_requirement_details(void **state) {
   assert_true(hg_matcher_has_name(&KWARGS(cap)->m[0], "cap_drop"));
   assert_false(hg_matcher_has_name(&KWARGS(cap)->m[0], "cap_add"));
   assert_true(hg_matcher_has_name(&FLAGS(cap)->m[0], "--cap-drop"));
-  assert_string_equal(KWARGS(cap)->m[0].value_src, "^(?i:all)$");
+  assert_string_equal(KWARGS(cap)->m[0].src[HG_MATCHER_VALUE], "^(?i:all)$");
   assert_string_equal(KWARGS(cap)->fix, "cap_drop=[\"ALL\"]");
   assert_string_equal(FLAGS(cap)->fix, "--cap-drop ALL");
   assert_non_null(cap->summary);
@@ -103,8 +104,8 @@ static void test_policy__real_policy_requirement_details(void **state) {
 
   // Presence-only requirements have no value regex.
   const hg_requirement *mem = requirement(rp->policy, "memory-limit");
-  assert_null(KWARGS(mem)->m[0].value);
-  assert_null(KWARGS(mem)->m[0].value_src);
+  assert_false(hg_matcher_has_value(&KWARGS(mem)->m[0]));
+  assert_null(KWARGS(mem)->m[0].src[HG_MATCHER_VALUE]);
   assert_true(hg_matcher_has_name(&FLAGS(mem)->m[0], "-m"));
   const hg_requirement *cpu = requirement(rp->policy, "cpu-limit");
   assert_int_equal(KWARGS(cpu)->m[0].n_names, 3);
@@ -121,7 +122,7 @@ static void check_values(const hg_matcher *m, pcre2_match_data *md, const value_
   for (size_t i = 0; i < n; i++) {
     bool got = hg_matcher_value_ok(m, cases[i].text, md);
     if (got != cases[i].ok)
-      print_error("regex %s on \"%s\": %s, expected %s\n", m->value_src, cases[i].text, got ? "match" : "no match",
+      print_error("regex %s on \"%s\": %s, expected %s\n", m->src[HG_MATCHER_VALUE], cases[i].text, got ? "match" : "no match",
                   cases[i].ok ? "match" : "no match");
     assert_int_equal(got, cases[i].ok);
   }
@@ -252,7 +253,7 @@ static void test_policy__real_policy_compose_spellings(void **state) {
   assert_non_null(compose_matcher(p, "pids-limit", "deploy.resources.limits.pids"));
   assert_int_equal(COMPOSE(forbidden(p, "docker-socket"))->n, 2);
   assert_non_null(compose_matcher(p, "docker-socket", "use_api_socket"));
-  assert_null(compose_matcher(p, "cap-add", "cap_add")->value);  // set at all is enough
+  assert_false(hg_matcher_has_value(compose_matcher(p, "cap-add", "cap_add")));  // set at all is enough
 }
 
 static void test_policy__compose_requirement_values(void **state) {
@@ -590,8 +591,8 @@ static void test_policy__compose_spellings_load(void **state) {
   cur = p;
   assert_int_equal(COMPOSE(&p->req[0])->n, 2);
   assert_true(hg_matcher_has_name(&COMPOSE(&p->req[0])->m[0], "x.y.z"));
-  assert_string_equal(COMPOSE(&p->req[0])->m[0].value_src, "^1$");
-  assert_null(COMPOSE(&p->req[0])->m[1].value);
+  assert_string_equal(COMPOSE(&p->req[0])->m[0].src[HG_MATCHER_VALUE], "^1$");
+  assert_false(hg_matcher_has_value(&COMPOSE(&p->req[0])->m[1]));
   assert_string_equal(COMPOSE(&p->req[0])->fix, "a: 1");
   assert_int_equal(p->n_forbid, 1);
   assert_int_equal(KWARGS_OF(&p->forbid[0])->n + FLAGS_OF(&p->forbid[0])->n, 0);
@@ -725,6 +726,107 @@ static void test_policy__wrapper_grammar(void **state) {
   run_rejects(cases, sizeof(cases) / sizeof(cases[0]));
 }
 
+// ---- the built-in policy's regexes, compiled when first matched ---------------------------------
+
+// The built-in policy loaded as a run loads it (known good: its regexes compiled when first matched).
+static hg_policy *lazy_policy(void) {
+  const char *path = HG_SOURCE_DIR "/rules/policy.yml";
+  char *bytes;
+  size_t len;
+  hg_error err;
+  assert_int_equal(hg_read_file(&bytes, &len, path, &err), 0);
+  hg_yaml y;
+  hg_policy *p = NULL;
+  assert_int_equal(hg_yaml_load(&y, path, bytes, len, &err), 0);
+  assert_int_equal(hg_policy_load_doc(&p, &y, true, &err), 0);
+  hg_yaml_free(&y);
+  free(bytes);
+  return p;
+}
+
+static const char *const SAMPLES[] = {"ALL", "all", "NET_RAW", "0", "-1", "0.0", "none", "host", "true", "True",
+                                      "false", "no-new-privileges", "no-new-privileges:true", "512m", "1.5",
+                                      "100", "${X}", "", "/var/run/docker.sock:/var/run/docker.sock",
+                                      "/data:/data:ro", "unconfined", "seccomp=unconfined", "SYS_ADMIN"};
+
+// Every matcher of every spelling of `spell`, lazy and eager side by side.
+static void same_matchers(const hg_policy *lazy, const hg_spelling *ls, const hg_spelling *es, pcre2_match_data *md,
+                          size_t *compiled) {
+  for (size_t d = 0; d < lazy->n_dialects; d++) {
+    assert_int_equal(ls[d].n, es[d].n);
+    for (size_t m = 0; m < ls[d].n; m++) {
+      const hg_matcher *a = &ls[d].m[m], *b = &es[d].m[m];
+      assert_int_equal(hg_matcher_has_value(a), hg_matcher_has_value(b));
+      for (size_t t = 0; t < sizeof(SAMPLES) / sizeof(SAMPLES[0]); t++) {
+        assert_int_equal(hg_matcher_value_ok(a, SAMPLES[t], md), hg_matcher_value_ok(b, SAMPLES[t], md));
+        assert_int_equal(hg_matcher_unlimited(a, SAMPLES[t], md), hg_matcher_unlimited(b, SAMPLES[t], md));
+        assert_int_equal(hg_matcher_harmless(a, SAMPLES[t], md), hg_matcher_harmless(b, SAMPLES[t], md));
+      }
+      for (int r = 0; r < HG_MATCHER_REGEXES; r++) {
+        // Compiled now that it was matched, as the eager one was when loaded; none where it has none.
+        assert_int_equal(atomic_load(&a->re[r]) != NULL, a->src[r] != NULL);
+        assert_int_equal(atomic_load(&b->re[r]) != NULL, b->src[r] != NULL);
+        *compiled += a->src[r] != NULL;
+      }
+    }
+  }
+}
+
+static void test_policy__lazy_regexes_match_as_the_eager_ones(void **state) {
+  (void)state;
+  hg_policy *lazy = lazy_policy(), *eager = hg_test_policy();
+  assert_true(lazy->lazy_regexes);
+  assert_false(eager->lazy_regexes);
+  // Nothing compiled yet.
+  for (size_t i = 0; i < lazy->n_req; i++)
+    for (size_t d = 0; d < lazy->n_dialects; d++)
+      for (size_t m = 0; m < lazy->req[i].spell[d].n; m++)
+        for (int r = 0; r < HG_MATCHER_REGEXES; r++) assert_null(atomic_load(&lazy->req[i].spell[d].m[m].re[r]));
+  pcre2_match_data *md = pcre2_match_data_create(16, NULL);
+  size_t compiled = 0;
+  assert_int_equal(lazy->n_req, eager->n_req);
+  for (size_t i = 0; i < lazy->n_req; i++) same_matchers(lazy, lazy->req[i].spell, eager->req[i].spell, md, &compiled);
+  assert_int_equal(lazy->n_forbid, eager->n_forbid);
+  for (size_t i = 0; i < lazy->n_forbid; i++)
+    same_matchers(lazy, lazy->forbid[i].spell, eager->forbid[i].spell, md, &compiled);
+  assert_true(compiled > 20);
+  pcre2_match_data_free(md);
+  hg_policy_free(lazy);
+  hg_policy_free(eager);
+}
+
+// Two threads matching a lazy matcher at once both get its answers (one compiles what the other
+// may compile too: the first published is kept, the other freed).
+typedef struct {
+  const hg_policy *p;
+  int hits;
+} racer;
+
+static void *race(void *arg) {
+  racer *r = arg;
+  pcre2_match_data *md = pcre2_match_data_create(16, NULL);
+  for (size_t i = 0; i < r->p->n_req; i++)
+    for (size_t d = 0; d < r->p->n_dialects; d++)
+      for (size_t m = 0; m < r->p->req[i].spell[d].n; m++)
+        r->hits += hg_matcher_value_ok(&r->p->req[i].spell[d].m[m], "ALL", md) +
+                   hg_matcher_unlimited(&r->p->req[i].spell[d].m[m], "0", md);
+  pcre2_match_data_free(md);
+  return NULL;
+}
+
+static void test_policy__lazy_regexes_from_two_threads(void **state) {
+  (void)state;
+  hg_policy *p = lazy_policy();
+  racer a = {p, 0}, b = {p, 0};
+  pthread_t t;
+  assert_int_equal(pthread_create(&t, NULL, race, &a), 0);
+  race(&b);
+  pthread_join(t, NULL);
+  assert_int_equal(a.hits, b.hits);
+  assert_true(a.hits > 0);
+  hg_policy_free(p);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test_setup_teardown(test_policy__real_policy_has_seven_requirements_in_order, setup_real_policy,
@@ -758,6 +860,8 @@ int main(void) {
       cmocka_unit_test_setup_teardown(test_policy__skip_wrappers, setup_real_policy, teardown_real_policy),
       cmocka_unit_test_setup_teardown(test_policy__deep_wrapper_chain, setup_real_policy, teardown_real_policy),
       cmocka_unit_test(test_policy__wrapper_grammar),
+      cmocka_unit_test(test_policy__lazy_regexes_match_as_the_eager_ones),
+      cmocka_unit_test(test_policy__lazy_regexes_from_two_threads),
   };
   return cmocka_run_group_tests_name("policy", tests, NULL, NULL);
 }
