@@ -5,6 +5,7 @@
 
 #include "judge/verdict.h"
 #include "surfaces/extract.h"
+#include "surfaces/parse.h"
 #include "judge/suppress.h"
 
 struct hg_checker {
@@ -153,7 +154,28 @@ static void file_error(hg_file_errors *errors, const hg_source *src, hg_file_err
 // On the way, a lone CR (classic Mac line ending) becomes LF in place: Python ends a line there,
 // tree-sitter-python would see a space (and a comment running to the end of the file). Offsets do
 // not move, so lines and columns stay those of the file.
-static bool parsable(hg_source *src, bool bracket_limit, hg_findings *findings, hg_file_errors *errors) {
+// A file the parser is not given records a syntax error at `line` and an unparsable-site finding at
+// its first line (any site in it is unjudged); returns false.
+static bool not_parsed(hg_source *src, uint32_t line, char *error, char *message, const char *fix,
+                       hg_findings *findings, hg_file_errors *errors) {
+  file_error(errors, src, HG_FILE_SYNTAX, line, error);
+  size_t len;
+  const char *text = hg_source_line(src, 0, &len);
+  hg_finding f = {.path = hg_xstrdup(src->path),
+                  .line = 1,
+                  .col = 1,
+                  .end_line = 1,
+                  .end_col = 1,
+                  .kind = "unknown",
+                  .rule = HG_RULE_UNPARSABLE_SITE,
+                  .source_line = hg_xstrndup(text, len),
+                  .message = message,
+                  .fix = hg_xstrdup(fix)};
+  HG_VEC_PUSH(findings, f);
+  return false;
+}
+
+static bool parsable(hg_source *src, const hg_surface *sf, hg_findings *findings, hg_file_errors *errors) {
   unsigned char *d = (unsigned char *)src->data;
   size_t n = src->len;
   if (n >= 2 && ((d[0] == 0xFF && d[1] == 0xFE) || (d[0] == 0xFE && d[1] == 0xFF))) {
@@ -187,34 +209,31 @@ static bool parsable(hg_source *src, bool bracket_limit, hg_findings *findings, 
                hg_xasprintf("line %u is longer than %d bytes", line, MAX_LINE_BYTES));
     return false;
   }
-  if (deep_line && bracket_limit) {
-    file_error(errors, src, HG_FILE_SYNTAX, deep_line,
-               hg_xasprintf("brackets nested deeper than %d levels at line %u (Python refuses them)", MAX_BRACKET_DEPTH,
-                            deep_line));
-    size_t len;
-    const char *text = hg_source_line(src, 0, &len);
-    hg_finding f = {.path = hg_xstrdup(src->path),
-                    .line = 1,
-                    .col = 1,
-                    .end_line = 1,
-                    .end_col = 1,
-                    .kind = "unknown",
-                    .rule = HG_RULE_UNPARSABLE_SITE,
-                    .source_line = hg_xstrndup(text, len),
-                    .message = hg_xasprintf("the file nests brackets deeper than %d levels (line %u), so it was not "
-                                            "parsed and any site in it is unjudged",
-                                            MAX_BRACKET_DEPTH, deep_line),
-                    .fix = hg_xstrdup("flatten the nesting; Python itself rejects this file")};
-    HG_VEC_PUSH(findings, f);
-    return false;
-  }
+  if (deep_line && sf->bracket_limit)
+    return not_parsed(src, deep_line,
+                      hg_xasprintf("brackets nested deeper than %d levels at line %u (Python refuses them)",
+                                   MAX_BRACKET_DEPTH, deep_line),
+                      hg_xasprintf("the file nests brackets deeper than %d levels (line %u), so it was not "
+                                   "parsed and any site in it is unjudged",
+                                   MAX_BRACKET_DEPTH, deep_line),
+                      "flatten the nesting; Python itself rejects this file", findings, errors);
+  uint32_t run = sf->comment_run_limit ? hg_comment_run(src->data, src->len, HG_COMMENT_RUN_MAX) : 0;
+  if (run)
+    return not_parsed(src, run,
+                      hg_xasprintf("more than %d comment lines in a row from line %u (tree-sitter-python's parser "
+                                   "fails on such a run)",
+                                   HG_COMMENT_RUN_MAX, run),
+                      hg_xasprintf("the file has more than %d comment lines in a row (from line %u), so it was not "
+                                   "parsed and any site in it is unjudged",
+                                   HG_COMMENT_RUN_MAX, run),
+                      "break the run of comments with code, or move them out of the file", findings, errors);
   return true;
 }
 
 void hg_check_source(hg_checker *self, hg_surface_id surface, const hg_ruleset *rules, const hg_config *config,
                      void *project, hg_source *src, hg_findings *findings, hg_file_errors *errors) {
   const hg_surface *sf = hg_surface_get(surface);
-  if (!parsable(src, sf->bracket_limit, findings, errors))
+  if (!parsable(src, sf, findings, errors))
     return;
   TSTree *tree = NULL;
   if (sf->language) {
@@ -223,11 +242,12 @@ void hg_check_source(hg_checker *self, hg_surface_id surface, const hg_ruleset *
         abort(); // ABI checked at build (tests load every grammar)
       self->language = (int)surface;
     }
-    tree = ts_parser_parse_string(self->parser, NULL, src->data, (uint32_t)src->len);
+    tree = hg_parse(self->parser, src->data, src->len, 0);
     if (!tree) {
       hg_file_error e = {.path = hg_xstrdup(src->path),
                          .kind = HG_FILE_UNREADABLE,
-                         .message = hg_xstrdup("the parser gave up on this file")};
+                         .message = hg_xasprintf("the parser gave up on this file after %.1f s, its budget for %zu bytes",
+                                                 (double)hg_parse_budget_us(src->len) / 1e6, src->len)};
       HG_VEC_PUSH(errors, e);
       return;
     }

@@ -66,6 +66,8 @@ typedef struct {
   const char *const *blocks;           // NULL-terminated node types that hold statements: a parse error is reported as
                                        // the statement of one of them that holds it
   bool bracket_limit;                  // files nesting brackets deeper than CPython allows are not parsed
+  bool comment_run_limit;              // files with more than HG_COMMENT_RUN_MAX comment lines in a row are not
+                                       // parsed (tree-sitter-python aborts on such a run after a bracket)
 } hg_surface;
 
 /** The registry: each surface's row, in id order (surfaces/registry.c, one line a surface). The

@@ -39,4 +39,5 @@ const hg_surface hg_surface_python = {.id = "python",
                                     .project_parsed = project_parsed,
                                     .project_overlay = project_overlay,
                                     .project_has_module = project_has_module,
-                                    .bracket_limit = true};
+                                    .bracket_limit = true,
+                                    .comment_run_limit = true};

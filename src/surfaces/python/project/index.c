@@ -10,6 +10,7 @@
 #include "base/table.h"
 #include "rules/ruleset.h"
 #include "surfaces/python/facts.h"
+#include "surfaces/parse.h"
 #include "surfaces/python/project/calls.h"
 #include "surfaces/python/project/mentions.h"
 #include "surfaces/registry.h"
@@ -171,10 +172,12 @@ static void load(hg_index *self, entry *e, const char *dotted, size_t len) {
   } else if (hg_read_file(&e->src, &n, e->path, &err) != 0) {
     return;
   }
+  if (hg_comment_run(e->src, n, HG_COMMENT_RUN_MAX))
+    return; // not parsed (the run aborts the parser): read as a module not found; checked, the file says why
   TSParser *parser = ts_parser_new();
   if (!ts_parser_set_language(parser, tree_sitter_python()))
     abort(); // ABI checked at build
-  e->tree = ts_parser_parse_string(parser, NULL, e->src, (uint32_t)n);
+  e->tree = hg_parse(parser, e->src, n, 0);
   ts_parser_delete(parser);
   if (!e->tree)
     return;
