@@ -3,17 +3,6 @@
 #include <stdbool.h>
 #include <string.h>
 
-uint64_t hg_parse_budget_us(size_t len) { return 2000000 + (uint64_t)len * 5; }
-
-TSTree *hg_parse(TSParser *parser, const char *src, size_t len, uint64_t budget_us) {
-  ts_parser_set_timeout_micros(parser, budget_us ? budget_us : hg_parse_budget_us(len));
-  TSTree *tree = ts_parser_parse_string(parser, NULL, src, (uint32_t)len);
-  ts_parser_set_timeout_micros(parser, 0);
-  if (!tree)
-    ts_parser_reset(parser);  // a parse given up leaves its state for a resumed call: the next file starts anew
-  return tree;
-}
-
 uint32_t hg_comment_run(const char *src, size_t len, uint32_t limit) {
   uint32_t line = 1, run = 0, run_start = 0;
   size_t i = 0;

@@ -1,7 +1,5 @@
 // Unit tests for parse.c: the runs of comment lines found before parsing (blank lines inside a run,
-// code ending it, the line it starts at, the limit's edge) and a parse that gives up when past its
-// budget (a block opened by comment lines, on which tree-sitter-python takes time quadratic in
-// them), leaving the parser ready for the next file.
+// code ending it, the line it starts at, the limit's edge).
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -14,8 +12,6 @@
 
 #include "base/util.h"
 #include "surfaces/parse.h"
-
-const TSLanguage *tree_sitter_python(void);
 
 static uint32_t run_of(const char *s, uint32_t limit) { return hg_comment_run(s, strlen(s), limit); }
 
@@ -42,34 +38,9 @@ static void test_comment_runs(void **state) {
   hg_buf_free(&b);
 }
 
-static void test_parse_gives_up_past_its_budget(void **state) {
-  (void)state;
-  TSParser *p = ts_parser_new();
-  assert_true(ts_parser_set_language(p, tree_sitter_python()));
-  // 10,000 comment lines opening a block take the parser seconds; 20 ms is not enough.
-  hg_buf slow = {0};
-  hg_buf_puts(&slow, "def g():\n");
-  for (int i = 0; i < 10000; i++) hg_buf_puts(&slow, "    # c\n");
-  hg_buf_puts(&slow, "    pass\n");
-  assert_null(hg_parse(p, slow.data, slow.len, 20000));
-  // The parser starts the next file anew (a parse given up is not resumed on other bytes).
-  const char *ok = "import docker\ndocker.from_env().containers.run('x')\n";
-  TSTree *t = hg_parse(p, ok, strlen(ok), 0);
-  assert_non_null(t);
-  assert_false(ts_node_has_error(ts_tree_root_node(t)));
-  assert_string_equal(ts_node_type(ts_node_named_child(ts_tree_root_node(t), 0)), "import_statement");
-  ts_tree_delete(t);
-  // The default budget: 2 s and 5 s per MB.
-  assert_int_equal(hg_parse_budget_us(0), 2000000);
-  assert_int_equal(hg_parse_budget_us(1000000), 7000000);
-  hg_buf_free(&slow);
-  ts_parser_delete(p);
-}
-
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_comment_runs),
-      cmocka_unit_test(test_parse_gives_up_past_its_budget),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

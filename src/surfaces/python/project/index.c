@@ -177,7 +177,7 @@ static void load(hg_index *self, entry *e, const char *dotted, size_t len) {
   TSParser *parser = ts_parser_new();
   if (!ts_parser_set_language(parser, tree_sitter_python()))
     abort(); // ABI checked at build
-  e->tree = hg_parse(parser, e->src, n, 0);
+  e->tree = ts_parser_parse_string(parser, NULL, e->src, (uint32_t)n);
   ts_parser_delete(parser);
   if (!e->tree)
     return;
