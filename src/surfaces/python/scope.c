@@ -6,19 +6,17 @@ enum { MAX_NESTING = 200 };
 
 TSNode hg_scope_of(TSNode node, TSNode *function) {
   *function = (TSNode){0};
-  // The ancestors, nearest first: found in one descent; deeper than MAX_NESTING, parent by parent.
-  TSNode up[MAX_NESTING];
-  size_t n = hg_node_ancestors(node, up, MAX_NESTING), i = 0;
-  bool held = n <= MAX_NESTING;
-  TSNode a = held ? (n ? up[0] : (TSNode){0}) : ts_node_parent(node);
-  while (!ts_node_is_null(a)) {
+  // The ancestors, nearest first, found in one descent; past MAX_NESTING, parent by parent.
+  TSNode up[MAX_NESTING], a = {0};
+  size_t n = hg_node_ancestors(node, up, MAX_NESTING);
+  for (size_t i = 0; i < n; i++) {
+    a = i < MAX_NESTING ? up[i] : ts_node_parent(a);
     if (hg_node_is(a, "function_definition")) {
       *function = a;
       return hg_node_field(a, "body");
     }
     if (hg_node_is(a, "module"))
       return a;
-    a = held ? (++i < n ? up[i] : (TSNode){0}) : ts_node_parent(a);
   }
   return node;
 }
