@@ -144,7 +144,23 @@ static bool glob_whole(const glob_tok *t, size_t n, const char *s, unsigned flag
   return ok;
 }
 
+// In fnmatch's dialect, a pattern's leading characters up to its first wildcard, class or escape
+// are tokens that each match themselves only, and so are its trailing ones after the last
+// wildcard, bracket or escape: a string that does not start and end with them cannot match (the
+// surfaces try their names on every file of a tree, and most fail here). Whether s may match.
+static bool may_match_fnmatch(const char *pattern, const char *s) {
+  size_t head = strcspn(pattern, "*?[\\"), plen = strlen(pattern), slen = strlen(s);
+  if (head == plen)
+    return head == slen && !memcmp(pattern, s, slen);
+  size_t tail = 0;
+  while (tail < plen - head && !strchr("*?[]\\", pattern[plen - 1 - tail]))
+    tail++;
+  return head + tail <= slen && !memcmp(pattern, s, head) && !memcmp(pattern + plen - tail, s + slen - tail, tail);
+}
+
 bool hg_glob(const char *pattern, const char *s, unsigned flags) {
+  if ((flags & HG_GLOB_FNMATCH) && !may_match_fnmatch(pattern, s))
+    return false;
   glob_tok *t;
   size_t n = glob_tokens(pattern, flags, &t);
   bool ok = glob_whole(t, n, s, flags);

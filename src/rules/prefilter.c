@@ -16,7 +16,7 @@ struct hg_prefilter {
   pcre2_code *code;
   needle *needles;
   size_t n_needles;
-  hg_units units;  // of every needle
+  hg_needles *search;  // the needles, searched in one pass
 };
 
 // ---- deriving the literals ----------------------------------------------------------------------
@@ -107,6 +107,8 @@ static void add_literal(hg_prefilter *self, hg_buf *re, str_vec *seen, const lit
 }
 
 static void clear(hg_prefilter *self) {
+  hg_needles_free(self->search);
+  self->search = NULL;
   for (size_t i = 0; i < self->n_needles; i++) free((char *)self->needles[i].text);
   free(self->needles);
   self->needles = NULL;
@@ -228,7 +230,7 @@ hg_prefilter *hg_prefilter_new_units(const hg_predicates *const *patterns, const
     self->source = hg_xstrdup("");
   }
   self->on = self->code != NULL;
-  for (size_t i = 0; i < self->n_needles; i++) self->units |= self->needles[i].units;
+  self->search = hg_needles_new(self->needles, self->n_needles);
   atomic_store(&self->compiled, true);
   return self;
 }
@@ -241,9 +243,9 @@ hg_prefilter *hg_prefilter_from_seed(const hg_prefilter_seed *seed) {
   for (size_t i = 0; i < seed->n_needles; i++) {
     self->needles[i] = seed->needles[i];
     self->needles[i].text = hg_xstrdup(seed->needles[i].text);
-    self->units |= seed->needles[i].units;
   }
   self->n_needles = seed->n_needles;
+  self->search = hg_needles_new(self->needles, self->n_needles);
   return self;
 }
 
@@ -286,32 +288,10 @@ const pcre2_code *hg_prefilter_code(const hg_prefilter *cself) {
 
 // ---- matching -----------------------------------------------------------------------------------
 
-static bool found(const needle *nd, const char *data, size_t len) {
-  if (nd->combos & 1u) return memmem(data, len, nd->text, nd->len) != NULL;
-  for (const char *p = data, *end = data + len; (size_t)(end - p) >= nd->len; p++) {
-    p = memmem(p, (size_t)(end - p), nd->text, nd->len);
-    if (!p) return false;
-    bool before = p == data || !word_char((unsigned char)p[-1]);
-    bool after = p + nd->len == end || !word_char((unsigned char)p[nd->len]);
-    // combos bit (2*b + a) is satisfied when each boundary it asks for holds.
-    if ((nd->combos & 2u && after) || (nd->combos & 4u && before) || (nd->combos & 8u && before && after))
-      return true;
-  }
-  return false;
-}
-
 bool hg_prefilter_match(const hg_prefilter *self, const char *data, size_t len) {
-  if (!self->on) return true;
-  for (size_t i = 0; i < self->n_needles; i++)
-    if (found(&self->needles[i], data, len)) return true;
-  return false;
+  return !self->on || hg_needles_any(self->search, data, len);
 }
 
 hg_units hg_prefilter_units(const hg_prefilter *self, const char *data, size_t len) {
-  if (!self->on) return HG_UNITS_ALL;
-  hg_units got = 0;
-  // A needle whose units are all known already need not be searched.
-  for (size_t i = 0; i < self->n_needles && got != self->units; i++)
-    if ((self->needles[i].units & ~got) && found(&self->needles[i], data, len)) got |= self->needles[i].units;
-  return got;
+  return self->on ? hg_needles_units(self->search, data, len) : HG_UNITS_ALL;
 }

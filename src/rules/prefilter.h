@@ -1,14 +1,15 @@
 /* The prefilter: one pcre2 alternation of the literals that site patterns require, derived from
  * their predicates (never written by hand). A file in which none of them appears cannot hold a
- * site and is not parsed. The answer is computed without pcre2: each distinct literal is searched
- * with memmem and its word boundaries checked, which says the same as the alternation (a unit test
- * holds the two equal) several times faster. Built once per run, read-only afterwards and shared
+ * site and is not parsed. The answer is computed without pcre2: the distinct literals are searched
+ * in one pass and their word boundaries checked (base/needles.h), which says the same as the
+ * alternation (a unit test holds the two equal) many times faster. Built once per run, read-only afterwards and shared
  * by every worker. */
 #ifndef HG_PREFILTER_H
 #define HG_PREFILTER_H
 
 #include <stdint.h>
 
+#include "base/needles.h"
 #include "rules/predicate.h"
 
 typedef struct hg_prefilter hg_prefilter;
@@ -18,15 +19,9 @@ typedef uint64_t hg_units;
 #define HG_UNITS_ALL (~(hg_units)0)
 enum { HG_UNITS_MAX = 64 };
 
-/** One distinct literal searched for: bit (2*before + after) of `combos` is set when some
- *  alternative needs a word boundary before it iff `before` and after it iff `after` (bit 0
- *  alone: the text anywhere will do); `units` are those whose sites it may announce. */
-typedef struct {
-  const char *text;
-  size_t len;
-  unsigned combos;
-  hg_units units;
-} hg_prefilter_needle;
+/** One distinct literal searched for, with the word boundaries some alternative asks around it,
+ *  announcing the units whose sites it may announce (base/needles.h). */
+typedef hg_needle hg_prefilter_needle;
 
 /** A prefilter as data, to be built into the binary (rulegen.c) and loaded without the queries. */
 typedef struct {
