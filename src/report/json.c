@@ -91,10 +91,8 @@ static void finding(const hg_report_input *in, void *state, const hg_finding *f)
   if (in->baselined) json_object_set_new(site, "baselined", json_boolean(st == HG_STATUS_BASELINED));
   json_state *js = state;
   js->totals[st]++;
-  char *text = json_dumps(site, DUMP_FLAGS);
   fputs(js->sites++ ? ",\n" : "\n", in->out);
-  hg_json_put_indented(in->out, text, 4);
-  free(text);
+  hg_json_dump_indented(in->out, site, DUMP_FLAGS, 4);
   json_decref(site);
 }
 

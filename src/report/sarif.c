@@ -147,10 +147,8 @@ static void begin(const hg_report_input *in, void **state) {
 }
 
 static void put_result(const hg_report_input *in, sarif_state *s, json_t *r) {
-  char *text = json_dumps(r, DUMP_FLAGS);
   fputs(s->results++ ? ",\n" : "\n", in->out);
-  hg_json_put_indented(in->out, text, s->indent);
-  free(text);
+  hg_json_dump_indented(in->out, r, DUMP_FLAGS, s->indent);
   json_decref(r);
 }
 

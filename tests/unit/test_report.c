@@ -1,6 +1,6 @@
 // Unit tests for what the reporters share (report.c, report_github.c, report_markdown.c): a
 // finding's status, escaping for GitHub workflow commands, Markdown and URIs, JSON strings from
-// bytes that are not UTF-8, and the reporter registry.
+// bytes that are not UTF-8, a JSON dump written at a depth, and the reporter registry.
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -99,6 +99,44 @@ static void test_report__json_string_from_any_bytes(void **state) {
     assert_string_equal(json_string_value(j), cases[i].want);
     json_decref(j);
   }
+}
+
+// A dump written at a depth: every line indented, at depths past the spaces written at once too,
+// and a string holding "\n" escaped stays on its line.
+static void test_report__json_dump_indented(void **state) {
+  (void)state;
+  json_t *v = json_pack("{s:s, s:[i, i]}", "a", "x\ny", "b", 1, 2);
+  static const struct {
+    size_t indent;
+    const char *want;
+  } cases[] = {
+      {0, "{\n  \"a\": \"x\\ny\",\n  \"b\": [\n    1,\n    2\n  ]\n}"},
+      {4, "    {\n      \"a\": \"x\\ny\",\n      \"b\": [\n        1,\n        2\n      ]\n    }"},
+  };
+  for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+    char *text = NULL;
+    size_t len = 0;
+    FILE *out = open_memstream(&text, &len);
+    hg_json_dump_indented(out, v, JSON_INDENT(2) | JSON_PRESERVE_ORDER, cases[i].indent);
+    fclose(out);
+    assert_string_equal(text, cases[i].want);
+    free(text);
+  }
+  // Deeper than one write of spaces: 70 spaces before each line.
+  char *text = NULL;
+  size_t len = 0;
+  FILE *out = open_memstream(&text, &len);
+  json_t *n = json_pack("[i]", 7);
+  hg_json_dump_indented(out, n, JSON_INDENT(2), 70);
+  fclose(out);
+  assert_int_equal(len, 70 + 2 + 70 + 4 + 70 + 1);
+  assert_memory_equal(text + 70, "[\n", 2);
+  for (size_t i = 0; i < 70; i++) assert_int_equal(text[i], ' ');
+  assert_memory_equal(text + 72 + 70, "  7\n", 4);
+  assert_int_equal(text[len - 1], ']');
+  free(text);
+  json_decref(n);
+  json_decref(v);
 }
 
 static void test_report__status(void **state) {
@@ -203,6 +241,7 @@ int main(void) {
       cmocka_unit_test(test_report__markdown),
       cmocka_unit_test(test_report__uri),
       cmocka_unit_test(test_report__json_string_from_any_bytes),
+      cmocka_unit_test(test_report__json_dump_indented),
       cmocka_unit_test(test_report__status),
       cmocka_unit_test(test_report__html),
       cmocka_unit_test(test_report__html_page_unreadable_origin),
