@@ -32,3 +32,10 @@ hg_config *hg_test_config_with_builder(const char *module, const char *callable)
   c->builders[0].n_callables = 1;
   return c;
 }
+
+uint32_t hg_test_rnd(uint64_t *state, uint32_t n) {
+  *state ^= *state >> 12;
+  *state ^= *state << 25;
+  *state ^= *state >> 27;
+  return (uint32_t)((*state * UINT64_C(2685821657736338717)) >> 33) % n;
+}

@@ -13,15 +13,11 @@
 #include <cmocka.h>
 
 #include "base/needles.h"
+#include "helpers.h"
 
 static uint64_t rng_state;
 
-static uint32_t rnd(uint32_t n) {
-  rng_state ^= rng_state >> 12;
-  rng_state ^= rng_state << 25;
-  rng_state ^= rng_state >> 27;
-  return (uint32_t)((rng_state * UINT64_C(2685821657736338717)) >> 33) % n;
-}
+static uint32_t rnd(uint32_t n) { return hg_test_rnd(&rng_state, n); }
 
 #define N(text, combos, units) {text, sizeof(text) - 1, combos, units}
 

@@ -18,6 +18,7 @@
 #include <cmocka.h>
 
 #include "app/check.h"
+#include "helpers.h"
 #include "rules/prefilter.h"
 #include "rules/ruleset.h"
 #include "surfaces/registry.h"
@@ -27,17 +28,11 @@
 #error "HG_SOURCE_DIR must name the source tree (set by tests/unit/CMakeLists.txt)"
 #endif
 
-// ---- a small deterministic generator ------------------------------------------------------------
+// ---- a small deterministic generator (helpers.h) -----------------------------------------------
 
 static uint64_t rng_state;
 
-static uint32_t rnd(uint32_t n) {
-  // xorshift64*: reproducible on every platform, so a failure names a case that can be re-run.
-  rng_state ^= rng_state >> 12;
-  rng_state ^= rng_state << 25;
-  rng_state ^= rng_state >> 27;
-  return (uint32_t)((rng_state * UINT64_C(2685821657736338717)) >> 33) % n;
-}
+static uint32_t rnd(uint32_t n) { return hg_test_rnd(&rng_state, n); }
 
 // ---- prefilters built from queries of our own ---------------------------------------------------
 
