@@ -55,26 +55,24 @@ void hg_needles_free(hg_needles *self) {
   free(self);
 }
 
-// pcre2's \w without UTF or UCP.
-static bool word_char(unsigned char ch) {
+bool hg_needles_word_char(unsigned char ch) {
   return ch == '_' || (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9');
 }
 
 // Do the boundaries needle `nd` asks for hold around its occurrence at `at`?
 static bool bounded(const hg_needle *nd, const unsigned char *d, size_t len, size_t at) {
   if (nd->combos & 1u) return true;
-  bool before = at == 0 || !word_char(d[at - 1]);
-  bool after = at + nd->len == len || !word_char(d[at + nd->len]);
+  bool before = at == 0 || !hg_needles_word_char(d[at - 1]);
+  bool after = at + nd->len == len || !hg_needles_word_char(d[at + nd->len]);
   // combos bit (2*b + a) is satisfied when each boundary it asks for holds.
   return (nd->combos & 2u && after) || (nd->combos & 4u && before) || (nd->combos & 8u && before && after);
 }
 
 // One pass: at each place the window may end, the needles whose window ends in that block are
-// compared whole. Adds the units of those found to *units; stops at the first one when `first`,
-// else once every unit is in. Whether one was found.
+// compared whole. Adds the units of those found to *units; stops at the first one when `first`
+// (true: one was found), else once every unit is in.
 static bool scan(const hg_needles *self, const unsigned char *d, size_t len, bool first, uint64_t *units) {
   size_t m = self->m;
-  bool any = false;
   for (size_t end = m - 1; end < len;) {
     unsigned b = block(d + end - 1);
     if (self->shift[b]) {
@@ -86,14 +84,13 @@ static bool scan(const hg_needles *self, const unsigned char *d, size_t len, boo
       const hg_needle *nd = &self->needles[k - 1];
       if (!first && !(nd->units & ~*units)) continue;  // nothing new to announce
       if (nd->len <= len - at && !memcmp(d + at, nd->text, nd->len) && bounded(nd, d, len, at)) {
-        any = true;
         *units |= nd->units;
         if (first || *units == self->units) return true;
       }
     }
     end++;
   }
-  return any;
+  return false;
 }
 
 static bool found(const hg_needle *nd, const char *data, size_t len) {

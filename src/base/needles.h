@@ -24,6 +24,9 @@ typedef struct {
 
 typedef struct hg_needles hg_needles;
 
+/** Is `ch` a word character for the needles' boundaries: pcre2's \w without UTF, [A-Za-z0-9_]? */
+bool hg_needles_word_char(unsigned char ch);
+
 /** The search for `n` needles at `needles` (viewed, not copied: they must outlive it). Never
  *  fails; free with hg_needles_free. */
 hg_needles *hg_needles_new(const hg_needle *needles, size_t n);

@@ -119,9 +119,8 @@ struct json_t;
 /** A jansson string for any bytes. */
 struct json_t *hg_json_string(const char *s);
 /** Writes jansson's dump of `value` (`flags`, with JSON_INDENT) as it stands at depth `indent`
- *  (spaces) of a bigger document: each line indented. A
- *  dump holds no raw newline inside a string, so this is safe; the JSON and SARIF reporters write
- *  their sites one at a time so. */
+ *  (spaces) of a bigger document: each line indented. A dump holds no raw newline inside a
+ *  string, so this is safe; the JSON and SARIF reporters write their sites one at a time so. */
 void hg_json_dump_indented(FILE *out, const struct json_t *value, size_t flags, size_t indent);
 /** GitHub workflow command data (the message): %, CR and LF escaped. */
 void hg_github_escape_data(hg_buf *out, const char *s);

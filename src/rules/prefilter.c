@@ -44,11 +44,6 @@ static void collect(void *ctx, unsigned group, const char *lit, bool whole) {
   HG_VEC_PUSH(&c->groups.items[c->groups.len - 1].lits, (literal){lit, whole});
 }
 
-// pcre2's \w without UTF or UCP, as the alternation is compiled.
-static bool word_char(unsigned char ch) {
-  return ch == '_' || (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9');
-}
-
 static size_t shortest(const group_lits *g) {
   size_t m = SIZE_MAX;
   for (size_t i = 0; i < g->lits.len; i++)
@@ -63,7 +58,7 @@ static void quote(hg_buf *re, const char *text) {
     return;
   }
   for (const char *s = text; *s; s++) {
-    if (!word_char((unsigned char)*s) && (unsigned char)*s < 0x80) hg_buf_putc(re, '\\');
+    if (!hg_needles_word_char((unsigned char)*s) && (unsigned char)*s < 0x80) hg_buf_putc(re, '\\');
     hg_buf_putc(re, *s);
   }
 }
@@ -89,8 +84,8 @@ static void add_needle(hg_prefilter *self, const char *text, bool before, bool a
 // character, so `operating_system` does not let a file through for `system`.
 static void add_literal(hg_prefilter *self, hg_buf *re, str_vec *seen, const literal *lit, hg_units units) {
   size_t n = strlen(lit->text);
-  bool before = lit->whole && word_char((unsigned char)lit->text[0]);
-  bool after = lit->whole && word_char((unsigned char)lit->text[n - 1]);
+  bool before = lit->whole && hg_needles_word_char((unsigned char)lit->text[0]);
+  bool after = lit->whole && hg_needles_word_char((unsigned char)lit->text[n - 1]);
   add_needle(self, lit->text, before, after, units);
   hg_buf alt = {0};
   hg_buf_puts(&alt, before ? "\\b" : "");

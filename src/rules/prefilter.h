@@ -2,8 +2,8 @@
  * their predicates (never written by hand). A file in which none of them appears cannot hold a
  * site and is not parsed. The answer is computed without pcre2: the distinct literals are searched
  * in one pass and their word boundaries checked (base/needles.h), which says the same as the
- * alternation (a unit test holds the two equal) many times faster. Built once per run, read-only afterwards and shared
- * by every worker. */
+ * alternation (a unit test holds the two equal) many times faster. Built once per run, read-only
+ * afterwards and shared by every worker. */
 #ifndef HG_PREFILTER_H
 #define HG_PREFILTER_H
 

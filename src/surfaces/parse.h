@@ -8,7 +8,6 @@
 
 #include <stddef.h>
 #include <stdint.h>
-#include <tree_sitter/api.h>
 
 /** The longest run of comment lines a file may hold (blank lines between them count in the run). */
 enum { HG_COMMENT_RUN_MAX = 60000 };

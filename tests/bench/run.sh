@@ -72,8 +72,9 @@ if [ ! -x "$ag" ]; then
 fi
 log "parse-rate driver"
 driver=$("$here/build_driver.sh" "$(dirname "$hg")")
-# The trigger words: the literals of the prefilter hardguard derives from its rules.
-mapfile -t words < <("$hg" --list-rules | sed -n 's/^ *python *prefilter: //p' | grep -o '\\Q[^\\]*\\E' | sed 's/^\\Q//; s/\\E$//' | sort -u)
+# The Python prefilter hardguard derives from its rules, and its literals: the trigger words.
+prefilter=$("$hg" --list-rules | sed -n 's/^ *python *prefilter: //p')
+mapfile -t words < <(printf '%s\n' "$prefilter" | grep -o '\\Q[^\\]*\\E' | sed 's/^\\Q//; s/\\E$//' | sort -u)
 [ "${#words[@]}" -gt 0 ] || { echo "bench: the prefilter is off; nothing to grep for" >&2; exit 2; }
 grep_args=()
 for w in "${words[@]}"; do grep_args+=(-e "$w"); done
@@ -95,7 +96,6 @@ b_files=$(py_list "$B" | wc -l) b_bytes=$(bytes_of "$B")
 c_files=$(py_list "$C" | wc -l) c_bytes=$(bytes_of "$C")
 # The files hardguard parses (those its prefilter lets through, found by grep -P with the very
 # alternation): of C, of A, and of the pre-commit run's ten files.
-prefilter=$("$hg" --list-rules | sed -n 's/^ *python *prefilter: //p')
 parsed_of() { tr '\n' '\0' | xargs -0 grep -lP -- "$prefilter" || true; }
 mapfile -t c_parsed_list < <(py_list "$C" | parsed_of)
 mapfile -t a_parsed_list < <(py_list "$A" | parsed_of)
@@ -229,6 +229,7 @@ row() {
     "$(secs "$c")" "$(awk -v k="$mhi" 'BEGIN {print k / 1024}')"
 }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN {printf "%.2f", a / b}'; }
+within() { awk -v a="$1" -v f="$2" -v k="$3" 'BEGIN {print (a <= k * f) ? 1 : 0}'; }  # a <= k x f?
 verdict() { if [ "$1" = 1 ]; then echo "met    "; else echo "NOT met"; fi; }
 
 hgA=$(median A.hg) agA=$(median A.ag) grA=$(median A.grep) hgB=$(median B.hg) agB=$(median B.ag) hgC=$(median C.hg)
@@ -289,7 +290,7 @@ rssB=$(stat_of B.hg m | cut -d' ' -f3)
 okB2=$(awk -v a="$hgB" -v b="$agB" 'BEGIN {print (a <= b) ? 1 : 0}')
 okRSSB=$(awk -v k="$rssB" 'BEGIN {print (k <= 64 * 1024) ? 1 : 0}')
 floorC_us=$(awk -v s="$floorC" 'BEGIN {print s * 1e6}')
-okC=$(awk -v a="$hgC" -v f="$floorC_us" 'BEGIN {print (a <= 1.2 * f) ? 1 : 0}')
+okC=$(within "$hgC" "$floorC_us" 1.2)
 echo "ratios: G hardguard/ast-grep $(ratio "$(median G.hg)" "$(median G.ag)"), T hardguard/ast-grep $(ratio "$(median T.hg)" "$(median T.ag)")"
 echo "ratios: A hardguard/grep $(ratio "$hgA" "$grA"), A hardguard/ast-grep $(ratio "$hgA" "$agA") ($(ratio "$agA" "$hgA")x faster), B hardguard/ast-grep $(ratio "$hgB" "$agB")"
 echo "targets:"
@@ -306,7 +307,6 @@ echo "  $(verdict "$okD")  D: $d_sites sites in well under 1 GB (<= 256 MB): $(a
 # Issue 29's targets, each floor taken both ways: inside one process, best of 3 rounds (the
 # issue's own yardstick), and as a run (what reading and parsing those files alone costs a process).
 floorA_us=$(awk -v s="$floorA" 'BEGIN {print s * 1e6}')
-within() { awk -v a="$1" -v f="$2" -v k="$3" 'BEGIN {print (a <= k * f) ? 1 : 0}'; }
 echo "issue 29's targets:"
 over=$(awk -v f="$pcfloor_ms" 'BEGIN {print (f > 15) ? " (parsing alone is more than the target allows)" : ""}')
 echo "  $(verdict "$okPC")  pre-commit, 10 files <= 15 ms: ${precommit_ms} ms; its parse floor as a run ${pcfloor_ms} ms$over"
