@@ -1,10 +1,12 @@
 /* The JSON contract (docs/json-output.md): {"tool", "sites", "errors", "summary"}. Every site
  * is listed, passing ones too. Fields that only some runs have (a site's suppression, the
- * baseline) appear only there, so the output of a plain run never changes. Written with jansson. */
+ * baseline) appear only there, so the output of a plain run never changes. The head and the tail
+ * are written with jansson, each site with the writer that gives jansson's bytes (jsonw.h). */
 #include <jansson.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "report/jsonw.h"
 #include "report/report.h"
 
 #define jstr hg_json_string
@@ -13,11 +15,11 @@
 
 // Sites are written one at a time as they come, so that memory does not grow with their number:
 // the output is the same bytes jansson would give for the whole document, built piece by piece
-// (each piece dumped alone and indented to its depth; a dump never holds a raw newline inside a
-// string, so indenting line by line is safe).
+// (each site at its depth in the sites array).
 typedef struct {
   size_t sites;                    // written so far
   size_t totals[HG_STATUS_COUNT];  // sites by status
+  hg_buf out;                      // the site being written
 } json_state;
 
 static void begin(const hg_report_input *in, void **state) {
@@ -32,68 +34,114 @@ static void begin(const hg_report_input *in, void **state) {
 }
 
 // What reached the site per requirement and forbidden option, with where each came from.
-static json_t *effective(const hg_finding *f) {
-  json_t *a = json_array();
+static void effective(hg_jw *w, const hg_finding *f) {
+  hg_jw_array(w);
   for (size_t i = 0; i < f->n_effective; i++) {
     const hg_effect *e = &f->effective[i];
-    json_t *o = json_pack("{s:o, s:s, s:s}", "id", jstr(e->id), "type", e->forbidden ? "forbidden" : "requirement",
-                          "status", hg_effect_names[e->status]);
-    json_object_set_new(o, "value", e->value ? jstr(e->value) : json_null());
+    hg_jw_object(w);
+    hg_jw_key(w, "id");
+    hg_jw_string(w, e->id);
+    hg_jw_key(w, "type");
+    hg_jw_string(w, e->forbidden ? "forbidden" : "requirement");
+    hg_jw_key(w, "status");
+    hg_jw_string(w, hg_effect_names[e->status]);
+    hg_jw_key(w, "value");
+    hg_jw_string_or_null(w, e->value);
+    hg_jw_key(w, "origin");
     if (e->line) {
       // Paths as reached, like the site's own: another module's relative to the working directory.
-      json_t *origin = json_pack("{s:o, s:I}", "path", jstr(e->path ? e->path : f->path), "line", (json_int_t)e->line);
-      json_object_set_new(origin, "via", e->via ? jstr(e->via) : json_null());
-      json_object_set_new(o, "origin", origin);
+      hg_jw_object(w);
+      hg_jw_key(w, "path");
+      hg_jw_string(w, e->path ? e->path : f->path);
+      hg_jw_key(w, "line");
+      hg_jw_int(w, (long long)e->line);
+      hg_jw_key(w, "via");
+      hg_jw_string_or_null(w, e->via);
+      hg_jw_end_object(w);
     } else {
-      json_object_set_new(o, "origin", json_null());
+      hg_jw_null(w);
     }
-    if (e->reason) json_object_set_new(o, "reason", jstr(e->reason));
-    json_array_append_new(a, o);
+    if (e->reason) {
+      hg_jw_key(w, "reason");
+      hg_jw_string(w, e->reason);
+    }
+    hg_jw_end_object(w);
   }
-  return a;
+  hg_jw_end_array(w);
+}
+
+static void int_field(hg_jw *w, const char *key, long long v) {
+  hg_jw_key(w, key);
+  hg_jw_int(w, v);
+}
+
+static void string_field(hg_jw *w, const char *key, const char *v) {
+  hg_jw_key(w, key);
+  hg_jw_string_or_null(w, v);
 }
 
 static void finding(const hg_report_input *in, void *state, const hg_finding *f) {
-  json_t *rules = json_array(), *missing = json_array();
-  if (f->rule != HG_RULE_NONE) json_array_append_new(rules, json_string(hg_rules[f->rule].id));
-  for (int r = 0; r < HG_RULE_COUNT; r++)
-    if (f->also & (UINT32_C(1) << r)) json_array_append_new(rules, json_string(hg_rules[r].id));
+  json_state *js = state;
   // pass | fail, or the named exception that decided it: suppressed (ignore[...]), allowed
   // (allow[...] relaxed what was missing and the site passes)
   const char *verdict = f->suppression == HG_SUPPRESSION_SUPPRESSED ? "suppressed"
                         : f->rule != HG_RULE_NONE                  ? "fail"
                         : f->suppression == HG_SUPPRESSION_ALLOWED ? "allowed"
                                                                    : "pass";
-  for (size_t i = 0; i < f->n_missing; i++) json_array_append_new(missing, json_string(f->missing[i]));
-  json_t *site = json_pack("{s:o, s:I, s:I, s:I, s:I, s:o, s:s, s:s, s:o, s:o, s:o}", "path", jstr(f->path), "line",
-                           (json_int_t)f->line, "column", (json_int_t)f->col, "end_line", (json_int_t)f->end_line,
-                           "end_column", (json_int_t)f->end_col, "kind", jstr(f->kind), "verdict",
-                           verdict, "via", hg_via_names[f->via], "rules", rules,
-                           "missing", missing, "message", jstr(f->message ? f->message : ""));
-  json_object_set_new(site, "dialect", f->dialect ? json_string(f->dialect) : json_null());
-  json_object_set_new(site, "fix", f->fix ? jstr(f->fix) : json_null());
-  json_object_set_new(site, "effective", effective(f));
+  js->out.len = 0;
+  if (js->sites++) hg_buf_putc(&js->out, ',');
+  hg_buf_putc(&js->out, '\n');
+  hg_jw w = hg_jw_new(&js->out, 4);
+  hg_jw_object(&w);
+  string_field(&w, "path", f->path);
+  int_field(&w, "line", (long long)f->line);
+  int_field(&w, "column", (long long)f->col);
+  int_field(&w, "end_line", (long long)f->end_line);
+  int_field(&w, "end_column", (long long)f->end_col);
+  string_field(&w, "kind", f->kind);
+  string_field(&w, "verdict", verdict);
+  string_field(&w, "via", hg_via_names[f->via]);
+  hg_jw_key(&w, "rules");
+  hg_jw_array(&w);
+  if (f->rule != HG_RULE_NONE) hg_jw_string(&w, hg_rules[f->rule].id);
+  for (int r = 0; r < HG_RULE_COUNT; r++)
+    if (f->also & (UINT32_C(1) << r)) hg_jw_string(&w, hg_rules[r].id);
+  hg_jw_end_array(&w);
+  hg_jw_key(&w, "missing");
+  hg_jw_array(&w);
+  for (size_t i = 0; i < f->n_missing; i++) hg_jw_string(&w, f->missing[i]);
+  hg_jw_end_array(&w);
+  string_field(&w, "message", f->message ? f->message : "");
+  string_field(&w, "dialect", f->dialect);
+  string_field(&w, "fix", f->fix);
+  hg_jw_key(&w, "effective");
+  effective(&w, f);
   if (f->n_related) {
     // The calls of the calling contexts that fail: the callers that must change.
-    json_t *rel = json_array();
-    for (size_t i = 0; i < f->n_related; i++)
-      json_array_append_new(rel, json_pack("{s:o, s:I, s:I, s:o}", "path", jstr(f->related[i].path), "line",
-                                           (json_int_t)f->related[i].line, "column", (json_int_t)f->related[i].col,
-                                           "message", jstr(f->related[i].message)));
-    json_object_set_new(site, "related", rel);
+    hg_jw_key(&w, "related");
+    hg_jw_array(&w);
+    for (size_t i = 0; i < f->n_related; i++) {
+      hg_jw_object(&w);
+      string_field(&w, "path", f->related[i].path);
+      int_field(&w, "line", (long long)f->related[i].line);
+      int_field(&w, "column", (long long)f->related[i].col);
+      string_field(&w, "message", f->related[i].message);
+      hg_jw_end_object(&w);
+    }
+    hg_jw_end_array(&w);
   }
   if (f->suppression != HG_SUPPRESSION_NONE) {
-    json_object_set_new(site, "suppression",
-                        json_string(f->suppression == HG_SUPPRESSION_SUPPRESSED ? "suppressed" : "allowed"));
-    json_object_set_new(site, "justification", f->justification ? jstr(f->justification) : json_null());
+    string_field(&w, "suppression", f->suppression == HG_SUPPRESSION_SUPPRESSED ? "suppressed" : "allowed");
+    string_field(&w, "justification", f->justification);
   }
   hg_status st = hg_report_status(in, f);
-  if (in->baselined) json_object_set_new(site, "baselined", json_boolean(st == HG_STATUS_BASELINED));
-  json_state *js = state;
+  if (in->baselined) {
+    hg_jw_key(&w, "baselined");
+    hg_jw_bool(&w, st == HG_STATUS_BASELINED);
+  }
+  hg_jw_end_object(&w);
   js->totals[st]++;
-  fputs(js->sites++ ? ",\n" : "\n", in->out);
-  hg_json_dump_indented(in->out, site, DUMP_FLAGS, 4);
-  json_decref(site);
+  fwrite(js->out.data, 1, js->out.len, in->out);
 }
 
 // [{path, line, kind, message, reason}], and each one's level when given.
@@ -162,6 +210,7 @@ static void end(const hg_report_input *in, void *state) {
   fputc('\n', in->out);
   free(text);
   json_decref(root);
+  hg_buf_free(&js->out);
   free(js);
 }
 
