@@ -5,12 +5,14 @@
  * root under uriBaseId %SRCROOT%, and each result has a partial fingerprint that ignores line
  * numbers (see hg_fingerprint), so alerts follow code that moves. With --diff, what the change
  * relaxes in the gate is a gate-relaxed result of level warning; what the configuration relaxes is
- * a toolConfigurationNotification. Written with jansson. */
+ * a toolConfigurationNotification. The document around the results is jansson's; each site's
+ * result is written with the writer that gives jansson's bytes (jsonw.h). */
 #include <jansson.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "app/fix.h"
+#include "report/jsonw.h"
 #include "report/report.h"
 
 #ifndef HG_INFORMATION_URI
@@ -30,6 +32,7 @@ typedef struct {
   char *path;  // a copy: findings may be freed once reported (hg_report_stream)
   char (*seen)[17];
   size_t n_seen, cap_seen;
+  hg_buf out;  // the result being written
 } sarif_state;
 
 #define jstr hg_json_string
@@ -81,33 +84,66 @@ static json_t *rule_descriptor(const hg_rule *r) {
   return d;
 }
 
-static json_t *artifact(const char *relpath) {
+// An artifactLocation's fields: within the repository root, relative to %SRCROOT%; outside it,
+// an absolute file URI with no base.
+static void artifact(hg_jw *w, const char *relpath) {
   hg_buf b = {0};
-  json_t *a;
-  if (relpath[0] == '/') {
-    // Outside the repository root: an absolute file URI, with no base.
-    hg_buf_puts(&b, "file://");
-    hg_uri_escape_path(&b, relpath);
-    a = json_pack("{s:s}", "uri", b.data);
-  } else {
-    hg_uri_escape_path(&b, relpath);
-    a = json_pack("{s:s, s:s}", "uri", b.data ? b.data : "", "uriBaseId", "%SRCROOT%");
+  if (relpath[0] == '/') hg_buf_puts(&b, "file://");
+  hg_uri_escape_path(&b, relpath);
+  hg_jw_object(w);
+  hg_jw_key(w, "uri");
+  hg_jw_string(w, b.data ? b.data : "");
+  if (relpath[0] != '/') {
+    hg_jw_key(w, "uriBaseId");
+    hg_jw_string(w, "%SRCROOT%");
   }
+  hg_jw_end_object(w);
   hg_buf_free(&b);
-  return a;
 }
 
-static json_t *location(const char *relpath, uint32_t line, uint32_t col, uint32_t end_line, uint32_t end_col) {
-  json_t *phys = json_pack("{s:o}", "artifactLocation", artifact(relpath));
+static void int_field(hg_jw *w, const char *key, long long v) {
+  hg_jw_key(w, key);
+  hg_jw_int(w, v);
+}
+
+static void string_field(hg_jw *w, const char *key, const char *v) {
+  hg_jw_key(w, key);
+  hg_jw_string(w, v);
+}
+
+// A location, its object left open for what follows physicalLocation (an id, a message).
+static void location_open(hg_jw *w, const char *relpath, uint32_t line, uint32_t col, uint32_t end_line,
+                          uint32_t end_col) {
+  hg_jw_object(w);
+  hg_jw_key(w, "physicalLocation");
+  hg_jw_object(w);
+  hg_jw_key(w, "artifactLocation");
+  artifact(w, relpath);
   if (line) {
-    json_t *region = json_pack("{s:I, s:I}", "startLine", (json_int_t)line, "startColumn", (json_int_t)(col ? col : 1));
+    hg_jw_key(w, "region");
+    hg_jw_object(w);
+    int_field(w, "startLine", line);
+    int_field(w, "startColumn", col ? col : 1);
     if (end_line) {
-      json_object_set_new(region, "endLine", json_integer(end_line));
-      json_object_set_new(region, "endColumn", json_integer(end_col ? end_col : 1));
+      int_field(w, "endLine", end_line);
+      int_field(w, "endColumn", end_col ? end_col : 1);
     }
-    json_object_set_new(phys, "region", region);
+    hg_jw_end_object(w);
   }
-  return json_pack("{s:o}", "physicalLocation", phys);
+  hg_jw_end_object(w);
+}
+
+// The same location as jansson's value, for the few that go into the document's notifications:
+// written once, by the writer, and read back.
+static json_t *location(const char *relpath, uint32_t line, uint32_t col, uint32_t end_line, uint32_t end_col) {
+  hg_buf b = {0};
+  hg_jw w = hg_jw_new(&b, 0);
+  location_open(&w, relpath, line, col, end_line, end_col);
+  hg_jw_end_object(&w);
+  json_t *loc = json_loads(b.data, 0, NULL);
+  hg_buf_free(&b);
+  if (!loc) abort();  // the writer's own bytes (or out of memory)
+  return loc;
 }
 
 #define DUMP_FLAGS (JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_ENSURE_ASCII)
@@ -179,76 +215,148 @@ static void finding(const hg_report_input *in, void *state, const hg_finding *f)
   hg_buf msg = {0};
   hg_buf_puts(&msg, f->message ? f->message : hg_rules[f->rule].summary);
   if (f->fix) hg_buf_printf(&msg, "\nFix: %s", f->fix);
-  json_t *missing = json_array();
-  for (size_t i = 0; i < f->n_missing; i++) json_array_append_new(missing, jstr(f->missing[i]));
-  json_t *r = json_pack("{s:o, s:I, s:s, s:{s:o}, s:[o], s:{s:s}, s:{s:o, s:s, s:o}}", "ruleId",
-                        jstr(hg_rules[f->rule].id), "ruleIndex", (json_int_t)f->rule, "level", "error", "message",
-                        "text", jstr(msg.data), "locations",
-                        location(path, f->line, f->col, f->end_line, f->end_col), "partialFingerprints",
-                        FINGERPRINT_KEY, fingerprint, "properties", "kind", jstr(f->kind), "via",
-                        hg_via_names[f->via], "missing", missing);
+  s->out.len = 0;
+  if (s->results++) hg_buf_putc(&s->out, ',');
+  hg_buf_putc(&s->out, '\n');
+  hg_jw w = hg_jw_new(&s->out, s->indent);
+  hg_jw_object(&w);
+  string_field(&w, "ruleId", hg_rules[f->rule].id);
+  int_field(&w, "ruleIndex", (long long)f->rule);
+  string_field(&w, "level", "error");
+  hg_jw_key(&w, "message");
+  hg_jw_object(&w);
+  string_field(&w, "text", msg.data);
+  hg_jw_end_object(&w);
+  hg_jw_key(&w, "locations");
+  hg_jw_array(&w);
+  location_open(&w, path, f->line, f->col, f->end_line, f->end_col);
+  hg_jw_end_object(&w);
+  hg_jw_end_array(&w);
+  hg_jw_key(&w, "partialFingerprints");
+  hg_jw_object(&w);
+  string_field(&w, FINGERPRINT_KEY, fingerprint);
+  hg_jw_end_object(&w);
+  hg_jw_key(&w, "properties");
+  hg_jw_object(&w);
+  string_field(&w, "kind", f->kind);
+  string_field(&w, "via", hg_via_names[f->via]);
+  hg_jw_key(&w, "missing");
+  hg_jw_array(&w);
+  for (size_t i = 0; i < f->n_missing; i++) hg_jw_string(&w, f->missing[i]);
+  hg_jw_end_array(&w);
   // What reached the site, and the lines in other files (a builder, a constant) it came from.
-  json_t *eff = json_array(), *related = json_array();
+  hg_jw_key(&w, "effective");
+  hg_jw_array(&w);
+  char **epaths = hg_xcalloc(f->n_effective ? f->n_effective : 1, sizeof(char *));
+  size_t n_related = 0;
   for (size_t i = 0; i < f->n_effective; i++) {
     const hg_effect *e = &f->effective[i];
-    json_t *o = json_pack("{s:o, s:s, s:s}", "id", jstr(e->id), "type", e->forbidden ? "forbidden" : "requirement",
-                          "status", hg_effect_names[e->status]);
-    if (e->value) json_object_set_new(o, "value", jstr(e->value));
-    char *epath = e->line ? hg_report_relpath(in, e->path ? e->path : f->path) : NULL;
-    if (epath) {
-      json_object_set_new(o, "path", jstr(epath));
-      json_object_set_new(o, "line", json_integer(e->line));
+    hg_jw_object(&w);
+    string_field(&w, "id", e->id);
+    string_field(&w, "type", e->forbidden ? "forbidden" : "requirement");
+    string_field(&w, "status", hg_effect_names[e->status]);
+    if (e->value) string_field(&w, "value", e->value);
+    epaths[i] = e->line ? hg_report_relpath(in, e->path ? e->path : f->path) : NULL;
+    if (epaths[i]) {
+      string_field(&w, "path", epaths[i]);
+      int_field(&w, "line", e->line);
     }
-    if (e->via) json_object_set_new(o, "via", jstr(e->via));
-    json_array_append_new(eff, o);
+    if (e->via) string_field(&w, "via", e->via);
+    hg_jw_end_object(&w);
+  }
+  hg_jw_end_array(&w);
+  hg_jw_end_object(&w);
+  // Each line in another file once, then the calls of the calling contexts that fail: the
+  // callers that must change.
+  for (size_t i = 0; i < f->n_effective; i++) {
+    const hg_effect *e = &f->effective[i];
     bool seen = false;
     for (size_t k = 0; k < i && e->path && !seen; k++)
       seen = f->effective[k].path && !strcmp(f->effective[k].path, e->path) && f->effective[k].line == e->line;
-    if (e->path && !seen) {
-      json_t *loc = location(epath, e->line, 0, 0, 0);
-      json_object_set_new(loc, "id", json_integer((json_int_t)json_array_size(related)));
-      json_object_set_new(loc, "message", json_pack("{s:o}", "text", jstr(e->via ? e->via : e->id)));
-      json_array_append_new(related, loc);
+    if (!e->path || seen) continue;
+    if (!n_related) {
+      hg_jw_key(&w, "relatedLocations");
+      hg_jw_array(&w);
     }
-    free(epath);
+    location_open(&w, epaths[i], e->line, 0, 0, 0);
+    int_field(&w, "id", (long long)n_related++);
+    hg_jw_key(&w, "message");
+    hg_jw_object(&w);
+    string_field(&w, "text", e->via ? e->via : e->id);
+    hg_jw_end_object(&w);
+    hg_jw_end_object(&w);
   }
-  json_object_set_new(json_object_get(r, "properties"), "effective", eff);
-  // The calls of the calling contexts that fail: the callers that must change.
+  for (size_t i = 0; i < f->n_effective; i++) free(epaths[i]);
+  free(epaths);
   for (size_t i = 0; i < f->n_related; i++) {
+    if (!n_related) {
+      hg_jw_key(&w, "relatedLocations");
+      hg_jw_array(&w);
+    }
     char *rpath = hg_report_relpath(in, f->related[i].path);
-    json_t *loc = location(rpath, f->related[i].line, f->related[i].col, f->related[i].end_line, f->related[i].end_col);
-    json_object_set_new(loc, "id", json_integer((json_int_t)json_array_size(related)));
-    json_object_set_new(loc, "message", json_pack("{s:o}", "text", jstr(f->related[i].message)));
-    json_array_append_new(related, loc);
+    location_open(&w, rpath, f->related[i].line, f->related[i].col, f->related[i].end_line, f->related[i].end_col);
+    int_field(&w, "id", (long long)n_related++);
+    hg_jw_key(&w, "message");
+    hg_jw_object(&w);
+    string_field(&w, "text", f->related[i].message);
+    hg_jw_end_object(&w);
+    hg_jw_end_object(&w);
     free(rpath);
   }
-  if (json_array_size(related))
-    json_object_set_new(r, "relatedLocations", related);
-  else
-    json_decref(related);
+  if (n_related) hg_jw_end_array(&w);
   if (st == HG_STATUS_SUPPRESSED) {
-    json_t *sup = json_pack("{s:s, s:s}", "kind", "inSource", "status", "accepted");
-    if (f->justification) json_object_set_new(sup, "justification", jstr(f->justification));
-    json_object_set_new(r, "suppressions", json_pack("[o]", sup));
+    hg_jw_key(&w, "suppressions");
+    hg_jw_array(&w);
+    hg_jw_object(&w);
+    string_field(&w, "kind", "inSource");
+    string_field(&w, "status", "accepted");
+    if (f->justification) string_field(&w, "justification", f->justification);
+    hg_jw_end_object(&w);
+    hg_jw_end_array(&w);
   }
   const hg_fix_outcome *fx = hg_fix_report_find(in->fixes, f->path, f->line, f->col, f->rule);
   if (fx && fx->status == HG_FIX_FIXED) {
     // The fix --fix would apply: the site's replacements and the import it needs.
-    json_t *repl = json_array();
+    hg_jw_key(&w, "fixes");
+    hg_jw_array(&w);
+    hg_jw_object(&w);
+    hg_jw_key(&w, "description");
+    hg_jw_object(&w);
+    string_field(&w, "text", fx->text);
+    hg_jw_end_object(&w);
+    hg_jw_key(&w, "artifactChanges");
+    hg_jw_array(&w);
+    hg_jw_object(&w);
+    hg_jw_key(&w, "artifactLocation");
+    artifact(&w, path);
+    hg_jw_key(&w, "replacements");
+    hg_jw_array(&w);
     for (size_t i = 0; i < fx->n_changes; i++) {
       const hg_fix_change *c = &fx->changes[i];
-      json_array_append_new(repl, json_pack("{s:{s:I, s:I, s:I, s:I}, s:{s:o}}", "deletedRegion", "startLine",
-                                            (json_int_t)c->line, "startColumn", (json_int_t)c->col, "endLine",
-                                            (json_int_t)c->end_line, "endColumn", (json_int_t)c->end_col,
-                                            "insertedContent", "text", jstr(c->text)));
+      hg_jw_object(&w);
+      hg_jw_key(&w, "deletedRegion");
+      hg_jw_object(&w);
+      int_field(&w, "startLine", c->line);
+      int_field(&w, "startColumn", c->col);
+      int_field(&w, "endLine", c->end_line);
+      int_field(&w, "endColumn", c->end_col);
+      hg_jw_end_object(&w);
+      hg_jw_key(&w, "insertedContent");
+      hg_jw_object(&w);
+      string_field(&w, "text", c->text);
+      hg_jw_end_object(&w);
+      hg_jw_end_object(&w);
     }
-    json_t *change = json_pack("{s:o, s:o}", "artifactLocation", artifact(path), "replacements", repl);
-    json_object_set_new(r, "fixes", json_pack("[{s:{s:o}, s:[o]}]", "description", "text", jstr(fx->text),
-                                              "artifactChanges", change));
+    hg_jw_end_array(&w);
+    hg_jw_end_object(&w);
+    hg_jw_end_array(&w);
+    hg_jw_end_object(&w);
+    hg_jw_end_array(&w);
   }
   if (in->baselined && hg_finding_fails(f))
-    json_object_set_new(r, "baselineState", json_string(st == HG_STATUS_BASELINED ? "unchanged" : "new"));
-  put_result(in, s, r);
+    string_field(&w, "baselineState", st == HG_STATUS_BASELINED ? "unchanged" : "new");
+  hg_jw_end_object(&w);
+  fwrite(s->out.data, 1, s->out.len, in->out);
   free(fingerprint);
   hg_buf_free(&msg);
 }
@@ -347,6 +455,7 @@ static void end(const hg_report_input *in, void *state) {
   free(text);
   free(s->seen);
   free(s->path);
+  hg_buf_free(&s->out);
   free(s);
 }
 
