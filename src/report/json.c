@@ -39,45 +39,25 @@ static void effective(hg_jw *w, const hg_finding *f) {
   for (size_t i = 0; i < f->n_effective; i++) {
     const hg_effect *e = &f->effective[i];
     hg_jw_object(w);
-    hg_jw_key(w, "id");
-    hg_jw_string(w, e->id);
-    hg_jw_key(w, "type");
-    hg_jw_string(w, e->forbidden ? "forbidden" : "requirement");
-    hg_jw_key(w, "status");
-    hg_jw_string(w, hg_effect_names[e->status]);
-    hg_jw_key(w, "value");
-    hg_jw_string_or_null(w, e->value);
+    hg_jw_field_string(w, "id", e->id);
+    hg_jw_field_string(w, "type", e->forbidden ? "forbidden" : "requirement");
+    hg_jw_field_string(w, "status", hg_effect_names[e->status]);
+    hg_jw_field_string(w, "value", e->value);
     hg_jw_key(w, "origin");
     if (e->line) {
       // Paths as reached, like the site's own: another module's relative to the working directory.
       hg_jw_object(w);
-      hg_jw_key(w, "path");
-      hg_jw_string(w, e->path ? e->path : f->path);
-      hg_jw_key(w, "line");
-      hg_jw_int(w, (long long)e->line);
-      hg_jw_key(w, "via");
-      hg_jw_string_or_null(w, e->via);
+      hg_jw_field_string(w, "path", e->path ? e->path : f->path);
+      hg_jw_field_int(w, "line", (long long)e->line);
+      hg_jw_field_string(w, "via", e->via);
       hg_jw_end_object(w);
     } else {
       hg_jw_null(w);
     }
-    if (e->reason) {
-      hg_jw_key(w, "reason");
-      hg_jw_string(w, e->reason);
-    }
+    if (e->reason) hg_jw_field_string(w, "reason", e->reason);
     hg_jw_end_object(w);
   }
   hg_jw_end_array(w);
-}
-
-static void int_field(hg_jw *w, const char *key, long long v) {
-  hg_jw_key(w, key);
-  hg_jw_int(w, v);
-}
-
-static void string_field(hg_jw *w, const char *key, const char *v) {
-  hg_jw_key(w, key);
-  hg_jw_string_or_null(w, v);
 }
 
 static void finding(const hg_report_input *in, void *state, const hg_finding *f) {
@@ -93,14 +73,14 @@ static void finding(const hg_report_input *in, void *state, const hg_finding *f)
   hg_buf_putc(&js->out, '\n');
   hg_jw w = hg_jw_new(&js->out, 4);
   hg_jw_object(&w);
-  string_field(&w, "path", f->path);
-  int_field(&w, "line", (long long)f->line);
-  int_field(&w, "column", (long long)f->col);
-  int_field(&w, "end_line", (long long)f->end_line);
-  int_field(&w, "end_column", (long long)f->end_col);
-  string_field(&w, "kind", f->kind);
-  string_field(&w, "verdict", verdict);
-  string_field(&w, "via", hg_via_names[f->via]);
+  hg_jw_field_string(&w, "path", f->path);
+  hg_jw_field_int(&w, "line", (long long)f->line);
+  hg_jw_field_int(&w, "column", (long long)f->col);
+  hg_jw_field_int(&w, "end_line", (long long)f->end_line);
+  hg_jw_field_int(&w, "end_column", (long long)f->end_col);
+  hg_jw_field_string(&w, "kind", f->kind);
+  hg_jw_field_string(&w, "verdict", verdict);
+  hg_jw_field_string(&w, "via", hg_via_names[f->via]);
   hg_jw_key(&w, "rules");
   hg_jw_array(&w);
   if (f->rule != HG_RULE_NONE) hg_jw_string(&w, hg_rules[f->rule].id);
@@ -111,9 +91,9 @@ static void finding(const hg_report_input *in, void *state, const hg_finding *f)
   hg_jw_array(&w);
   for (size_t i = 0; i < f->n_missing; i++) hg_jw_string(&w, f->missing[i]);
   hg_jw_end_array(&w);
-  string_field(&w, "message", f->message ? f->message : "");
-  string_field(&w, "dialect", f->dialect);
-  string_field(&w, "fix", f->fix);
+  hg_jw_field_string(&w, "message", f->message ? f->message : "");
+  hg_jw_field_string(&w, "dialect", f->dialect);
+  hg_jw_field_string(&w, "fix", f->fix);
   hg_jw_key(&w, "effective");
   effective(&w, f);
   if (f->n_related) {
@@ -122,17 +102,17 @@ static void finding(const hg_report_input *in, void *state, const hg_finding *f)
     hg_jw_array(&w);
     for (size_t i = 0; i < f->n_related; i++) {
       hg_jw_object(&w);
-      string_field(&w, "path", f->related[i].path);
-      int_field(&w, "line", (long long)f->related[i].line);
-      int_field(&w, "column", (long long)f->related[i].col);
-      string_field(&w, "message", f->related[i].message);
+      hg_jw_field_string(&w, "path", f->related[i].path);
+      hg_jw_field_int(&w, "line", (long long)f->related[i].line);
+      hg_jw_field_int(&w, "column", (long long)f->related[i].col);
+      hg_jw_field_string(&w, "message", f->related[i].message);
       hg_jw_end_object(&w);
     }
     hg_jw_end_array(&w);
   }
   if (f->suppression != HG_SUPPRESSION_NONE) {
-    string_field(&w, "suppression", f->suppression == HG_SUPPRESSION_SUPPRESSED ? "suppressed" : "allowed");
-    string_field(&w, "justification", f->justification);
+    hg_jw_field_string(&w, "suppression", f->suppression == HG_SUPPRESSION_SUPPRESSED ? "suppressed" : "allowed");
+    hg_jw_field_string(&w, "justification", f->justification);
   }
   hg_status st = hg_report_status(in, f);
   if (in->baselined) {

@@ -127,3 +127,13 @@ void hg_jw_null(hg_jw *w) {
   place(w);
   hg_buf_add(w->out, "null", 4);
 }
+
+void hg_jw_field_string(hg_jw *w, const char *key, const char *v) {
+  hg_jw_key(w, key);
+  hg_jw_string_or_null(w, v);
+}
+
+void hg_jw_field_int(hg_jw *w, const char *key, long long v) {
+  hg_jw_key(w, key);
+  hg_jw_int(w, v);
+}

@@ -36,5 +36,8 @@ void hg_jw_string_or_null(hg_jw *w, const char *s);
 void hg_jw_int(hg_jw *w, long long v);
 void hg_jw_bool(hg_jw *w, bool v);
 void hg_jw_null(hg_jw *w);
+/** A key and its value, in one call: a string (null when NULL), an integer. */
+void hg_jw_field_string(hg_jw *w, const char *key, const char *v);
+void hg_jw_field_int(hg_jw *w, const char *key, long long v);
 
 #endif

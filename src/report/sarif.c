@@ -11,15 +11,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "app/fix.h"
 #include "report/jsonw.h"
 #include "report/report.h"
+#include "report/sarifresult.h"
 
 #ifndef HG_INFORMATION_URI
 #define HG_INFORMATION_URI "https://github.com/hardguard/hardguard"
 #endif
-
-#define FINGERPRINT_KEY "hardguardSite/v1"
 
 // Results are written one at a time as they come, as the JSON reporter writes its sites: the bytes
 // are those jansson gives for the whole document, which is dumped with an empty results array to
@@ -84,61 +82,12 @@ static json_t *rule_descriptor(const hg_rule *r) {
   return d;
 }
 
-// An artifactLocation's fields: within the repository root, relative to %SRCROOT%; outside it,
-// an absolute file URI with no base.
-static void artifact(hg_jw *w, const char *relpath) {
-  hg_buf b = {0};
-  if (relpath[0] == '/') hg_buf_puts(&b, "file://");
-  hg_uri_escape_path(&b, relpath);
-  hg_jw_object(w);
-  hg_jw_key(w, "uri");
-  hg_jw_string(w, b.data ? b.data : "");
-  if (relpath[0] != '/') {
-    hg_jw_key(w, "uriBaseId");
-    hg_jw_string(w, "%SRCROOT%");
-  }
-  hg_jw_end_object(w);
-  hg_buf_free(&b);
-}
-
-static void int_field(hg_jw *w, const char *key, long long v) {
-  hg_jw_key(w, key);
-  hg_jw_int(w, v);
-}
-
-static void string_field(hg_jw *w, const char *key, const char *v) {
-  hg_jw_key(w, key);
-  hg_jw_string(w, v);
-}
-
-// A location, its object left open for what follows physicalLocation (an id, a message).
-static void location_open(hg_jw *w, const char *relpath, uint32_t line, uint32_t col, uint32_t end_line,
-                          uint32_t end_col) {
-  hg_jw_object(w);
-  hg_jw_key(w, "physicalLocation");
-  hg_jw_object(w);
-  hg_jw_key(w, "artifactLocation");
-  artifact(w, relpath);
-  if (line) {
-    hg_jw_key(w, "region");
-    hg_jw_object(w);
-    int_field(w, "startLine", line);
-    int_field(w, "startColumn", col ? col : 1);
-    if (end_line) {
-      int_field(w, "endLine", end_line);
-      int_field(w, "endColumn", end_col ? end_col : 1);
-    }
-    hg_jw_end_object(w);
-  }
-  hg_jw_end_object(w);
-}
-
 // The same location as jansson's value, for the few that go into the document's notifications:
 // written once, by the writer, and read back.
 static json_t *location(const char *relpath, uint32_t line, uint32_t col, uint32_t end_line, uint32_t end_col) {
   hg_buf b = {0};
   hg_jw w = hg_jw_new(&b, 0);
-  location_open(&w, relpath, line, col, end_line, end_col);
+  hg_sarif_location_open(&w, relpath, line, col, end_line, end_col);
   hg_jw_end_object(&w);
   json_t *loc = json_loads(b.data, 0, NULL);
   hg_buf_free(&b);
@@ -219,143 +168,7 @@ static void finding(const hg_report_input *in, void *state, const hg_finding *f)
   if (s->results++) hg_buf_putc(&s->out, ',');
   hg_buf_putc(&s->out, '\n');
   hg_jw w = hg_jw_new(&s->out, s->indent);
-  hg_jw_object(&w);
-  string_field(&w, "ruleId", hg_rules[f->rule].id);
-  int_field(&w, "ruleIndex", (long long)f->rule);
-  string_field(&w, "level", "error");
-  hg_jw_key(&w, "message");
-  hg_jw_object(&w);
-  string_field(&w, "text", msg.data);
-  hg_jw_end_object(&w);
-  hg_jw_key(&w, "locations");
-  hg_jw_array(&w);
-  location_open(&w, path, f->line, f->col, f->end_line, f->end_col);
-  hg_jw_end_object(&w);
-  hg_jw_end_array(&w);
-  hg_jw_key(&w, "partialFingerprints");
-  hg_jw_object(&w);
-  string_field(&w, FINGERPRINT_KEY, fingerprint);
-  hg_jw_end_object(&w);
-  hg_jw_key(&w, "properties");
-  hg_jw_object(&w);
-  string_field(&w, "kind", f->kind);
-  string_field(&w, "via", hg_via_names[f->via]);
-  hg_jw_key(&w, "missing");
-  hg_jw_array(&w);
-  for (size_t i = 0; i < f->n_missing; i++) hg_jw_string(&w, f->missing[i]);
-  hg_jw_end_array(&w);
-  // What reached the site, and the lines in other files (a builder, a constant) it came from.
-  hg_jw_key(&w, "effective");
-  hg_jw_array(&w);
-  char **epaths = hg_xcalloc(f->n_effective ? f->n_effective : 1, sizeof(char *));
-  size_t n_related = 0;
-  for (size_t i = 0; i < f->n_effective; i++) {
-    const hg_effect *e = &f->effective[i];
-    hg_jw_object(&w);
-    string_field(&w, "id", e->id);
-    string_field(&w, "type", e->forbidden ? "forbidden" : "requirement");
-    string_field(&w, "status", hg_effect_names[e->status]);
-    if (e->value) string_field(&w, "value", e->value);
-    epaths[i] = e->line ? hg_report_relpath(in, e->path ? e->path : f->path) : NULL;
-    if (epaths[i]) {
-      string_field(&w, "path", epaths[i]);
-      int_field(&w, "line", e->line);
-    }
-    if (e->via) string_field(&w, "via", e->via);
-    hg_jw_end_object(&w);
-  }
-  hg_jw_end_array(&w);
-  hg_jw_end_object(&w);
-  // Each line in another file once, then the calls of the calling contexts that fail: the
-  // callers that must change.
-  for (size_t i = 0; i < f->n_effective; i++) {
-    const hg_effect *e = &f->effective[i];
-    bool seen = false;
-    for (size_t k = 0; k < i && e->path && !seen; k++)
-      seen = f->effective[k].path && !strcmp(f->effective[k].path, e->path) && f->effective[k].line == e->line;
-    if (!e->path || seen) continue;
-    if (!n_related) {
-      hg_jw_key(&w, "relatedLocations");
-      hg_jw_array(&w);
-    }
-    location_open(&w, epaths[i], e->line, 0, 0, 0);
-    int_field(&w, "id", (long long)n_related++);
-    hg_jw_key(&w, "message");
-    hg_jw_object(&w);
-    string_field(&w, "text", e->via ? e->via : e->id);
-    hg_jw_end_object(&w);
-    hg_jw_end_object(&w);
-  }
-  for (size_t i = 0; i < f->n_effective; i++) free(epaths[i]);
-  free(epaths);
-  for (size_t i = 0; i < f->n_related; i++) {
-    if (!n_related) {
-      hg_jw_key(&w, "relatedLocations");
-      hg_jw_array(&w);
-    }
-    char *rpath = hg_report_relpath(in, f->related[i].path);
-    location_open(&w, rpath, f->related[i].line, f->related[i].col, f->related[i].end_line, f->related[i].end_col);
-    int_field(&w, "id", (long long)n_related++);
-    hg_jw_key(&w, "message");
-    hg_jw_object(&w);
-    string_field(&w, "text", f->related[i].message);
-    hg_jw_end_object(&w);
-    hg_jw_end_object(&w);
-    free(rpath);
-  }
-  if (n_related) hg_jw_end_array(&w);
-  if (st == HG_STATUS_SUPPRESSED) {
-    hg_jw_key(&w, "suppressions");
-    hg_jw_array(&w);
-    hg_jw_object(&w);
-    string_field(&w, "kind", "inSource");
-    string_field(&w, "status", "accepted");
-    if (f->justification) string_field(&w, "justification", f->justification);
-    hg_jw_end_object(&w);
-    hg_jw_end_array(&w);
-  }
-  const hg_fix_outcome *fx = hg_fix_report_find(in->fixes, f->path, f->line, f->col, f->rule);
-  if (fx && fx->status == HG_FIX_FIXED) {
-    // The fix --fix would apply: the site's replacements and the import it needs.
-    hg_jw_key(&w, "fixes");
-    hg_jw_array(&w);
-    hg_jw_object(&w);
-    hg_jw_key(&w, "description");
-    hg_jw_object(&w);
-    string_field(&w, "text", fx->text);
-    hg_jw_end_object(&w);
-    hg_jw_key(&w, "artifactChanges");
-    hg_jw_array(&w);
-    hg_jw_object(&w);
-    hg_jw_key(&w, "artifactLocation");
-    artifact(&w, path);
-    hg_jw_key(&w, "replacements");
-    hg_jw_array(&w);
-    for (size_t i = 0; i < fx->n_changes; i++) {
-      const hg_fix_change *c = &fx->changes[i];
-      hg_jw_object(&w);
-      hg_jw_key(&w, "deletedRegion");
-      hg_jw_object(&w);
-      int_field(&w, "startLine", c->line);
-      int_field(&w, "startColumn", c->col);
-      int_field(&w, "endLine", c->end_line);
-      int_field(&w, "endColumn", c->end_col);
-      hg_jw_end_object(&w);
-      hg_jw_key(&w, "insertedContent");
-      hg_jw_object(&w);
-      string_field(&w, "text", c->text);
-      hg_jw_end_object(&w);
-      hg_jw_end_object(&w);
-    }
-    hg_jw_end_array(&w);
-    hg_jw_end_object(&w);
-    hg_jw_end_array(&w);
-    hg_jw_end_object(&w);
-    hg_jw_end_array(&w);
-  }
-  if (in->baselined && hg_finding_fails(f))
-    string_field(&w, "baselineState", st == HG_STATUS_BASELINED ? "unchanged" : "new");
-  hg_jw_end_object(&w);
+  hg_sarif_result(&w, in, f, st, path, fingerprint, msg.data);
   fwrite(s->out.data, 1, s->out.len, in->out);
   free(fingerprint);
   hg_buf_free(&msg);
