@@ -25,16 +25,18 @@ size_t hg_utf8_seq(const char *s) {
 }
 
 void hg_utf8_sanitize(hg_buf *out, const char *s) {
+  const char *run = s;  // well-formed bytes not yet appended, added a run at a time
   while (*s) {
-    size_t n = hg_utf8_seq(s);
+    size_t n = (unsigned char)*s < 0x80 ? 1 : hg_utf8_seq(s);
     if (n) {
-      hg_buf_add(out, s, n);
       s += n;
-    } else {
-      hg_buf_puts(out, "\xEF\xBF\xBD");
-      s++;
+      continue;
     }
+    hg_buf_add(out, run, (size_t)(s - run));
+    hg_buf_puts(out, "\xEF\xBF\xBD");
+    run = ++s;
   }
+  hg_buf_add(out, run, (size_t)(s - run));
 }
 
 char *hg_utf8_sanitized(const char *s) {

@@ -11,17 +11,21 @@
 #include "report/report.h"
 #include "base/utf8.h"
 
+// `s` with bytes that are not UTF-8 as U+FFFD, then %, CR and LF (in a property, : and , too) as
+// %XX; what needs no escape is copied a run at a time.
 static void escape(hg_buf *out, const char *s, bool property) {
   hg_buf clean = {0};
   hg_utf8_sanitize(&clean, s);
-  for (const char *p = clean.data ? clean.data : ""; *p; p++) {
-    if (*p == '%') hg_buf_puts(out, "%25");
-    else if (*p == '\r') hg_buf_puts(out, "%0D");
-    else if (*p == '\n') hg_buf_puts(out, "%0A");
-    else if (property && *p == ':') hg_buf_puts(out, "%3A");
-    else if (property && *p == ',') hg_buf_puts(out, "%2C");
-    else hg_buf_putc(out, *p);
+  const char *p = clean.data ? clean.data : "", *run = p;
+  for (; *p; p++) {
+    const char *e = *p == '%' ? "%25" : *p == '\r' ? "%0D" : *p == '\n' ? "%0A" : !property ? NULL
+                    : *p == ':' ? "%3A" : *p == ',' ? "%2C" : NULL;
+    if (!e) continue;
+    hg_buf_add(out, run, (size_t)(p - run));
+    hg_buf_add(out, e, 3);
+    run = p + 1;
   }
+  hg_buf_add(out, run, (size_t)(p - run));
   hg_buf_free(&clean);
 }
 

@@ -49,6 +49,10 @@ static void test_utf8__sanitized(void **state) {
   s = hg_utf8_sanitized("");
   assert_string_equal(s, "");
   free(s);
+  // Invalid bytes first, last and side by side; the runs between them whole.
+  s = hg_utf8_sanitized("\x80" "abc\xff\xfe\xc3\xa9\xc3");
+  assert_string_equal(s, "\xef\xbf\xbd" "abc\xef\xbf\xbd\xef\xbf\xbd\xc3\xa9\xef\xbf\xbd");
+  free(s);
 }
 
 int main(void) {
