@@ -39,9 +39,7 @@ static void effective(hg_jw *w, const hg_finding *f) {
   for (size_t i = 0; i < f->n_effective; i++) {
     const hg_effect *e = &f->effective[i];
     hg_jw_object(w);
-    hg_jw_field_string(w, "id", e->id);
-    hg_jw_field_string(w, "type", e->forbidden ? "forbidden" : "requirement");
-    hg_jw_field_string(w, "status", hg_effect_names[e->status]);
+    hg_report_effect_head(w, e);
     hg_jw_field_string(w, "value", e->value);
     hg_jw_key(w, "origin");
     if (e->line) {

@@ -193,3 +193,9 @@ void hg_html_escape(hg_buf *out, const char *s, size_t n) {
     }
   }
 }
+
+void hg_report_effect_head(hg_jw *w, const hg_effect *e) {
+  hg_jw_field_string(w, "id", e->id);
+  hg_jw_field_string(w, "type", e->forbidden ? "forbidden" : "requirement");
+  hg_jw_field_string(w, "status", hg_effect_names[e->status]);
+}

@@ -13,6 +13,7 @@
 #include "app/gate.h"
 #include "app/repo.h"
 #include "app/scan.h"
+#include "report/jsonw.h"
 
 typedef struct {
   FILE *out;
@@ -115,6 +116,10 @@ bool hg_report_gate_fails(const hg_report_input *in);
 
 /* Escaping, shared and unit-tested. Input may hold any bytes: bytes that are not well-formed UTF-8
  * come out as U+FFFD (or percent-escaped, in URIs). */
+/** An effect's id, type (requirement or forbidden) and status, as the JSON and SARIF formats open
+ *  their objects for it (the writer of report/jsonw.h). */
+void hg_report_effect_head(hg_jw *w, const hg_effect *e);
+
 struct json_t;
 /** A jansson string for any bytes. */
 struct json_t *hg_json_string(const char *s);

@@ -131,9 +131,7 @@ void hg_sarif_result(hg_jw *w, const hg_report_input *in, const hg_finding *f, h
   for (size_t i = 0; i < f->n_effective; i++) {
     const hg_effect *e = &f->effective[i];
     hg_jw_object(w);
-    hg_jw_field_string(w, "id", e->id);
-    hg_jw_field_string(w, "type", e->forbidden ? "forbidden" : "requirement");
-    hg_jw_field_string(w, "status", hg_effect_names[e->status]);
+    hg_report_effect_head(w, e);
     if (e->value) hg_jw_field_string(w, "value", e->value);
     epaths[i] = e->line ? hg_report_relpath(in, e->path ? e->path : f->path) : NULL;
     if (epaths[i]) {
