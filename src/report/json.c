@@ -66,10 +66,7 @@ static void finding(const hg_report_input *in, void *state, const hg_finding *f)
                         : f->rule != HG_RULE_NONE                  ? "fail"
                         : f->suppression == HG_SUPPRESSION_ALLOWED ? "allowed"
                                                                    : "pass";
-  js->out.len = 0;
-  if (js->sites++) hg_buf_putc(&js->out, ',');
-  hg_buf_putc(&js->out, '\n');
-  hg_jw w = hg_jw_new(&js->out, 4);
+  hg_jw w = hg_jw_item(&js->out, &js->sites, 4);
   hg_jw_object(&w);
   hg_jw_field_string(&w, "path", f->path);
   hg_jw_field_int(&w, "line", (long long)f->line);

@@ -4,7 +4,14 @@
 
 hg_jw hg_jw_new(hg_buf *out, size_t indent) { return (hg_jw){out, indent, 0, true, false}; }
 
-static void spaces(hg_buf *b, size_t n) {
+hg_jw hg_jw_item(hg_buf *out, size_t *written, size_t indent) {
+  out->len = 0;
+  if ((*written)++) hg_buf_putc(out, ',');
+  hg_buf_putc(out, '\n');
+  return hg_jw_new(out, indent);
+}
+
+void hg_jw_indent(hg_buf *b, size_t n) {
   static const char run[] = "                                ";
   for (; n > sizeof(run) - 1; n -= sizeof(run) - 1) hg_buf_add(b, run, sizeof(run) - 1);
   hg_buf_add(b, run, n);
@@ -18,7 +25,7 @@ static void place(hg_jw *w) {
     return;
   }
   if (w->depth) hg_buf_add(w->out, w->empty ? "\n" : ",\n", w->empty ? 1 : 2);
-  spaces(w->out, w->indent + 2 * (size_t)w->depth);
+  hg_jw_indent(w->out, w->indent + 2 * (size_t)w->depth);
   w->empty = false;
 }
 
@@ -34,7 +41,7 @@ static void end(hg_jw *w, char c) {
   w->depth--;
   if (!w->empty) {
     hg_buf_putc(w->out, '\n');
-    spaces(w->out, w->indent + 2 * (size_t)w->depth);
+    hg_jw_indent(w->out, w->indent + 2 * (size_t)w->depth);
   }
   hg_buf_putc(w->out, c);
   w->empty = false;

@@ -23,6 +23,12 @@ typedef struct {
 
 /** A writer appending to `out`, each line after `indent` spaces. */
 hg_jw hg_jw_new(hg_buf *out, size_t indent);
+/** A writer for the next item of an array written item by item (a report's sites or results):
+ *  `out` emptied, then the line break that goes before the item (after a comma unless *written
+ *  is 0), *written counted up; the item's lines after `indent` spaces. */
+hg_jw hg_jw_item(hg_buf *out, size_t *written, size_t indent);
+/** Appends `n` spaces. */
+void hg_jw_indent(hg_buf *out, size_t n);
 void hg_jw_object(hg_jw *w);
 void hg_jw_array(hg_jw *w);
 /** Closes the innermost object or array. */

@@ -123,25 +123,21 @@ void hg_report_relaxation(hg_buf *out, const hg_relaxation *r) {
 
 bool hg_report_gate_fails(const hg_report_input *in) { return in->gate && in->gate->strict && in->gate->added.len; }
 
-static void put_indent(FILE *out, size_t n) {
-  static const char spaces[] = "                                ";
-  for (; n > sizeof(spaces) - 1; n -= sizeof(spaces) - 1) fwrite(spaces, 1, sizeof(spaces) - 1, out);
-  fwrite(spaces, 1, n, out);
-}
-
 void hg_json_dump_indented(FILE *out, const json_t *value, size_t flags, size_t indent) {
   char *text = json_dumps(value, flags);
   if (!text) abort();  // out of memory (hg_x* allocators abort too)
-  for (const char *p = text;;) {
-    put_indent(out, indent);
-    const char *nl = strchr(p, '\n');
+  hg_buf b = {0};
+  for (const char *p = text, *nl;; p = nl + 1) {
+    hg_jw_indent(&b, indent);
+    nl = strchr(p, '\n');
     if (!nl) {
-      fputs(p, out);
+      hg_buf_puts(&b, p);
       break;
     }
-    fwrite(p, 1, (size_t)(nl - p + 1), out);
-    p = nl + 1;
+    hg_buf_add(&b, p, (size_t)(nl - p + 1));
   }
+  fwrite(b.data, 1, b.len, out);
+  hg_buf_free(&b);
   free(text);
 }
 

@@ -114,18 +114,19 @@ void hg_report_relaxation(hg_buf *out, const hg_relaxation *r);
 /** Do gate-relaxed warnings fail this run (--strict)? */
 bool hg_report_gate_fails(const hg_report_input *in);
 
-/* Escaping, shared and unit-tested. Input may hold any bytes: bytes that are not well-formed UTF-8
- * come out as U+FFFD (or percent-escaped, in URIs). */
 /** An effect's id, type (requirement or forbidden) and status, as the JSON and SARIF formats open
  *  their objects for it (the writer of report/jsonw.h). */
 void hg_report_effect_head(hg_jw *w, const hg_effect *e);
 
+/* Escaping, shared and unit-tested. Input may hold any bytes: bytes that are not well-formed UTF-8
+ * come out as U+FFFD (or percent-escaped, in URIs). */
 struct json_t;
 /** A jansson string for any bytes. */
 struct json_t *hg_json_string(const char *s);
 /** Writes jansson's dump of `value` (`flags`, with JSON_INDENT) as it stands at depth `indent`
  *  (spaces) of a bigger document: each line indented. A dump holds no raw newline inside a
- *  string, so this is safe; the JSON and SARIF reporters write their sites one at a time so. */
+ *  string, so this is safe. SARIF's gate-relaxed results are written so; sites and results of
+ *  findings go through the writer of report/jsonw.h, which unit/jsonw holds equal to this. */
 void hg_json_dump_indented(FILE *out, const struct json_t *value, size_t flags, size_t indent);
 /** GitHub workflow command data (the message): %, CR and LF escaped. */
 void hg_github_escape_data(hg_buf *out, const char *s);

@@ -131,6 +131,7 @@ static void begin(const hg_report_input *in, void **state) {
   *state = s;
 }
 
+// A result given as jansson's value (gate-relaxed: a few per run).
 static void put_result(const hg_report_input *in, sarif_state *s, json_t *r) {
   fputs(s->results++ ? ",\n" : "\n", in->out);
   hg_json_dump_indented(in->out, r, DUMP_FLAGS, s->indent);
@@ -164,10 +165,7 @@ static void finding(const hg_report_input *in, void *state, const hg_finding *f)
   hg_buf msg = {0};
   hg_buf_puts(&msg, f->message ? f->message : hg_rules[f->rule].summary);
   if (f->fix) hg_buf_printf(&msg, "\nFix: %s", f->fix);
-  s->out.len = 0;
-  if (s->results++) hg_buf_putc(&s->out, ',');
-  hg_buf_putc(&s->out, '\n');
-  hg_jw w = hg_jw_new(&s->out, s->indent);
+  hg_jw w = hg_jw_item(&s->out, &s->results, s->indent);
   hg_sarif_result(&w, in, f, st, path, fingerprint, msg.data);
   fwrite(s->out.data, 1, s->out.len, in->out);
   free(fingerprint);
