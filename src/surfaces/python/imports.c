@@ -20,29 +20,42 @@ struct hg_imports {
   const char *package;
   HG_VEC(binding) bindings;
   HG_VEC(const char *) modules; // every module path imported, and every "from M import n" as M.n
-  // Built when first looked up, again after imports were added (lookups run once all are known):
-  hg_table by_name;    // name -> 1 + the index of its last binding
-  size_t names_indexed;  // bindings.len when by_name was built
-  hg_table prefixes;   // every module path and each of its dotted prefixes (a, a.b, a.b.c)
-  size_t modules_indexed;
+  // Kept up to date as imports are added, so that a lookup only reads: a module of the project
+  // index is looked up by every worker at once (hg_defs__lookup), with no lock.
+  hg_table by_name;  // name -> 1 + the index of its last binding
+  hg_table prefixes; // every module path and each of its dotted prefixes (a, a.b, a.b.c)
 };
 
 hg_imports *hg_imports_new(hg_arena *arena, const char *package) {
   hg_imports *self = hg_arena_alloc(arena, sizeof(hg_imports));
-  self->arena = arena;
-  self->package = package ? package : "";
+  *self = (hg_imports){.arena = arena, .package = package ? package : ""};
+  hg_table_init(&self->by_name, arena, 0);
+  hg_table_init(&self->prefixes, arena, 0);
   return self;
 }
 
 static const char *adup(hg_arena *a, const char *s) { return hg_arena_strndup(a, s, strlen(s)); }
 
+// The last binding of a name wins, as in Python's top-to-bottom execution of a module.
 static void bind(hg_imports *self, const char *name, const char *qualified) {
-  HG_ARENA_PUSH(self->arena, &self->bindings, (binding){adup(self->arena, name), qualified});
+  const char *n = adup(self->arena, name);
+  HG_ARENA_PUSH(self->arena, &self->bindings, (binding){n, qualified});
+  *hg_table_put(&self->by_name, n, strlen(n), NULL) = self->bindings.len;
+}
+
+// A module path imported: it and each of its dotted prefixes.
+static void imported(hg_imports *self, const char *path) {
+  HG_ARENA_PUSH(self->arena, &self->modules, path);
+  for (const char *dot = strchr(path, '.');; dot = strchr(dot + 1, '.')) {
+    *hg_table_put(&self->prefixes, path, dot ? (size_t)(dot - path) : strlen(path), NULL) = 1;
+    if (!dot)
+      return;
+  }
 }
 
 void hg_imports_add_import(hg_imports *self, const char *module, const char *alias) {
   const char *q = adup(self->arena, module);
-  HG_ARENA_PUSH(self->arena, &self->modules, q);
+  imported(self, q);
   if (alias) {
     bind(self, alias, q);
   } else {
@@ -87,47 +100,18 @@ void hg_imports_add_from(hg_imports *self, const char *module, const char *name,
   hg_buf_printf(&b, "%s%s%s", m, *m ? "." : "", name);
   const char *q = adup(self->arena, b.data);
   hg_buf_free(&b);
-  HG_ARENA_PUSH(self->arena, &self->modules, m);
-  HG_ARENA_PUSH(self->arena, &self->modules, q);
+  imported(self, m);
+  imported(self, q);
   bind(self, alias ? alias : name, q);
 }
 
 bool hg_imports_has_module(const hg_imports *self, const char *module) {
-  if (!self || !self->modules.len)
-    return false;
-  hg_imports *m = (hg_imports *)self; // the index is a cache, as in hg_imports_lookup
-  if (m->modules_indexed != m->modules.len || !m->prefixes.cap) {
-    size_t n = 0;
-    for (size_t i = 0; i < m->modules.len; i++)
-      for (const char *p = m->modules.items[i]; p; p = strchr(p, '.'), p = p ? p + 1 : NULL)
-        n++;
-    hg_table_init(&m->prefixes, m->arena, n);
-    for (size_t i = 0; i < m->modules.len; i++) {
-      const char *path = m->modules.items[i];
-      for (const char *dot = strchr(path, '.');; dot = strchr(dot + 1, '.')) {
-        *hg_table_put(&m->prefixes, path, dot ? (size_t)(dot - path) : strlen(path), NULL) = 1;
-        if (!dot)
-          break;
-      }
-    }
-    m->modules_indexed = m->modules.len;
-  }
-  return hg_table_get(&m->prefixes, module, strlen(module)) != NULL;
+  return self && hg_table_get(&self->prefixes, module, strlen(module)) != NULL;
 }
 
 const char *hg_imports_lookup(const hg_imports *self, const char *name, size_t len) {
-  if (!self->bindings.len)
-    return NULL;
-  hg_imports *m = (hg_imports *)self; // the index is a cache; a file's imports are one worker's
-  if (m->names_indexed != m->bindings.len || !m->by_name.cap) {
-    hg_table_init(&m->by_name, m->arena, m->bindings.len);
-    // The last binding wins, as in Python's top-to-bottom execution of a module.
-    for (size_t i = 0; i < m->bindings.len; i++)
-      *hg_table_put(&m->by_name, m->bindings.items[i].name, strlen(m->bindings.items[i].name), NULL) = i + 1;
-    m->names_indexed = m->bindings.len;
-  }
-  const size_t *at = hg_table_get(&m->by_name, name, len);
-  return at ? m->bindings.items[*at - 1].qualified : NULL;
+  const size_t *at = self->bindings.len ? hg_table_get(&self->by_name, name, len) : NULL;
+  return at ? self->bindings.items[*at - 1].qualified : NULL;
 }
 
 static bool dotted(TSNode node, const char *src, hg_buf *out, const hg_imports *imports, int depth) {
