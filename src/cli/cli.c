@@ -316,7 +316,6 @@ static int check(const hg_options *o, const hg_ruleset *rules, hg_repo *repo, co
   rc = fix_rc ? fix_rc : exit_status(shown.failing, &in, &errors);
 cleanup:
   if (o->strict && extra.skipped.len && rc != HG_EXIT_ERROR) rc = HG_EXIT_ERROR;
-  fflush(out);
   hg_walk_extra_free(&extra);
   free(automation_id);
   hg_fix_report_free(&fixes);
@@ -334,7 +333,7 @@ cleanup:
   return rc;
 }
 
-int hg_cli_main(int argc, char **argv, FILE *out, FILE *err) {
+static int run(int argc, char **argv, FILE *out, FILE *err) {
   // A subcommand: `hardguard init` (a directory named init is ./init).
   if (argc >= 2 && !strcmp(argv[1], "init")) return hg_cli_init(argc - 1, argv + 1, out, err);
   hg_options o;
@@ -367,5 +366,19 @@ int hg_cli_main(int argc, char **argv, FILE *out, FILE *err) {
   hg_configref_rules_remove(rules_copy);
   hg_repo_free(repo);
   free(trusted);
+  return rc;
+}
+
+int hg_cli_main(int argc, char **argv, FILE *out, FILE *err) {
+  int rc = run(argc, argv, out, err);
+  // A report that did not reach its reader in full (a full disk, a closed descriptor) is no
+  // verdict: the run fails as on any other error, whatever the findings were.
+  errno = 0;
+  if (fflush(out) != 0 || ferror(out)) {
+    // errno is the last write's, when that one failed (an earlier failure is only in ferror).
+    fprintf(err, "hardguard: cannot write the output%s%s%s: the report is incomplete\n", errno ? " (" : "",
+            errno ? strerror(errno) : "", errno ? ")" : "");
+    rc = HG_EXIT_ERROR;
+  }
   return rc;
 }

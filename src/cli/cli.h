@@ -9,7 +9,8 @@
 
 enum { HG_EXIT_CLEAN = 0, HG_EXIT_FINDINGS = 1, HG_EXIT_ERROR = 2 };
 
-/** Runs hardguard with argv, writing to out and err; returns the exit status. */
+/** Runs hardguard with argv, writing to out and err; returns the exit status (HG_EXIT_ERROR, with a
+ *  message on err, when out could not be written in full). */
 int hg_cli_main(int argc, char **argv, FILE *out, FILE *err);
 
 /** Only parses argv as hg_cli_main would (usage errors go to err); runs nothing and keeps nothing.
