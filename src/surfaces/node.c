@@ -113,6 +113,11 @@ static bool descend_to(TSNode n, TSNode *out, size_t cap, size_t *len) {
       break;
     out[(*len)++] = cur;
     TSNode child = ts_tree_cursor_current_node(&c);
+    // libtree-sitter 0.20.7 may stop at a child that ends before n starts (`client.containers`
+    // for the `run` of `client.containers.run`): step on to the sibling that holds n, instead of
+    // climbing parent by parent, which costs a descent from the root for each parent.
+    while (ts_node_end_byte(child) < start + (end > start) && ts_tree_cursor_goto_next_sibling(&c))
+      child = ts_tree_cursor_current_node(&c);
     if (ts_node_start_byte(child) > start || ts_node_end_byte(child) < end)
       break;  // the bytes lead elsewhere
   }
