@@ -251,7 +251,10 @@ static bool apply_stmt(follow *f, hg_stmt s);
 bool hg_follow__on_stmt(void *ctx, hg_stmt s) {
   follow *f = ctx;
   size_t before = f->items.len;
-  bool go_on = apply_stmt(f, s);
+  // Whatever a statement does to the name, it names it (hg_follow__is_name): a statement whose
+  // bytes do not hold the name leaves it as it was, and costs its step all the same.
+  uint32_t a = ts_node_start_byte(s.stmt), b = ts_node_end_byte(s.stmt);
+  bool go_on = !memmem(f->r->src + a, b - a, f->name, f->len) || apply_stmt(f, s);
   return hg_follow__charge(f, 1 + (f->items.len > before ? f->items.len - before : 0)) && go_on;
 }
 
