@@ -21,13 +21,26 @@ TSNode hg_scope_of(TSNode node, TSNode *function) {
   return node;
 }
 
-static bool compound(TSNode n) {
-  static const char *const types[] = {"if_statement",  "for_statement",  "while_statement",
-                                      "try_statement", "with_statement", "match_statement"};
-  for (size_t i = 0; i < sizeof(types) / sizeof(types[0]); i++)
-    if (hg_node_is(n, types[i]))
-      return true;
-  return false;
+// What a statement of a block is to the walk, from its type read once.
+typedef enum { STMT_SIMPLE, STMT_SKIPPED, STMT_MATCH, STMT_COMPOUND } stmt_kind;
+
+static stmt_kind kind_of(TSNode n) {
+  static const struct {
+    const char *type;
+    stmt_kind kind;
+  } kinds[] = {
+      // definitions run nothing of theirs where they stand; comments nothing at all
+      {"function_definition", STMT_SKIPPED}, {"class_definition", STMT_SKIPPED},
+      {"decorated_definition", STMT_SKIPPED}, {"comment", STMT_SKIPPED},
+      {"match_statement", STMT_MATCH},       {"if_statement", STMT_COMPOUND},
+      {"for_statement", STMT_COMPOUND},      {"while_statement", STMT_COMPOUND},
+      {"try_statement", STMT_COMPOUND},      {"with_statement", STMT_COMPOUND},
+  };
+  const char *t = ts_node_type(n);
+  for (size_t i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++)
+    if (t[0] == kinds[i].type[0] && !strcmp(t, kinds[i].type))
+      return kinds[i].kind;
+  return STMT_SIMPLE;
 }
 
 typedef struct {
@@ -167,14 +180,14 @@ static void walk_block(walker *w, TSNode block, bool conditional, int depth) {
       w->stop = true;
       break;
     }
-    if (hg_node_is(s, "function_definition") || hg_node_is(s, "class_definition") ||
-        hg_node_is(s, "decorated_definition") || hg_node_is(s, "comment"))
+    stmt_kind kind = kind_of(s);
+    if (kind == STMT_SKIPPED)
       continue;
-    if (hg_node_is(s, "match_statement")) {
+    if (kind == STMT_MATCH) {
       walk_match(w, s, conditional, depth + 1);
       continue;
     }
-    if (compound(s)) {
+    if (kind == STMT_COMPOUND) {
       if (w->compound && !hg_node_contains(s, w->point) && w->compound(w->ctx, s, conditional))
         continue;
       walk_compound(w, s, conditional, depth + 1);
