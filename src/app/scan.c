@@ -17,10 +17,11 @@
 // tree-sitter's tree of a file takes some thirty times the file's size (a 1.5 MB file of
 // literals needs 45 MB). Files this big are checked one at a time, and the memory of each tree is
 // handed back to the system once it is freed, so that peak memory holds one big tree, not one
-// per worker (each thread has its own malloc arena, which would keep it). A worker that finds
-// another big file being checked does not wait: it notes the file and goes on with the next, and
-// reads the ones it noted again as soon as the big lock is free (a copy of their bytes would hold
-// memory for as long: a 29 MB file of ansible's waited so next to another big one).
+// per worker (each thread has its own malloc arena, which would keep it). A file's size is known
+// before it is read: a big one is read only with the big lock held, and its bytes are let go
+// before the lock is. A worker that finds the lock held does not wait: it notes the file unread and
+// goes on with the next, and reads the ones it noted as soon as the lock is free (read before,
+// their bytes would have been held that long, or read twice: a 29 MB file of ansible's).
 #define BIG_FILE ((size_t)256 * 1024)
 
 // With a sink, each file's findings wait in its slot until every file before it in path order
@@ -42,12 +43,18 @@ typedef struct {
 } job;
 
 typedef struct {
+  size_t i;      // the file's place in the path list
+  bool counted;  // it was read and counted before it was put off (its size had not told)
+} deferred_file;
+
+typedef struct {
   job *job;
   hg_checker *checker;
   hg_reader *reader;
-  HG_VEC(size_t) deferred;  // big files (places in the path list) to read again when the big lock is free
+  HG_VEC(deferred_file) deferred;  // big files to read when the big lock is free
   size_t current;           // the place of the file being scanned (SIZE_MAX: bytes, no path)
-  bool holds_big;           // the big lock is held for the file being read again
+  bool holds_big;           // the big lock is held for the file being read
+  bool counted;             // the file being read was counted when first read (read again)
   hg_findings findings;
   hg_file_errors errors;
   hg_scan_stats stats;
@@ -122,11 +129,20 @@ static void publish(worker *w, size_t i) {
 }
 
 // Checks a big file with the big lock held (taken by the caller), then returns its tree's memory.
+static void release_big(worker *w);
+
 static void check_big(worker *w, hg_surface_id surface, hg_source *src) {
   check(w, surface, src);
 #ifdef __GLIBC__
   malloc_trim(0);
 #endif
+  release_big(w);
+}
+
+// Lets go of the big lock, and first of the big file's bytes, so that the next big file is not
+// read while they are still held.
+static void release_big(worker *w) {
+  hg_reader_trim(w->reader);
   pthread_mutex_unlock(&w->job->big);
 }
 
@@ -141,14 +157,16 @@ static void check_deferred(worker *w, bool wait) {
       pthread_mutex_lock(&w->job->big);
     else if (pthread_mutex_trylock(&w->job->big) != 0)
       return;
-    size_t i = w->deferred.items[--w->deferred.len];
+    deferred_file d = w->deferred.items[--w->deferred.len];
     w->holds_big = true;
-    scan_path(w, i);
+    w->counted = d.counted;
+    scan_path(w, d.i);
+    w->counted = false;
     if (w->holds_big) {  // not taken: the file is no longer big, or not read
       w->holds_big = false;
-      pthread_mutex_unlock(&w->job->big);
+      release_big(w);
     }
-    publish(w, i);
+    publish(w, d.i);
   }
 }
 
@@ -168,7 +186,7 @@ static bool scan_source(worker *w, hg_source *src, int by_name) {
   if (s < 0 || w->job->opts->config->surface_off[s])
     return false;  // no surface reads it, or `surfaces:` turned its surface off: not a file hardguard reads
   hg_surface_id surface = (hg_surface_id)s;
-  bool again = w->holds_big;  // read again: counted the first time
+  bool again = w->counted;  // read again: counted the first time
   if (!again) w->stats.files++;
   // A file the prefilter rules out is neither copied nor parsed: its bytes stay in the reader.
   // UTF-16/32 text (a byte-order mark) hides its words from the prefilter, so it goes on to the
@@ -188,7 +206,7 @@ static bool scan_source(worker *w, hg_source *src, int by_name) {
   } else if (pthread_mutex_trylock(&w->job->big) == 0) {
     check_big(w, surface, src);
   } else {
-    HG_VEC_PUSH(&w->deferred, w->current);
+    HG_VEC_PUSH(&w->deferred, ((deferred_file){w->current, true}));
     return true;
   }
   return false;
@@ -203,16 +221,35 @@ static bool scan_path(worker *w, size_t i) {
     return false;  // not even read
   hg_source src;
   hg_error err;
-  if (hg_reader_read(w->reader, &src, path, &err) != 0) {
+  // A file of BIG_FILE bytes or more is read only with the big lock held, so that its bytes are
+  // never in memory beside another big file's tree; when another worker holds the lock, the file
+  // is put off unread.
+  bool took = false;
+  int rc = hg_reader_read_below(w->reader, &src, path, w->holds_big ? 0 : BIG_FILE, &err);
+  if (rc == HG_READ_BIG) {
+    if (pthread_mutex_trylock(&w->job->big) != 0) {
+      HG_VEC_PUSH(&w->deferred, ((deferred_file){i, false}));
+      return true;
+    }
+    w->holds_big = took = true;
+    rc = hg_reader_read(w->reader, &src, path, &err);
+  }
+  bool kept = false;
+  if (rc != 0) {
     // err reads "path: cannot open: …"; keep the part after the path.
     const char *msg = err.message;
     size_t n = strlen(path);
     if (!strncmp(msg, path, n) && msg[n] == ':') msg += n + 2;
     hg_file_error e = {.path = hg_xstrdup(path), .kind = HG_FILE_UNREADABLE, .message = hg_xstrdup(msg)};
     HG_VEC_PUSH(&w->errors, e);
-    return false;
+  } else {
+    kept = scan_source(w, &src, by_name);
   }
-  return scan_source(w, &src, by_name);
+  if (took && w->holds_big) {  // taken here and not let go by a check: not read, or not checked
+    w->holds_big = false;
+    release_big(w);
+  }
+  return kept;
 }
 
 static void *run_worker(void *arg) {

@@ -97,9 +97,17 @@ static int read_error(int fd, hg_error *err, const char *fmt, const char *path, 
   return hg_error_set(err, fmt, path, strerror(e));
 }
 
-int hg_reader_read(hg_reader *self, hg_source *out, const char *path, hg_error *err) {
-  memset(out, 0, sizeof(*out));
+void hg_reader_trim(hg_reader *self) {
   if (self->cap > HG_READER_KEEP) release(self);
+}
+
+int hg_reader_read(hg_reader *self, hg_source *out, const char *path, hg_error *err) {
+  return hg_reader_read_below(self, out, path, 0, err);
+}
+
+int hg_reader_read_below(hg_reader *self, hg_source *out, const char *path, size_t limit, hg_error *err) {
+  memset(out, 0, sizeof(*out));
+  hg_reader_trim(self);
   int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
   if (fd < 0) return hg_error_set(err, "%s: cannot open: %s", path, strerror(errno));
   struct stat st;
@@ -111,6 +119,10 @@ int hg_reader_read(hg_reader *self, hg_source *out, const char *path, hg_error *
   if ((uintmax_t)st.st_size > HG_SOURCE_MAX) {
     close(fd);
     return hg_error_set(err, "%s: file too large", path);
+  }
+  if (limit && (size_t)st.st_size >= limit) {
+    close(fd);
+    return HG_READ_BIG;
   }
   // The size fstat gave is read, no more: one read() for most files. A size of 0 may be a file
   // whose size the system does not know (procfs): read it to its end.

@@ -45,6 +45,14 @@ void hg_reader_free(hg_reader *self);
  *  is refused without blocking (a FIFO is opened O_NONBLOCK and never read). 0, or -1 with err
  *  filled as hg_source_read fills it ("path: not a regular file", "path: file too large"). */
 int hg_reader_read(hg_reader *self, hg_source *out, const char *path, hg_error *err);
+/** As hg_reader_read, but a regular file whose size is `limit` bytes or more (0: no limit) is not
+ *  read: HG_READ_BIG, with the file closed and nothing in `out` or `err` (a file whose size the
+ *  system does not give, of size 0 to fstat, is read as usual). */
+#define HG_READ_BIG 1
+int hg_reader_read_below(hg_reader *self, hg_source *out, const char *path, size_t limit, hg_error *err);
+/** Returns a buffer larger than HG_READER_KEEP to the system now rather than at the next read;
+ *  the view the last read made is gone with it. */
+void hg_reader_trim(hg_reader *self);
 /** Builds a source over a copy of `len` bytes (tests, fuzzing). */
 void hg_source_from_bytes(hg_source *out, const char *path, const char *bytes, size_t len);
 void hg_source_free(hg_source *self);

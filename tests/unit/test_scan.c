@@ -297,7 +297,22 @@ static void test_scan__reader(void **state) {
   if (access("/proc/self/status", R_OK) == 0) {
     assert_int_equal(hg_reader_read(r, &s, "/proc/self/status", &err), 0);
     assert_non_null(strstr(s.data, "Name:"));
+    assert_int_equal(hg_reader_read_below(r, &s, "/proc/self/status", 1, &err), 0);  // no size to go by
+    assert_non_null(strstr(s.data, "Name:"));
   }
+  // Read below a size: a file of that size or more is left unread (its size is known before a
+  // byte is read), a smaller one read as usual; a missing one is still an error.
+  assert_int_equal(hg_reader_read_below(r, &s, small, 9, &err), HG_READ_BIG);
+  assert_null(s.data);
+  assert_int_equal(hg_reader_read_below(r, &s, small, 10, &err), 0);
+  assert_string_equal(s.data, "x = 1\n");
+  assert_int_equal(hg_reader_read_below(r, &s, big, HG_READER_KEEP, &err), HG_READ_BIG);
+  assert_int_equal(hg_reader_read_below(r, &s, big, 0, &err), 0);
+  assert_true(s.len > HG_READER_KEEP);
+  hg_reader_trim(r);  // the big buffer goes now; the next read makes another
+  assert_int_equal(hg_reader_read_below(r, &s, small, 1 << 20, &err), 0);
+  assert_string_equal(s.data, "x = 1\n");
+  assert_int_equal(hg_reader_read_below(r, &s, empty, 1, &err), -1);
   hg_reader_free(r);
   hg_reader_free(NULL);
   unlink(small);
