@@ -14,6 +14,13 @@ bool hg_node_is(TSNode n, const char *type) {
   return t[0] == type[0] && (!t[0] || strcmp(t + 1, type + 1) == 0);
 }
 
+bool hg_node_text_has(TSNode n, const char *src, const char *s, size_t len) {
+  if (ts_node_is_null(n))
+    return false;
+  uint32_t a = ts_node_start_byte(n), b = ts_node_end_byte(n);
+  return memmem(src + a, b - a, s, len) != NULL;
+}
+
 bool hg_node_text_eq(TSNode n, const char *src, const char *s, size_t len) {
   if (ts_node_is_null(n))
     return false;

@@ -14,6 +14,9 @@
 bool hg_node_is(TSNode n, const char *type);
 /** Is the text of `n` in `src` exactly `s` (len bytes)? False for a null node. */
 bool hg_node_text_eq(TSNode n, const char *src, const char *s, size_t len);
+/** Do the bytes of `n` in `src` hold `s` (len bytes) anywhere? A node that names an identifier
+ *  holds its bytes, so one that does not hold them cannot name it. False for a null node. */
+bool hg_node_text_has(TSNode n, const char *src, const char *s, size_t len);
 /** The text of `n`, copied into the arena. */
 const char *hg_node_text(TSNode n, const char *src, hg_arena *arena);
 /** The child in field `name` (a null node when absent or when `n` is null). */

@@ -23,8 +23,7 @@ typedef struct {
 static bool alias_stmt(void *ctx, hg_stmt s) {
   alias_scan *a = ctx;
   // Only `name = ...` counts: a statement whose bytes do not hold the name is passed over.
-  uint32_t sa = ts_node_start_byte(s.stmt), sb = ts_node_end_byte(s.stmt);
-  if (!memmem(a->src + sa, sb - sa, a->name, a->len))
+  if (!hg_node_text_has(s.stmt, a->src, a->name, a->len))
     return true;
   if (!hg_node_is(s.stmt, "expression_statement") || ts_node_named_child_count(s.stmt) == 0)
     return true;

@@ -18,8 +18,7 @@ static bool mentions(const follow *f, TSNode n, bool in_process_call, int depth)
   if (depth > HG_RESOLVE_MAX_DEPTH || ts_node_is_null(n))
     return false;
   // The name is an identifier: a statement whose bytes do not hold it cannot mention it.
-  uint32_t a = ts_node_start_byte(n), b = ts_node_end_byte(n);
-  if (depth == 0 && !memmem(f->r->src + a, b - a, f->name, f->len))
+  if (depth == 0 && !hg_node_text_has(n, f->r->src, f->name, f->len))
     return false;
   if (!in_process_call && hg_follow__is_name(f, n))
     return true;

@@ -253,8 +253,7 @@ bool hg_follow__on_stmt(void *ctx, hg_stmt s) {
   size_t before = f->items.len;
   // Whatever a statement does to the name, it names it (hg_follow__is_name): a statement whose
   // bytes do not hold the name leaves it as it was, and costs its step all the same.
-  uint32_t a = ts_node_start_byte(s.stmt), b = ts_node_end_byte(s.stmt);
-  bool go_on = !memmem(f->r->src + a, b - a, f->name, f->len) || apply_stmt(f, s);
+  bool go_on = !hg_node_text_has(s.stmt, f->r->src, f->name, f->len) || apply_stmt(f, s);
   return hg_follow__charge(f, 1 + (f->items.len > before ? f->items.len - before : 0)) && go_on;
 }
 
