@@ -46,7 +46,7 @@ const char hg_cli_usage[] =
     "  --version, -h/--help\n"
     "\n"
     "exit status: 0 every site passes, 1 a site fails, 2 could not check (usage, configuration,\n"
-    "unreadable input)\n";
+    "unreadable input, unwritable output)\n";
 
 int hg_cli_usage_error(FILE *err, const char *fmt, const char *arg) {
   fputs("hardguard: ", err);
