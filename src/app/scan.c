@@ -128,22 +128,20 @@ static void publish(worker *w, size_t i) {
   drain(j);
 }
 
-// Checks a big file with the big lock held (taken by the caller), then returns its tree's memory.
-static void release_big(worker *w);
+// Lets go of the big lock, and first of the big file's bytes, so that the next big file is not
+// read while they are still held.
+static void release_big(worker *w) {
+  hg_reader_trim(w->reader);
+  pthread_mutex_unlock(&w->job->big);
+}
 
+// Checks a big file with the big lock held (taken by the caller), then returns its tree's memory.
 static void check_big(worker *w, hg_surface_id surface, hg_source *src) {
   check(w, surface, src);
 #ifdef __GLIBC__
   malloc_trim(0);
 #endif
   release_big(w);
-}
-
-// Lets go of the big lock, and first of the big file's bytes, so that the next big file is not
-// read while they are still held.
-static void release_big(worker *w) {
-  hg_reader_trim(w->reader);
-  pthread_mutex_unlock(&w->job->big);
 }
 
 static bool scan_path(worker *w, size_t i);

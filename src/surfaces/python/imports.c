@@ -110,7 +110,7 @@ bool hg_imports_has_module(const hg_imports *self, const char *module) {
 }
 
 const char *hg_imports_lookup(const hg_imports *self, const char *name, size_t len) {
-  const size_t *at = self->bindings.len ? hg_table_get(&self->by_name, name, len) : NULL;
+  const size_t *at = hg_table_get(&self->by_name, name, len);
   return at ? self->bindings.items[*at - 1].qualified : NULL;
 }
 
