@@ -16,6 +16,10 @@ struct hg_dispatch {
   uint32_t n_wild;
   TSFieldId *wild_field;  // per wildcard pattern: a field its root must have (0: none to check cheaply)
   bool *fixed;            // per pattern: each capture once in every match, or never (none optional or repeated)
+  // Per pattern: the first pattern of the same shape (its items, captures included, the same:
+  // sdk-run's patterns differ in their predicates alone), else itself. At a node where that one
+  // was tried, this one's matches are its matches: the shape is matched once.
+  uint32_t *same;
 };
 
 enum { MAX_ROOT_TYPES = 32 };
@@ -50,6 +54,19 @@ static TSFieldId needed_field(const hg_shapes *s, uint32_t item) {
   return 0;
 }
 
+// Are items a and b (and the items below them) the same, captures included?
+static bool same_item(const hg_shapes *s, uint32_t a, uint32_t b) {
+  const hg_item *x = hg_shapes_item(s, a), *y = hg_shapes_item(s, b);
+  if (x->kind != y->kind || x->quant != y->quant || x->immediate != y->immediate || x->last != y->last ||
+      x->symbol != y->symbol || x->field != y->field || x->n_captures != y->n_captures || x->n != y->n)
+    return false;
+  for (uint8_t c = 0; c < x->n_captures; c++)
+    if (x->captures[c] != y->captures[c]) return false;
+  for (uint32_t k = 0; k < x->n; k++)
+    if (!same_item(s, x->first + k, y->first + k)) return false;
+  return true;
+}
+
 hg_dispatch *hg_dispatch_new(const hg_shapes *shapes) {
   hg_dispatch *self = hg_xcalloc(1, sizeof(hg_dispatch));
   self->shapes = shapes;
@@ -59,7 +76,12 @@ hg_dispatch *hg_dispatch_new(const hg_shapes *shapes) {
   self->wild = hg_xcalloc(n ? n : 1, sizeof(uint32_t));
   self->wild_field = hg_xcalloc(n ? n : 1, sizeof(TSFieldId));
   self->fixed = hg_xcalloc(n ? n : 1, sizeof(bool));
+  self->same = hg_xcalloc(n ? n : 1, sizeof(uint32_t));
   for (uint32_t p = 0; p < n; p++) {
+    self->same[p] = p;
+    for (uint32_t q = 0; q < p && self->same[p] == p; q++)
+      if (self->same[q] == q && same_item(shapes, hg_shapes_get(shapes, q)->root, hg_shapes_get(shapes, p)->root))
+        self->same[p] = q;
     self->fixed[p] = true;
     for (uint32_t c = 0; c < hg_shapes_capture_count(shapes) && self->fixed[p]; c++) {
       TSQuantifier q = hg_shapes_capture_quantifier(shapes, p, c);
@@ -98,6 +120,7 @@ void hg_dispatch_free(hg_dispatch *self) {
   free(self->wild);
   free(self->wild_field);
   free(self->fixed);
+  free(self->same);
   free(self);
 }
 
@@ -155,6 +178,14 @@ struct hg_walker {
   TSTreeCursor cursor;  // reset for each node whose children are read
   bool have_cursor;
   uint32_t pattern;  // being tried
+  // Per pattern, the matches its last try left (found[from .. to)) and the node it was tried at
+  // (the walk's count of nodes tried: `tried`), for the patterns of the same shape after it.
+  struct tried {
+    uint64_t at;
+    uint32_t from, to;
+  } *tries;
+  uint32_t n_tries;
+  uint64_t tried;
 };
 
 hg_walker *hg_walker_new(void) { return hg_xcalloc(1, sizeof(hg_walker)); }
@@ -168,6 +199,7 @@ void hg_walker_free(hg_walker *self) {
   free(self->cache.items);
   free(self->slots);
   free(self->kids.items);
+  free(self->tries);
   if (self->have_cursor) ts_tree_cursor_delete(&self->cursor);
   free(self);
 }
@@ -433,15 +465,31 @@ static void keep_distinct(hg_walker *w, size_t from) {
 static void try_pattern(hg_walker *w, const hg_dispatch *d, uint32_t p, const kid *node) {
   static const cont done = {.fn = record};
   size_t from = w->found.len;
+  const struct tried *t = &w->tries[d->same[p]];
+  if (d->same[p] != p && t->at == w->tried) {  // its shape's matches here, as they were kept
+    for (uint32_t i = t->from; i < t->to; i++) {
+      found f = w->found.items[i];
+      f.pattern = p;
+      HG_VEC_PUSH(&w->found, f);
+    }
+    return;
+  }
   w->pattern = p;
   match(w, hg_shapes_get(d->shapes, p)->root, node, 0, &done);
   if (w->found.len - from > 1) (d->fixed[p] ? keep_distinct : keep_longest)(w, from);
+  w->tries[p] = (struct tried){w->tried, (uint32_t)from, (uint32_t)w->found.len};
 }
 
 void hg_walker_exec(hg_walker *self, const hg_dispatch *d, const uint8_t *enabled, TSNode root) {
   self->items = hg_shapes_items(d->shapes);
   self->caps.len = self->found.len = self->stack.len = self->kids.len = 0;
   self->next = 0;
+  uint32_t n = hg_shapes_count(d->shapes);
+  if (self->n_tries < n) {
+    free(self->tries);
+    self->tries = hg_xcalloc(n, sizeof(*self->tries));
+    self->n_tries = n;
+  }
   TSTreeCursor walk = ts_tree_cursor_new(root);
   for (;;) {
     TSNode node = ts_tree_cursor_current_node(&walk);
@@ -461,6 +509,7 @@ void hg_walker_exec(hg_walker *self, const hg_dispatch *d, const uint8_t *enable
         self->gen = 1;
       }
       kid at = {node, sym, 0, named};
+      self->tried++;
       // Both lists ascend: their patterns are tried in index order.
       for (uint32_t a = 0, b = 0; a < n_ids || b < n_wild;) {
         bool from_ids = b == n_wild || (a < n_ids && ids[a] < d->wild[b]);

@@ -259,6 +259,14 @@ static const char *const QUERIES[] = {
     "((call arguments: (argument_list . (integer)+ . (_) @after)) @site)",
     "((call) @a)\n((call function: (identifier)) @b)\n((argument_list) @c)",
     "(argument_list (_))",  // no capture: one match a node, however many children match
+    // Patterns of one shape (sdk-run's, which differ in their predicates) are matched once a node:
+    // each still has every match, as its own; a capture of another name is another shape.
+    "((call function: (identifier) @f arguments: (argument_list) @args) @site)\n"
+    "((call function: (identifier) @f arguments: (argument_list) @args) @site)\n"
+    "((call function: (identifier) @g arguments: (argument_list) @args) @site)\n"
+    "((call function: (identifier) @f arguments: (argument_list) @args) @site)",
+    "((call arguments: (argument_list (_) @any)) @site)\n((call arguments: (argument_list (_)? @any)) @site)\n"
+    "((call arguments: (argument_list (_) @any)) @site)",
 };
 
 static void test_shape__walk_finds_what_the_query_engine_finds(void **state) {
@@ -335,6 +343,38 @@ static void test_shape__order_and_enabled_patterns(void **state) {
   hg_shapes_free(s);
 }
 
+// A pattern of the same shape as an earlier one has the matches that one has at the node, under
+// its own index, also when the earlier one is not tried.
+static void test_shape__same_shapes(void **state) {
+  (void)state;
+  const char *src = "a(b(1))\n";
+  hg_shapes *s = compile("((call) @x)\n((argument_list) @y)\n((call) @x)\n((call (argument_list)) @x)");
+  hg_dispatch *d = hg_dispatch_new(s);
+  hg_walker *w = hg_walker_new();
+  TSParser *parser = ts_parser_new();
+  ts_parser_set_language(parser, tree_sitter_python());
+  TSTree *tree = ts_parser_parse_string(parser, NULL, src, (uint32_t)strlen(src));
+  static const uint8_t all[] = {1, 1, 1, 1}, not_first[] = {0, 1, 1, 0};
+  static const struct {
+    const uint8_t *enabled;
+    const char *want;
+  } cases[] = {{all, "0@0 2@0 3@0 1@1 0@2 2@2 3@2 1@3 "}, {not_first, "2@0 1@1 2@2 1@3 "}};
+  for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+    hg_walker_exec(w, d, cases[i].enabled, ts_tree_root_node(tree));
+    TSQueryMatch m;
+    char got[128] = "";
+    while (hg_walker_next_match(w, &m))
+      snprintf(got + strlen(got), sizeof(got) - strlen(got), "%u@%u ", m.pattern_index,
+               ts_node_start_byte(m.captures[0].node));
+    assert_string_equal(got, cases[i].want);
+  }
+  ts_tree_delete(tree);
+  ts_parser_delete(parser);
+  hg_walker_free(w);
+  hg_dispatch_free(d);
+  hg_shapes_free(s);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_shape__refusals_name_their_place),
@@ -343,6 +383,7 @@ int main(void) {
       cmocka_unit_test(test_shape__walk_finds_what_the_query_engine_finds),
       cmocka_unit_test(test_shape__where_libtree_sitter_misses),
       cmocka_unit_test(test_shape__order_and_enabled_patterns),
+      cmocka_unit_test(test_shape__same_shapes),
   };
   return cmocka_run_group_tests_name("shape", tests, NULL, NULL);
 }
