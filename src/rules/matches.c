@@ -24,14 +24,24 @@ void hg_matches_free(hg_matches *self) {
   free(self);
 }
 
-void hg_matches_exec(hg_matches *self, const hg_rules_query *q, TSNode root) {
+const TSNode *hg_matches_exec_keeping(hg_matches *self, const hg_rules_query *q, TSNode root, TSSymbol keep,
+                                     size_t *n) {
   self->q = q;
+  *n = 0;
   if (q->reference) {
     if (!self->cursor) self->cursor = ts_query_cursor_new();
     ts_query_cursor_exec(self->cursor, q->reference, root);
-  } else {
-    hg_walker_exec(self->walker, q->dispatch, q->enabled, root);
+    return NULL;
   }
+  hg_walker_exec(self->walker, q->dispatch, q->enabled, root, keep);
+  static const TSNode none;  // none kept: an empty list, not NULL
+  const TSNode *kept = hg_walker_kept(self->walker, n);
+  return kept ? kept : &none;
+}
+
+void hg_matches_exec(hg_matches *self, const hg_rules_query *q, TSNode root) {
+  size_t n;
+  hg_matches_exec_keeping(self, q, root, 0, &n);
 }
 
 bool hg_matches_next(hg_matches *self, TSQueryMatch *m) {

@@ -15,6 +15,11 @@ void hg_matches_free(hg_matches *self);
 
 /** Finds the matches of query `q`'s patterns (those of its units, with the facts) under `root`. */
 void hg_matches_exec(hg_matches *self, const hg_rules_query *q, TSNode root);
+/** ... and every node of type `keep` under root, in pre-order, which the walk passes anyway (a
+ *  surface's table of its calls then costs no walk of its own): *n of them, valid until the next
+ *  exec; NULL when no walk found the matches (the reference engine), and they were not kept. */
+const TSNode *hg_matches_exec_keeping(hg_matches *self, const hg_rules_query *q, TSNode root, TSSymbol keep,
+                                     size_t *n);
 /** The next of them; its captures stay valid until the next hg_matches_exec. */
 bool hg_matches_next(hg_matches *self, TSQueryMatch *m);
 

@@ -186,6 +186,7 @@ struct hg_walker {
   } *tries;
   uint32_t n_tries;
   uint64_t tried;
+  HG_VEC(TSNode) kept;  // the last walk's nodes of the type it was asked to keep
 };
 
 hg_walker *hg_walker_new(void) { return hg_xcalloc(1, sizeof(hg_walker)); }
@@ -200,6 +201,7 @@ void hg_walker_free(hg_walker *self) {
   free(self->slots);
   free(self->kids.items);
   free(self->tries);
+  free(self->kept.items);
   if (self->have_cursor) ts_tree_cursor_delete(&self->cursor);
   free(self);
 }
@@ -480,9 +482,9 @@ static void try_pattern(hg_walker *w, const hg_dispatch *d, uint32_t p, const ki
   w->tries[p] = (struct tried){w->tried, (uint32_t)from, (uint32_t)w->found.len};
 }
 
-void hg_walker_exec(hg_walker *self, const hg_dispatch *d, const uint8_t *enabled, TSNode root) {
+void hg_walker_exec(hg_walker *self, const hg_dispatch *d, const uint8_t *enabled, TSNode root, TSSymbol keep) {
   self->items = hg_shapes_items(d->shapes);
-  self->caps.len = self->found.len = self->stack.len = self->kids.len = 0;
+  self->caps.len = self->found.len = self->stack.len = self->kids.len = self->kept.len = 0;
   self->next = 0;
   uint32_t n = hg_shapes_count(d->shapes);
   if (self->n_tries < n) {
@@ -494,6 +496,7 @@ void hg_walker_exec(hg_walker *self, const hg_dispatch *d, const uint8_t *enable
   for (;;) {
     TSNode node = ts_tree_cursor_current_node(&walk);
     TSSymbol sym = ts_node_symbol(node);
+    if (sym == keep && keep) HG_VEC_PUSH(&self->kept, node);
     const uint32_t *ids = NULL;
     uint32_t n_ids = 0, n_wild = 0;
     if (sym < d->n_symbols) {
@@ -526,6 +529,11 @@ void hg_walker_exec(hg_walker *self, const hg_dispatch *d, const uint8_t *enable
   }
 out:
   ts_tree_cursor_delete(&walk);
+}
+
+const TSNode *hg_walker_kept(const hg_walker *self, size_t *n) {
+  *n = self->kept.len;
+  return self->kept.items;
 }
 
 bool hg_walker_next_match(hg_walker *self, TSQueryMatch *m) {

@@ -23,8 +23,10 @@ void hg_walker_free(hg_walker *self);
 
 /** Walks the tree under `root` once and keeps every match of the patterns `enabled` says to try
  *  (enabled[i] for pattern i; NULL: every pattern), in the order of their nodes (pre-order), then
- *  of their patterns. */
-void hg_walker_exec(hg_walker *self, const hg_dispatch *dispatch, const uint8_t *enabled, TSNode root);
+ *  of their patterns; and every node of type `keep` (0: none), in pre-order (hg_walker_kept). */
+void hg_walker_exec(hg_walker *self, const hg_dispatch *dispatch, const uint8_t *enabled, TSNode root, TSSymbol keep);
+/** The nodes of type `keep` the last walk passed: *n of them (valid until the next walk). */
+const TSNode *hg_walker_kept(const hg_walker *self, size_t *n);
 /** The next match of the last walk (its captures stay valid until the next hg_walker_exec). */
 bool hg_walker_next_match(hg_walker *self, TSQueryMatch *match);
 

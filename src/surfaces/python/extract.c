@@ -266,8 +266,15 @@ void hg_extract(hg_extractor *self, const hg_ruleset *rules, const hg_config *co
 
   // Pass 1: imports take effect at once; site matches wait until every import is known, since
   // an import may follow its use in the file (function-local imports, late imports).
+  // The walk keeps the file's calls too: the table of its callers' calls (project/calls.c) is
+  // made from them, not from another walk.
   hg_matches *cursor = hg_extractor_cursor(self);
-  hg_matches_exec(cursor, q, root);
+  size_t n_calls;
+  const TSNode *calls = hg_matches_exec_keeping(
+      cursor, q, root, ts_language_symbol_for_name(ts_tree_language(tree), "call", 4, true), &n_calls);
+  TSNode *own_calls = calls ? hg_arena_alloc(arena, (n_calls ? n_calls : 1) * sizeof(TSNode)) : NULL;
+  if (own_calls && n_calls)
+    memcpy(own_calls, calls, n_calls * sizeof(TSNode));
   TSQueryMatch m;
   hg_python_model names = {.src = source->data, .imports = imports};
   hg_predctx pctx = {.src = source->data,
@@ -315,7 +322,9 @@ void hg_extract(hg_extractor *self, const hg_ruleset *rules, const hg_config *co
                            .src = source->data,
                            .len = source->len,
                            .root = root,
-                           .imports = imports};
+                           .imports = imports,
+                           .calls = own_calls,
+                           .n_calls = n_calls};
   hg_resolver r = {.engine = &hg_python_engine,
                    .src = source->data,
                    .imports = imports,

@@ -13,33 +13,24 @@ struct hg_calls {
   node_vec *lists;  // in the arena
 };
 
-hg_calls *hg_calls_of(const hg_module *m, hg_arena *arena) {
+hg_calls *hg_calls_from(const hg_module *m, const TSNode *calls, size_t n, hg_arena *arena) {
   hg_calls *self = hg_arena_alloc(arena, sizeof(hg_calls));
   hg_table_init(&self->by_name, arena, 0);
   HG_VEC(node_vec) lists = {0};
-  TSTreeCursor c = ts_tree_cursor_new(m->root);
-  for (bool more = true; more;) {
-    TSNode n = ts_tree_cursor_current_node(&c);
-    if (hg_node_is(n, "call")) {
-      TSNode f = hg_node_field(n, "function");
-      TSNode last = hg_node_is(f, "attribute") ? hg_node_field(f, "attribute") : f;
-      if (hg_node_is(last, "identifier")) {
-        bool added;
-        size_t *slot = hg_table_put(&self->by_name, m->src + ts_node_start_byte(last),
-                                    ts_node_end_byte(last) - ts_node_start_byte(last), &added);
-        if (added) {
-          *slot = lists.len;
-          HG_VEC_PUSH(&lists, (node_vec){0});
-        }
-        HG_VEC_PUSH(&lists.items[*slot], n);
+  for (size_t i = 0; i < n; i++) {
+    TSNode f = hg_node_field(calls[i], "function");
+    TSNode last = hg_node_is(f, "attribute") ? hg_node_field(f, "attribute") : f;
+    if (hg_node_is(last, "identifier")) {
+      bool added;
+      size_t *slot = hg_table_put(&self->by_name, m->src + ts_node_start_byte(last),
+                                  ts_node_end_byte(last) - ts_node_start_byte(last), &added);
+      if (added) {
+        *slot = lists.len;
+        HG_VEC_PUSH(&lists, (node_vec){0});
       }
+      HG_VEC_PUSH(&lists.items[*slot], calls[i]);
     }
-    if (ts_tree_cursor_goto_first_child(&c))
-      continue;
-    while (!(more = ts_tree_cursor_goto_next_sibling(&c)) && ts_tree_cursor_goto_parent(&c))
-      ;
   }
-  ts_tree_cursor_delete(&c);
   // Into the arena, so that the table goes with it.
   self->lists = hg_arena_alloc(arena, (lists.len ? lists.len : 1) * sizeof(node_vec));
   for (size_t i = 0; i < lists.len; i++) {
@@ -50,6 +41,26 @@ hg_calls *hg_calls_of(const hg_module *m, hg_arena *arena) {
     free(lists.items[i].items);
   }
   free(lists.items);
+  return self;
+}
+
+hg_calls *hg_calls_of(const hg_module *m, hg_arena *arena) {
+  if (m->calls)
+    return hg_calls_from(m, m->calls, m->n_calls, arena);
+  node_vec calls = {0};
+  TSTreeCursor c = ts_tree_cursor_new(m->root);
+  for (bool more = true; more;) {
+    TSNode n = ts_tree_cursor_current_node(&c);
+    if (hg_node_is(n, "call"))
+      HG_VEC_PUSH(&calls, n);
+    if (ts_tree_cursor_goto_first_child(&c))
+      continue;
+    while (!(more = ts_tree_cursor_goto_next_sibling(&c)) && ts_tree_cursor_goto_parent(&c))
+      ;
+  }
+  ts_tree_cursor_delete(&c);
+  hg_calls *self = hg_calls_from(m, calls.items, calls.len, arena);
+  free(calls.items);
   return self;
 }
 

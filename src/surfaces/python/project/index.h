@@ -25,6 +25,8 @@ typedef struct hg_module {
   size_t len;
   TSNode root; // the module node
   const struct hg_imports *imports;
+  const TSNode *calls; // its call nodes in pre-order, as the rules' walk kept them (NULL: not kept)
+  size_t n_calls;
 } hg_module;
 
 typedef struct hg_index hg_index;
