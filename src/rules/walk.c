@@ -16,10 +16,14 @@ struct hg_dispatch {
   uint32_t n_wild;
   TSFieldId *wild_field;  // per wildcard pattern: a field its root must have (0: none to check cheaply)
   bool *fixed;            // per pattern: each capture once in every match, or never (none optional or repeated)
-  // Per pattern: the first pattern of the same shape (its items, captures included, the same:
-  // sdk-run's patterns differ in their predicates alone), else itself. At a node where that one
-  // was tried, this one's matches are its matches: the shape is matched once.
+  // Per pattern: the first pattern of the same shape (its items the same, each capture of one
+  // standing where a capture of the other does, one to one: sdk-run's patterns differ in their
+  // predicates and the names of their captures), else itself: its shape. At a node where a
+  // pattern of that shape was tried, this one's matches are that one's, their captures renamed
+  // (to_shape: a capture id of the pattern -> the shape's; from_shape: back; NULL: the same ids):
+  // the shape is matched once, whichever of its patterns are enabled.
   uint32_t *same;
+  uint16_t **to_shape, **from_shape;
 };
 
 enum { MAX_ROOT_TYPES = 32 };
@@ -54,16 +58,20 @@ static TSFieldId needed_field(const hg_shapes *s, uint32_t item) {
   return 0;
 }
 
-// Are items a and b (and the items below them) the same, captures included?
-static bool same_item(const hg_shapes *s, uint32_t a, uint32_t b) {
+// Are items a and b (and the items below them) the same, each capture of a standing where one of
+// b does, one to one? to[c] is b's capture for a's c so far, from[c] a's for b's (UINT16_MAX: none).
+static bool same_item(const hg_shapes *s, uint32_t a, uint32_t b, uint16_t *to, uint16_t *from) {
   const hg_item *x = hg_shapes_item(s, a), *y = hg_shapes_item(s, b);
   if (x->kind != y->kind || x->quant != y->quant || x->immediate != y->immediate || x->last != y->last ||
       x->symbol != y->symbol || x->field != y->field || x->n_captures != y->n_captures || x->n != y->n)
     return false;
-  for (uint8_t c = 0; c < x->n_captures; c++)
-    if (x->captures[c] != y->captures[c]) return false;
+  for (uint8_t c = 0; c < x->n_captures; c++) {
+    uint16_t u = x->captures[c], v = y->captures[c];
+    if ((to[u] != UINT16_MAX && to[u] != v) || (from[v] != UINT16_MAX && from[v] != u)) return false;
+    to[u] = v, from[v] = u;
+  }
   for (uint32_t k = 0; k < x->n; k++)
-    if (!same_item(s, x->first + k, y->first + k)) return false;
+    if (!same_item(s, x->first + k, y->first + k, to, from)) return false;
   return true;
 }
 
@@ -77,17 +85,35 @@ hg_dispatch *hg_dispatch_new(const hg_shapes *shapes) {
   self->wild_field = hg_xcalloc(n ? n : 1, sizeof(TSFieldId));
   self->fixed = hg_xcalloc(n ? n : 1, sizeof(bool));
   self->same = hg_xcalloc(n ? n : 1, sizeof(uint32_t));
+  self->to_shape = hg_xcalloc(n ? n : 1, sizeof(uint16_t *));
+  self->from_shape = hg_xcalloc(n ? n : 1, sizeof(uint16_t *));
+  uint32_t nc = hg_shapes_capture_count(shapes) ? hg_shapes_capture_count(shapes) : 1;
+  uint16_t *to = hg_xcalloc(nc, sizeof(uint16_t)), *from = hg_xcalloc(nc, sizeof(uint16_t));
   for (uint32_t p = 0; p < n; p++) {
     self->same[p] = p;
-    for (uint32_t q = 0; q < p && self->same[p] == p; q++)
-      if (self->same[q] == q && same_item(shapes, hg_shapes_get(shapes, q)->root, hg_shapes_get(shapes, p)->root))
-        self->same[p] = q;
+    for (uint32_t q = 0; q < p && self->same[p] == p; q++) {
+      if (self->same[q] != q) continue;
+      memset(to, 0xFF, nc * sizeof(uint16_t));
+      memset(from, 0xFF, nc * sizeof(uint16_t));
+      if (!same_item(shapes, hg_shapes_get(shapes, q)->root, hg_shapes_get(shapes, p)->root, to, from)) continue;
+      self->same[p] = q;
+      bool renamed = false;
+      for (uint32_t c = 0; c < nc; c++) renamed |= to[c] != UINT16_MAX && to[c] != c;
+      if (renamed) {
+        self->from_shape[p] = hg_xcalloc(nc, sizeof(uint16_t));
+        memcpy(self->from_shape[p], to, nc * sizeof(uint16_t));
+        self->to_shape[p] = hg_xcalloc(nc, sizeof(uint16_t));
+        memcpy(self->to_shape[p], from, nc * sizeof(uint16_t));
+      }
+    }
     self->fixed[p] = true;
     for (uint32_t c = 0; c < hg_shapes_capture_count(shapes) && self->fixed[p]; c++) {
       TSQuantifier q = hg_shapes_capture_quantifier(shapes, p, c);
       self->fixed[p] = q == TSQuantifierZero || q == TSQuantifierOne;
     }
   }
+  free(to);
+  free(from);
   // Two passes over the roots: count per type, then place (a pattern in the order of its index).
   TSSymbol types[MAX_ROOT_TYPES];
   uint32_t total = 0, k;
@@ -120,6 +146,9 @@ void hg_dispatch_free(hg_dispatch *self) {
   free(self->wild);
   free(self->wild_field);
   free(self->fixed);
+  for (uint32_t p = 0; p < hg_shapes_count(self->shapes); p++) free(self->to_shape[p]), free(self->from_shape[p]);
+  free(self->to_shape);
+  free(self->from_shape);
   free(self->same);
   free(self);
 }
@@ -178,11 +207,13 @@ struct hg_walker {
   TSTreeCursor cursor;  // reset for each node whose children are read
   bool have_cursor;
   uint32_t pattern;  // being tried
-  // Per pattern, the matches its last try left (found[from .. to)) and the node it was tried at
-  // (the walk's count of nodes tried: `tried`), for the patterns of the same shape after it.
+  // Per shape (dispatch.same), the matches the last try of one of its patterns (`by`) left
+  // (found[from .. to)) and the node it was at (the walk's count of nodes tried: `tried`), for the
+  // patterns of that shape tried after it there.
   struct tried {
     uint64_t at;
-    uint32_t from, to;
+    uint32_t from, to, by;
+    bool sorted;  // its matches' captures were put in the order of their ids (keep_distinct)
   } *tries;
   uint32_t n_tries;
   uint64_t tried;
@@ -467,19 +498,37 @@ static void keep_distinct(hg_walker *w, size_t from) {
 static void try_pattern(hg_walker *w, const hg_dispatch *d, uint32_t p, const kid *node) {
   static const cont done = {.fn = record};
   size_t from = w->found.len;
-  const struct tried *t = &w->tries[d->same[p]];
-  if (d->same[p] != p && t->at == w->tried) {  // its shape's matches here, as they were kept
+  struct tried *t = &w->tries[d->same[p]];
+  if (t->at == w->tried) {  // a pattern of its shape was tried here: its matches, as they were kept
+    const uint16_t *to = d->to_shape[t->by], *back = d->from_shape[p];
     for (uint32_t i = t->from; i < t->to; i++) {
       found f = w->found.items[i];
       f.pattern = p;
+      if (to || back) {  // the captures under this pattern's ids, in their order if keep_distinct ordered them
+        f.first = (uint32_t)w->caps.len;
+        for (uint16_t c = 0; c < f.n; c++) {
+          TSQueryCapture k = w->caps.items[w->found.items[i].first + c];
+          if (to) k.index = to[k.index];
+          if (back) k.index = back[k.index];
+          HG_VEC_PUSH(&w->caps, k);
+        }
+        TSQueryCapture *c = &w->caps.items[f.first];
+        for (uint16_t a = 1; t->sorted && a < f.n; a++)
+          for (uint16_t b = a; b > 0 && c[b - 1].index > c[b].index; b--) {
+            TSQueryCapture x = c[b];
+            c[b] = c[b - 1];
+            c[b - 1] = x;
+          }
+      }
       HG_VEC_PUSH(&w->found, f);
     }
     return;
   }
   w->pattern = p;
   match(w, hg_shapes_get(d->shapes, p)->root, node, 0, &done);
-  if (w->found.len - from > 1) (d->fixed[p] ? keep_distinct : keep_longest)(w, from);
-  w->tries[p] = (struct tried){w->tried, (uint32_t)from, (uint32_t)w->found.len};
+  bool several = w->found.len - from > 1;
+  if (several) (d->fixed[p] ? keep_distinct : keep_longest)(w, from);
+  *t = (struct tried){w->tried, (uint32_t)from, (uint32_t)w->found.len, p, several && d->fixed[p]};
 }
 
 void hg_walker_exec(hg_walker *self, const hg_dispatch *d, const uint8_t *enabled, TSNode root, TSSymbol keep) {

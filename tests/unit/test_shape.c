@@ -267,6 +267,13 @@ static const char *const QUERIES[] = {
     "((call function: (identifier) @f arguments: (argument_list) @args) @site)",
     "((call arguments: (argument_list (_) @any)) @site)\n((call arguments: (argument_list (_)? @any)) @site)\n"
     "((call arguments: (argument_list (_) @any)) @site)",
+    // ... and so are those whose captures are named otherwise, one to one (their matches renamed).
+    "((call function: (identifier) @f arguments: (argument_list) @args) @site)\n"
+    "((call function: (identifier) @g arguments: (argument_list) @a2) @s2)\n"
+    "((call function: (identifier) @f arguments: (argument_list) @f) @site)",  // two for one: another shape
+    "((call arguments: (argument_list (_) @x)) @y)\n((call arguments: (argument_list (_) @y)) @x)\n"
+    "((call arguments: (argument_list . (comment)* @x . (_) @z)) @y)\n"
+    "((call arguments: (argument_list . (comment)* @y . (_) @z)) @x)",
 };
 
 static void test_shape__walk_finds_what_the_query_engine_finds(void **state) {
