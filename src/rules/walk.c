@@ -181,6 +181,11 @@ typedef struct {
   kids_ref kids;
 } cached_read;
 
+// A node the walk is inside: its children are wkids[base .. base + n), `next` the next to visit.
+typedef struct {
+  size_t base, n, next;
+} frame;
+
 typedef struct {
   const void *id;
   uint32_t gen;  // the slot is empty unless it is the walker's current generation
@@ -193,10 +198,11 @@ struct hg_walker {
   HG_VEC(TSQueryCapture) caps;   // of the matches kept
   HG_VEC(found) found;
   // The children of the node the patterns are tried at, and of the nodes CACHE_DEPTH below it (the
-  // call, its argument list, its keyword arguments): read once for all the patterns tried there
-  // (cache, found through slots, a hash table whose entries of an earlier node are of an earlier
-  // generation: emptied by counting). Deeper ones are read onto a stack (kids) and dropped when
-  // their item is done.
+  // call, its argument list, its keyword arguments): read once for all the patterns tried there,
+  // those tried below, and the walk (cache, found through slots, a hash table whose entries of an
+  // earlier generation count as empty: emptied by counting, for each tree and past
+  // CACHE_KIDS_MAX children). Deeper ones are read onto a stack (kids) and dropped when their
+  // item is done.
   kid_vec ckids;
   HG_VEC(cached_read) cache;
   cache_slot *slots;
@@ -218,6 +224,9 @@ struct hg_walker {
   uint32_t n_tries;
   uint64_t tried;
   HG_VEC(TSNode) kept;  // the last walk's nodes of the type it was asked to keep
+  // The walk's path: the children of each node it is inside (wkids), a frame per such node.
+  kid_vec wkids;
+  HG_VEC(frame) frames;
 };
 
 hg_walker *hg_walker_new(void) { return hg_xcalloc(1, sizeof(hg_walker)); }
@@ -233,20 +242,26 @@ void hg_walker_free(hg_walker *self) {
   free(self->kids.items);
   free(self->tries);
   free(self->kept.items);
+  free(self->wkids.items);
+  free(self->frames.items);
   if (self->have_cursor) ts_tree_cursor_delete(&self->cursor);
   free(self);
 }
 
 #define KIDS_OF(w, r) ((r).cached ? (w)->ckids.items : (w)->kids.items)
 
-// Appends the children of `node` to `to` (the walker's ckids or kids).
-static kids_ref read_kids(hg_walker *w, TSNode node, bool cached) {
+static void cursor_at(hg_walker *w, TSNode node) {
   if (!w->have_cursor) {
     w->cursor = ts_tree_cursor_new(node);
     w->have_cursor = true;
   } else {
     ts_tree_cursor_reset(&w->cursor, node);
   }
+}
+
+// Appends the children of `node` to `to` (the walker's ckids or kids).
+static kids_ref read_kids(hg_walker *w, TSNode node, bool cached) {
+  cursor_at(w, node);
   kid_vec *to = cached ? &w->ckids : &w->kids;
   kids_ref r = {cached, to->len, 0, SIZE_MAX};
   if (ts_tree_cursor_goto_first_child(&w->cursor)) {
@@ -349,7 +364,10 @@ static void seq(hg_walker *w, uint32_t first, uint32_t i, uint32_t n, kids_ref k
   }
 }
 
-enum { CACHE_DEPTH = 2 };
+// The children of the nodes down to CACHE_DEPTH below a node patterns are tried at are kept (for
+// the other patterns tried there, those tried further down, and the walk) until more than
+// CACHE_KIDS_MAX are (160 KB: more costs memory, and no instructions on corpus C).
+enum { CACHE_DEPTH = 2, CACHE_KIDS_MAX = 1 << 12 };
 
 static size_t slot_of(const hg_walker *w, const void *id) {
   uintptr_t h = (uintptr_t)id;
@@ -358,6 +376,22 @@ static size_t slot_of(const hg_walker *w, const void *id) {
   size_t i = (size_t)(h >> 20) & (w->n_slots - 1);
   while (w->slots[i].gen == w->gen && w->slots[i].id != id) i = (i + 1) & (w->n_slots - 1);
   return i;
+}
+
+// A new generation of the cache: every entry of the earlier ones emptied at once.
+static void new_generation(hg_walker *w) {
+  w->cache.len = w->ckids.len = 0;
+  if (++w->gen == 0) {
+    memset(w->slots, 0, w->n_slots * sizeof(cache_slot));
+    w->gen = 1;
+  }
+}
+
+// The children of `node` the patterns tried at the last node read, if they read them.
+static const kids_ref *cached_only(const hg_walker *w, const void *id) {
+  if (!w->n_slots) return NULL;
+  size_t i = slot_of(w, id);
+  return w->slots[i].gen == w->gen ? &w->cache.items[w->slots[i].read].kids : NULL;
 }
 
 // The cached children of `node`, read now if they were not.
@@ -531,6 +565,51 @@ static void try_pattern(hg_walker *w, const hg_dispatch *d, uint32_t p, const ki
   *t = (struct tried){w->tried, (uint32_t)from, (uint32_t)w->found.len, p, several && d->fixed[p]};
 }
 
+// The patterns whose root may be `at`, tried there in index order; `at` kept if of type `keep`.
+static void visit(hg_walker *self, const hg_dispatch *d, const uint8_t *enabled, const kid *at, TSSymbol keep) {
+  TSSymbol sym = at->symbol;
+  if (sym == keep && keep) HG_VEC_PUSH(&self->kept, at->node);
+  const uint32_t *ids = NULL;
+  uint32_t n_ids = 0, n_wild = 0;
+  if (sym < d->n_symbols) {
+    ids = d->ids + d->offsets[sym];
+    n_ids = d->offsets[sym + 1] - d->offsets[sym];
+  }
+  if (at->named && sym != (TSSymbol)-1) n_wild = d->n_wild;
+  if (!n_ids && !n_wild) return;
+  // What the patterns tried above read stays for these ones and for the walk below, up to a bound.
+  if (self->ckids.len > CACHE_KIDS_MAX) new_generation(self);
+  self->tried++;
+  // Both lists ascend: their patterns are tried in index order.
+  for (uint32_t a = 0, b = 0; a < n_ids || b < n_wild;) {
+    bool from_ids = b == n_wild || (a < n_ids && ids[a] < d->wild[b]);
+    uint32_t p = from_ids ? ids[a++] : d->wild[b++];
+    if (enabled && !enabled[p]) continue;
+    if (!from_ids && d->wild_field[b - 1] && ts_node_is_null(ts_node_child_by_field_id(at->node, d->wild_field[b - 1])))
+      continue;
+    try_pattern(self, d, p, at);
+  }
+}
+
+// Appends the children of `node` to the walk's path: those the patterns just tried read, copied,
+// or else read now (without their fields: the walk does not ask for them).
+static void walk_kids(hg_walker *w, TSNode node) {
+  const kids_ref *c = cached_only(w, node.id);
+  if (c) {
+    for (size_t i = 0; i < c->n; i++) HG_VEC_PUSH(&w->wkids, w->ckids.items[c->base + i]);
+    return;
+  }
+  cursor_at(w, node);
+  if (!ts_tree_cursor_goto_first_child(&w->cursor)) return;
+  do {
+    TSNode n = ts_tree_cursor_current_node(&w->cursor);
+    HG_VEC_PUSH(&w->wkids, ((kid){n, ts_node_symbol(n), 0, ts_node_is_named(n)}));
+  } while (ts_tree_cursor_goto_next_sibling(&w->cursor));
+}
+
+// The walk goes down the tree in pre-order with a list of children per level: a node's children are
+// read once, by the patterns tried at a node above when they look that deep (the call's argument
+// list and its arguments), else by the walk (a cursor's steps cost some 480 instructions each).
 void hg_walker_exec(hg_walker *self, const hg_dispatch *d, const uint8_t *enabled, TSNode root, TSSymbol keep) {
   self->items = hg_shapes_items(d->shapes);
   self->caps.len = self->found.len = self->stack.len = self->kids.len = self->kept.len = 0;
@@ -541,43 +620,24 @@ void hg_walker_exec(hg_walker *self, const hg_dispatch *d, const uint8_t *enable
     self->tries = hg_xcalloc(n, sizeof(*self->tries));
     self->n_tries = n;
   }
-  TSTreeCursor walk = ts_tree_cursor_new(root);
-  for (;;) {
-    TSNode node = ts_tree_cursor_current_node(&walk);
-    TSSymbol sym = ts_node_symbol(node);
-    if (sym == keep && keep) HG_VEC_PUSH(&self->kept, node);
-    const uint32_t *ids = NULL;
-    uint32_t n_ids = 0, n_wild = 0;
-    if (sym < d->n_symbols) {
-      ids = d->ids + d->offsets[sym];
-      n_ids = d->offsets[sym + 1] - d->offsets[sym];
+  new_generation(self);  // nothing read from an earlier tree (its nodes' addresses may be reused)
+  self->wkids.len = self->frames.len = 0;
+  HG_VEC_PUSH(&self->wkids, ((kid){root, ts_node_symbol(root), 0, ts_node_is_named(root)}));
+  HG_VEC_PUSH(&self->frames, ((frame){0, 1, 0}));
+  while (self->frames.len) {
+    frame *f = &self->frames.items[self->frames.len - 1];
+    if (f->next == f->n) {
+      self->wkids.len = f->base;
+      self->frames.len--;
+      continue;
     }
-    bool named = ts_node_is_named(node);
-    if (named && sym != (TSSymbol)-1) n_wild = d->n_wild;
-    if (n_ids || n_wild) {
-      self->cache.len = self->ckids.len = 0;
-      if (++self->gen == 0) {  // every slot of every earlier generation emptied at once
-        memset(self->slots, 0, self->n_slots * sizeof(cache_slot));
-        self->gen = 1;
-      }
-      kid at = {node, sym, 0, named};
-      self->tried++;
-      // Both lists ascend: their patterns are tried in index order.
-      for (uint32_t a = 0, b = 0; a < n_ids || b < n_wild;) {
-        bool from_ids = b == n_wild || (a < n_ids && ids[a] < d->wild[b]);
-        uint32_t p = from_ids ? ids[a++] : d->wild[b++];
-        if (enabled && !enabled[p]) continue;
-        if (!from_ids && d->wild_field[b - 1] && ts_node_is_null(ts_node_child_by_field_id(node, d->wild_field[b - 1])))
-          continue;
-        try_pattern(self, d, p, &at);
-      }
-    }
-    if (ts_node_child_count(node) && ts_tree_cursor_goto_first_child(&walk)) continue;
-    while (!ts_tree_cursor_goto_next_sibling(&walk))
-      if (!ts_tree_cursor_goto_parent(&walk)) goto out;
+    kid at = self->wkids.items[f->base + f->next++];
+    visit(self, d, enabled, &at, keep);
+    if (!ts_node_child_count(at.node)) continue;
+    size_t base = self->wkids.len;
+    walk_kids(self, at.node);
+    HG_VEC_PUSH(&self->frames, ((frame){base, self->wkids.len - base, 0}));
   }
-out:
-  ts_tree_cursor_delete(&walk);
 }
 
 const TSNode *hg_walker_kept(const hg_walker *self, size_t *n) {
