@@ -26,25 +26,9 @@ void hg_table_init(hg_table *t, hg_arena *arena, size_t expected) {
   alloc(t, cap);
 }
 
-// A key's hash, eight bytes a step (names and dotted paths of some 40 bytes: hg_hash's byte a step
-// was 1.7 % of corpus C). Only the table's slots depend on it: nothing is kept or printed in their
-// order.
-static uint64_t key_hash(const char *k, size_t n) {
-  uint64_t h = UINT64_C(0x9E3779B97F4A7C15) ^ n, w;
-  for (; n >= 8; k += 8, n -= 8) {
-    memcpy(&w, k, 8);
-    h = (h ^ w) * UINT64_C(0xBF58476D1CE4E5B9);
-    h ^= h >> 31;
-  }
-  w = 0;
-  memcpy(&w, k, n);
-  h = (h ^ w) * UINT64_C(0x94D049BB133111EB);
-  return h ^ h >> 32;
-}
-
 // The slot of `k`: where it is, or the empty one where it would go.
 static size_t slot(const hg_table *t, const char *k, size_t n) {
-  size_t at = (size_t)key_hash(k, n) & (t->cap - 1);
+  size_t at = (size_t)hg_hash_fast(0, k, n) & (t->cap - 1);  // names and paths of some 40 bytes
   while (t->key[at] && !(t->klen[at] == n && !memcmp(t->key[at], k, n)))
     at = (at + 1) & (t->cap - 1);
   return at;

@@ -283,3 +283,18 @@ uint64_t hg_hash_add(uint64_t h, const void *s, size_t n) {
 }
 
 uint64_t hg_hash(const char *s, size_t n) { return hg_hash_add(UINT64_C(1469598103934665603), s, n); }
+
+uint64_t hg_hash_fast(uint64_t h, const void *s, size_t n) {
+  const char *k = s;
+  uint64_t w;
+  h ^= UINT64_C(0x9E3779B97F4A7C15) ^ n;
+  for (; n >= 8; k += 8, n -= 8) {
+    memcpy(&w, k, 8);
+    h = (h ^ w) * UINT64_C(0xBF58476D1CE4E5B9);
+    h ^= h >> 31;
+  }
+  w = 0;
+  memcpy(&w, k, n);
+  h = (h ^ w) * UINT64_C(0x94D049BB133111EB);
+  return h ^ h >> 32;
+}

@@ -10,14 +10,17 @@
 
 #define HG_ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
 
-/** The one hash, 64-bit FNV-1a: hg_hash_add goes on from `h` over `n` more bytes. Two starts, both
- *  kept because what they made is stored by users and must not change: HG_HASH_SEED, FNV's offset
- *  basis (the baseline's fingerprints), and hg_hash's own, one digit short of it (SARIF's partial
- *  fingerprints, the built-in rules' hash; the hash tables of names use it too). */
+/** The hash of what is stored, 64-bit FNV-1a: hg_hash_add goes on from `h` over `n` more bytes.
+ *  Two starts, both kept because what they made is stored by users and must not change:
+ *  HG_HASH_SEED, FNV's offset basis (the baseline's fingerprints), and hg_hash's own, one digit
+ *  short of it (SARIF's partial fingerprints). */
 #define HG_HASH_SEED UINT64_C(14695981039346656037)
 uint64_t hg_hash_add(uint64_t h, const void *s, size_t n);
 /** hg_hash_add over `n` bytes from 1469598103934665603. */
 uint64_t hg_hash(const char *s, size_t n);
+/** The hash of what lives in one run, eight bytes a step, going on from `h`: the hash tables' slots
+ *  and the built-in rules' check of their seed. Never stored, never printed: it may change. */
+uint64_t hg_hash_fast(uint64_t h, const void *s, size_t n);
 
 void *hg_xmalloc(size_t n);
 void *hg_xcalloc(size_t count, size_t size);

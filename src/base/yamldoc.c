@@ -35,7 +35,13 @@ int hg_yaml_load(hg_yaml *out, const char *path, const char *bytes, size_t len, 
 
 void hg_yaml_free(hg_yaml *self) {
   if (!self) return;
-  if (self->loaded) yaml_document_delete(&self->doc);
+  if (self->borrowed) {
+    free(self->doc.nodes.start);
+    free(self->items);
+    free(self->pairs);
+  } else if (self->loaded) {
+    yaml_document_delete(&self->doc);
+  }
   free(self->path);
   memset(self, 0, sizeof(*self));
 }

@@ -11,6 +11,11 @@ typedef struct {
   yaml_document_t doc;
   char *path;  // owned
   int loaded;
+  // A document laid out from a flat one (hg_yaml_from_flat): its strings are static, and its nodes,
+  // items and pairs three arrays of its own, not libyaml's.
+  int borrowed;
+  yaml_node_item_t *items;
+  yaml_node_pair_t *pairs;
 } hg_yaml;
 
 /** Where and why libyaml stopped reading a document. */

@@ -363,13 +363,11 @@ static int build(hg_ruleset *self, hg_rule_files *files, bool trusted, hg_error 
 }
 
 uint64_t hg_ruleset_builtin_hash(void) {
-  hg_buf all = {0};
+  uint64_t h = 0;
   for (const hg_embedded_file *f = hg_embedded_rules; f->path; f++) {
-    hg_buf_add(&all, f->path, strlen(f->path) + 1);
-    hg_buf_add(&all, f->data, f->len);
+    h = hg_hash_fast(h, f->path, strlen(f->path) + 1);
+    h = hg_hash_fast(h, f->data, f->len);
   }
-  uint64_t h = hg_hash(all.data ? all.data : "", all.len);
-  hg_buf_free(&all);
   return h;
 }
 
