@@ -64,7 +64,7 @@ void hg_strvec_free(hg_strvec *self) {
   self->len = self->cap = 0;
 }
 
-static void buf_reserve(hg_buf *self, size_t extra) {
+void hg_buf_grow(hg_buf *self, size_t extra) {
   if (self->len + extra + 1 <= self->cap) return;
   size_t cap = self->cap ? self->cap : 64;
   while (cap < self->len + extra + 1) cap *= 2;
@@ -72,23 +72,14 @@ static void buf_reserve(hg_buf *self, size_t extra) {
   self->cap = cap;
 }
 
-void hg_buf_add(hg_buf *self, const char *s, size_t n) {
-  buf_reserve(self, n);
-  if (n) memcpy(self->data + self->len, s, n);
-  self->len += n;
-  self->data[self->len] = '\0';
-}
-
 void hg_buf_puts(hg_buf *self, const char *s) { hg_buf_add(self, s, strlen(s)); }
-
-void hg_buf_putc(hg_buf *self, char c) { hg_buf_add(self, &c, 1); }
 
 void hg_buf_printf(hg_buf *self, const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
   int n = vsnprintf(NULL, 0, fmt, ap);
   va_end(ap);
-  buf_reserve(self, (size_t)n);
+  hg_buf_grow(self, (size_t)n);
   va_start(ap, fmt);
   vsnprintf(self->data + self->len, (size_t)n + 1, fmt, ap);
   va_end(ap);
