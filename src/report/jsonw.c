@@ -1,6 +1,12 @@
 #include "report/jsonw.h"
 
+#include <string.h>
+
 #include "base/utf8.h"
+
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 hg_jw hg_jw_new(hg_buf *out, size_t indent) { return (hg_jw){out, indent, 0, true, false}; }
 
@@ -58,15 +64,47 @@ static void escape_unit(hg_buf *b, unsigned u) {
   hg_buf_add(b, e, 6);
 }
 
+#ifdef __SSE2__
+// The bytes of the 16 at p that are not copied as they are: signed, a byte below 0x20 is a
+// control character or one past ASCII.
+static unsigned odd_bytes(const unsigned char *p) {
+  __m128i v = _mm_loadu_si128((const __m128i *)p);
+  __m128i odd = _mm_or_si128(_mm_cmplt_epi8(v, _mm_set1_epi8(0x20)),
+                             _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('"')), _mm_cmpeq_epi8(v, _mm_set1_epi8('\\'))));
+  return (unsigned)_mm_movemask_epi8(odd);
+}
+#endif
+
+// The first byte from p on that is not copied as it is, or end: 16 a step with SSE2, the last ones
+// of a string of 16 bytes or more read as the 16 that end it (those before p masked off).
+static const unsigned char *plain_run(const unsigned char *s, const unsigned char *p, const unsigned char *end) {
+#ifdef __SSE2__
+  for (; end - p >= 16; p += 16) {
+    unsigned mask = odd_bytes(p);
+    if (mask) return p + __builtin_ctz(mask);
+  }
+  if (p == end) return end;
+  if (end - s >= 16) {
+    const unsigned char *q = end - 16;
+    unsigned mask = odd_bytes(q) & (0xFFFFu << (p - q));
+    return mask ? q + __builtin_ctz(mask) : end;
+  }
+#else
+  (void)s;
+#endif
+  while (p < end && *p >= 0x20 && *p < 0x80 && *p != '"' && *p != '\\') p++;
+  return p;
+}
+
 // `s` quoted as jansson quotes it with JSON_ENSURE_ASCII: `"` and `\` escaped, the control
 // characters it names by letter so, the others and every code point past ASCII as \uXXXX (upper
 // case; past U+FFFF a surrogate pair); `/` and DEL as they are.
 static void quoted(hg_buf *b, const char *s) {
   hg_buf_putc(b, '"');
-  const unsigned char *p = (const unsigned char *)s, *run = p;
+  const unsigned char *p = (const unsigned char *)s, *run = p, *end = p + strlen(s);
   for (;; p++) {
-    unsigned c = *p;
-    if (c >= 0x20 && c < 0x80 && c != '"' && c != '\\') continue;
+    p = plain_run((const unsigned char *)s, p, end);
+    unsigned c = *p;  // the NUL at `end` when no byte before it is to be escaped
     hg_buf_add(b, (const char *)run, (size_t)(p - run));
     if (!c) break;
     const char *named = c == '"' ? "\\\"" : c == '\\' ? "\\\\" : c == '\b' ? "\\b" : c == '\f' ? "\\f"

@@ -33,10 +33,11 @@ static const char *const pieces[] = {
     "\xe2\x82",  "\xff",     "--cap-drop", "\xc3",
 };
 
+// Up to 24 pieces: strings past 16 bytes and 32, for the writer that reads 16 bytes a step.
 static char *random_string(uint64_t *rng) {
   hg_buf b = {0};
   hg_buf_add(&b, "", 0);
-  for (uint32_t n = hg_test_rnd(rng, 8); n; n--) hg_buf_puts(&b, pieces[hg_test_rnd(rng, sizeof(pieces) / sizeof(pieces[0]))]);
+  for (uint32_t n = hg_test_rnd(rng, 24); n; n--) hg_buf_puts(&b, pieces[hg_test_rnd(rng, sizeof(pieces) / sizeof(pieces[0]))]);
   return hg_buf_detach(&b);
 }
 
