@@ -48,10 +48,9 @@ static bool engine_runs(hg_needles_engine e) {
 
 // The buckets: needles of one prefix share one; with more than 8 prefixes, prefix p goes to bucket
 // p % 8 (more candidates, each compared whole: slower, never wrong).
-static void teddy_build(hg_needles *self) {
-  size_t n = self->n, k = 3;
-  for (size_t i = 0; i < n; i++)
-    if (self->needles[i].len < k) k = self->needles[i].len;
+// `shortest`: the shortest needle's length.
+static void teddy_build(hg_needles *self, size_t shortest) {
+  size_t n = self->n, k = shortest < 3 ? shortest : 3;
   if (n == 0 || k == 0 || n >= UINT16_MAX) return;
   self->k = (unsigned)k;
   uint16_t *prefix_of = hg_xcalloc(n, sizeof(uint16_t));  // the index of each needle's distinct prefix
@@ -91,7 +90,7 @@ hg_needles *hg_needles_new(const hg_needle *needles, size_t n) {
     self->units |= needles[i].units;
     if (needles[i].len < m) m = needles[i].len;
   }
-  teddy_build(self);
+  teddy_build(self, m);
   if (n == 0 || m < 2 || n >= UINT16_MAX) return self;
   self->m = m;
   memset(self->shift, (int)(m - 1), sizeof(self->shift));
@@ -108,8 +107,6 @@ hg_needles *hg_needles_new(const hg_needle *needles, size_t n) {
   }
   return self;
 }
-
-hg_needles_engine hg_needles_engine_of(const hg_needles *self) { return self->engine; }
 
 bool hg_needles_use(hg_needles *self, hg_needles_engine engine) {
   if (!engine_runs(engine) || (engine != HG_NEEDLES_SKIP && !self->k)) return false;
@@ -190,7 +187,7 @@ static bool verify(const hg_needles *self, const unsigned char *d, size_t len, s
     VEC lo[3], hi[3];                                                                                                  \
     unsigned k = self->k;                                                                                              \
     for (unsigned j = 0; j < k; j++) lo[j] = LOADT(self->lo[j]), hi[j] = LOADT(self->hi[j]);                           \
-    unsigned char tail[2 * (W) + 4] = {0};                                                                             \
+    unsigned char tail[(W) + 2] = {0}; /* the last step's W bytes, and the k - 1 <= 2 after them */                   \
     _Alignas(W) unsigned char r[W];                                                                                    \
     for (size_t i = 0; i < len; i += (W)) {                                                                            \
       const unsigned char *p = d + i;                                                                                  \

@@ -43,10 +43,9 @@ bool hg_needles_any(const hg_needles *self, const char *data, size_t len);
 /** The union of the units of the needles that occur (stops once it holds all of them). */
 uint64_t hg_needles_units(const hg_needles *self, const char *data, size_t len);
 
-/** The engine a new search uses: the widest this CPU runs. */
-hg_needles_engine hg_needles_engine_of(const hg_needles *self);
-/** Makes the search use `engine` (the tests compare them): false, and nothing changed, when this CPU
- *  does not run it. Not thread-safe: call it before searching. */
+/** A new search uses the widest engine this CPU runs. Makes the search use `engine` instead (the
+ *  tests compare them): false, and nothing changed, when this CPU does not run it. Not
+ *  thread-safe: call it before searching. */
 bool hg_needles_use(hg_needles *self, hg_needles_engine engine);
 
 /** The same answers, needle by needle with memmem: the reference the one pass is tested against. */

@@ -16,7 +16,7 @@ int hg_yaml_from_flat(hg_yaml *out, const char *path, const hg_yaml_flat *f, hg_
     bool mapping = n->type == YAML_MAPPING_NODE;
     if (n->type != YAML_SCALAR_NODE && !mapping && n->type != YAML_SEQUENCE_NODE)
       return hg_error_set(err, "%s: node %u of the built document refused", path, i + 1);
-    if (n->n && !mapping && n->type != YAML_SEQUENCE_NODE)
+    if (n->n && n->type == YAML_SCALAR_NODE)
       return hg_error_set(err, "%s: scalar node %u of the built document has items", path, i + 1);
     const int *ids = f->ids + n->first;
     for (uint32_t k = 0; k < (mapping ? 2 * n->n : n->n); k++)  // libyaml's look-ups trust the ids
