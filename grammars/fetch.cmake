@@ -72,7 +72,11 @@ function(hg_grammar name)
   list(TRANSFORM HG_GRAMMAR_${NAME}_SOURCES PREPEND "${_src}/" OUTPUT_VARIABLE _files)
   add_library(hg_grammar_${name} STATIC ${_files})
   target_include_directories(hg_grammar_${name} PRIVATE "${_src}")
-  target_compile_options(hg_grammar_${name} PRIVATE -w)
+  target_compile_options(hg_grammar_${name} PRIVATE -w -include "${CMAKE_SOURCE_DIR}/src/base/grammar_alloc.h")
+  # The scanners allocate through hg_grammar_alloc (their tree_sitter/alloc.h keeps these).
+  target_compile_definitions(hg_grammar_${name} PRIVATE ts_malloc=hg_grammar_malloc ts_calloc=hg_grammar_calloc
+                                                        ts_realloc=hg_grammar_realloc ts_free=hg_grammar_free)
+  target_link_libraries(hg_grammar_${name} PRIVATE hg_grammar_alloc)
   set_target_properties(hg_grammar_${name} PROPERTIES POSITION_INDEPENDENT_CODE ON)
   set(HG_GRAMMAR_${NAME}_SRC "${_src}" PARENT_SCOPE)
 endfunction()
