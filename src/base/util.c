@@ -74,15 +74,25 @@ void hg_buf_grow(hg_buf *self, size_t extra) {
 
 void hg_buf_puts(hg_buf *self, const char *s) { hg_buf_add(self, s, strlen(s)); }
 
+// Formats once into the room the buffer has (at least 64 bytes); only a longer text is formatted
+// again, into the room it then knows it needs.
 void hg_buf_printf(hg_buf *self, const char *fmt, ...) {
+  hg_buf_grow(self, 64);
+  size_t room = self->cap - self->len;
   va_list ap;
   va_start(ap, fmt);
-  int n = vsnprintf(NULL, 0, fmt, ap);
+  int n = vsnprintf(self->data + self->len, room, fmt, ap);
   va_end(ap);
-  hg_buf_grow(self, (size_t)n);
-  va_start(ap, fmt);
-  vsnprintf(self->data + self->len, (size_t)n + 1, fmt, ap);
-  va_end(ap);
+  if (n < 0) {  // an encoding error: nothing is added
+    self->data[self->len] = '\0';
+    return;
+  }
+  if ((size_t)n >= room) {
+    hg_buf_grow(self, (size_t)n);
+    va_start(ap, fmt);
+    vsnprintf(self->data + self->len, (size_t)n + 1, fmt, ap);
+    va_end(ap);
+  }
   self->len += (size_t)n;
 }
 

@@ -179,6 +179,28 @@ static void test_util__buf_grows_past_its_first_capacity(void **state) {
   hg_buf_free(&b);
 }
 
+// Every length of text against every room left: a text that fills the room exactly, one byte
+// more than it, and the NUL after each (the buffer formats into its room first, again when short).
+static void test_util__buf_printf_at_every_room(void **state) {
+  (void)state;
+  char text[300];
+  for (size_t i = 0; i < sizeof(text); i++) text[i] = (char)('A' + i % 23);
+  for (size_t fill = 0; fill < 140; fill += 3) {
+    for (int len = 0; len < 260; len += 1 + len / 16) {
+      hg_buf b = {0};
+      for (size_t i = 0; i < fill; i++) hg_buf_putc(&b, '.');
+      hg_buf_printf(&b, "<%.*s>", len, text);
+      assert_int_equal(b.len, fill + (size_t)len + 2);
+      assert_int_equal(strlen(b.data), b.len);
+      assert_true(b.cap > b.len);
+      assert_int_equal(b.data[fill], '<');
+      assert_memory_equal(b.data + fill + 1, text, (size_t)len);
+      assert_int_equal(b.data[b.len - 1], '>');
+      hg_buf_free(&b);
+    }
+  }
+}
+
 static void test_util__buf_add_nothing_gives_empty_string(void **state) {
   (void)state;
   hg_buf b = {0};
@@ -473,6 +495,7 @@ int main(void) {
       cmocka_unit_test(test_util__glob_without_slash_matches_basenames),
       cmocka_unit_test(test_util__buf_appends_and_stays_terminated),
       cmocka_unit_test(test_util__buf_grows_past_its_first_capacity),
+      cmocka_unit_test(test_util__buf_printf_at_every_room),
       cmocka_unit_test(test_util__buf_add_nothing_gives_empty_string),
       cmocka_unit_test(test_util__buf_detach),
       cmocka_unit_test(test_util__vec_push_grows_by_doubling),
