@@ -6,6 +6,7 @@
 # one grammar names the folder of its sources (HG_GRAMMAR_<NAME>_DIR, default src) and the other
 # files they include (HG_GRAMMAR_<NAME>_EXTRA, paths in the package).
 set(HG_GRAMMAR_PINS "${CMAKE_CURRENT_LIST_DIR}")
+set(HG_GRAMMAR_ALLOC_H "${CMAKE_CURRENT_LIST_DIR}/../src/base/grammar_alloc.h")
 function(hg_grammar name)
   string(TOUPPER "${name}" NAME)
   include(${HG_GRAMMAR_PINS}/tree-sitter-${name}.cmake)
@@ -72,10 +73,9 @@ function(hg_grammar name)
   list(TRANSFORM HG_GRAMMAR_${NAME}_SOURCES PREPEND "${_src}/" OUTPUT_VARIABLE _files)
   add_library(hg_grammar_${name} STATIC ${_files})
   target_include_directories(hg_grammar_${name} PRIVATE "${_src}")
-  target_compile_options(hg_grammar_${name} PRIVATE -w -include "${CMAKE_SOURCE_DIR}/src/base/grammar_alloc.h")
-  # The scanners allocate through hg_grammar_alloc (their tree_sitter/alloc.h keeps these).
-  target_compile_definitions(hg_grammar_${name} PRIVATE ts_malloc=hg_grammar_malloc ts_calloc=hg_grammar_calloc
-                                                        ts_realloc=hg_grammar_realloc ts_free=hg_grammar_free)
+  # The scanners allocate through hg_grammar_alloc: the header, included first, defines ts_malloc
+  # and the others, which the grammars' tree_sitter/alloc.h keeps.
+  target_compile_options(hg_grammar_${name} PRIVATE -w -include "${HG_GRAMMAR_ALLOC_H}")
   target_link_libraries(hg_grammar_${name} PRIVATE hg_grammar_alloc)
   set_target_properties(hg_grammar_${name} PROPERTIES POSITION_INDEPENDENT_CODE ON)
   set(HG_GRAMMAR_${NAME}_SRC "${_src}" PARENT_SCOPE)

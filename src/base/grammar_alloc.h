@@ -1,6 +1,6 @@
-/* The allocator the grammars' external scanners are built with (grammars/fetch.cmake passes
- * -Dts_malloc=hg_grammar_malloc and so on, and includes this header first: the grammars' own
- * tree_sitter/alloc.h leaves an allocator defined before it in place).
+/* The allocator the grammars' external scanners are built with: grammars/fetch.cmake includes this
+ * header before each grammar source, and the grammars' own tree_sitter/alloc.h keeps the ts_malloc
+ * and the others defined here (without it they are malloc's, and nothing is kept).
  *
  * tree-sitter-python's scanner frees its two stacks and allocates one again each time the parser
  * hands it its state, hundreds of thousands of times a run. The last small blocks it frees are kept
@@ -18,5 +18,10 @@ void hg_grammar_free(void *p);
 
 /** How many blocks the calling thread keeps (for the tests). */
 size_t hg_grammar_kept(void);
+
+#define ts_malloc hg_grammar_malloc
+#define ts_calloc hg_grammar_calloc
+#define ts_realloc hg_grammar_realloc
+#define ts_free hg_grammar_free
 
 #endif
