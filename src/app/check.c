@@ -7,6 +7,7 @@
 #include "surfaces/extract.h"
 #include "surfaces/parse.h"
 #include "judge/suppress.h"
+#include "surfaces/node.h"
 
 struct hg_checker {
   TSParser *parser;
@@ -285,6 +286,6 @@ void hg_check_source(hg_checker *self, hg_surface_id surface, const hg_ruleset *
     check_site(self, policy, config, src, &sites.items[i], markers, &pa, findings);
   hg_markers_report(markers, src, findings);
   if (tree)
-    ts_tree_delete(tree);
+    hg_tree_delete(tree);
   hg_arena_reset(self->arena);
 }

@@ -14,6 +14,7 @@
 #include "rules/ruleset.h"
 #include "base/source.h"
 #include "model/surface.h"
+#include "surfaces/node.h"
 
 // The types of fixfile.h, by their short names here.
 typedef hg_fixsite site;
@@ -475,7 +476,7 @@ static void fix_group(fixer *fx, const group *g, const hg_findings *findings, co
   free(fl.sites);
   free(fl.bytes);
   if (fl.tree)
-    ts_tree_delete(fl.tree);
+    hg_tree_delete(fl.tree);
 }
 
 int hg_fix_run(hg_fix_report *out, const hg_fix_options *o, const hg_findings *findings, hg_error *err) {

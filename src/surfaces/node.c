@@ -1,9 +1,11 @@
+#define HG_NODE_DELETES_TREES  // the one file that calls ts_tree_delete (node.h)
 #include "surfaces/node.h"
 
 #include <stdint.h>
 #include <string.h>
 
 #include <pthread.h>
+#include <stdatomic.h>
 
 const TSLanguage *tree_sitter_python(void);
 
@@ -103,13 +105,71 @@ bool hg_node_contains(TSNode outer, TSNode inner) {
 
 TSNode hg_node_root(TSNode n) { return ts_node_is_null(n) ? n : ts_tree_root_node(n.tree); }
 
+// Counted each time a tree is deleted (hg_tree_delete): what a thread keeps of a tree's nodes is
+// trusted only while the count is what it was when they were kept, since a deleted tree's nodes can
+// come back at the same addresses in the next one.
+static atomic_uint trees_deleted;
+
+void hg_tree_delete(TSTree *tree) {
+  atomic_fetch_add_explicit(&trees_deleted, 1, memory_order_release);
+  ts_tree_delete(tree);
+}
+
+// The last path a descent reached its node by, root first, that node last: the nodes asked about
+// one after another are mostly close (the names of one call), and a descent starts from the
+// deepest node of it that holds the new node with bytes to spare on both sides. Such a node is on
+// the new node's path too: each node before it among its parent's children ends before the new node
+// starts, and it ends after the new node does (so does each of its ancestors on the path). A start
+// that did not hold the node would not reach it (the parents are climbed then): what is kept
+// decides how fast, never what is found, as long as its tree is alive.
+enum { PATH_KEPT = 64 };
+static _Thread_local struct {
+  const TSTree *tree;  // NULL: nothing kept
+  unsigned deleted;    // trees_deleted when kept
+  size_t len;
+  TSNode node[PATH_KEPT];
+} last_path;
+
+// Is the kept path of this tree, and still to be trusted?
+static bool kept_for(const TSTree *tree) {
+  return last_path.tree == tree && last_path.deleted == atomic_load_explicit(&trees_deleted, memory_order_acquire);
+}
+
+// How many nodes of the kept path, from the root, hold [start, end) with bytes to spare.
+static size_t kept_holding(const TSTree *tree, uint32_t start, uint32_t end) {
+  size_t k = 0;
+  if (kept_for(tree))
+    while (k < last_path.len && ts_node_start_byte(last_path.node[k]) < start && end < ts_node_end_byte(last_path.node[k]))
+      k++;
+  return k;
+}
+
+size_t hg_node_kept_path(const TSTree *tree) { return kept_for(tree) ? last_path.len : 0; }
+
+static void keep_path(TSNode n, const TSNode *path, size_t len) {
+  last_path.tree = n.tree;
+  last_path.deleted = atomic_load_explicit(&trees_deleted, memory_order_acquire);
+  size_t k = len < PATH_KEPT ? len : PATH_KEPT;
+  memcpy(last_path.node, path, k * sizeof(TSNode));
+  if (k < PATH_KEPT) last_path.node[k++] = n;
+  last_path.len = k;
+}
+
 // The path from the root down to n (n excluded) by n's bytes, into out in that order; false when
-// it does not reach n or is longer than cap.
+// it does not reach n or is longer than cap. Starts below the root where the kept path allows.
 static bool descend_to(TSNode n, TSNode *out, size_t cap, size_t *len) {
   uint32_t start = ts_node_start_byte(n), end = ts_node_end_byte(n);
-  TSTreeCursor c = ts_tree_cursor_new(ts_tree_root_node(n.tree));
-  bool reached = false;
+  TSNode from = ts_tree_root_node(n.tree);
   *len = 0;
+  size_t k = kept_holding(n.tree, start, end);
+  if (k > cap + 1) k = cap + 1;
+  if (k) {  // the k - 1 nodes above the deepest one holding n are n's first ancestors
+    memcpy(out, last_path.node, (k - 1) * sizeof(TSNode));
+    *len = k - 1;
+    from = last_path.node[k - 1];
+  }
+  TSTreeCursor c = ts_tree_cursor_new(from);
+  bool reached = false;
   for (;;) {
     TSNode cur = ts_tree_cursor_current_node(&c);
     if (cur.id == n.id && ts_node_start_byte(cur) == start) {
@@ -129,6 +189,7 @@ static bool descend_to(TSNode n, TSNode *out, size_t cap, size_t *len) {
       break;  // the bytes lead elsewhere
   }
   ts_tree_cursor_delete(&c);
+  if (reached) keep_path(n, out, *len);
   return reached;
 }
 

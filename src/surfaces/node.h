@@ -33,8 +33,20 @@ TSNode hg_node_root(TSNode n);
 /** The ancestors of `n`, its parent first, up to the root: at most `cap` of them into out, their
  *  number returned (more than cap: only the first cap were written). Found in one descent from the
  *  root by `n`'s bytes (libtree-sitter 0.20's ts_node_parent descends from the root again at each
- *  step), or by ts_node_parent where the bytes do not lead to `n` (an empty node at a child's end). */
+ *  step), or by ts_node_parent where the bytes do not lead to `n` (an empty node at a child's end).
+ *  The descent starts below the root where the calling thread's last one allows (hg_tree_delete). */
 size_t hg_node_ancestors(TSNode n, TSNode *out, size_t cap);
+
+/** Deletes a tree. Every tree is deleted by it, never by ts_tree_delete: hg_node_ancestors keeps the
+ *  path of its last descent, which must not be trusted once the tree is gone (the next tree's nodes
+ *  can have its nodes' addresses). Thread-safe. */
+void hg_tree_delete(TSTree *tree);
+/** How many nodes of the calling thread's last descent in `tree` are kept to start the next one from
+ *  (0 once any tree has been deleted since; for the tests). */
+size_t hg_node_kept_path(const TSTree *tree);
+#ifndef HG_NODE_DELETES_TREES
+#pragma GCC poison ts_tree_delete
+#endif
 
 /** Does `outer` contain `inner` (by byte range)? */
 bool hg_node_contains(TSNode outer, TSNode inner);

@@ -16,6 +16,7 @@
 #include "surfaces/python/names.h"
 #include "surfaces/python/row.h"
 #include "rules/ruleset.h"
+#include "surfaces/node.h"
 
 static hg_ruleset *rules;  // for its policy (the resolver's process calls)
 static hg_config *config;
@@ -125,7 +126,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     pcre2_match_data_free(md);
     hg_walker_free(walker);
     hg_dispatch_free(dispatch);
-    ts_tree_delete(tree);
+    hg_tree_delete(tree);
     ts_parser_delete(parser);
   }
   for (uint32_t i = 0; i < n_patterns; i++) hg_predicates_free(preds[i]);

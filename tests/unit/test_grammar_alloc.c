@@ -15,6 +15,7 @@
 #include <tree_sitter/api.h>
 
 #include "base/grammar_alloc.h"
+#include "surfaces/node.h"
 
 const TSLanguage *tree_sitter_python(void);
 
@@ -121,7 +122,7 @@ static void test_grammar_alloc__the_python_scanner_allocates_here(void **state) 
   assert_non_null(t);
   assert_false(ts_node_has_error(ts_tree_root_node(t)));
   assert_true(hg_grammar_kept() > 0);
-  ts_tree_delete(t);
+  hg_tree_delete(t);
   ts_parser_delete(p);
   drain();
 }

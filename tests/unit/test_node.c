@@ -1,6 +1,7 @@
 // Unit tests for node.c's tree helpers that stand in for slower libtree-sitter calls: the ancestors
 // of a node found in one descent (against ts_node_parent, climbed step by step, for every node of
-// snippets with syntax errors, missing and empty nodes, in two grammars), a field looked up by a
+// snippets with syntax errors, missing and empty nodes, in two grammars, in three orders, and after
+// a tree is deleted), a field looked up by a
 // name cached by address (against ts_node_child_by_field_name, a name rewritten at one address)
 // and a tree's root.
 #include <setjmp.h>
@@ -54,11 +55,15 @@ static const char *const PYTHON[] = {
     "@dec\nasync def f():\n    async with a as b:\n        await b()\n", // decorators, async
 };
 
+// Each node's ancestors against its parents: in pre-order, backwards and in a stride that jumps
+// across the tree, so that each descent starts from what the one before it kept (hg_node_ancestors
+// starts below the root where its last path holds the node).
 static void check_ancestors(TSTree *tree) {
   static TSNode nodes[4096], up[512], want[512];
   size_t n = all_nodes(ts_tree_root_node(tree), nodes, 4096);
   assert_true(n <= 4096);
-  for (size_t i = 0; i < n; i++) {
+  for (size_t q = 0; q < 3 * n; q++) {
+    size_t i = q < n ? q : q < 2 * n ? 2 * n - 1 - q : (q - 2 * n) * 7919 % n;
     size_t k = 0;
     for (TSNode p = ts_node_parent(nodes[i]); !ts_node_is_null(p); p = ts_node_parent(p)) want[k++] = p;
     size_t got = hg_node_ancestors(nodes[i], up, 512);
@@ -78,13 +83,35 @@ static void test_ancestors_are_the_parents(void **state) {
   for (size_t i = 0; i < sizeof(PYTHON) / sizeof(PYTHON[0]); i++) {
     TSTree *t = parse(tree_sitter_python(), PYTHON[i]);
     check_ancestors(t);
-    ts_tree_delete(t);
+    hg_tree_delete(t);
   }
   TSTree *t = parse(tree_sitter_bash(), "docker run --rm \"$img\" && { echo $(date); }\nif [ -n x ]; then\n");
   check_ancestors(t);
-  ts_tree_delete(t);
+  hg_tree_delete(t);
   assert_int_equal(hg_node_ancestors((TSNode){0}, NULL, 0), 0);
   assert_true(ts_node_is_null(hg_node_root((TSNode){0})));
+}
+
+// A tree deleted by hg_tree_delete: nothing kept of it is used for the next tree, though that one
+// may have its nodes' addresses (ASan reports a kept node read after its tree is freed).
+static void test_ancestors_after_a_tree_is_deleted(void **state) {
+  (void)state;
+  static TSNode nodes[4096], up[512];
+  for (size_t i = 0; i < sizeof(PYTHON) / sizeof(PYTHON[0]); i++) {
+    TSTree *t = parse(tree_sitter_python(), PYTHON[i]);
+    size_t n = all_nodes(ts_tree_root_node(t), nodes, 4096);
+    // The last node a descent reaches (not an empty one at a child's end) has its path kept.
+    for (size_t j = n; j-- > 0 && !hg_node_kept_path(t);) hg_node_ancestors(nodes[j], up, 512);
+    assert_true(hg_node_kept_path(t) > 0);
+    TSTree *other = parse(tree_sitter_python(), "x = 1\n");
+    assert_int_equal(hg_node_kept_path(other), 0);  // another tree's
+    hg_tree_delete(other);
+    assert_int_equal(hg_node_kept_path(t), 0);  // a tree deleted since: not trusted
+    hg_tree_delete(t);
+    t = parse(tree_sitter_python(), PYTHON[(i + 1) % (sizeof(PYTHON) / sizeof(PYTHON[0]))]);
+    check_ancestors(t);
+    hg_tree_delete(t);
+  }
 }
 
 static void test_field_by_name(void **state) {
@@ -115,13 +142,14 @@ static void test_field_by_name(void **state) {
   assert_string_equal(ts_node_type(va), "variable_assignment");
   assert_true(ts_node_eq(hg_node_field(va, "name"), ts_node_child_by_field_name(va, "name", 4)));
   assert_false(ts_node_is_null(hg_node_field(va, "name")));
-  ts_tree_delete(b);
-  ts_tree_delete(t);
+  hg_tree_delete(b);
+  hg_tree_delete(t);
 }
 
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_ancestors_are_the_parents),
+      cmocka_unit_test(test_ancestors_after_a_tree_is_deleted),
       cmocka_unit_test(test_field_by_name),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

@@ -17,6 +17,7 @@
 #include "rules/ruleset.h"
 #include "surfaces/python/row.h"
 #include "surfaces/shell/row.h"
+#include "surfaces/node.h"
 
 typedef struct {
   TSParser *parser;
@@ -32,7 +33,7 @@ static void parse(parsed *p, const char *src) {
 }
 
 static void unparse(parsed *p) {
-  ts_tree_delete(p->tree);
+  hg_tree_delete(p->tree);
   ts_parser_delete(p->parser);
 }
 

@@ -15,6 +15,7 @@
 #include "surfaces/python/names.h"  // the Python surface answers the name predicates
 #include "rules/ruleset.h"
 #include "surfaces/python/row.h"
+#include "surfaces/node.h"
 
 typedef struct {
   TSParser *parser;
@@ -82,7 +83,7 @@ static size_t run(fixture *f, const char *query, const char *src, const hg_impor
         snprintf(out + used, cap - used, "%s%.*s", used ? "|" : "", (int)(b - a), src + a);
       }
   }
-  ts_tree_delete(tree);
+  hg_tree_delete(tree);
   hg_predicates_free(p);
   hg_dispatch_free(d);
   hg_shapes_free(q);

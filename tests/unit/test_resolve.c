@@ -13,6 +13,7 @@
 #include "surfaces/python/eval.h"
 #include "rules/ruleset.h"
 #include "surfaces/python/row.h"
+#include "surfaces/node.h"
 
 // ---- fixture: an arena per test -------------------------------------------------------------
 
@@ -235,7 +236,7 @@ static int setup_parsed(void **state) {
 
 static int teardown_parsed(void **state) {
   parsed *p = *state;
-  if (p->tree) ts_tree_delete(p->tree);
+  if (p->tree) hg_tree_delete(p->tree);
   ts_parser_delete(p->parser);
   hg_arena_free(p->arena);
   free(p);
@@ -244,7 +245,7 @@ static int teardown_parsed(void **state) {
 
 // Parses `src` (one expression statement) and returns the expression.
 static TSNode parse_expr(parsed *p, const char *src) {
-  if (p->tree) ts_tree_delete(p->tree);
+  if (p->tree) hg_tree_delete(p->tree);
   p->src = src;
   p->tree = ts_parser_parse_string(p->parser, NULL, src, (uint32_t)strlen(src));
   assert_non_null(p->tree);

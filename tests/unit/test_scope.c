@@ -15,6 +15,7 @@
 #include "surfaces/python/scope.h"
 #include "base/util.h"
 #include "surfaces/python/row.h"
+#include "surfaces/node.h"
 
 // ---- fixture: a parser per test, and the tree of the last snippet ------------------------------
 
@@ -34,7 +35,7 @@ static int setup_parsed(void **state) {
 
 static int teardown_parsed(void **state) {
   parsed *p = *state;
-  if (p->tree) ts_tree_delete(p->tree);
+  if (p->tree) hg_tree_delete(p->tree);
   ts_parser_delete(p->parser);
   free(p);
   return 0;
@@ -42,7 +43,7 @@ static int teardown_parsed(void **state) {
 
 // Parses `src` (which must parse cleanly) and returns the module node.
 static TSNode parse(parsed *p, const char *src) {
-  if (p->tree) ts_tree_delete(p->tree);
+  if (p->tree) hg_tree_delete(p->tree);
   p->src = src;
   p->tree = ts_parser_parse_string(p->parser, NULL, src, (uint32_t)strlen(src));
   assert_non_null(p->tree);

@@ -15,6 +15,7 @@
 #include "base/util.h"
 #include "rules/shape.h"
 #include "rules/walk.h"
+#include "surfaces/node.h"
 
 const TSLanguage *tree_sitter_python(void);
 
@@ -203,7 +204,7 @@ static char *matches(const char *query, const char *src, bool walk) {
   hg_buf b = {0};
   for (size_t i = 0; i < all.len; i++) hg_buf_printf(&b, "%s\n", all.items[i]);
   hg_strv_free(all.items, all.len);
-  ts_tree_delete(tree);
+  hg_tree_delete(tree);
   ts_parser_delete(parser);
   return b.data ? hg_buf_detach(&b) : hg_xstrdup("");
 }
@@ -356,7 +357,7 @@ static void test_shape__order_and_enabled_patterns(void **state) {
   assert_int_equal(ts_node_end_byte(kept[0]), 7);
   assert_int_equal(ts_node_start_byte(kept[1]), 2);
   assert_string_equal(ts_node_type(kept[1]), "call");
-  ts_tree_delete(tree);
+  hg_tree_delete(tree);
   ts_parser_delete(parser);
   hg_walker_free(w);
   hg_dispatch_free(d);
@@ -388,7 +389,7 @@ static void test_shape__same_shapes(void **state) {
                ts_node_start_byte(m.captures[0].node));
     assert_string_equal(got, cases[i].want);
   }
-  ts_tree_delete(tree);
+  hg_tree_delete(tree);
   ts_parser_delete(parser);
   hg_walker_free(w);
   hg_dispatch_free(d);

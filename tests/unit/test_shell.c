@@ -10,6 +10,7 @@
 #include <cmocka.h>
 
 #include "surfaces/shell/sh.h"
+#include "surfaces/node.h"
 
 const TSLanguage *tree_sitter_bash(void);
 
@@ -55,7 +56,7 @@ static char *words_of(const char *script) {
   }
   free(words.items);
   hg_arena_free(arena);
-  ts_tree_delete(tree);
+  hg_tree_delete(tree);
   ts_parser_delete(p);
   return hg_buf_detach(&b);
 }
@@ -143,7 +144,7 @@ static char *alternatives_of(const char *script) {
     }
   }
   hg_arena_free(arena);
-  ts_tree_delete(tree);
+  hg_tree_delete(tree);
   ts_parser_delete(p);
   return hg_buf_detach(&b);
 }

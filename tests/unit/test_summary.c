@@ -23,6 +23,7 @@
 #include "rules/ruleset.h"
 #include "surfaces/registry.h"
 #include "surfaces/python/row.h"
+#include "surfaces/node.h"
 
 // The project every test reads: a builder module and the file the sites stand in.
 static const char BUILDERS[] = "from dataclasses import dataclass\n"
@@ -158,7 +159,7 @@ static void close_env(env *e) {
   snprintf(cmd, sizeof(cmd), "rm -rf '%s'", e->dir);
   assert_int_equal(system(cmd), 0);
   free(e->notes.items);
-  ts_tree_delete(e->tree);
+  hg_tree_delete(e->tree);
   ts_parser_delete(e->parser);
   hg_arena_free(e->arena);
   hg_index_free(e->index);

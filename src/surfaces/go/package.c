@@ -7,6 +7,7 @@
 
 #include "base/util.h"
 #include "surfaces/go/grammar.h"
+#include "surfaces/node.h"
 
 // A file bigger than this is generated code, not where a builder or a constant of flags lives.
 #define MAX_FILE_BYTES ((size_t)1 << 20)
@@ -43,7 +44,7 @@ void hg_go_packages_free(void *p) {
   for (size_t i = 0; i < self->packages.len; i++) {
     package *k = self->packages.items[i];
     for (size_t f = 0; f < k->n; f++) {
-      ts_tree_delete(k->files[f].tree);
+      hg_tree_delete(k->files[f].tree);
       free((char *)k->files[f].src);
       free((char *)k->files[f].path);
     }

@@ -7,6 +7,7 @@
 
 #include "base/util.h"
 #include "surfaces/javascript/grammar.h"
+#include "surfaces/node.h"
 
 // A module bigger than this is a bundle or generated code, not where a constant of flags lives.
 #define MAX_MODULE_BYTES ((size_t)1 << 20)
@@ -38,7 +39,7 @@ void hg_js_modules_free(void *p) {
   for (size_t i = 0; i < self->entries.len; i++) {
     entry *e = &self->entries.items[i];
     if (e->module) {
-      ts_tree_delete(e->module->tree);
+      hg_tree_delete(e->module->tree);
       hg_source_free(&e->module->source);
       free(e->module);
     }

@@ -8,6 +8,7 @@
 
 #include "surfaces/make/grammar.h"
 #include "surfaces/make/make.h"
+#include "surfaces/node.h"
 
 static const char *const DIRECTIVES[] = {"include", "-include", "sinclude"};
 
@@ -109,7 +110,7 @@ static void include_vars(hg_makefile *m, const char *path, int depth, int *files
       m->data = buf;
       hg_make_collect(m, ts_tree_root_node(tree), 0, (uint32_t)n);
       m->data = own;
-      ts_tree_delete(tree);
+      hg_tree_delete(tree);
     }
   }
   free(buf);

@@ -290,7 +290,7 @@ void hg_make_extract(hg_extractor *self, const hg_ruleset *rules, const hg_confi
     if (ts_node_has_error(ts_tree_root_node(parts.items[k].tree)))
       regions(self, rules, source, &lines, &m, &parts.items[k], arena, &sites, &markers);
   for (size_t k = 1; k < parts.len; k++)
-    ts_tree_delete(parts.items[k].tree);
+    hg_tree_delete(parts.items[k].tree);
   free(parts.items);
   hg_make_free(&m);
   hg_extract__finish(out, arena, &sites, &markers);

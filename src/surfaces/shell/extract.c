@@ -387,6 +387,6 @@ void hg_shell_embedded(hg_extractor *self, const hg_ruleset *rules, const hg_sou
     hg_embed_place_site(lines, e, &sites->items[i]);
   for (size_t i = m0; i < markers->len; i++)
     hg_embed_place_marker(lines, e, &markers->items[i]);
-  ts_tree_delete(tree);
+  hg_tree_delete(tree);
   hg_extractor_leave(self);
 }

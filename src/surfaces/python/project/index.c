@@ -15,6 +15,7 @@
 #include "surfaces/python/project/mentions.h"
 #include "surfaces/registry.h"
 #include "surfaces/python/row.h"
+#include "surfaces/node.h"
 
 // A module bigger than this is generated code, not where a builder or a constant of flags lives;
 // it is not read (whatever a site takes from it stays unverifiable).
@@ -65,7 +66,7 @@ void hg_index_free(hg_index *self) {
   for (size_t i = 0; i < self->entries.len; i++) {
     entry *e = self->entries.items[i];
     if (e->tree)
-      ts_tree_delete(e->tree);
+      hg_tree_delete(e->tree);
     hg_arena_free(e->arena);
     free(e->module);
     free(e->src);
