@@ -32,7 +32,9 @@ typedef struct {
   char **args;
   size_t n_args;
   char **words;  // #resolves-to-suffix?: the longest component of each argument, for the prefilter
-  char **lasts;  // #resolves-to?, #resolves-to-suffix?: the last component of each argument
+  char **lasts;  // #resolves-to?, #resolves-to-suffix?: the last component of each argument, its
+                 // `()` left out (a call "docker.APIClient()" ends in its callee, APIClient) ...
+  size_t *last_lens;  // ... and their lengths
   pcre2_code *re;
   // re compiled to machine code (pcre2's JIT), once it has been matched JIT_AFTER times: a run on a
   // few files does not pay for compiling what it barely uses (the JIT of the Python rules' regexes is
@@ -80,6 +82,7 @@ void hg_predicates_free(hg_predicates *self) {
     hg_strv_free(self->preds.items[i].args, self->preds.items[i].n_args);
     hg_strv_free(self->preds.items[i].words, self->preds.items[i].words ? self->preds.items[i].n_args : 0);
     hg_strv_free(self->preds.items[i].lasts, self->preds.items[i].lasts ? self->preds.items[i].n_args : 0);
+    free(self->preds.items[i].last_lens);
     pcre2_code_free(self->preds.items[i].re);
     pcre2_code_free(atomic_load(&self->preds.items[i].jit));
   }
@@ -163,9 +166,15 @@ static int compile_one(hg_predicates *self, const hg_shapes *q, uint32_t pattern
   }
   if (p.op == OP_RESOLVES_TO || p.op == OP_RESOLVES_SUFFIX) {
     p.lasts = hg_xcalloc(p.n_args, sizeof(char *));
+    p.last_lens = hg_xcalloc(p.n_args, sizeof(size_t));
     for (size_t j = 0; j < p.n_args; j++) {
       const char *dot = strrchr(p.args[j], '.');
-      p.lasts[j] = hg_xstrdup(dot ? dot + 1 : p.args[j]);
+      const char *last = dot ? dot + 1 : p.args[j];
+      size_t len = strlen(last);
+      if (len > 2 && !strcmp(last + len - 2, "()"))
+        len -= 2;
+      p.lasts[j] = hg_xstrndup(last, len);
+      p.last_lens[j] = len;
     }
   }
   if (p.op == OP_RESOLVES_SUFFIX) {
@@ -346,7 +355,7 @@ static bool eval_one(const predicate *p, const TSQueryMatch *m, hg_predctx *ctx)
   case OP_RESOLVES_TO:
   case OP_RESOLVES_SUFFIX: {
     // Most calls end in some other name: rule them out before building qualified names.
-    if (ctx->names && ctx->names->may_end_in && !ctx->names->may_end_in(ctx->model, node, p->lasts, p->n_args))
+    if (ctx->names && ctx->names->may_end_in && !ctx->names->may_end_in(ctx->model, node, p->lasts, p->last_lens, p->n_args))
       return false;
     if (!qualify(ctx, node)) return false;
     const char *q = ctx->scratch->data;

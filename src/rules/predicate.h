@@ -40,9 +40,10 @@ typedef struct {
   /** Writes the qualified dotted name `node` stands for into out (from empty); false when it
    *  stands for none. */
   bool (*qualify)(void *model, TSNode node, hg_buf *out);
-  /** Could `node` qualify as a name whose last component is one of `lasts`? A cheap test before
-   *  qualify; NULL when the surface has none (then qualify alone decides). */
-  bool (*may_end_in)(void *model, TSNode node, char *const *lasts, size_t n);
+  /** Could `node` qualify as a name whose last component is one of `lasts` (`lens` bytes each; a
+   *  call's `()` left out: "docker.APIClient()" ends in APIClient)? A cheap test before qualify;
+   *  NULL when the surface has none (then qualify alone decides). */
+  bool (*may_end_in)(void *model, TSNode node, char *const *lasts, const size_t *lens, size_t n);
   /** Does the file import `module` or a submodule of it, in any form? */
   bool (*imports)(void *model, const char *module);
   /** The string `node` holds when it can be followed to one (a name to its string, an f-string's

@@ -150,26 +150,22 @@ static void memo_build(struct hg_name_memo *m, hg_arena *arena, const char *src)
   }
 }
 
-// Is `name` assigned as a statement somewhere, with `word` (if given) in the assignment?
-static bool assigned_with(const hg_resolver *self, const char *name, size_t len, const char *word, size_t wlen) {
+// The spans of the statements that assign `name` in the file (NULL: none); *unread when the file's
+// assignments are not read (no memo), when any statement may assign it.
+static const rhs_span *assignments_of(const hg_resolver *self, const char *name, size_t len, bool *unread) {
   struct hg_name_memo *m = self->memo;
+  *unread = !m;
   if (!m)
-    return true;
+    return NULL;
   if (!m->built)
     memo_build(m, self->arena, self->src);
   const size_t *v = hg_table_get(&m->names, name, len);
-  if (!v)
-    return false;
-  if (!word)
-    return true;
-  for (const rhs_span *s = (const rhs_span *)(uintptr_t)*v; s; s = s->next)
-    if (s->cut || memmem(s->text, s->len, word, wlen))
-      return true;
-  return false;
+  return v ? (const rhs_span *)(uintptr_t)*v : NULL;
 }
 
 static bool assigned_somewhere(const hg_resolver *self, const char *name, size_t len) {
-  return assigned_with(self, name, len, NULL, 0);
+  bool unread;
+  return assignments_of(self, name, len, &unread) || unread;
 }
 
 // The expression `name` (an identifier) was last assigned from, before it is read at `use`.
@@ -326,9 +322,11 @@ void hg_resolve_callee_end(const hg_resolver *self, TSNode callee, hg_callee_end
   out->text = self->src + a;
   out->len = b - a;
   out->imported = out->bare && hg_imports_lookup(self->imports, out->text, out->len);
+  if (out->bare && !out->imported)
+    out->assigned = assignments_of(self, out->text, out->len, &out->unread);
 }
 
-bool hg_resolve_may_end_in(const hg_resolver *self, const hg_callee_end *e, const char *last, size_t len) {
+bool hg_resolve_may_end_in(const hg_callee_end *e, const char *last, size_t len) {
   if (e->any)
     return true;
   if (!e->text)
@@ -337,5 +335,12 @@ bool hg_resolve_may_end_in(const hg_resolver *self, const hg_callee_end *e, cons
     return true;
   // A bare name: bound by an import, or an alias whose assignment mentions the last name
   // (run = client.containers.run).
-  return e->bare && (e->imported || assigned_with(self, e->text, e->len, last, len));
+  if (!e->bare)
+    return false;
+  if (e->imported || e->unread)
+    return true;
+  for (const rhs_span *s = e->assigned; s; s = s->next)
+    if (s->cut || memmem(s->text, s->len, last, len))
+      return true;
+  return false;
 }

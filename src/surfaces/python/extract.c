@@ -88,10 +88,10 @@ typedef struct {
 
 // Where the site taken at (start, kind) stands in the sites vector (SIZE_MAX while it has none);
 // *by is the pattern that took it, UINT32_MAX when none had (then `pattern` takes it now).
-static size_t *seen_slot(seen_set *set, hg_arena *arena, const hg_site *s, size_t n_matches, uint32_t pattern,
-                         uint32_t *by) {
+// The table starts small and grows: a file's sites are a few dozen where its matches are hundreds.
+static size_t *seen_slot(seen_set *set, hg_arena *arena, const hg_site *s, uint32_t pattern, uint32_t *by) {
   if (!set->table.cap)
-    hg_table_init(&set->table, arena, n_matches);
+    hg_table_init(&set->table, arena, 0);
   taken_key key = {(uint64_t)(uintptr_t)s->kind, s->start_byte};
   const size_t *known = hg_table_get(&set->table, (const char *)&key, sizeof key);
   if (known) {
@@ -365,7 +365,7 @@ void hg_extract(hg_extractor *self, const hg_ruleset *rules, const hg_config *co
     }
     // A later pattern's site gives way to an earlier pattern's for the same call.
     uint32_t by;
-    size_t *slot = seen_slot(&seen, arena, &s, saved.len, sm->pattern, &by);
+    size_t *slot = seen_slot(&seen, arena, &s, sm->pattern, &by);
     if (by != UINT32_MAX && by <= sm->pattern)
       continue;
     s.has_error = ts_node_has_error(site_node);

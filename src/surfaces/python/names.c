@@ -11,9 +11,8 @@ static bool qualify(void *model, TSNode node, hg_buf *out) {
   return m->resolver ? hg_resolve_qualify(m->resolver, node, out) : hg_python_qualify_imported(model, node, out);
 }
 
-// Most calls end in some other name than the ones asked for: ruled out before qualifying. A
-// name asked for as a call ("docker.APIClient()") ends in its callee (APIClient).
-static bool may_end_in(void *model, TSNode node, char *const *lasts, size_t n) {
+// Most calls end in some other name than the ones asked for: ruled out before qualifying.
+static bool may_end_in(void *model, TSNode node, char *const *lasts, const size_t *lens, size_t n) {
   hg_python_model *m = model;
   if (!m->resolver)
     return true;
@@ -21,13 +20,9 @@ static bool may_end_in(void *model, TSNode node, char *const *lasts, size_t n) {
     hg_resolve_callee_end(m->resolver, node, &m->end);
     m->end_of = node;
   }
-  for (size_t i = 0; i < n; i++) {
-    size_t len = strlen(lasts[i]);
-    if (len > 2 && !strcmp(lasts[i] + len - 2, "()"))
-      len -= 2;
-    if (hg_resolve_may_end_in(m->resolver, &m->end, lasts[i], len))
+  for (size_t i = 0; i < n; i++)
+    if (hg_resolve_may_end_in(&m->end, lasts[i], lens[i]))
       return true;
-  }
   return false;
 }
 

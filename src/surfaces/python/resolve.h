@@ -106,14 +106,16 @@ typedef struct {
   const char *text; // its own last identifier (NULL: none, it ends in nothing)
   size_t len;
   bool bare;        // the callee is that identifier alone ...
-  bool imported;    // ... and an import binds it
+  bool imported;    // ... and an import binds it, or ...
+  bool unread;      // ... the file's assignments are not read (no memo): any of them may bind it, or ...
+  const void *assigned;  // ... the spans of its assignments in the file, looked up once (NULL: none)
 } hg_callee_end;
 
 void hg_resolve_callee_end(const hg_resolver *self, TSNode callee, hg_callee_end *out);
 /** Could the callee qualify as a name whose last component is `last` (len bytes)? A cheap test
  *  before hg_resolve_qualify: its own last identifier is `last`, or it is a name bound by an
  *  import or an assignment, or a call (getattr, partial). */
-bool hg_resolve_may_end_in(const hg_resolver *self, const hg_callee_end *callee, const char *last, size_t len);
+bool hg_resolve_may_end_in(const hg_callee_end *callee, const char *last, size_t len);
 
 /** The call a name or expression stands for (following `x = f(...)`), or a null node. */
 TSNode hg_resolve_call(const hg_resolver *self, TSNode node);
