@@ -220,6 +220,9 @@ void hg_scope_walk_full(TSNode scope, TSNode point, bool (*fn)(void *ctx, hg_stm
 
 bool hg_scope_is_parameter(TSNode function, const char *src, const char *name, size_t len) {
   TSNode params = hg_node_field(function, "parameters");
+  // A parameter's name is in the parameters' bytes: a name they do not hold is none of them.
+  if (!hg_node_text_has(params, src, name, len))
+    return false;
   uint32_t n = ts_node_named_child_count(params);
   for (uint32_t i = 0; i < n; i++) {
     TSNode p = ts_node_named_child(params, i);
