@@ -70,6 +70,12 @@ int hg_policy__load_wrappers(hg_yaml *y, hg_policy *p, yaml_node_t *node, hg_err
   return 0;
 }
 
+static int name_cmp(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
+
+void hg_policy__sort_names(char **v, size_t n) {
+  if (n > 1) qsort(v, n, sizeof(char *), name_cmp);
+}
+
 static bool in(char *const *v, size_t n, const char *s) {
   for (size_t i = 0; i < n; i++)
     if (strcmp(v[i], s) == 0)
@@ -77,12 +83,17 @@ static bool in(char *const *v, size_t n, const char *s) {
   return false;
 }
 
+// Is s in v, a list hg_policy__sort_names sorted?
+static bool in_sorted(char *const *v, size_t n, const char *s) {
+  return n && bsearch(&s, v, n, sizeof(char *), name_cmp) != NULL;
+}
+
 bool hg_policy_is_boolean_flag(const hg_policy *self, const char *flag) {
-  return in(self->boolean_flags, self->n_boolean_flags, flag);
+  return in_sorted(self->boolean_flags, self->n_boolean_flags, flag);
 }
 
 bool hg_policy_is_repeatable_flag(const hg_policy *self, const char *flag) {
-  return in(self->repeatable_flags, self->n_repeatable_flags, flag);
+  return in_sorted(self->repeatable_flags, self->n_repeatable_flags, flag);
 }
 
 bool hg_policy_list_has(char *const *list, size_t n, const char *name, size_t len) {
@@ -93,7 +104,7 @@ bool hg_policy_list_has(char *const *list, size_t n, const char *name, size_t le
 }
 
 bool hg_policy_is_process_call(const hg_policy *self, const char *qualified) {
-  return in(self->process_calls, self->n_process_calls, qualified);
+  return in_sorted(self->process_calls, self->n_process_calls, qualified);
 }
 
 bool hg_policy_is_program(const hg_policy *self, const char *word) {

@@ -148,7 +148,13 @@ static int load(hg_policy *p, hg_yaml *y, hg_error *err) {
   yaml_node_t *wrappers = hg_yaml_get(y, cli, "wrappers");
   if (wrappers && hg_policy__load_wrappers(y, p, wrappers, err) != 0)
     return -1;
-  return hg_yaml_strings(y, bools, "cli.boolean_flags", &p->boolean_flags, &p->n_boolean_flags, err);
+  if (hg_yaml_strings(y, bools, "cli.boolean_flags", &p->boolean_flags, &p->n_boolean_flags, err) != 0)
+    return -1;
+  // Asked about for every flag of every command line: sorted, and searched by halves.
+  hg_policy__sort_names(p->boolean_flags, p->n_boolean_flags);
+  hg_policy__sort_names(p->repeatable_flags, p->n_repeatable_flags);
+  hg_policy__sort_names(p->process_calls, p->n_process_calls);
+  return 0;
 }
 
 int hg_policy_load_doc(hg_policy **out, hg_yaml *y, bool known_good, hg_error *err) {

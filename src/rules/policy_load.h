@@ -16,5 +16,8 @@ int hg_policy__load_forbidden(hg_yaml *y, const hg_policy *p, yaml_node_t *key, 
 void hg_policy__spellings_free(const hg_policy *p, hg_spelling *spell);
 // cligrammar.c
 int hg_policy__load_wrappers(hg_yaml *y, hg_policy *p, yaml_node_t *node, hg_error *err);
+/** Sorts a list of names (strcmp order) that is then searched by halves: cli.boolean_flags,
+ *  cli.repeatable_flags and cli.process_calls, whose order means nothing. */
+void hg_policy__sort_names(char **v, size_t n);
 
 #endif

@@ -341,6 +341,21 @@ static void test_policy__boolean_flags_and_subcommands(void **state) {
       print_error("is_boolean_flag(\"%s\") expected %d\n", flags[i].flag, flags[i].boolean);
     assert_int_equal(hg_policy_is_boolean_flag(p, flags[i].flag), flags[i].boolean);
   }
+  // Every name of the three lists searched by halves is found (policy.yml lists them unsorted),
+  // and a name just beside one is not.
+  for (size_t i = 0; i < p->n_boolean_flags; i++) {
+    assert_true(hg_policy_is_boolean_flag(p, p->boolean_flags[i]));
+    char *near = hg_xasprintf("%s-", p->boolean_flags[i]);
+    assert_false(hg_policy_is_boolean_flag(p, near));
+    free(near);
+  }
+  assert_true(p->n_repeatable_flags > 0 && p->n_process_calls > 0);
+  for (size_t i = 0; i < p->n_repeatable_flags; i++)
+    assert_true(hg_policy_is_repeatable_flag(p, p->repeatable_flags[i]));
+  for (size_t i = 0; i < p->n_process_calls; i++)
+    assert_true(hg_policy_is_process_call(p, p->process_calls[i]));
+  assert_false(hg_policy_is_repeatable_flag(p, "--read-only"));
+  assert_false(hg_policy_is_process_call(p, "subprocess"));
   assert_true(hg_policy_is_subcommand(p, "container"));
   assert_true(hg_policy_is_subcommand(p, "run"));
   assert_true(hg_policy_is_subcommand(p, "create"));
