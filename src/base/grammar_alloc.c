@@ -16,6 +16,7 @@ static _Thread_local size_t kept_len;
 static _Thread_local bool ends_registered;
 
 static pthread_key_t at_end;
+static bool have_at_end;  // the key was made
 static pthread_once_t at_end_once = PTHREAD_ONCE_INIT;
 
 // Runs as a thread ends (its value set): the thread's blocks go back to malloc. The process's
@@ -26,7 +27,7 @@ static void release(void *unused) {
 }
 
 static void make_key(void) {
-  if (pthread_key_create(&at_end, release) != 0) at_end = (pthread_key_t)-1;
+  have_at_end = pthread_key_create(&at_end, release) == 0;
 }
 
 void hg_grammar_free(void *p) {
@@ -37,7 +38,7 @@ void hg_grammar_free(void *p) {
   }
   if (!ends_registered) {
     pthread_once(&at_end_once, make_key);
-    if (at_end == (pthread_key_t)-1 || pthread_setspecific(at_end, (void *)1) != 0) {
+    if (!have_at_end || pthread_setspecific(at_end, (void *)1) != 0) {
       free(p);  // without a way to free it at the thread's end, nothing is kept
       return;
     }
