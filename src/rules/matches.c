@@ -24,8 +24,19 @@ void hg_matches_free(hg_matches *self) {
   free(self);
 }
 
+// The gate's test: predicate `test` of the pattern, of the node.
+typedef struct {
+  const hg_rules_query *q;
+  hg_predctx *pctx;
+} gate_ctx;
+
+static bool admits(void *ctx, uint32_t pattern, uint32_t test, TSNode node) {
+  const gate_ctx *g = ctx;
+  return hg_predicates_may_hold(g->q->patterns[pattern].predicates, test, node, g->pctx);
+}
+
 const TSNode *hg_matches_exec_keeping(hg_matches *self, const hg_rules_query *q, TSNode root, TSSymbol keep,
-                                     size_t *n) {
+                                     hg_predctx *pctx, size_t *n) {
   self->q = q;
   *n = 0;
   if (q->reference) {
@@ -33,15 +44,17 @@ const TSNode *hg_matches_exec_keeping(hg_matches *self, const hg_rules_query *q,
     ts_query_cursor_exec(self->cursor, q->reference, root);
     return NULL;
   }
-  hg_walker_exec(self->walker, q->dispatch, q->enabled, root, keep);
+  gate_ctx g = {q, pctx};
+  hg_walk_gate gate = {admits, &g, q->check_first, q->checks, q->n_keys};
+  hg_walker_exec(self->walker, q->dispatch, q->enabled, pctx && q->check_first ? &gate : NULL, root, keep);
   static const TSNode none;  // none kept: an empty list, not NULL
   const TSNode *kept = hg_walker_kept(self->walker, n);
   return kept ? kept : &none;
 }
 
-void hg_matches_exec(hg_matches *self, const hg_rules_query *q, TSNode root) {
+void hg_matches_exec(hg_matches *self, const hg_rules_query *q, TSNode root, hg_predctx *pctx) {
   size_t n;
-  hg_matches_exec_keeping(self, q, root, 0, &n);
+  hg_matches_exec_keeping(self, q, root, 0, pctx, &n);
 }
 
 bool hg_matches_next(hg_matches *self, TSQueryMatch *m) {

@@ -415,6 +415,40 @@ static bool eval_one(const predicate *p, const TSQueryMatch *m, hg_predctx *ctx)
   return false;
 }
 
+// Predicates hg_predicates_may_hold decides on their capture's node, or on the file.
+static bool node_test(const predicate *p) {
+  return (p->op == OP_EQ || p->op == OP_NOT_EQ) ? p->other_capture < 0
+         : p->op == OP_ANY_OF || p->op == OP_CONTAINS || p->op == OP_FILE_CONTAINS || p->op == OP_RESOLVES_TO ||
+           p->op == OP_RESOLVES_SUFFIX;
+}
+
+void hg_predicates_node_tests(const hg_predicates *self, void (*fn)(void *ctx, uint32_t i, uint32_t capture),
+                              void *ctx) {
+  for (size_t i = 0; self && i < self->preds.len; i++) {
+    const predicate *p = &self->preds.items[i];
+    if (node_test(p)) fn(ctx, (uint32_t)i, p->op == OP_FILE_CONTAINS ? UINT32_MAX : p->capture);
+  }
+}
+
+bool hg_predicates_may_hold(const hg_predicates *self, uint32_t i, TSNode node, hg_predctx *ctx) {
+  const predicate *p = &self->preds.items[i];
+  if (p->op == OP_RESOLVES_TO || p->op == OP_RESOLVES_SUFFIX)
+    return !(ctx->names && ctx->names->ends_elsewhere &&
+             ctx->names->ends_elsewhere(ctx->model, node, p->lasts, p->last_lens, p->n_args));
+  // The others read the node's text (or the file) alone: asked of a match holding just that node.
+  TSQueryCapture c = {node, p->capture};
+  TSQueryMatch m = {.capture_count = 1, .captures = &c};
+  return eval_one(p, &m, ctx);
+}
+
+bool hg_predicates_same_test(const hg_predicates *a, uint32_t i, const hg_predicates *b, uint32_t j) {
+  const predicate *x = &a->preds.items[i], *y = &b->preds.items[j];
+  if (x->op != y->op || x->n_args != y->n_args || (x->other_capture < 0) != (y->other_capture < 0)) return false;
+  for (size_t k = 0; k < x->n_args; k++)
+    if (strcmp(x->args[k], y->args[k]) != 0) return false;
+  return true;
+}
+
 // Predicates read from the match's text alone (not the file's imports or aliases).
 static bool text_only(op_kind op) {
   return op == OP_EQ || op == OP_NOT_EQ || op == OP_ANY_OF || op == OP_CONTAINS || op == OP_MATCH ||

@@ -44,6 +44,10 @@ typedef struct {
    *  call's `()` left out: "docker.APIClient()" ends in APIClient)? A cheap test before qualify;
    *  NULL when the surface has none (then qualify alone decides). */
   bool (*may_end_in)(void *model, TSNode node, char *const *lasts, const size_t *lens, size_t n);
+  /** Does `node`'s own syntax rule out that it qualifies as a name whose last component is one of
+   *  `lasts`, whatever the file's imports and assignments turn out to be (an attribute ending in
+   *  another name)? Asked before they are known (hg_predicates_may_hold); NULL: never. */
+  bool (*ends_elsewhere)(void *model, TSNode node, char *const *lasts, const size_t *lens, size_t n);
   /** Does the file import `module` or a submodule of it, in any form? */
   bool (*imports)(void *model, const char *module);
   /** The string `node` holds when it can be followed to one (a name to its string, an f-string's
@@ -68,6 +72,22 @@ typedef struct {
   } file_memo[16];
   unsigned n_file_memo;
 } hg_predctx;
+
+/** Calls fn for each predicate hg_predicates_may_hold can decide on one node before a match is
+ *  made: `i` numbers it, `capture` is the capture whose node it reads (UINT32_MAX: none, it reads
+ *  the file). They are #eq? and #not-eq? of a capture and a string, #any-of?, #contains?,
+ *  #file-contains?, and #resolves-to? and #resolves-to-suffix? through the names' ends_elsewhere
+ *  (#match? is left to the match: its regex may cost more than the match saves). */
+void hg_predicates_node_tests(const hg_predicates *self, void (*fn)(void *ctx, uint32_t i, uint32_t capture),
+                              void *ctx);
+/** Could predicate `i` hold of a match whose capture is `node` (any node, for one that reads the
+ *  file), whatever else the match holds and whatever the file's names turn out to be? False only
+ *  when hg_predicates_eval would say no to every such match. */
+bool hg_predicates_may_hold(const hg_predicates *self, uint32_t i, TSNode node, hg_predctx *ctx);
+
+/** Are node tests i of a and j of b the same test, whatever captures they name (the same
+ *  predicate, the same strings)? */
+bool hg_predicates_same_test(const hg_predicates *a, uint32_t i, const hg_predicates *b, uint32_t j);
 
 /** Do all predicates hold for this match? A NULL self always holds. */
 bool hg_predicates_eval(const hg_predicates *self, const TSQueryMatch *match, hg_predctx *ctx);

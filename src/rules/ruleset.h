@@ -52,6 +52,11 @@ typedef struct {
   uint32_t n_patterns;
   hg_captures captures;
   hg_units units;  // the units it holds
+  // What the walk asks before it tries pattern p at a node (walk.h's gate, its tests answered by
+  // hg_predicates_may_hold): checks[check_first[p] .. check_first[p + 1]).
+  const uint32_t *check_first;
+  const hg_walk_check *checks;
+  uint32_t n_keys;
 } hg_rules_query;
 
 /** The built-in rules' prefilters and policy document, made when the binary is built (rulegen.c

@@ -139,6 +139,45 @@ hg_dispatch *hg_dispatch_new(const hg_shapes *shapes) {
   return self;
 }
 
+// How many times item `item` and the items below it name capture c.
+static uint32_t occurrences(const hg_shapes *s, uint32_t item, uint32_t c) {
+  const hg_item *it = hg_shapes_item(s, item);
+  uint32_t k = 0;
+  for (uint8_t i = 0; i < it->n_captures; i++) k += it->captures[i] == c;
+  for (uint32_t i = 0; i < it->n; i++) k += occurrences(s, it->first + i, c);
+  return k;
+}
+
+static bool names_capture(const hg_item *it, uint32_t c) {
+  for (uint8_t i = 0; i < it->n_captures; i++)
+    if (it->captures[i] == c) return true;
+  return false;
+}
+
+// The steps from item `item` (matched once) down to the one item that names capture c.
+static bool place_below(const hg_shapes *s, uint32_t item, uint32_t c, hg_walk_place *out) {
+  const hg_item *it = hg_shapes_item(s, item);
+  if (names_capture(it, c)) return true;  // (an alternation naming it: the node it matched)
+  if (it->kind == HG_ITEM_ALT) return false;  // in one branch only
+  for (uint32_t i = 0; i < it->n; i++) {
+    if (!occurrences(s, it->first + i, c)) continue;
+    const hg_item *k = hg_shapes_item(s, it->first + i);
+    if (k->quant != HG_QUANT_ONE || out->depth == HG_WALK_PLACE_MAX) return false;
+    out->step[out->depth].field = k->field;
+    out->step[out->depth++].symbol = k->kind == HG_ITEM_NODE ? k->symbol : 0;
+    return place_below(s, it->first + i, c, out);
+  }
+  return false;
+}
+
+bool hg_dispatch_capture_place(const hg_dispatch *self, uint32_t pattern, uint32_t capture, hg_walk_place *place) {
+  const hg_shapes *s = self->shapes;
+  uint32_t root = hg_shapes_get(s, pattern)->root;
+  *place = (hg_walk_place){0};
+  return hg_shapes_item(s, root)->quant == HG_QUANT_ONE && occurrences(s, root, capture) == 1 &&
+         place_below(s, root, capture, place);
+}
+
 void hg_dispatch_free(hg_dispatch *self) {
   if (!self) return;
   free(self->offsets);
@@ -223,6 +262,14 @@ struct hg_walker {
   } *tries;
   uint32_t n_tries;
   uint64_t tried;
+  // Per key of the gate's checks: its answer at the node tried `at`.
+  struct key_answer {
+    uint64_t at;
+    bool ok;
+  } *keys;
+  uint32_t n_keys;
+  uint64_t walk_base;  // `tried` when the walk began
+  TSNode root;         // the walk's
   HG_VEC(TSNode) kept;  // the last walk's nodes of the type it was asked to keep
   // The walk's path: the children of each node it is inside (wkids), a frame per such node.
   kid_vec wkids;
@@ -241,6 +288,7 @@ void hg_walker_free(hg_walker *self) {
   free(self->slots);
   free(self->kids.items);
   free(self->tries);
+  free(self->keys);
   free(self->kept.items);
   free(self->wkids.items);
   free(self->frames.items);
@@ -566,8 +614,42 @@ static void try_pattern(hg_walker *w, const hg_dispatch *d, uint32_t p, const ki
   *t = (struct tried){w->tried, (uint32_t)from, (uint32_t)w->found.len, p, several && d->fixed[p]};
 }
 
-// The patterns whose root may be `at`, tried there in index order; `at` kept if of type `keep`.
-static void visit(hg_walker *self, const hg_dispatch *d, const uint8_t *enabled, const kid *at, TSSymbol keep) {
+// Does a node in check k's place, from its step `depth` on below `node`, pass it? The children on
+// the way are read into the cache: the patterns tried here read them anyway, and the walk copies
+// them from there.
+static bool admitted_below(hg_walker *w, const hg_walk_gate *g, uint32_t p, const hg_walk_check *k, TSNode node,
+                           uint8_t depth) {
+  if (depth == k->place.depth) return g->admits(g->ctx, p, k->test, node);
+  TSFieldId field = k->place.step[depth].field;
+  TSSymbol symbol = k->place.step[depth].symbol;
+  kids_ref kids = cached_kids(w, node);
+  for (size_t i = 0; i < kids.n; i++) {
+    kid kd = w->ckids.items[kids.base + i];  // a copy: reading further down moves them
+    if (kd.named && (!field || kd.field == field) && (!symbol || kd.symbol == symbol) &&
+        admitted_below(w, g, p, k, kd.node, depth + 1))
+      return true;
+  }
+  return false;
+}
+
+// Does every check of pattern p pass at `at`? Each key's answer is kept for the other patterns
+// tried at the node (the walk's count of nodes tried marks it), a file's for the whole walk.
+static bool admitted(hg_walker *w, const hg_walk_gate *g, uint32_t p, const kid *at) {
+  for (uint32_t c = g->first[p]; c < g->first[p + 1]; c++) {
+    const hg_walk_check *k = &g->checks[c];
+    struct key_answer *a = &w->keys[k->key];
+    if (k->file ? a->at <= w->walk_base : a->at != w->tried)
+      *a = (struct key_answer){w->tried, k->file ? g->admits(g->ctx, p, k->test, w->root)
+                                                 : admitted_below(w, g, p, k, at->node, 0)};
+    if (!a->ok) return false;
+  }
+  return true;
+}
+
+// The patterns whose root may be `at`, tried there in index order (those `gate` admits); `at` kept
+// if of type `keep`.
+static void visit(hg_walker *self, const hg_dispatch *d, const uint8_t *enabled, const hg_walk_gate *gate,
+                  const kid *at, TSSymbol keep) {
   TSSymbol sym = at->symbol;
   if (sym == keep && keep) HG_VEC_PUSH(&self->kept, at->node);
   const uint32_t *ids = NULL;
@@ -588,6 +670,7 @@ static void visit(hg_walker *self, const hg_dispatch *d, const uint8_t *enabled,
     if (enabled && !enabled[p]) continue;
     if (!from_ids && d->wild_field[b - 1] && ts_node_is_null(ts_node_child_by_field_id(at->node, d->wild_field[b - 1])))
       continue;
+    if (gate && gate->first[p] != gate->first[p + 1] && !admitted(self, gate, p, at)) continue;
     try_pattern(self, d, p, at);
   }
 }
@@ -611,7 +694,8 @@ static void walk_kids(hg_walker *w, TSNode node) {
 // The walk goes down the tree in pre-order with a list of children per level: a node's children are
 // read once, by the patterns tried at a node above when they look that deep (the call's argument
 // list and its arguments), else by the walk (a cursor's steps cost some 480 instructions each).
-void hg_walker_exec(hg_walker *self, const hg_dispatch *d, const uint8_t *enabled, TSNode root, TSSymbol keep) {
+void hg_walker_exec(hg_walker *self, const hg_dispatch *d, const uint8_t *enabled, const hg_walk_gate *gate,
+                    TSNode root, TSSymbol keep) {
   self->items = hg_shapes_items(d->shapes);
   self->caps.len = self->found.len = self->stack.len = self->kids.len = self->kept.len = 0;
   self->next = 0;
@@ -621,6 +705,13 @@ void hg_walker_exec(hg_walker *self, const hg_dispatch *d, const uint8_t *enable
     self->tries = hg_xcalloc(n, sizeof(*self->tries));
     self->n_tries = n;
   }
+  if (gate && self->n_keys < gate->n_keys) {
+    free(self->keys);
+    self->keys = hg_xcalloc(gate->n_keys, sizeof(*self->keys));
+    self->n_keys = gate->n_keys;
+  }
+  self->walk_base = self->tried;
+  self->root = root;
   new_generation(self);  // nothing read from an earlier tree (its nodes' addresses may be reused)
   self->wkids.len = self->frames.len = 0;
   HG_VEC_PUSH(&self->wkids, ((kid){root, ts_node_symbol(root), 0, ts_node_is_named(root)}));
@@ -633,7 +724,7 @@ void hg_walker_exec(hg_walker *self, const hg_dispatch *d, const uint8_t *enable
       continue;
     }
     kid at = self->wkids.items[f->base + f->next++];
-    visit(self, d, enabled, &at, keep);
+    visit(self, d, enabled, gate, &at, keep);
     if (!ts_node_child_count(at.node)) continue;
     size_t base = self->wkids.len;
     walk_kids(self, at.node);

@@ -21,10 +21,54 @@ void hg_dispatch_free(hg_dispatch *self);
 hg_walker *hg_walker_new(void);
 void hg_walker_free(hg_walker *self);
 
+enum { HG_WALK_PLACE_MAX = 4 };
+
+/** A place in a pattern's matches known before the pattern is matched: the node it is tried at
+ *  (depth 0), or a node reached from it in `depth` steps, each to a named child in `field` (0: in
+ *  any) of type `symbol` (0: of any). */
+typedef struct {
+  uint8_t depth;
+  struct {
+    TSFieldId field;
+    TSSymbol symbol;
+  } step[HG_WALK_PLACE_MAX];
+} hg_walk_place;
+
+/** Where capture `capture` of pattern `pattern` stands in every match, when that is one node in a
+ *  place known before the pattern is matched (every item on the way to it taken exactly once, not
+ *  in one alternative only). False when it is not (optional, repeated, in a branch, or named more
+ *  than once). */
+bool hg_dispatch_capture_place(const hg_dispatch *dispatch, uint32_t pattern, uint32_t capture, hg_walk_place *place);
+
+/** A test a pattern's match must pass at the node it is tried at, asked before the pattern is
+ *  matched there, of the nodes in `place` (at least one must pass), or, `file`, of the file (asked
+ *  once a walk, of its root). `test` is the gate's own number for it. Checks of one `key` (below
+ *  the gate's n_keys) are the same test of the same place, whatever their patterns: asked once a
+ *  node. */
+typedef struct {
+  hg_walk_place place;
+  bool file;
+  uint32_t test;
+  uint32_t key;
+} hg_walk_check;
+
+/** What leaves a pattern untried at a node: its checks (checks[first[p] .. first[p + 1]) for pattern
+ *  p, in the order they are asked), each asked of admits; one that no node in its place passes
+ *  leaves the pattern out there. */
+typedef struct {
+  bool (*admits)(void *ctx, uint32_t pattern, uint32_t test, TSNode node);
+  void *ctx;
+  const uint32_t *first;
+  const hg_walk_check *checks;
+  uint32_t n_keys;
+} hg_walk_gate;
+
 /** Walks the tree under `root` once and keeps every match of the patterns `enabled` says to try
- *  (enabled[i] for pattern i; NULL: every pattern), in the order of their nodes (pre-order), then
- *  of their patterns; and every node of type `keep` (0: none), in pre-order (hg_walker_kept). */
-void hg_walker_exec(hg_walker *self, const hg_dispatch *dispatch, const uint8_t *enabled, TSNode root, TSSymbol keep);
+ *  (enabled[i] for pattern i; NULL: every pattern) that `gate` admits (NULL: each), in the order of
+ *  their nodes (pre-order), then of their patterns; and every node of type `keep` (0: none), in
+ *  pre-order (hg_walker_kept). */
+void hg_walker_exec(hg_walker *self, const hg_dispatch *dispatch, const uint8_t *enabled, const hg_walk_gate *gate,
+                    TSNode root, TSSymbol keep);
 /** The nodes of type `keep` the last walk passed: *n of them (valid until the next walk). */
 const TSNode *hg_walker_kept(const hg_walker *self, size_t *n);
 /** The next match of the last walk (its captures stay valid until the next hg_walker_exec). */

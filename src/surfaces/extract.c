@@ -230,7 +230,7 @@ void hg_extract_matches(hg_extractor *self, const hg_ruleset *rules, hg_surface_
   const hg_rules_query *q = hg_ruleset_query_for(rules, s, HG_UNITS_ALL);
   const hg_captures *c = &q->captures;
   hg_predctx pctx = {.src = source->data, .len = source->len, .md = self->md, .scratch = &self->scratch};
-  hg_matches_exec(self->cursor, q, root);
+  hg_matches_exec(self->cursor, q, root, &pctx);
   TSQueryMatch m;
   while (hg_matches_next(self->cursor, &m)) {
     const hg_pattern *p = &q->patterns[m.pattern_index];

@@ -55,9 +55,34 @@ static hg_shapes *new_query(const char *text) {
   return q;
 }
 
+// What the tests asked before a match is made (hg_predicates_may_hold) say of one match.
+typedef struct {
+  const hg_predicates *p;
+  const TSQueryMatch *m;
+  hg_predctx *ctx;
+  TSNode root;
+  bool holds;         // the match's predicates hold
+  size_t *ruled_out;  // matches a test said no to
+} node_tests;
+
+static void ask_node_test(void *vctx, uint32_t i, uint32_t capture) {
+  node_tests *t = vctx;
+  TSNode node = t->root;  // a test of the file: of any node
+  bool found = capture == UINT32_MAX;
+  for (uint16_t k = 0; k < t->m->capture_count && !found; k++)
+    if (t->m->captures[k].index == capture) node = t->m->captures[k].node, found = true;
+  if (!found) return;  // an absent capture does not constrain the match
+  bool may = hg_predicates_may_hold(t->p, i, node, t->ctx);
+  if (t->holds && !may) fail_msg("node test %u says no to a match whose predicates hold", i);
+  *t->ruled_out += !may;
+}
+
 // Runs the one-pattern `query` over `src` and joins, with '|', the text of capture @x of every
-// match whose predicates hold. Returns the number of such matches.
-static size_t run(fixture *f, const char *query, const char *src, const hg_imports *imports, char *out, size_t cap) {
+// match whose predicates hold. Returns the number of such matches. Every node test of the pattern
+// is asked of every match too: none may say no to one whose predicates hold (*ruled_out counts
+// those they say no to).
+static size_t run_asking(fixture *f, const char *query, const char *src, const hg_imports *imports, char *out,
+                         size_t cap, size_t *ruled_out) {
   hg_shapes *q = new_query(query);
   assert_int_equal(hg_shapes_count(q), 1);
   hg_predicates *p = NULL;
@@ -69,12 +94,15 @@ static size_t run(fixture *f, const char *query, const char *src, const hg_impor
   hg_predctx ctx = {.src = src, .md = f->md, .names = &hg_python_names, .model = &model, .scratch = &f->scratch};
   uint32_t x = hg_shapes_capture_id(q, "x");
   hg_dispatch *d = hg_dispatch_new(q);
-  hg_walker_exec(f->cursor, d, NULL, ts_tree_root_node(tree), 0);
+  hg_walker_exec(f->cursor, d, NULL, NULL, ts_tree_root_node(tree), 0);
   TSQueryMatch m;
   size_t n = 0;
   out[0] = '\0';
   while (hg_walker_next_match(f->cursor, &m)) {
-    if (!hg_predicates_eval(p, &m, &ctx)) continue;
+    bool holds = hg_predicates_eval(p, &m, &ctx);
+    node_tests t = {p, &m, &ctx, ts_tree_root_node(tree), holds, ruled_out};
+    hg_predicates_node_tests(p, ask_node_test, &t);
+    if (!holds) continue;
     n++;
     for (uint16_t i = 0; i < m.capture_count; i++)
       if (m.captures[i].index == x) {
@@ -88,6 +116,11 @@ static size_t run(fixture *f, const char *query, const char *src, const hg_impor
   hg_dispatch_free(d);
   hg_shapes_free(q);
   return n;
+}
+
+static size_t run(fixture *f, const char *query, const char *src, const hg_imports *imports, char *out, size_t cap) {
+  size_t ruled_out = 0;
+  return run_asking(f, query, src, imports, out, cap, &ruled_out);
 }
 
 typedef struct {
@@ -421,12 +454,96 @@ static void test_predicate__compile_errors(void **state) {
   }
 }
 
+static void record_test(void *ctx, uint32_t i, uint32_t capture) {
+  char *out = ctx;
+  if (capture == UINT32_MAX)
+    snprintf(out + strlen(out), 64 - strlen(out), "%u@- ", i);
+  else
+    snprintf(out + strlen(out), 64 - strlen(out), "%u@%u ", i, capture);
+}
+
+// The predicates decided on one node before a match is made (the walk's gate): which they are,
+// what they say, and which are the same test.
+static void test_predicate__node_tests(void **state) {
+  fixture *f = *state;
+#define FIRST                                                                                              \
+  "((call function: (_) @x arguments: (argument_list) @a)"                                                 \
+  " (#resolves-to-suffix? @x \"containers.run\") (#contains? @a \"docker\") (#match? @a \"x\")"              \
+  " (#file-contains? \"docker\") (#sdk? @x \"docker\") (#eq? @x @a) (#not-eq? @x \"f\") (#any-of? @x \"g\"))"
+  const char *query = FIRST "((call function: (_) @y arguments: (argument_list) @b)"
+                            " (#resolves-to-suffix? @y \"containers.run\") (#contains? @b \"docker\" \"podman\")"
+                            " (#eq? @y \"f\"))";
+  hg_shapes *q = new_query(query);
+  hg_predicates *p = NULL, *p2 = NULL;
+  hg_error err = {{0}};
+  assert_int_equal(hg_predicates_compile(&p, q, 0, &err), 0);
+  assert_int_equal(hg_predicates_compile(&p2, q, 1, &err), 0);
+  char tests[64] = "";
+  hg_predicates_node_tests(p, record_test, tests);
+  // #resolves-to-suffix? @x, #contains? @a, #file-contains?, #not-eq? @x, #any-of? @x; not #match?,
+  // #sdk? (it reads the file's imports) or #eq? of two captures.
+  char want[64];
+  snprintf(want, sizeof(want), "0@%u 1@%u 3@- 6@%u 7@%u ", hg_shapes_capture_id(q, "x"), hg_shapes_capture_id(q, "a"),
+           hg_shapes_capture_id(q, "x"), hg_shapes_capture_id(q, "x"));
+  assert_string_equal(tests, want);
+  assert_true(hg_predicates_same_test(p, 0, p2, 0));    // the same names, other captures
+  assert_false(hg_predicates_same_test(p, 1, p2, 1));   // other strings
+  assert_false(hg_predicates_same_test(p, 6, p2, 2));   // #not-eq? and #eq?
+  assert_true(hg_predicates_same_test(p, 3, p, 3));
+  // What they say of nodes, before any import is known.
+  const char *src = "client.containers.run(1)\nclient.containers.list('docker')\nrun(2)\nmake()(3)\nf(4)\n";
+  TSTree *tree = ts_parser_parse_string(f->parser, NULL, src, (uint32_t)strlen(src));
+  hg_imports *none = hg_imports_new(f->arena, "");
+  hg_python_model model = {.src = src, .imports = none};
+  hg_predctx ctx = {.src = src, .md = f->md, .names = &hg_python_names, .model = &model, .scratch = &f->scratch};
+  TSNode root = ts_tree_root_node(tree);
+  static const struct {
+    uint32_t test;
+    unsigned call;     // the call's line, from 0
+    bool callee;       // of its callee, else of its arguments
+    bool may;
+  } cases[] = {
+      {0, 0, true, true},    // an attribute ending in run
+      {0, 1, true, false},   // ... in list: whatever the names, never containers.run
+      {0, 2, true, true},    // a bare name: an import or an assignment may bind it
+      {0, 3, true, true},    // a call: it may stand for anything
+      {1, 0, false, false},  // (1) holds no "docker"
+      {1, 1, false, true},
+      {3, 0, true, true},    // the file holds "docker"
+      {6, 4, true, false},   // f is f
+      {6, 2, true, true},
+      {7, 4, true, false},   // f is not g
+  };
+  for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+    TSNode call = ts_node_named_child(ts_node_named_child(root, cases[i].call), 0);
+    TSNode node = ts_node_child_by_field_name(call, cases[i].callee ? "function" : "arguments",
+                                              cases[i].callee ? 8 : 9);
+    if (hg_predicates_may_hold(p, cases[i].test, node, &ctx) != cases[i].may)
+      fail_msg("case %zu: test %u of line %u says %d", i, cases[i].test, cases[i].call, !cases[i].may);
+  }
+  // A file without the string: #file-contains? says no, of any node.
+  const char *other = "x = 1\n";
+  hg_predctx octx = {.src = other, .md = f->md, .names = &hg_python_names, .model = &model, .scratch = &f->scratch};
+  assert_false(hg_predicates_may_hold(p, 3, root, &octx));
+  hg_tree_delete(tree);
+  hg_predicates_free(p);
+  hg_predicates_free(p2);
+  hg_shapes_free(q);
+  // Over real matches, the tests say no to some that do not hold and to none that do.
+  size_t ruled_out = 0;
+  char out[256];
+  assert_int_equal(run_asking(f, FIRST, src, none, out, sizeof(out), &ruled_out), 0);
+#undef FIRST
+  assert_true(ruled_out >= 5);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test_setup_teardown(test_predicate__text_predicates, setup, teardown),
       cmocka_unit_test_setup_teardown(test_predicate__imports_and_sdk, setup, teardown),
       cmocka_unit_test_setup_teardown(test_predicate__resolves_to_follows_imports, setup, teardown),
       cmocka_unit_test_setup_teardown(test_predicate__imports_names_modules, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_predicate__node_tests, setup, teardown),
       cmocka_unit_test(test_predicate__properties),
       cmocka_unit_test(test_predicate__literals_for_the_prefilter),
       cmocka_unit_test(test_predicate__compile_errors),

@@ -178,7 +178,7 @@ static char *matches(const char *query, const char *src, bool walk) {
     hg_shapes *s = compile(query);
     hg_dispatch *d = hg_dispatch_new(s);
     hg_walker *w = hg_walker_new();
-    hg_walker_exec(w, d, NULL, ts_tree_root_node(tree), 0);
+    hg_walker_exec(w, d, NULL, NULL, ts_tree_root_node(tree), 0);
     while (hg_walker_next_match(w, &m)) {
       describe(&m, one, sizeof(one));
       HG_VEC_PUSH(&all, hg_xstrdup(one));
@@ -333,7 +333,7 @@ static void test_shape__order_and_enabled_patterns(void **state) {
   TSParser *parser = ts_parser_new();
   ts_parser_set_language(parser, tree_sitter_python());
   TSTree *tree = ts_parser_parse_string(parser, NULL, src, (uint32_t)strlen(src));
-  hg_walker_exec(w, d, NULL, ts_tree_root_node(tree), 0);
+  hg_walker_exec(w, d, NULL, NULL, ts_tree_root_node(tree), 0);
   TSQueryMatch m;
   char got[64] = "";
   while (hg_walker_next_match(w, &m))
@@ -341,7 +341,7 @@ static void test_shape__order_and_enabled_patterns(void **state) {
              ts_node_start_byte(m.captures[0].node));
   assert_string_equal(got, "0@0 1@1 0@2 1@3 2@4 ");
   static const uint8_t only_calls[] = {1, 0, 0};
-  hg_walker_exec(w, d, only_calls, ts_tree_root_node(tree), 0);
+  hg_walker_exec(w, d, only_calls, NULL, ts_tree_root_node(tree), 0);
   got[0] = '\0';
   while (hg_walker_next_match(w, &m)) snprintf(got + strlen(got), sizeof(got) - strlen(got), "%u ", m.pattern_index);
   assert_string_equal(got, "0 0 ");
@@ -350,7 +350,7 @@ static void test_shape__order_and_enabled_patterns(void **state) {
   const TSNode *kept = hg_walker_kept(w, &n);
   assert_int_equal(n, 0);
   TSSymbol call = ts_language_symbol_for_name(tree_sitter_python(), "call", 4, true);
-  hg_walker_exec(w, d, only_calls, ts_tree_root_node(tree), call);
+  hg_walker_exec(w, d, only_calls, NULL, ts_tree_root_node(tree), call);
   kept = hg_walker_kept(w, &n);
   assert_int_equal(n, 2);
   assert_int_equal(ts_node_start_byte(kept[0]), 0);
@@ -381,7 +381,7 @@ static void test_shape__same_shapes(void **state) {
     const char *want;
   } cases[] = {{all, "0@0 2@0 3@0 1@1 0@2 2@2 3@2 1@3 "}, {not_first, "2@0 1@1 2@2 1@3 "}};
   for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-    hg_walker_exec(w, d, cases[i].enabled, ts_tree_root_node(tree), 0);
+    hg_walker_exec(w, d, cases[i].enabled, NULL, ts_tree_root_node(tree), 0);
     TSQueryMatch m;
     char got[128] = "";
     while (hg_walker_next_match(w, &m))

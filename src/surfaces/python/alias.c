@@ -305,7 +305,7 @@ TSNode hg_resolve_call(const hg_resolver *self, TSNode node) {
   return (TSNode){0};
 }
 
-void hg_resolve_callee_end(const hg_resolver *self, TSNode callee, hg_callee_end *out) {
+void hg_callee_tail(const char *src, TSNode callee, hg_callee_end *out) {
   *out = (hg_callee_end){0};
   TSNode id = callee;
   if (hg_node_is(callee, "attribute")) {
@@ -319,8 +319,14 @@ void hg_resolve_callee_end(const hg_resolver *self, TSNode callee, hg_callee_end
   if (ts_node_is_null(id) || !hg_node_is(id, "identifier"))
     return;
   uint32_t a = ts_node_start_byte(id), b = ts_node_end_byte(id);
-  out->text = self->src + a;
+  out->text = src + a;
   out->len = b - a;
+}
+
+void hg_resolve_callee_end(const hg_resolver *self, TSNode callee, hg_callee_end *out) {
+  hg_callee_tail(self->src, callee, out);
+  if (!out->text)
+    return;
   out->imported = out->bare && hg_imports_lookup(self->imports, out->text, out->len);
   if (out->bare && !out->imported)
     out->assigned = assignments_of(self, out->text, out->len, &out->unread);

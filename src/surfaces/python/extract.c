@@ -268,14 +268,8 @@ void hg_extract(hg_extractor *self, const hg_ruleset *rules, const hg_config *co
   // an import may follow its use in the file (function-local imports, late imports).
   // The walk keeps the file's calls too: the table of its callers' calls (project/calls.c) is
   // made from them, not from another walk.
-  hg_matches *cursor = hg_extractor_cursor(self);
-  size_t n_calls;
-  const TSNode *calls = hg_matches_exec_keeping(
-      cursor, q, root, ts_language_symbol_for_name(ts_tree_language(tree), "call", 4, true), &n_calls);
-  TSNode *own_calls = calls ? hg_arena_alloc(arena, (n_calls ? n_calls : 1) * sizeof(TSNode)) : NULL;
-  if (own_calls && n_calls)
-    memcpy(own_calls, calls, n_calls * sizeof(TSNode));
-  TSQueryMatch m;
+  // The walk does not make the matches a predicate rules out on one node before any import is
+  // known (an attribute callee ending in another name, a list without "docker").
   hg_python_model names = {.src = source->data, .imports = imports};
   hg_predctx pctx = {.src = source->data,
                      .len = source->len,
@@ -283,6 +277,14 @@ void hg_extract(hg_extractor *self, const hg_ruleset *rules, const hg_config *co
                      .names = &hg_python_names,
                      .model = &names,
                      .scratch = hg_extractor_scratch(self)};
+  hg_matches *cursor = hg_extractor_cursor(self);
+  size_t n_calls;
+  const TSNode *calls = hg_matches_exec_keeping(
+      cursor, q, root, ts_language_symbol_for_name(ts_tree_language(tree), "call", 4, true), &pctx, &n_calls);
+  TSNode *own_calls = calls ? hg_arena_alloc(arena, (n_calls ? n_calls : 1) * sizeof(TSNode)) : NULL;
+  if (own_calls && n_calls)
+    memcpy(own_calls, calls, n_calls * sizeof(TSNode));
+  TSQueryMatch m;
   while (hg_matches_next(cursor, &m)) {
     const hg_pattern *p = &q->patterns[m.pattern_index];
     if (p->role == HG_PATTERN_IMPORT) {

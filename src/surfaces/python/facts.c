@@ -47,7 +47,7 @@ void hg_python_read_imports(const hg_rules_query *q, const char *src, TSTree *tr
                             hg_arena *arena) {
   const hg_captures *c = &q->captures;
   hg_matches *cursor = hg_matches_new();
-  hg_matches_exec(cursor, q, ts_tree_root_node(tree));
+  hg_matches_exec(cursor, q, ts_tree_root_node(tree), NULL);
   TSQueryMatch m;
   pcre2_match_data *md = NULL;
   hg_buf scratch = {0};

@@ -23,6 +23,9 @@ typedef struct hg_python_model {
   // callee in turn): its node (id NULL: none yet) and that end.
   TSNode end_of;
   hg_callee_end end;
+  // ... and the callee names.c's ends_elsewhere last read the syntax of, likewise.
+  TSNode tail_of;
+  hg_callee_end tail;
 } hg_python_model;
 
 /** The answers while imports are recorded: names qualify through the imports alone, and

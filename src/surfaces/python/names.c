@@ -26,6 +26,22 @@ static bool may_end_in(void *model, TSNode node, char *const *lasts, const size_
   return false;
 }
 
+// Before the file's names are known: a callee whose syntax alone rules out every last name (an
+// attribute ending in another one, what may_end_in then says of it whatever the names).
+static bool ends_elsewhere(void *model, TSNode node, char *const *lasts, const size_t *lens, size_t n) {
+  hg_python_model *m = model;
+  if (!m->tail_of.id || !ts_node_eq(m->tail_of, node)) {
+    hg_callee_tail(m->src, node, &m->tail);
+    m->tail_of = node;
+  }
+  if (m->tail.any || (m->tail.bare && m->tail.text))
+    return false;  // a call, or a bare name an import or an assignment may bind
+  for (size_t i = 0; i < n; i++)  // an attribute: its own last identifier (hg_resolve_may_end_in's test)
+    if (m->tail.len == lens[i] && memcmp(m->tail.text, lasts[i], lens[i]) == 0)
+      return false;
+  return true;
+}
+
 static const char *string_value(void *model, TSNode node) {
   const hg_python_model *m = model;
   if (!m->resolver)
@@ -49,4 +65,9 @@ static bool defined(void *model, TSNode node) {
 }
 
 const hg_names hg_python_names = {
-    .qualify = qualify, .may_end_in = may_end_in, .imports = hg_python_imports, .string_value = string_value, .defined = defined};
+    .qualify = qualify,
+    .may_end_in = may_end_in,
+    .ends_elsewhere = ends_elsewhere,
+    .imports = hg_python_imports,
+    .string_value = string_value,
+    .defined = defined};

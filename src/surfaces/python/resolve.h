@@ -112,6 +112,9 @@ typedef struct {
 } hg_callee_end;
 
 void hg_resolve_callee_end(const hg_resolver *self, TSNode callee, hg_callee_end *out);
+/** Its part that the callee's own syntax decides (any, text, len, bare), read before the file's
+ *  names are known; the rest left unset. `src`: the file's bytes. */
+void hg_callee_tail(const char *src, TSNode callee, hg_callee_end *out);
 /** Could the callee qualify as a name whose last component is `last` (len bytes)? A cheap test
  *  before hg_resolve_qualify: its own last identifier is `last`, or it is a name bound by an
  *  import or an assignment, or a call (getattr, partial). */
