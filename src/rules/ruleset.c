@@ -37,9 +37,7 @@ typedef struct {
   uint32_t n_patterns;
   hg_captures captures;
   int *unit_of;  // per pattern: its file's unit; -1 a facts file
-  uint32_t *check_first;  // per pattern p: the walk's checks before trying it are checks[check_first[p] .. [p + 1])
-  hg_walk_check *checks;
-  uint32_t n_keys;  // the checks' distinct tests
+  hg_checks checks;  // what the walk asks before it tries each pattern at a node
 } compiled;
 
 // One surface's rules: rules/<surface>/*.scm and rules/<surface>/facts/*.scm, compiled when a file
@@ -98,74 +96,11 @@ static void compiled_free(compiled *c) {
   for (uint32_t i = 0; i < c->n_patterns; i++) hg_pattern_free(&c->patterns[i]);
   free(c->patterns);
   free(c->unit_of);
-  free(c->check_first);
-  free(c->checks);
+  hg_checks_free(&c->checks);
   hg_dispatch_free(c->dispatch);
   hg_shapes_free(c->shapes);
   if (c->reference) ts_query_delete(c->reference);
   free(c);
-}
-
-// The checks the walk asks before it tries a pattern at a node (walk.h's gate): the pattern's
-// predicates that can be decided on one node (hg_predicates_node_tests) whose capture stands in a
-// place known before the pattern is matched (hg_dispatch_capture_place), and those that read the
-// file.
-typedef HG_VEC(hg_walk_check) check_vec;
-typedef struct {
-  const compiled *c;
-  uint32_t pattern;
-  check_vec *out;
-  size_t first;  // the pattern's first check in out
-} check_builder;
-
-static unsigned rank(const hg_walk_check *k) { return k->file ? 0 : 1u + k->place.depth; }
-
-static void add_check(void *ctx, uint32_t test, uint32_t capture) {
-  check_builder *b = ctx;
-  hg_walk_check k = {.file = capture == UINT32_MAX, .test = test};
-  if (!k.file && !hg_dispatch_capture_place(b->c->dispatch, b->pattern, capture, &k.place)) return;
-  HG_VEC_PUSH(b->out, k);
-  // The file's tests first, then the nearest places: a check that fails spares reading further down.
-  hg_walk_check *v = b->out->items;
-  for (size_t i = b->out->len - 1; i > b->first && rank(&v[i - 1]) > rank(&v[i]); i--) {
-    hg_walk_check t = v[i];
-    v[i] = v[i - 1];
-    v[i - 1] = t;
-  }
-}
-
-static bool same_place(const hg_walk_check *x, const hg_walk_check *y) {
-  const hg_walk_place *a = &x->place, *b = &y->place;
-  if (x->file != y->file || a->depth != b->depth) return false;
-  for (uint8_t i = 0; i < a->depth; i++)
-    if (a->step[i].field != b->step[i].field || a->step[i].symbol != b->step[i].symbol) return false;
-  return true;
-}
-
-// Each check's key: that of the first check asking the same test of the same place (sdk-run's
-// patterns ask one call's callee the same #resolves-to-suffix?).
-static void build_checks(compiled *c) {
-  check_vec checks = {0};
-  c->check_first = hg_xcalloc(c->n_patterns + 1, sizeof(uint32_t));
-  for (uint32_t p = 0; p < c->n_patterns; p++) {
-    c->check_first[p] = (uint32_t)checks.len;
-    check_builder b = {c, p, &checks, checks.len};
-    hg_predicates_node_tests(c->patterns[p].predicates, add_check, &b);
-  }
-  c->check_first[c->n_patterns] = (uint32_t)checks.len;
-  c->checks = checks.items;
-  const hg_predicates **of = hg_xcalloc(checks.len ? checks.len : 1, sizeof(*of));  // each check's pattern's
-  for (uint32_t p = 0; p < c->n_patterns; p++)
-    for (uint32_t i = c->check_first[p]; i < c->check_first[p + 1]; i++) of[i] = c->patterns[p].predicates;
-  c->n_keys = 0;
-  for (size_t i = 0; i < checks.len; i++) {
-    hg_walk_check *k = &c->checks[i];
-    size_t j = 0;
-    while (j < i && !(same_place(&c->checks[j], k) && hg_predicates_same_test(of[j], c->checks[j].test, of[i], k->test)))
-      j++;
-    k->key = j < i ? c->checks[j].key : c->n_keys++;
-  }
-  free(of);
 }
 
 // Every file of surface sr, in name order, compiled into one set of shapes (each file on its own:
@@ -233,7 +168,7 @@ static int compile_surface(const hg_ruleset *self, const surface_rules *sr, comp
     compiled_free(c);
     return -1;
   }
-  build_checks(c);
+  hg_checks_build(&c->checks, c->dispatch, c->patterns, c->n_patterns);
   *out = c;
   return 0;
 }
@@ -522,8 +457,8 @@ const hg_rules_query *hg_ruleset_query_for(const hg_ruleset *cself, hg_surface_i
     uint8_t *enabled = hg_xcalloc(c->n_patterns ? c->n_patterns : 1, 1);
     for (uint32_t i = 0; i < c->n_patterns; i++)
       enabled[i] = c->unit_of[i] < 0 || (units & ((hg_units)1 << c->unit_of[i]));
-    found->q = (hg_rules_query){c->shapes,      c->dispatch, c->reference, enabled, c->patterns, c->n_patterns,
-                                c->captures,    units,       c->check_first, c->checks,     c->n_keys};
+    found->q = (hg_rules_query){c->shapes,   c->dispatch, c->reference, enabled,    c->patterns,
+                                c->n_patterns, c->captures, units,        &c->checks};
     found->next = head;
     atomic_store_explicit(&sr->queries, found, memory_order_release);
   }

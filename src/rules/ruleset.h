@@ -11,6 +11,7 @@
 
 #include "base/argv.h"
 #include "base/yamlflat.h"
+#include "rules/checks.h"
 #include "rules/policy.h"
 #include "rules/predicate.h"
 #include "rules/pattern.h"
@@ -52,11 +53,9 @@ typedef struct {
   uint32_t n_patterns;
   hg_captures captures;
   hg_units units;  // the units it holds
-  // What the walk asks before it tries pattern p at a node (walk.h's gate, its tests answered by
-  // hg_predicates_may_hold): checks[check_first[p] .. check_first[p + 1]).
-  const uint32_t *check_first;
-  const hg_walk_check *checks;
-  uint32_t n_keys;
+  // What the walk asks before it tries each pattern at a node (walk.h's gate, its tests answered
+  // by hg_predicates_may_hold).
+  const hg_checks *checks;
 } hg_rules_query;
 
 /** The built-in rules' prefilters and policy document, made when the binary is built (rulegen.c

@@ -1,7 +1,7 @@
 /* Finding the shapes (shape.h) in a syntax tree in one walk: each node is looked up in a table of
- * the patterns that can start at its type (built once per compiled rules: hg_dispatch_new), plus
- * those whose root is a wildcard, and only those are tried, at that node. A walker is one
- * thread's: it holds the matches of its last walk and a tree cursor. */
+ * the patterns that can start at its type (dispatch.h), plus those whose root is a wildcard, and
+ * only those are tried, at that node, that the gate admits. A walker is one thread's: it holds the
+ * matches of its last walk and a tree cursor. */
 #ifndef HG_RULES_WALK_H
 #define HG_RULES_WALK_H
 
@@ -9,36 +9,13 @@
 #include <stdint.h>
 #include <tree_sitter/api.h>
 
+#include "rules/dispatch.h"
 #include "rules/shape.h"
 
-typedef struct hg_dispatch hg_dispatch;
 typedef struct hg_walker hg_walker;
-
-/** The dispatch table of `shapes` (which it points to and must outlive it). */
-hg_dispatch *hg_dispatch_new(const hg_shapes *shapes);
-void hg_dispatch_free(hg_dispatch *self);
 
 hg_walker *hg_walker_new(void);
 void hg_walker_free(hg_walker *self);
-
-enum { HG_WALK_PLACE_MAX = 4 };
-
-/** A place in a pattern's matches known before the pattern is matched: the node it is tried at
- *  (depth 0), or a node reached from it in `depth` steps, each to a named child in `field` (0: in
- *  any) of type `symbol` (0: of any). */
-typedef struct {
-  uint8_t depth;
-  struct {
-    TSFieldId field;
-    TSSymbol symbol;
-  } step[HG_WALK_PLACE_MAX];
-} hg_walk_place;
-
-/** Where capture `capture` of pattern `pattern` stands in every match, when that is one node in a
- *  place known before the pattern is matched (every item on the way to it taken exactly once, not
- *  in one alternative only). False when it is not (optional, repeated, in a branch, or named more
- *  than once). */
-bool hg_dispatch_capture_place(const hg_dispatch *dispatch, uint32_t pattern, uint32_t capture, hg_walk_place *place);
 
 /** A test a pattern's match must pass at the node it is tried at, asked before the pattern is
  *  matched there, of the nodes in `place` (at least one must pass), or, `file`, of the file (asked

@@ -1,7 +1,8 @@
-// Unit tests for the walk's gate (rules/walk.h): where a capture stands in every match before its
-// pattern is matched (hg_dispatch_capture_place), and a gated walk: a pattern is left out at a node
-// exactly when one of its checks finds no node in its place that passes, a key's test is asked
-// once a node whatever the patterns that share it, and a file's once a walk.
+// Unit tests for the walk's gate (rules/walk.h, rules/checks.h): where a capture stands in every
+// match before its pattern is matched (hg_dispatch_capture_place), the checks made from patterns'
+// predicates, and a gated walk: a pattern is left out at a node exactly when one of its checks
+// finds no node in its place that passes, a key's test is asked once a node whatever the patterns
+// that share it, and a file's once a walk.
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -13,6 +14,7 @@
 #include <cmocka.h>
 
 #include "base/util.h"
+#include "rules/checks.h"
 #include "rules/shape.h"
 #include "rules/walk.h"
 #include "surfaces/node.h"
@@ -165,10 +167,45 @@ static void test_walk_gate__leaves_out_what_a_check_fails(void **state) {
   hg_shapes_free(s);
 }
 
+// The checks of compiled patterns: a pattern's file tests first, then its places from the
+// nearest; what no place holds is not asked; the same test of the same place is one key.
+static void test_walk_gate__checks_of_patterns(void **state) {
+  (void)state;
+  hg_shapes *s = compile(
+      "((call function: (attribute attribute: (identifier) @v) @c)"
+      " (#eq? @v \"run\") (#resolves-to-suffix? @c \"containers.run\") (#file-contains? \"docker\"))\n"
+      "((call function: (attribute) @d) (#resolves-to-suffix? @d \"containers.run\"))\n"
+      "((call function: (_) @e arguments: (argument_list (string)? @o)) (#contains? @o \"x\") (#match? @e \"y\"))\n"
+      "((call function: (attribute) @f) (#resolves-to-suffix? @f \"containers.create\") (#eq? @f @f))\n");
+  hg_dispatch *d = hg_dispatch_new(s);
+  hg_pattern patterns[4] = {{0}};
+  for (uint32_t i = 0; i < 4; i++) {
+    hg_error err = {{0}};
+    if (hg_predicates_compile(&patterns[i].predicates, s, i, &err) != 0) fail_msg("%s", err.message);
+  }
+  hg_checks c;
+  hg_checks_build(&c, d, patterns, 4);
+  char got[256] = "";
+  for (uint32_t p = 0; p < 4; p++) {
+    snprintf(got + strlen(got), sizeof(got) - strlen(got), "P%u:", p);
+    for (uint32_t i = c.first[p]; i < c.first[p + 1]; i++)
+      snprintf(got + strlen(got), sizeof(got) - strlen(got), " %s%u/t%u/k%u", c.checks[i].file ? "file" : "depth",
+               c.checks[i].file ? 0 : c.checks[i].place.depth, c.checks[i].test, c.checks[i].key);
+    snprintf(got + strlen(got), sizeof(got) - strlen(got), "; ");
+  }
+  assert_string_equal(got, "P0: file0/t2/k0 depth1/t1/k1 depth2/t0/k2; P1: depth1/t0/k1; P2:; P3: depth1/t0/k3; ");
+  assert_int_equal(c.n_keys, 4);
+  hg_checks_free(&c);
+  for (uint32_t i = 0; i < 4; i++) hg_predicates_free(patterns[i].predicates);
+  hg_dispatch_free(d);
+  hg_shapes_free(s);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_walk_gate__capture_places),
       cmocka_unit_test(test_walk_gate__leaves_out_what_a_check_fails),
+      cmocka_unit_test(test_walk_gate__checks_of_patterns),
   };
   return cmocka_run_group_tests_name("walk_gate", tests, NULL, NULL);
 }
