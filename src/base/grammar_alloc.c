@@ -4,15 +4,18 @@
 #include <pthread.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-// At most KEPT blocks of at most KEPT_BYTES usable bytes each: the scanner's stacks are a few
-// bytes deep (an indent level a byte or two, a string delimiter a byte).
-enum { KEPT = 4, KEPT_BYTES = 256 };
+// A block of malloc's usable size u, 16 c + 8 <= u < 16 c + 24 (c below CLASSES), is kept on list c,
+// linked through its first bytes, and serves requests of up to 16 c + 8 bytes (glibc's usable sizes
+// are exactly 16 c + 8; under valgrind or ASan a block's usable size is what was asked for). A
+// block too small to link (u < 8) or too big goes back to malloc. Bytes are counted 16 c + 8 a block.
+enum { CLASSES = 64 };
 
-static _Thread_local void *kept[KEPT];
-static _Thread_local size_t kept_len;
+static _Thread_local void *lists[CLASSES];
+static _Thread_local size_t kept_bytes, kept_blocks, requests;
 static _Thread_local bool ends_registered;
 
 static pthread_key_t at_end;
@@ -23,16 +26,24 @@ static pthread_once_t at_end_once = PTHREAD_ONCE_INIT;
 // first thread does not run it; what it keeps is reachable to the end.
 static void release(void *unused) {
   (void)unused;
-  while (kept_len) free(kept[--kept_len]);
+  for (size_t c = 0; c < CLASSES; c++)
+    while (lists[c]) {
+      void *p = lists[c];
+      lists[c] = *(void **)p;
+      free(p);
+    }
+  kept_bytes = kept_blocks = 0;
 }
 
-static void make_key(void) {
-  have_at_end = pthread_key_create(&at_end, release) == 0;
-}
+static void make_key(void) { have_at_end = pthread_key_create(&at_end, release) == 0; }
+
+// The list a request of n bytes takes its block from: the smallest size that holds n.
+static size_t class_of(size_t n) { return n <= 8 ? 0 : (n - 8 + 15) / 16; }
 
 void hg_grammar_free(void *p) {
   if (!p) return;
-  if (kept_len == KEPT || malloc_usable_size(p) > KEPT_BYTES) {
+  size_t u = malloc_usable_size(p), c = u < 8 ? CLASSES : (u - 8) / 16;
+  if (c >= CLASSES || kept_bytes + 16 * c + 8 > HG_GRAMMAR_KEEP_BYTES) {
     free(p);
     return;
   }
@@ -44,33 +55,51 @@ void hg_grammar_free(void *p) {
     }
     ends_registered = true;
   }
-  kept[kept_len++] = p;
+  *(void **)p = lists[c];
+  lists[c] = p;
+  kept_bytes += 16 * c + 8;
+  kept_blocks++;
+}
+
+static void *out_of_memory(size_t n) {
+  fprintf(stderr, "hardguard: out of memory (%zu bytes for the parser)\n", n);
+  abort();
 }
 
 void *hg_grammar_malloc(size_t n) {
-  // The last one kept first: the one freed just before this request is most often its size.
-  for (size_t i = kept_len; i-- > 0;) {
-    void *p = kept[i];
-    if (malloc_usable_size(p) >= n) {
-      kept[i] = kept[--kept_len];
-      return p;
-    }
+  requests++;
+  size_t c = class_of(n);
+  if (c < CLASSES && lists[c]) {
+    void *p = lists[c];
+    lists[c] = *(void **)p;
+    kept_bytes -= 16 * c + 8;
+    kept_blocks--;
+    return p;
   }
-  return malloc(n);
+  void *p = malloc(n);
+  return p || !n ? p : out_of_memory(n);
 }
 
 void *hg_grammar_calloc(size_t count, size_t size) {
   if (size && count > SIZE_MAX / size) return NULL;
-  if (count * size > KEPT_BYTES) return calloc(count, size);
-  void *p = hg_grammar_malloc(count * size);
-  if (p) memset(p, 0, count * size);
+  size_t n = count * size;
+  if (class_of(n) >= CLASSES) {
+    requests++;
+    void *p = calloc(count, size);
+    return p || !n ? p : out_of_memory(n);
+  }
+  void *p = hg_grammar_malloc(n);
+  if (p) memset(p, 0, n);
   return p;
 }
 
 void *hg_grammar_realloc(void *p, size_t n) {
   if (!p) return hg_grammar_malloc(n);
   if (n && malloc_usable_size(p) >= n) return p;
-  return realloc(p, n);
+  void *q = realloc(p, n);
+  return q || !n ? q : out_of_memory(n);
 }
 
-size_t hg_grammar_kept(void) { return kept_len; }
+size_t hg_grammar_kept(void) { return kept_blocks; }
+size_t hg_grammar_kept_bytes(void) { return kept_bytes; }
+size_t hg_grammar_requests(void) { return requests; }

@@ -63,7 +63,18 @@ static double now(void) {
   return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
+#ifdef HG_LIBRARY_ALLOC
+// hardguard's allocator (src/base/grammar_alloc.c), which its main() hands libtree-sitter.
+void *hg_grammar_malloc(size_t n);
+void *hg_grammar_calloc(size_t count, size_t size);
+void *hg_grammar_realloc(void *p, size_t n);
+void hg_grammar_free(void *p);
+#endif
+
 int main(int argc, char **argv) {
+#ifdef HG_LIBRARY_ALLOC
+  ts_set_allocator(hg_grammar_malloc, hg_grammar_calloc, hg_grammar_realloc, hg_grammar_free);
+#endif
   long jobs = 1, rounds = 1;
   int ch;
   while ((ch = getopt(argc, argv, "j:r:")) != -1) {
