@@ -1,6 +1,7 @@
 // Unit tests for scope.c: the scope around a node, the walk of its simple statements on the way
 // to a point (in order, conditional or not, branches beside the point skipped, nested functions
-// and classes left out) and a function's parameters, on small parsed Python snippets.
+// and classes left out; the same with the blocks' statements kept in a memo) and a function's
+// parameters, on small parsed Python snippets.
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -95,12 +96,20 @@ static void check_walk(parsed *p, const char *name, const char *src, const char 
     point = node_at(p, point_needle);
     scope = hg_scope_of(point, &fn);
   }
-  collect c = {.src = src};
-  hg_scope_walk(scope, point, collect_stmt, &c);
-  const char *got = c.out.data ? c.out.data : "";
-  if (strcmp(got, want) != 0) print_error("case '%s':\n  got:      %s\n  expected: %s\n", name, got, want);
-  assert_string_equal(got, want);
-  hg_buf_free(&c.out);
+  // Without a memo, then with one twice: the first walk reads the blocks into it, the second
+  // reads them from it.
+  hg_arena *arena = hg_arena_new();
+  hg_scope_memo *memo = hg_scope_memo_new(arena, p->tree);
+  for (int round = 0; round < 3; round++) {
+    collect c = {.src = src};
+    hg_scope_walk(round ? memo : NULL, scope, point, collect_stmt, &c);
+    const char *got = c.out.data ? c.out.data : "";
+    if (strcmp(got, want) != 0)
+      print_error("case '%s' (round %d):\n  got:      %s\n  expected: %s\n", name, round, got, want);
+    assert_string_equal(got, want);
+    hg_buf_free(&c.out);
+  }
+  hg_arena_free(arena);
 }
 
 typedef struct {
@@ -263,7 +272,7 @@ static void test_scope__fn_returning_false_stops_the_walk(void **state) {
   };
   for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
     collect c = {.src = src, .limit = cases[i].limit};
-    hg_scope_walk(root, (TSNode){0}, collect_stmt, &c);
+    hg_scope_walk(NULL, root, (TSNode){0}, collect_stmt, &c);
     assert_string_equal(c.out.data, cases[i].want);
     assert_int_equal(c.count, cases[i].limit ? cases[i].limit : 4);
     hg_buf_free(&c.out);
@@ -415,7 +424,7 @@ static int decide_by_text(void *ctx, TSNode condition, TSNode branch) {
 static void check_deciding(parsed *p, const char *name, const char *src, const char *want) {
   TSNode root = parse(p, src);
   collect c = {.src = src};
-  hg_scope_walk_deciding(root, (TSNode){0}, collect_stmt, decide_by_text, &c);
+  hg_scope_walk_deciding(NULL, root, (TSNode){0}, collect_stmt, decide_by_text, &c);
   const char *got = c.out.data ? c.out.data : "";
   if (strcmp(got, want) != 0) print_error("case '%s':\n  got:      %s\n  expected: %s\n", name, got, want);
   assert_string_equal(got, want);
@@ -440,10 +449,36 @@ static void test_scope__known_conditions_decide_the_branch(void **state) {
     check_deciding(*state, cases[i].name, cases[i].src, cases[i].want);
 }
 
+// A memo keeps the blocks of its own tree only: a block of another tree at the same bytes (one
+// statement there where this tree has two) is read from that tree.
+static void test_scope__memo_keeps_its_own_tree(void **state) {
+  parsed *p = *state;
+  static const char a[] = "def f():\n    x = 1\n    y = 2\n", b[] = "def f():\n    z = (1,\n    22)\n";
+  TSTree *ta = ts_parser_parse_string(p->parser, NULL, a, sizeof(a) - 1);
+  TSTree *tb = ts_parser_parse_string(p->parser, NULL, b, sizeof(b) - 1);
+  hg_arena *arena = hg_arena_new();
+  hg_scope_memo *memo = hg_scope_memo_new(arena, ta);
+  const struct {
+    TSTree *tree;
+    const char *src, *want;
+  } walks[] = {{ta, a, "x = 1; y = 2"}, {tb, b, "z = (1,\n    22)"}, {ta, a, "x = 1; y = 2"}};
+  for (size_t i = 0; i < sizeof(walks) / sizeof(walks[0]); i++) {
+    TSNode fn = ts_node_named_child(ts_tree_root_node(walks[i].tree), 0);
+    collect c = {.src = walks[i].src};
+    hg_scope_walk(memo, hg_node_field(fn, "body"), (TSNode){0}, collect_stmt, &c);
+    assert_string_equal(c.out.data ? c.out.data : "", walks[i].want);
+    hg_buf_free(&c.out);
+  }
+  hg_arena_free(arena);
+  hg_tree_delete(ta);
+  hg_tree_delete(tb);
+}
+
 #define PARSED_TEST(f) cmocka_unit_test_setup_teardown(f, setup_parsed, teardown_parsed)
 
 int main(void) {
   const struct CMUnitTest tests[] = {
+      PARSED_TEST(test_scope__memo_keeps_its_own_tree),
       PARSED_TEST(test_scope__statements_before_the_point_in_order),
       PARSED_TEST(test_scope__statement_holding_the_point_ends_the_walk),
       PARSED_TEST(test_scope__if_branches_not_holding_the_point_are_conditional),

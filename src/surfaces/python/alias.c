@@ -177,10 +177,10 @@ TSNode hg_resolve__alias_of(const hg_resolver *self, TSNode use) {
   TSNode scope = hg_scope_of(use, &fn);
   uint32_t a = ts_node_start_byte(use), b = ts_node_end_byte(use);
   alias_scan s = {.src = self->src, .name = self->src + a, .len = b - a};
-  hg_scope_walk(scope, use, alias_stmt, &s);
+  hg_scope_walk(self->scopes, scope, use, alias_stmt, &s);
   if (ts_node_is_null(s.value) && !ts_node_is_null(fn) && !hg_scope_is_parameter(fn, self->src, s.name, s.len)) {
     TSNode module = hg_node_root(fn);
-    hg_scope_walk(module, none, alias_stmt, &s);
+    hg_scope_walk(self->scopes, module, none, alias_stmt, &s);
   }
   return s.ambiguous ? none : s.value;
 }

@@ -123,7 +123,7 @@ hg_value hg_resolve_argv(const hg_resolver *self, TSNode list) {
                     .after = ts_node_end_byte(stmt)};
   for (size_t i = 0; i < v.n_items; i++)
     HG_VEC_PUSH(&af.f.items, v.items[i]);
-  hg_scope_walk_full(ts_node_parent(stmt), (TSNode){0}, after_creation, NULL, after_creation_compound, &af);
+  hg_scope_walk_full(self->scopes, ts_node_parent(stmt), (TSNode){0}, after_creation, NULL, after_creation_compound, &af);
   if (af.f.spent) {
     hg_value u = hg_follow__over_budget(self, target);
     u.splat = true;

@@ -75,7 +75,7 @@ static follow fork_of(const follow *f) {
 
 static void walk_arm(follow *g, TSNode block) {
   const hg_resolver *r = g->r;
-  hg_scope_walk_full(block, (TSNode){0}, hg_follow__on_stmt, r->frame ? r->engine->decide : NULL, hg_follow__compound,
+  hg_scope_walk_full(r->scopes, block, (TSNode){0}, hg_follow__on_stmt, r->frame ? r->engine->decide : NULL, hg_follow__compound,
                      g);
 }
 

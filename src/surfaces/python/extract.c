@@ -13,6 +13,7 @@
 #include "surfaces/python/project/index.h"
 #include "surfaces/python/project/summary.h"
 #include "surfaces/python/resolve.h"
+#include "surfaces/python/scope.h"
 #include "surfaces/shell/sh.h"
 #include "surfaces/shell/shell.h"
 #include "model/surface.h"
@@ -337,6 +338,7 @@ void hg_extract(hg_extractor *self, const hg_ruleset *rules, const hg_config *co
                    .index = project,
                    .cache = hg_summary_cache_new(arena)};
   r.memo = hg_name_memo_new(arena);
+  r.scopes = hg_scope_memo_new(arena, tree);
   size_t budget = HG_RESOLVE_BUDGET;
   r.budget = &budget;
   names.resolver = &r;

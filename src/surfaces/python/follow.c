@@ -342,7 +342,7 @@ static hg_value outer_value(const follow *f) {
 // Walks `scope` for a follow; inside a function being evaluated, conditions with known values
 // decide which branches run.
 static void walk(const follow *f, TSNode scope, TSNode point) {
-  hg_scope_walk_full(scope, point, hg_follow__on_stmt, f->r->frame ? f->r->engine->decide : NULL, hg_follow__compound,
+  hg_scope_walk_full(f->r->scopes, scope, point, hg_follow__on_stmt, f->r->frame ? f->r->engine->decide : NULL, hg_follow__compound,
                      (void *)f);
 }
 

@@ -68,6 +68,7 @@ typedef struct hg_resolver {
   const hg_policy *policy; // cli.process_calls: where an argv list is handed over
   hg_arena *arena;
   struct hg_name_memo *memo; // per file, in the arena: which names the text assigns somewhere
+  struct hg_scope_memo *scopes; // per file, in the arena: its blocks' statements (NULL: read each time)
   size_t *budget;            // statements and items value following may still take in this file
                              // (NULL: no limit); a value it runs out on is unverifiable
   // The project stage (project/summary.h). With a NULL index, nothing outside the file is read and

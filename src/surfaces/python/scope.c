@@ -1,6 +1,10 @@
 #include "surfaces/python/scope.h"
 
+#include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
+
+#include "base/table.h"
 
 enum { MAX_NESTING = 200 };
 
@@ -43,7 +47,73 @@ static stmt_kind kind_of(TSNode n) {
   return STMT_SIMPLE;
 }
 
+// A block's named children (its statements and comments) with their kinds, in order.
 typedef struct {
+  uint32_t n;
+  struct stmt_of {
+    TSNode node;
+    stmt_kind kind;
+  } items[];
+} stmt_list;
+
+struct hg_scope_memo {
+  hg_arena *arena;
+  const TSTree *tree;
+  hg_table blocks;  // a block's node_key -> its stmt_list (a pointer), in the arena
+};
+
+typedef struct {
+  uint32_t start, end;
+  TSSymbol symbol;
+  uint16_t pad;  // zero: the key's bytes are all set
+} node_key;
+
+hg_scope_memo *hg_scope_memo_new(hg_arena *arena, const TSTree *tree) {
+  hg_scope_memo *m = hg_arena_alloc(arena, sizeof(hg_scope_memo));
+  *m = (hg_scope_memo){.arena = arena, .tree = tree};
+  hg_table_init(&m->blocks, arena, 0);
+  return m;
+}
+
+// The named children of `block`, read with a cursor (which steps to the next sibling in constant
+// time; ts_node_named_child(i) is linear in i), into the memo's arena, or onto the heap (NULL memo).
+static stmt_list *read_statements(hg_arena *arena, TSNode block) {
+  TSTreeCursor cur = ts_tree_cursor_new(block);
+  HG_VEC(struct stmt_of) v = {0};
+  for (bool more = ts_tree_cursor_goto_first_child(&cur); more; more = ts_tree_cursor_goto_next_sibling(&cur)) {
+    TSNode s = ts_tree_cursor_current_node(&cur);
+    if (ts_node_is_named(s))
+      HG_VEC_PUSH(&v, ((struct stmt_of){s, kind_of(s)}));
+  }
+  ts_tree_cursor_delete(&cur);
+  size_t size = sizeof(stmt_list) + v.len * sizeof(struct stmt_of);
+  stmt_list *l = arena ? hg_arena_alloc(arena, size) : hg_xmalloc(size);
+  l->n = (uint32_t)v.len;
+  if (v.len)
+    memcpy(l->items, v.items, v.len * sizeof(struct stmt_of));
+  free(v.items);
+  return l;
+}
+
+// The statements of `block`: the memo's, read now if it has not read them; without one (or for a
+// block of another tree), read now and owned by the caller (*owned).
+static const stmt_list *statements(hg_scope_memo *m, TSNode block, stmt_list **owned) {
+  *owned = NULL;
+  if (!m || block.tree != m->tree)
+    return *owned = read_statements(NULL, block);
+  node_key key = {ts_node_start_byte(block), ts_node_end_byte(block), ts_node_symbol(block), 0};
+  const size_t *known = hg_table_get(&m->blocks, (const char *)&key, sizeof key);
+  if (known)
+    return (const stmt_list *)(uintptr_t)*known;
+  node_key *kept = hg_arena_alloc(m->arena, sizeof key);
+  *kept = key;
+  stmt_list *l = read_statements(m->arena, block);
+  *hg_table_put(&m->blocks, (const char *)kept, sizeof key, NULL) = (size_t)(uintptr_t)l;
+  return l;
+}
+
+typedef struct {
+  hg_scope_memo *memo;
   TSNode point;
   bool (*fn)(void *, hg_stmt);
   hg_scope_cond cond; // NULL: every branch may or may not run
@@ -169,18 +239,15 @@ static void walk_block(walker *w, TSNode block, bool conditional, int depth) {
     w->stop = true;
     return;
   }
-  // A cursor steps to the next sibling in constant time; ts_node_named_child(i) is linear in i.
-  TSTreeCursor cur = ts_tree_cursor_new(block);
-  bool more = ts_tree_cursor_goto_first_child(&cur);
-  for (; more && !w->stop; more = ts_tree_cursor_goto_next_sibling(&cur)) {
-    TSNode s = ts_tree_cursor_current_node(&cur);
-    if (!ts_node_is_named(s))
-      continue;
+  stmt_list *owned;
+  const stmt_list *list = statements(w->memo, block, &owned);
+  for (uint32_t i = 0; i < list->n && !w->stop; i++) {
+    TSNode s = list->items[i].node;
     if (!ts_node_is_null(w->point) && ts_node_start_byte(s) > ts_node_start_byte(w->point)) {
       w->stop = true;
       break;
     }
-    stmt_kind kind = kind_of(s);
+    stmt_kind kind = list->items[i].kind;
     if (kind == STMT_SKIPPED)
       continue;
     if (kind == STMT_MATCH) {
@@ -200,21 +267,21 @@ static void walk_block(walker *w, TSNode block, bool conditional, int depth) {
     if (!w->fn(w->ctx, (hg_stmt){s, conditional}))
       w->stop = true;
   }
-  ts_tree_cursor_delete(&cur);
+  free(owned);
 }
 
-void hg_scope_walk(TSNode scope, TSNode point, bool (*fn)(void *ctx, hg_stmt s), void *ctx) {
-  hg_scope_walk_deciding(scope, point, fn, NULL, ctx);
+void hg_scope_walk(hg_scope_memo *memo, TSNode scope, TSNode point, bool (*fn)(void *ctx, hg_stmt s), void *ctx) {
+  hg_scope_walk_deciding(memo, scope, point, fn, NULL, ctx);
 }
 
-void hg_scope_walk_deciding(TSNode scope, TSNode point, bool (*fn)(void *ctx, hg_stmt s), hg_scope_cond cond,
-                            void *ctx) {
-  hg_scope_walk_full(scope, point, fn, cond, NULL, ctx);
+void hg_scope_walk_deciding(hg_scope_memo *memo, TSNode scope, TSNode point, bool (*fn)(void *ctx, hg_stmt s),
+                            hg_scope_cond cond, void *ctx) {
+  hg_scope_walk_full(memo, scope, point, fn, cond, NULL, ctx);
 }
 
-void hg_scope_walk_full(TSNode scope, TSNode point, bool (*fn)(void *ctx, hg_stmt s), hg_scope_cond cond,
-                        hg_scope_compound on_compound, void *ctx) {
-  walker w = {point, fn, cond, on_compound, ctx, false};
+void hg_scope_walk_full(hg_scope_memo *memo, TSNode scope, TSNode point, bool (*fn)(void *ctx, hg_stmt s),
+                        hg_scope_cond cond, hg_scope_compound on_compound, void *ctx) {
+  walker w = {memo, point, fn, cond, on_compound, ctx, false};
   walk_block(&w, scope, false, 0);
 }
 

@@ -1,7 +1,7 @@
 /* Statements of a scope in execution order, for following a name through a file: the scope
  * around a node, a walk of its simple statements (never into nested functions or classes) that
  * says whether each runs on every path to a given point, and a function's parameters. Reads the
- * tree only; allocates nothing. */
+ * tree only; allocates nothing but a memo's statements, in its arena. */
 #ifndef HG_SCOPE_H
 #define HG_SCOPE_H
 
@@ -9,12 +9,19 @@
 #include <stddef.h>
 #include <tree_sitter/api.h>
 
+#include "base/util.h"
 #include "surfaces/node.h"
 
 typedef struct {
   TSNode stmt;      // a simple statement: expression_statement, return_statement, delete_statement…
   bool conditional; // inside a branch or loop that may not run on the way to the point
 } hg_stmt;
+
+/** The statements of blocks, read once for a file's walks (a function's body is walked again for
+ *  each name read in it, and a cursor's step costs some 500 instructions). Its memory is
+ *  `arena`'s; it keeps the blocks of `tree` only (one of another tree is read each time). */
+typedef struct hg_scope_memo hg_scope_memo;
+hg_scope_memo *hg_scope_memo_new(hg_arena *arena, const TSTree *tree);
 
 /** The block (or module) whose statements `node` runs among; *function receives the enclosing
  *  function_definition, or a null node at module scope. */
@@ -23,8 +30,8 @@ TSNode hg_scope_of(TSNode node, TSNode *function);
 /** Calls fn for each simple statement of `scope` in order until fn returns false. With a
  *  non-null `point`, statements are those on the way to it: branches that hold the point are
  *  walked as they run, branches beside them (elif, else, other cases) are skipped, and the walk
- *  ends at the statement holding the point. */
-void hg_scope_walk(TSNode scope, TSNode point, bool (*fn)(void *ctx, hg_stmt s), void *ctx);
+ *  ends at the statement holding the point. `memo` (NULL: none) keeps the blocks' statements. */
+void hg_scope_walk(hg_scope_memo *memo, TSNode scope, TSNode point, bool (*fn)(void *ctx, hg_stmt s), void *ctx);
 
 /** Decides an `if` or `elif` condition on the way: 1 known true, 0 known false, -1 unknown.
  *  `branch` is the block it guards. */
@@ -32,8 +39,8 @@ typedef int (*hg_scope_cond)(void *ctx, TSNode condition, TSNode branch);
 
 /** As hg_scope_walk, but the conditions of if/elif statements that do not hold the point are
  *  put to `cond` first (function summaries, where parameters and attributes have known values). */
-void hg_scope_walk_deciding(TSNode scope, TSNode point, bool (*fn)(void *ctx, hg_stmt s), hg_scope_cond cond,
-                            void *ctx);
+void hg_scope_walk_deciding(hg_scope_memo *memo, TSNode scope, TSNode point, bool (*fn)(void *ctx, hg_stmt s),
+                            hg_scope_cond cond, void *ctx);
 
 /** Offered each compound statement (if, try, for, while, with) that does not hold the point before
  *  it is walked, and whether it is itself on some paths only: true when the callee read it itself
@@ -41,8 +48,8 @@ void hg_scope_walk_deciding(TSNode scope, TSNode point, bool (*fn)(void *ctx, hg
 typedef bool (*hg_scope_compound)(void *ctx, TSNode stmt, bool conditional);
 
 /** As hg_scope_walk_deciding, with `compound` (may be NULL) offered each compound statement. */
-void hg_scope_walk_full(TSNode scope, TSNode point, bool (*fn)(void *ctx, hg_stmt s), hg_scope_cond cond,
-                        hg_scope_compound compound, void *ctx);
+void hg_scope_walk_full(hg_scope_memo *memo, TSNode scope, TSNode point, bool (*fn)(void *ctx, hg_stmt s),
+                        hg_scope_cond cond, hg_scope_compound compound, void *ctx);
 
 /** Is `name` a parameter of `function`? */
 bool hg_scope_is_parameter(TSNode function, const char *src, const char *name, size_t len);

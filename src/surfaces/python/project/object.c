@@ -150,7 +150,7 @@ static void run_method(const hg_resolver *rr, hg_target method, TSNode args, hg_
   fr.frame = &frame;
   fr.hops = &ihop;
   init_scan is = {.r = &fr, .self = frame.names[0], .self_len = strlen(frame.names[0]), .fields = fields};
-  hg_scope_walk_deciding(hg_node_field(method.node, "body"), (TSNode){0}, on_init_stmt, hg_summary_decide, &is);
+  hg_scope_walk_deciding(fr.scopes, hg_node_field(method.node, "body"), (TSNode){0}, on_init_stmt, hg_summary_decide, &is);
 }
 
 hg_value hg_object__make(const hg_resolver *r, hg_target cls, TSNode call, int depth) {

@@ -90,7 +90,7 @@ static hg_value evaluate(const hg_resolver *r, const hg_module *m, TSNode fn, TS
   fr.frame = &frame;
   fr.hops = &hop;
   return_scan rs = {.r = &fr};
-  hg_scope_walk_deciding(hg_node_field(fn, "body"), (TSNode){0}, on_return, hg_summary_decide, &rs);
+  hg_scope_walk_deciding(fr.scopes, hg_node_field(fn, "body"), (TSNode){0}, on_return, hg_summary_decide, &rs);
   size_t n = rs.returns.len < MAX_RETURNS ? rs.returns.len : MAX_RETURNS;
   hg_value vals[MAX_RETURNS];
   bool cond[MAX_RETURNS];
