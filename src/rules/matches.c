@@ -35,7 +35,7 @@ static bool admits(void *ctx, uint32_t pattern, uint32_t test, TSNode node) {
   return hg_predicates_may_hold(g->q->patterns[pattern].predicates, test, node, g->pctx);
 }
 
-const TSNode *hg_matches_exec_keeping(hg_matches *self, const hg_rules_query *q, TSNode root, TSSymbol keep,
+const TSNode *hg_matches_exec_keeping(hg_matches *self, const hg_rules_query *q, TSNode root, const uint8_t *keep,
                                      hg_predctx *pctx, size_t *n) {
   self->q = q;
   *n = 0;
@@ -54,7 +54,7 @@ const TSNode *hg_matches_exec_keeping(hg_matches *self, const hg_rules_query *q,
 
 void hg_matches_exec(hg_matches *self, const hg_rules_query *q, TSNode root, hg_predctx *pctx) {
   size_t n;
-  hg_matches_exec_keeping(self, q, root, 0, pctx, &n);
+  hg_matches_exec_keeping(self, q, root, NULL, pctx, &n);
 }
 
 bool hg_matches_next(hg_matches *self, TSQueryMatch *m) {

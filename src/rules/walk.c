@@ -458,11 +458,11 @@ static bool admitted(hg_walker *w, const hg_walk_gate *g, uint32_t p, const kid 
 }
 
 // The patterns whose root may be `at`, tried there in index order (those `gate` admits); `at` kept
-// if of type `keep`.
+// if `keep` says its type is.
 static void visit(hg_walker *self, const hg_dispatch *d, const uint8_t *enabled, const hg_walk_gate *gate,
-                  const kid *at, TSSymbol keep) {
+                  const kid *at, const uint8_t *keep) {
   TSSymbol sym = at->symbol;
-  if (sym == keep && keep) HG_VEC_PUSH(&self->kept, at->node);
+  if (keep && sym < d->n_symbols && keep[sym]) HG_VEC_PUSH(&self->kept, at->node);
   const uint32_t *ids = NULL;
   uint32_t n_ids = 0, n_wild = 0;
   if (sym < d->n_symbols) {
@@ -506,7 +506,7 @@ static void walk_kids(hg_walker *w, TSNode node) {
 // read once, by the patterns tried at a node above when they look that deep (the call's argument
 // list and its arguments), else by the walk (a cursor's steps cost some 480 instructions each).
 void hg_walker_exec(hg_walker *self, const hg_dispatch *d, const uint8_t *enabled, const hg_walk_gate *gate,
-                    TSNode root, TSSymbol keep) {
+                    TSNode root, const uint8_t *keep) {
   self->items = hg_shapes_items(d->shapes);
   self->caps.len = self->found.len = self->stack.len = self->kids.len = self->kept.len = 0;
   self->next = 0;

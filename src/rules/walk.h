@@ -42,11 +42,11 @@ typedef struct {
 
 /** Walks the tree under `root` once and keeps every match of the patterns `enabled` says to try
  *  (enabled[i] for pattern i; NULL: every pattern) that `gate` admits (NULL: each), in the order of
- *  their nodes (pre-order), then of their patterns; and every node of type `keep` (0: none), in
- *  pre-order (hg_walker_kept). */
+ *  their nodes (pre-order), then of their patterns; and every node whose type `keep` flags
+ *  (keep[symbol], for each symbol of the language; NULL: none), in pre-order (hg_walker_kept). */
 void hg_walker_exec(hg_walker *self, const hg_dispatch *dispatch, const uint8_t *enabled, const hg_walk_gate *gate,
-                    TSNode root, TSSymbol keep);
-/** The nodes of type `keep` the last walk passed: *n of them (valid until the next walk). */
+                    TSNode root, const uint8_t *keep);
+/** The nodes the last walk kept: *n of them (valid until the next walk). */
 const TSNode *hg_walker_kept(const hg_walker *self, size_t *n);
 /** The next match of the last walk (its captures stay valid until the next hg_walker_exec). */
 bool hg_walker_next_match(hg_walker *self, TSQueryMatch *match);

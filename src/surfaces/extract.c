@@ -225,12 +225,36 @@ bool hg_extract_first_error(TSTree *tree, const hg_source *source, hg_pos *out) 
   return true;
 }
 
+const uint8_t *hg_extract__types(hg_arena *arena, const TSLanguage *language, const char *const *types) {
+  uint32_t n = ts_language_symbol_count(language);
+  uint8_t *keep = hg_arena_alloc(arena, n ? n : 1);
+  memset(keep, 0, n ? n : 1);
+  for (size_t i = 0; types[i]; i++) {
+    TSSymbol sym = ts_language_symbol_for_name(language, types[i], (uint32_t)strlen(types[i]), true);
+    if (sym && sym < n)
+      keep[sym] = 1;
+  }
+  return keep;
+}
+
 void hg_extract_matches(hg_extractor *self, const hg_ruleset *rules, hg_surface_id s, const hg_source *source,
                         TSNode root, hg_arena *arena, hg_marker_vec *markers, hg_extract_site_fn fn, void *ctx) {
+  hg_extract_matches_keeping(self, rules, s, source, root, arena, markers, NULL, NULL, fn, ctx);
+}
+
+void hg_extract_matches_keeping(hg_extractor *self, const hg_ruleset *rules, hg_surface_id s,
+                                const hg_source *source, TSNode root, hg_arena *arena, hg_marker_vec *markers,
+                                const char *const *keep, hg_extract_walked_fn walked, hg_extract_site_fn fn,
+                                void *ctx) {
   const hg_rules_query *q = hg_ruleset_query_for(rules, s, HG_UNITS_ALL);
   const hg_captures *c = &q->captures;
   hg_predctx pctx = {.src = source->data, .len = source->len, .md = self->md, .scratch = &self->scratch};
-  hg_matches_exec(self->cursor, q, root, &pctx);
+  size_t n_kept;
+  const TSNode *kept = hg_matches_exec_keeping(
+      self->cursor, q, root, keep ? hg_extract__types(arena, ts_tree_language(root.tree), keep) : NULL, &pctx,
+      &n_kept);
+  if (walked)
+    walked(ctx, kept, n_kept);
   TSQueryMatch m;
   while (hg_matches_next(self->cursor, &m)) {
     const hg_pattern *p = &q->patterns[m.pattern_index];

@@ -71,6 +71,18 @@ typedef void (*hg_extract_site_fn)(void *ctx, const hg_pattern *p, const TSQuery
  *  marker comments into `markers`, and hands each site match with its @site to `fn`. */
 void hg_extract_matches(hg_extractor *self, const hg_ruleset *rules, hg_surface_id s, const hg_source *source,
                         TSNode root, hg_arena *arena, hg_marker_vec *markers, hg_extract_site_fn fn, void *ctx);
+/** A flag per symbol of `language` (in the arena), set for the named node types `types`
+ *  (NULL-ended): what a walk is to keep (hg_matches_exec_keeping). */
+const uint8_t *hg_extract__types(hg_arena *arena, const TSLanguage *language, const char *const *types);
+/** Called once the walk is done, before the matches are handed on, with the nodes of the types it
+ *  was asked to keep, in pre-order (NULL: the reference engine found the matches; none were kept). */
+typedef void (*hg_extract_walked_fn)(void *ctx, const TSNode *kept, size_t n);
+/** hg_extract_matches, the walk also keeping the nodes of the named types `keep` (NULL-ended) for
+ *  `walked`. */
+void hg_extract_matches_keeping(hg_extractor *self, const hg_ruleset *rules, hg_surface_id s,
+                                const hg_source *source, TSNode root, hg_arena *arena, hg_marker_vec *markers,
+                                const char *const *keep, hg_extract_walked_fn walked, hg_extract_site_fn fn,
+                                void *ctx);
 /** Appends `v` to a command's words (a file read as the command a tool builds from it: a
  *  devcontainer, a Quadlet unit), at most `max` of them: the first past that is an unknown that
  *  may stand for any flags, its origin `origin` (the budget), and the rest are dropped. */

@@ -98,7 +98,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     uint32_t module = hg_shapes_capture_id(q, "import.module"), alias = hg_shapes_capture_id(q, "import.alias"),
              from = hg_shapes_capture_id(q, "import.from"), name = hg_shapes_capture_id(q, "import.name");
     TSQueryMatch m;
-    hg_walker_exec(walker, dispatch, NULL, NULL, ts_tree_root_node(tree), 0);
+    hg_walker_exec(walker, dispatch, NULL, NULL, ts_tree_root_node(tree), NULL);
     while (hg_walker_next_match(walker, &m)) {
       const hg_predicates *p = preds[m.pattern_index];
       if (!hg_predicates_eval(p, &m, &ctx)) continue;
@@ -119,7 +119,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
                      .arena = arena};
     r.memo = hg_name_memo_new(arena);
     model.resolver = &r;
-    hg_walker_exec(walker, dispatch, NULL, NULL, ts_tree_root_node(tree), 0);
+    hg_walker_exec(walker, dispatch, NULL, NULL, ts_tree_root_node(tree), NULL);
     while (hg_walker_next_match(walker, &m)) (void)hg_predicates_eval(preds[m.pattern_index], &m, &ctx);
     hg_buf_free(&scratch);
     hg_arena_free(arena);

@@ -94,7 +94,7 @@ static size_t run_asking(fixture *f, const char *query, const char *src, const h
   hg_predctx ctx = {.src = src, .md = f->md, .names = &hg_python_names, .model = &model, .scratch = &f->scratch};
   uint32_t x = hg_shapes_capture_id(q, "x");
   hg_dispatch *d = hg_dispatch_new(q);
-  hg_walker_exec(f->cursor, d, NULL, NULL, ts_tree_root_node(tree), 0);
+  hg_walker_exec(f->cursor, d, NULL, NULL, ts_tree_root_node(tree), NULL);
   TSQueryMatch m;
   size_t n = 0;
   out[0] = '\0';

@@ -178,7 +178,7 @@ static char *matches(const char *query, const char *src, bool walk) {
     hg_shapes *s = compile(query);
     hg_dispatch *d = hg_dispatch_new(s);
     hg_walker *w = hg_walker_new();
-    hg_walker_exec(w, d, NULL, NULL, ts_tree_root_node(tree), 0);
+    hg_walker_exec(w, d, NULL, NULL, ts_tree_root_node(tree), NULL);
     while (hg_walker_next_match(w, &m)) {
       describe(&m, one, sizeof(one));
       HG_VEC_PUSH(&all, hg_xstrdup(one));
@@ -333,7 +333,7 @@ static void test_shape__order_and_enabled_patterns(void **state) {
   TSParser *parser = ts_parser_new();
   ts_parser_set_language(parser, tree_sitter_python());
   TSTree *tree = ts_parser_parse_string(parser, NULL, src, (uint32_t)strlen(src));
-  hg_walker_exec(w, d, NULL, NULL, ts_tree_root_node(tree), 0);
+  hg_walker_exec(w, d, NULL, NULL, ts_tree_root_node(tree), NULL);
   TSQueryMatch m;
   char got[64] = "";
   while (hg_walker_next_match(w, &m))
@@ -341,22 +341,32 @@ static void test_shape__order_and_enabled_patterns(void **state) {
              ts_node_start_byte(m.captures[0].node));
   assert_string_equal(got, "0@0 1@1 0@2 1@3 2@4 ");
   static const uint8_t only_calls[] = {1, 0, 0};
-  hg_walker_exec(w, d, only_calls, NULL, ts_tree_root_node(tree), 0);
+  hg_walker_exec(w, d, only_calls, NULL, ts_tree_root_node(tree), NULL);
   got[0] = '\0';
   while (hg_walker_next_match(w, &m)) snprintf(got + strlen(got), sizeof(got) - strlen(got), "%u ", m.pattern_index);
   assert_string_equal(got, "0 0 ");
-  // The nodes of one type, kept as the walk passes them: both calls, the outer one first.
+  // The nodes of the types asked for, kept as the walk passes them, whatever patterns it tries:
+  // both calls, the outer one first; with the integer too, in pre-order.
   size_t n;
   const TSNode *kept = hg_walker_kept(w, &n);
   assert_int_equal(n, 0);
-  TSSymbol call = ts_language_symbol_for_name(tree_sitter_python(), "call", 4, true);
-  hg_walker_exec(w, d, only_calls, NULL, ts_tree_root_node(tree), call);
+  uint32_t n_symbols = ts_language_symbol_count(tree_sitter_python());
+  uint8_t *keep = calloc(n_symbols, 1);
+  keep[ts_language_symbol_for_name(tree_sitter_python(), "call", 4, true)] = 1;
+  hg_walker_exec(w, d, only_calls, NULL, ts_tree_root_node(tree), keep);
   kept = hg_walker_kept(w, &n);
   assert_int_equal(n, 2);
   assert_int_equal(ts_node_start_byte(kept[0]), 0);
   assert_int_equal(ts_node_end_byte(kept[0]), 7);
   assert_int_equal(ts_node_start_byte(kept[1]), 2);
   assert_string_equal(ts_node_type(kept[1]), "call");
+  keep[ts_language_symbol_for_name(tree_sitter_python(), "integer", 7, true)] = 1;
+  hg_walker_exec(w, d, only_calls, NULL, ts_tree_root_node(tree), keep);
+  kept = hg_walker_kept(w, &n);
+  assert_int_equal(n, 3);
+  assert_string_equal(ts_node_type(kept[2]), "integer");
+  assert_int_equal(ts_node_start_byte(kept[2]), 4);
+  free(keep);
   hg_tree_delete(tree);
   ts_parser_delete(parser);
   hg_walker_free(w);
@@ -381,7 +391,7 @@ static void test_shape__same_shapes(void **state) {
     const char *want;
   } cases[] = {{all, "0@0 2@0 3@0 1@1 0@2 2@2 3@2 1@3 "}, {not_first, "2@0 1@1 2@2 1@3 "}};
   for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-    hg_walker_exec(w, d, cases[i].enabled, NULL, ts_tree_root_node(tree), 0);
+    hg_walker_exec(w, d, cases[i].enabled, NULL, ts_tree_root_node(tree), NULL);
     TSQueryMatch m;
     char got[128] = "";
     while (hg_walker_next_match(w, &m))

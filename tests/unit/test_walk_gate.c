@@ -108,7 +108,7 @@ static bool admits(void *vctx, uint32_t pattern, uint32_t test, TSNode node) {
 // Each match as pattern@start (of the node it was found at: its first capture's), in the walk's
 // order.
 static void walk(hg_walker *w, const hg_dispatch *d, const hg_walk_gate *gate, TSNode root, char *out, size_t cap) {
-  hg_walker_exec(w, d, NULL, gate, root, 0);
+  hg_walker_exec(w, d, NULL, gate, root, NULL);
   TSQueryMatch m;
   out[0] = '\0';
   while (hg_walker_next_match(w, &m)) {

@@ -23,7 +23,10 @@ typedef struct {
   const hg_ruleset *rules;
   const hg_source *src;
   hg_arena *arena;
-  js_eval *ev;
+  TSNode root;
+  const hg_config *config;
+  void *project;
+  js_eval *ev;  // made once the walk is done (walked)
   hg_site_vec *sites;
   hg_marker_vec *markers;
   hg_lines lines;
@@ -521,6 +524,14 @@ static bool imports_builder(const hg_config *config, js_eval *ev) {
   return false;
 }
 
+// The walk is done: the evaluator, from the nodes it kept, before any site is read.
+static void walked(void *ctx, const TSNode *kept, size_t n) {
+  js_ctx *c = ctx;
+  c->ev = js_eval_of(c->src, c->root, c->arena, kept, n);
+  js_eval_project(c->ev, c->project);
+  c->imports_builder = c->config && imports_builder(c->config, c->ev);
+}
+
 void hg_javascript_extract(hg_extractor *self, const hg_ruleset *rules, const hg_config *config, void *project,
                            const hg_source *source, TSTree *tree, hg_arena *arena, hg_sites *out) {
   hg_site_vec sites = {0};
@@ -530,12 +541,14 @@ void hg_javascript_extract(hg_extractor *self, const hg_ruleset *rules, const hg
               .rules = rules,
               .src = source,
               .arena = arena,
-              .ev = js_eval_new(source, root, arena),
+              .root = root,
+              .config = config,
+              .project = project,
               .sites = &sites,
               .markers = &markers};
-  js_eval_project(c.ev, project);
-  c.imports_builder = config && imports_builder(config, c.ev);
-  hg_extract_matches(self, rules, HG_SURFACE_JAVASCRIPT, source, root, arena, &markers, site, &c);
+  // The evaluator reads the nodes the walk of the rules keeps for it, not a walk of its own.
+  hg_extract_matches_keeping(self, rules, HG_SURFACE_JAVASCRIPT, source, root, arena, &markers, js_collected_types,
+                             walked, site, &c);
   for (size_t i = 0; i + 1 < c.scripts.len; i += 2)
     script_site(&c, c.scripts.items[i], c.scripts.items[i + 1]);
   free(c.scripts.items);

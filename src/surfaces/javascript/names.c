@@ -251,13 +251,31 @@ js_export_kind js_export(js_eval *e, const char *name, js_decl *decl, TSNode *va
   return decl->kind == JS_DECL_NONE ? JS_EXPORT_NONE : JS_EXPORT_DECL;
 }
 
-js_eval *js_eval_new(const hg_source *src, TSNode root, hg_arena *arena) {
+const char *const js_collected_types[] = {"assignment_expression", "augmented_assignment_expression",
+                                          "update_expression",     "unary_expression",
+                                          "call_expression",       "import_statement",
+                                          "import_require_clause", "method_definition",
+                                          "function_declaration",  "pair",
+                                          NULL};
+
+static js_eval *eval_new(const hg_source *src, TSNode root, hg_arena *arena) {
   js_eval *e = hg_arena_alloc(arena, sizeof *e);
   memset(e, 0, sizeof *e);
   e->src = src;
   e->root = root;
   e->arena = arena;
   e->budget = SITE_BUDGET;
+  return e;
+}
+
+static js_eval *eval_done(js_eval *e) {
+  HG_ARENA_PUSH(e->arena, &e->modules, NULL);
+  HG_ARENA_PUSH(e->arena, &e->methods, NULL);
+  return e;
+}
+
+js_eval *js_eval_new(const hg_source *src, TSNode root, hg_arena *arena) {
+  js_eval *e = eval_new(src, root, arena);
   // Every node once, without recursion (a minified bundle nests deep).
   TSTreeCursor cur = ts_tree_cursor_new(root);
   for (;;) {
@@ -272,9 +290,17 @@ js_eval *js_eval_new(const hg_source *src, TSNode root, hg_arena *arena) {
   }
 done:
   ts_tree_cursor_delete(&cur);
-  HG_ARENA_PUSH(e->arena, &e->modules, NULL);
-  HG_ARENA_PUSH(e->arena, &e->methods, NULL);
-  return e;
+  return eval_done(e);
+}
+
+js_eval *js_eval_of(const hg_source *src, TSNode root, hg_arena *arena, const TSNode *kept, size_t n) {
+  if (!kept)
+    return js_eval_new(src, root, arena);
+  js_eval *e = eval_new(src, root, arena);
+  for (size_t i = 0; i < n; i++)
+    if (ts_node_is_named(kept[i]))
+      collect(e, kept[i]);
+  return eval_done(e);
 }
 
 const char *const *js_modules(js_eval *e) { return (const char *const *)e->modules.items; }

@@ -30,8 +30,13 @@ typedef struct {
 
 typedef struct js_eval js_eval;
 
-/** The evaluator of one parsed module (allocated in `arena`). */
+/** The evaluator of one parsed module (allocated in `arena`), from a walk of its tree of its own. */
 js_eval *js_eval_new(const hg_source *src, TSNode root, hg_arena *arena);
+/** The node types the evaluator reads of a module (NULL-ended) ... */
+extern const char *const js_collected_types[];
+/** ... and the evaluator from the nodes of those types a walk of the module kept, in pre-order (a
+ *  NULL `kept`: none was kept, as js_eval_new). */
+js_eval *js_eval_of(const hg_source *src, TSNode root, hg_arena *arena, const TSNode *kept, size_t n);
 /** The evaluator reads the project's other modules through `project` (modules.h; NULL: none). */
 void js_eval_project(js_eval *self, void *project);
 

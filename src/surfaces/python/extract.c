@@ -253,6 +253,9 @@ static bool callers_can_decide(hg_extractor *self, const hg_policy *policy, cons
   return open;
 }
 
+// The nodes the walk keeps for the table of the file's calls (project/calls.c).
+static const char *const CALLS[] = {"call", NULL};
+
 void hg_extract(hg_extractor *self, const hg_ruleset *rules, const hg_config *config, void *project,
                 const hg_source *source, TSTree *tree, hg_arena *arena, hg_sites *out) {
   // The kinds of site the prefilter says the file may hold (with every fact pattern).
@@ -280,8 +283,8 @@ void hg_extract(hg_extractor *self, const hg_ruleset *rules, const hg_config *co
                      .scratch = hg_extractor_scratch(self)};
   hg_matches *cursor = hg_extractor_cursor(self);
   size_t n_calls;
-  const TSNode *calls = hg_matches_exec_keeping(
-      cursor, q, root, ts_language_symbol_for_name(ts_tree_language(tree), "call", 4, true), &pctx, &n_calls);
+  const TSNode *calls =
+      hg_matches_exec_keeping(cursor, q, root, hg_extract__types(arena, ts_tree_language(tree), CALLS), &pctx, &n_calls);
   TSNode *own_calls = calls ? hg_arena_alloc(arena, (n_calls ? n_calls : 1) * sizeof(TSNode)) : NULL;
   if (own_calls && n_calls)
     memcpy(own_calls, calls, n_calls * sizeof(TSNode));
