@@ -8,10 +8,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-// A block of malloc's usable size u, 16 c + 8 <= u < 16 c + 24 (c below CLASSES), is kept on list c,
-// linked through its first bytes, and serves requests of up to 16 c + 8 bytes (glibc's usable sizes
-// are exactly 16 c + 8; under valgrind or ASan a block's usable size is what was asked for). A
-// block too small to link (u < 8) or too big goes back to malloc. Bytes are counted 16 c + 8 a block.
+// A block of malloc's usable size u, 16 c + 8 <= u < 16 c + 24 (c from 1 below CLASSES), is kept on
+// list c, linked through its first bytes, and serves requests of up to 16 c + 8 bytes (glibc's usable
+// sizes are exactly 16 c + 8, at least 24, which a request of 1 to 24 bytes gets: list 1 serves
+// them all, or blocks of 24 would be kept that no request asks for; under valgrind or ASan a block's
+// usable size is what was asked for). A smaller block or a too big one goes back to malloc. Bytes
+// are counted 16 c + 8 a block.
 enum { CLASSES = 64 };
 
 static _Thread_local void *lists[CLASSES];
@@ -38,11 +40,11 @@ static void release(void *unused) {
 static void make_key(void) { have_at_end = pthread_key_create(&at_end, release) == 0; }
 
 // The list a request of n bytes takes its block from: the smallest size that holds n.
-static size_t class_of(size_t n) { return n <= 8 ? 0 : (n - 8 + 15) / 16; }
+static size_t class_of(size_t n) { return n <= 24 ? 1 : (n - 8 + 15) / 16; }
 
 void hg_grammar_free(void *p) {
   if (!p) return;
-  size_t u = malloc_usable_size(p), c = u < 8 ? CLASSES : (u - 8) / 16;
+  size_t u = malloc_usable_size(p), c = u < 24 ? CLASSES : (u - 8) / 16;
   if (c >= CLASSES || kept_bytes + 16 * c + 8 > HG_GRAMMAR_KEEP_BYTES) {
     free(p);
     return;
@@ -93,9 +95,20 @@ void *hg_grammar_calloc(size_t count, size_t size) {
   return p;
 }
 
+// A growing array (a node's children, a parse stack) moves into a kept block of its new size when
+// the thread has one, and leaves its old block kept: most of the blocks a tree's deletion frees
+// were last sized by a realloc, and would otherwise never be asked for again.
 void *hg_grammar_realloc(void *p, size_t n) {
   if (!p) return hg_grammar_malloc(n);
-  if (n && malloc_usable_size(p) >= n) return p;
+  size_t u = malloc_usable_size(p);
+  if (n && u >= n) return p;
+  size_t c = class_of(n);
+  if (n && c < CLASSES && lists[c]) {
+    void *q = hg_grammar_malloc(n);
+    memcpy(q, p, u);
+    hg_grammar_free(p);
+    return q;
+  }
   void *q = realloc(p, n);
   return q || !n ? q : out_of_memory(n);
 }
