@@ -9,8 +9,9 @@
  * a size per thread; past that, each free and the next malloc go through its bins (on corpus B, 6 %
  * of a run's instructions). Here a thread keeps the small blocks it frees (malloc's usable sizes up
  * to 1,016 bytes: 16 c + 8 for c from 1 below 64), up to 8 MB in all, one list per size, and hands
- * them back to its next requests of that size, a growing array's included (realloc). Every block is malloc's own, so any thread may free one
- * and realloc moves one; a thread's kept blocks go back to malloc when it ends. */
+ * them back to its next requests of that size, a growing array's included (realloc). Every block
+ * is malloc's own, so any thread may free one and realloc moves one; a thread's kept blocks go back
+ * to malloc when it ends. */
 #ifndef HG_GRAMMAR_ALLOC_H
 #define HG_GRAMMAR_ALLOC_H
 

@@ -11,12 +11,6 @@
 #include "rules/pattern.h"
 #include "rules/walk.h"
 
-typedef struct {
-  uint32_t *first;  // per pattern p (and one more): its checks are checks[first[p] .. first[p + 1])
-  hg_walk_check *checks;
-  uint32_t n_keys;  // the distinct tests
-} hg_checks;
-
 /** The checks of the `n` patterns (as set up by hg_pattern_setup) of the shapes `d` was built on. */
 void hg_checks_build(hg_checks *out, const hg_dispatch *d, const hg_pattern *patterns, uint32_t n);
 void hg_checks_free(hg_checks *self);

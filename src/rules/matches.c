@@ -45,7 +45,7 @@ const TSNode *hg_matches_exec_keeping(hg_matches *self, const hg_rules_query *q,
     return NULL;
   }
   gate_ctx g = {q, pctx};
-  hg_walk_gate gate = {admits, &g, q->checks->first, q->checks->checks, q->checks->n_keys};
+  hg_walk_gate gate = {admits, &g, q->checks};
   hg_walker_exec(self->walker, q->dispatch, q->enabled, pctx ? &gate : NULL, root, keep);
   static const TSNode none;  // none kept: an empty list, not NULL
   const TSNode *kept = hg_walker_kept(self->walker, n);

@@ -80,7 +80,6 @@ struct hg_walker {
   } *keys;
   uint32_t n_keys;
   uint64_t walk_base;  // `tried` when the walk began
-  TSNode root;         // the walk's
   HG_VEC(TSNode) kept;  // the last walk's nodes of the type it was asked to keep
   // The walk's path: the children of each node it is inside (wkids), a frame per such node.
   kid_vec wkids;
@@ -446,11 +445,11 @@ static bool admitted_below(hg_walker *w, const hg_walk_gate *g, uint32_t p, cons
 // Does every check of pattern p pass at `at`? Each key's answer is kept for the other patterns
 // tried at the node (the walk's count of nodes tried marks it), a file's for the whole walk.
 static bool admitted(hg_walker *w, const hg_walk_gate *g, uint32_t p, const kid *at) {
-  for (uint32_t c = g->first[p]; c < g->first[p + 1]; c++) {
-    const hg_walk_check *k = &g->checks[c];
+  for (uint32_t c = g->checks->first[p]; c < g->checks->first[p + 1]; c++) {
+    const hg_walk_check *k = &g->checks->checks[c];
     struct key_answer *a = &w->keys[k->key];
-    if (k->file ? a->at <= w->walk_base : a->at != w->tried)
-      *a = (struct key_answer){w->tried, k->file ? g->admits(g->ctx, p, k->test, w->root)
+    if (k->file ? a->at <= w->walk_base : a->at != w->tried)  // a file's test: of any node
+      *a = (struct key_answer){w->tried, k->file ? g->admits(g->ctx, p, k->test, at->node)
                                                  : admitted_below(w, g, p, k, at->node, 0)};
     if (!a->ok) return false;
   }
@@ -481,7 +480,7 @@ static void visit(hg_walker *self, const hg_dispatch *d, const uint8_t *enabled,
     if (enabled && !enabled[p]) continue;
     if (!from_ids && d->wild_field[b - 1] && ts_node_is_null(ts_node_child_by_field_id(at->node, d->wild_field[b - 1])))
       continue;
-    if (gate && gate->first[p] != gate->first[p + 1] && !admitted(self, gate, p, at)) continue;
+    if (gate && gate->checks->first[p] != gate->checks->first[p + 1] && !admitted(self, gate, p, at)) continue;
     try_pattern(self, d, p, at);
   }
 }
@@ -516,13 +515,12 @@ void hg_walker_exec(hg_walker *self, const hg_dispatch *d, const uint8_t *enable
     self->tries = hg_xcalloc(n, sizeof(*self->tries));
     self->n_tries = n;
   }
-  if (gate && self->n_keys < gate->n_keys) {
+  if (gate && self->n_keys < gate->checks->n_keys) {
     free(self->keys);
-    self->keys = hg_xcalloc(gate->n_keys, sizeof(*self->keys));
-    self->n_keys = gate->n_keys;
+    self->keys = hg_xcalloc(gate->checks->n_keys, sizeof(*self->keys));
+    self->n_keys = gate->checks->n_keys;
   }
   self->walk_base = self->tried;
-  self->root = root;
   new_generation(self);  // nothing read from an earlier tree (its nodes' addresses may be reused)
   self->wkids.len = self->frames.len = 0;
   HG_VEC_PUSH(&self->wkids, ((kid){root, ts_node_symbol(root), 0, ts_node_is_named(root)}));

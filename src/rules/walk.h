@@ -19,7 +19,7 @@ void hg_walker_free(hg_walker *self);
 
 /** A test a pattern's match must pass at the node it is tried at, asked before the pattern is
  *  matched there, of the nodes in `place` (at least one must pass), or, `file`, of the file (asked
- *  once a walk, of its root). `test` is the gate's own number for it. Checks of one `key` (below
+ *  once a walk). `test` is the gate's own number for it. Checks of one `key` (below
  *  the gate's n_keys) are the same test of the same place, whatever their patterns: asked once a
  *  node. */
 typedef struct {
@@ -29,15 +29,21 @@ typedef struct {
   uint32_t key;
 } hg_walk_check;
 
-/** What leaves a pattern untried at a node: its checks (checks[first[p] .. first[p + 1]) for pattern
- *  p, in the order they are asked), each asked of admits; one that no node in its place passes
- *  leaves the pattern out there. */
+/** The checks of a set of patterns (checks.h builds them from their predicates). */
+typedef struct {
+  // Per pattern p (and one more): its checks, in the order they are asked, are
+  // checks[first[p] .. first[p + 1]).
+  uint32_t *first;
+  hg_walk_check *checks;
+  uint32_t n_keys;  // the distinct tests
+} hg_checks;
+
+/** What leaves a pattern untried at a node: its checks, each asked of admits (a file's, of the node
+ *  it is tried at); one that no node in its place passes leaves the pattern out there. */
 typedef struct {
   bool (*admits)(void *ctx, uint32_t pattern, uint32_t test, TSNode node);
   void *ctx;
-  const uint32_t *first;
-  const hg_walk_check *checks;
-  uint32_t n_keys;
+  const hg_checks *checks;
 } hg_walk_gate;
 
 /** Walks the tree under `root` once and keeps every match of the patterns `enabled` says to try

@@ -51,6 +51,14 @@ size_t hg_node_kept_path(const TSTree *tree);
 /** Does `outer` contain `inner` (by byte range)? */
 bool hg_node_contains(TSNode outer, TSNode inner);
 
+/** A node's bytes and symbol: its key in a table of one tree's nodes (no padding). */
+typedef struct {
+  uint32_t start, end, symbol;
+} hg_node_key;
+static inline hg_node_key hg_node_key_of(TSNode n) {
+  return (hg_node_key){ts_node_start_byte(n), ts_node_end_byte(n), ts_node_symbol(n)};
+}
+
 /** The named children of `n` that are not comments (a comment may stand between any two tokens),
  *  counted and indexed: an argument list's arguments, a parenthesized or splatted expression. A
  *  null node has none; an index past the end gives a null node. */

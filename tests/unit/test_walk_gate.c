@@ -134,10 +134,11 @@ static void test_walk_gate__leaves_out_what_a_check_fails(void **state) {
   assert_true(hg_dispatch_capture_place(d, 0, hg_shapes_capture_id(s, "a0"), &checks[0].place));
   assert_true(hg_dispatch_capture_place(d, 1, hg_shapes_capture_id(s, "a1"), &checks[1].place));
   assert_true(hg_dispatch_capture_place(d, 4, hg_shapes_capture_id(s, "i"), &checks[3].place));
-  static const uint32_t first[] = {0, 1, 2, 3, 3, 4};
+  uint32_t first[] = {0, 1, 2, 3, 3, 4};
   const char *src = "a.run(b.stop(1))\nc.run(1, 2)\nf(3, 1)\n";
   gate_ctx g = {.src = src, .file_ok = true};
-  hg_walk_gate gate = {admits, &g, first, checks, 3};
+  hg_checks of_patterns = {first, checks, 3};
+  hg_walk_gate gate = {admits, &g, &of_patterns};
   hg_walker *w = hg_walker_new();
   TSParser *parser = ts_parser_new();
   ts_parser_set_language(parser, tree_sitter_python());

@@ -59,11 +59,7 @@ enum { MAX_SPAN_LINES = 64 };
 // A qualified name already worked out for a node (hg_resolve_qualify): the patterns of a file's
 // query ask for the same callee many times.
 typedef struct {
-  uint32_t start, end, symbol; // the node's bytes and symbol: its key in the memo (no padding)
-} node_key;
-
-typedef struct {
-  node_key key;
+  hg_node_key key;
   bool ok;
   const char *name;  // in the arena
   size_t len;
@@ -72,7 +68,7 @@ typedef struct {
 struct hg_name_memo {
   bool built;
   hg_table names;     // name -> its rhs_span list (a pointer), in the arena
-  hg_table qualified; // a node_key's bytes -> its qualified (a pointer), in the arena
+  hg_table qualified; // a hg_node_key's bytes -> its qualified (a pointer), in the arena
 };
 
 struct hg_name_memo *hg_name_memo_new(hg_arena *arena) {
@@ -275,7 +271,7 @@ bool hg_resolve_qualify(const hg_resolver *self, TSNode node, hg_buf *out) {
   if (ts_node_is_null(node))
     return qualify(self, node, out, 0);
   hg_table *memo = qualified_memo(self);
-  node_key key = {ts_node_start_byte(node), ts_node_end_byte(node), ts_node_symbol(node)};
+  hg_node_key key = hg_node_key_of(node);
   const size_t *known = memo ? hg_table_get(memo, (const char *)&key, sizeof key) : NULL;
   if (known) {
     const qualified *q = (const qualified *)(uintptr_t)*known;

@@ -59,14 +59,8 @@ typedef struct {
 struct hg_scope_memo {
   hg_arena *arena;
   const TSTree *tree;
-  hg_table blocks;  // a block's node_key -> its stmt_list (a pointer), in the arena
+  hg_table blocks;  // a block's hg_node_key -> its stmt_list (a pointer), in the arena
 };
-
-typedef struct {
-  uint32_t start, end;
-  TSSymbol symbol;
-  uint16_t pad;  // zero: the key's bytes are all set
-} node_key;
 
 hg_scope_memo *hg_scope_memo_new(hg_arena *arena, const TSTree *tree) {
   hg_scope_memo *m = hg_arena_alloc(arena, sizeof(hg_scope_memo));
@@ -75,39 +69,41 @@ hg_scope_memo *hg_scope_memo_new(hg_arena *arena, const TSTree *tree) {
   return m;
 }
 
-// The named children of `block`, read with a cursor (which steps to the next sibling in constant
-// time; ts_node_named_child(i) is linear in i), into the memo's arena, or onto the heap (NULL memo).
-static stmt_list *read_statements(hg_arena *arena, TSNode block) {
+// The named children of `block` up to the first that starts after byte `until` (UINT32_MAX: all),
+// read with a cursor (which steps to the next sibling in constant time; ts_node_named_child(i) is
+// linear in i), into the memo's arena, or onto the heap (NULL arena).
+static stmt_list *read_statements(hg_arena *arena, TSNode block, uint32_t until) {
+  uint32_t cap = ts_node_child_count(block);  // at least the named ones
+  size_t size = sizeof(stmt_list) + cap * sizeof(struct stmt_of);
+  stmt_list *l = arena ? hg_arena_alloc(arena, size) : hg_xmalloc(size);
+  l->n = 0;
   TSTreeCursor cur = ts_tree_cursor_new(block);
-  HG_VEC(struct stmt_of) v = {0};
   for (bool more = ts_tree_cursor_goto_first_child(&cur); more; more = ts_tree_cursor_goto_next_sibling(&cur)) {
     TSNode s = ts_tree_cursor_current_node(&cur);
-    if (ts_node_is_named(s))
-      HG_VEC_PUSH(&v, ((struct stmt_of){s, kind_of(s)}));
+    if (!ts_node_is_named(s))
+      continue;
+    l->items[l->n++] = (struct stmt_of){s, kind_of(s)};
+    if (ts_node_start_byte(s) > until)
+      break;  // the walk stops there
   }
   ts_tree_cursor_delete(&cur);
-  size_t size = sizeof(stmt_list) + v.len * sizeof(struct stmt_of);
-  stmt_list *l = arena ? hg_arena_alloc(arena, size) : hg_xmalloc(size);
-  l->n = (uint32_t)v.len;
-  if (v.len)
-    memcpy(l->items, v.items, v.len * sizeof(struct stmt_of));
-  free(v.items);
   return l;
 }
 
 // The statements of `block`: the memo's, read now if it has not read them; without one (or for a
-// block of another tree), read now and owned by the caller (*owned).
-static const stmt_list *statements(hg_scope_memo *m, TSNode block, stmt_list **owned) {
+// block of another tree), read now as far as the walk to `point` goes, and owned by the caller
+// (*owned).
+static const stmt_list *statements(hg_scope_memo *m, TSNode block, TSNode point, stmt_list **owned) {
   *owned = NULL;
   if (!m || block.tree != m->tree)
-    return *owned = read_statements(NULL, block);
-  node_key key = {ts_node_start_byte(block), ts_node_end_byte(block), ts_node_symbol(block), 0};
+    return *owned = read_statements(NULL, block, ts_node_is_null(point) ? UINT32_MAX : ts_node_start_byte(point));
+  hg_node_key key = hg_node_key_of(block);
   const size_t *known = hg_table_get(&m->blocks, (const char *)&key, sizeof key);
   if (known)
     return (const stmt_list *)(uintptr_t)*known;
-  node_key *kept = hg_arena_alloc(m->arena, sizeof key);
+  hg_node_key *kept = hg_arena_alloc(m->arena, sizeof key);
   *kept = key;
-  stmt_list *l = read_statements(m->arena, block);
+  stmt_list *l = read_statements(m->arena, block, UINT32_MAX);
   *hg_table_put(&m->blocks, (const char *)kept, sizeof key, NULL) = (size_t)(uintptr_t)l;
   return l;
 }
@@ -240,7 +236,7 @@ static void walk_block(walker *w, TSNode block, bool conditional, int depth) {
     return;
   }
   stmt_list *owned;
-  const stmt_list *list = statements(w->memo, block, &owned);
+  const stmt_list *list = statements(w->memo, block, w->point, &owned);
   for (uint32_t i = 0; i < list->n && !w->stop; i++) {
     TSNode s = list->items[i].node;
     if (!ts_node_is_null(w->point) && ts_node_start_byte(s) > ts_node_start_byte(w->point)) {
