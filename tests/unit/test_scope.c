@@ -55,6 +55,15 @@ static TSNode parse(parsed *p, const char *src) {
   return root;
 }
 
+// Parses `src`, errors and all, and returns the root.
+static TSNode parse_any(parsed *p, const char *src) {
+  if (p->tree) hg_tree_delete(p->tree);
+  p->src = src;
+  p->tree = ts_parser_parse_string(p->parser, NULL, src, (uint32_t)strlen(src));
+  assert_non_null(p->tree);
+  return ts_tree_root_node(p->tree);
+}
+
 // The smallest named node spanning the first occurrence of `needle`.
 static TSNode node_at(parsed *p, const char *needle) {
   const char *hit = strstr(p->src, needle);
@@ -94,7 +103,7 @@ static void check_walk(parsed *p, const char *name, const char *src, const char 
   TSNode point = {0}, scope = root, fn;
   if (point_needle) {
     point = node_at(p, point_needle);
-    scope = hg_scope_of(point, &fn);
+    scope = hg_scope_of(NULL, point, &fn);
   }
   // Without a memo, then with one twice: the first walk reads the blocks into it, the second
   // reads them from it.
@@ -302,6 +311,43 @@ static void test_scope__match_cases_are_branches(void **state) {
 
 // ---- hg_scope_of ---------------------------------------------------------------------------------
 
+// The function definitions of a tree in pre-order, as the walk of the rules keeps them for a
+// memo (a walk of its own here: every node, with a cursor).
+static TSNode *definitions(TSTree *tree, size_t *n) {
+  HG_VEC(TSNode) defs = {0};
+  TSTreeCursor c = ts_tree_cursor_new(ts_tree_root_node(tree));
+  for (;;) {
+    TSNode at = ts_tree_cursor_current_node(&c);
+    if (!strcmp(ts_node_type(at), "function_definition")) HG_VEC_PUSH(&defs, at);
+    if (ts_tree_cursor_goto_first_child(&c)) continue;
+    while (!ts_tree_cursor_goto_next_sibling(&c))
+      if (!ts_tree_cursor_goto_parent(&c)) goto done;
+  }
+done:
+  ts_tree_cursor_delete(&c);
+  *n = defs.len;
+  return defs.items;
+}
+
+// hg_scope_of without a memo, and with one that holds the tree's definitions: the same scope.
+static TSNode scope_of_both(parsed *p, hg_scope_memo *memo, TSNode node, TSNode *fn) {
+  TSNode fn_memo = ts_tree_root_node(p->tree);  // must be overwritten
+  TSNode s = hg_scope_of(NULL, node, fn);
+  TSNode s_memo = hg_scope_of(memo, node, &fn_memo);
+  assert_true(ts_node_eq(s, s_memo));
+  assert_true(ts_node_is_null(*fn) ? ts_node_is_null(fn_memo) : ts_node_eq(*fn, fn_memo));
+  return s;
+}
+
+static hg_scope_memo *memo_with_definitions(parsed *p, hg_arena *arena) {
+  hg_scope_memo *memo = hg_scope_memo_new(arena, p->tree);
+  size_t n;
+  TSNode *defs = definitions(p->tree, &n);
+  hg_scope_memo_functions(memo, defs, n);
+  free(defs);
+  return memo;
+}
+
 static void test_scope__scope_of(void **state) {
   parsed *p = *state;
   const char *src = "A = 1\n"
@@ -319,16 +365,18 @@ static void test_scope__scope_of(void **state) {
                     "            run(MET)\n";
   TSNode root = parse(p, src);
   TSNode fn;
+  hg_arena *arena = hg_arena_new();
+  hg_scope_memo *memo = memo_with_definitions(p, arena);
 
   // Module scope: the module itself, and no function.
   fn = root;  // must be overwritten with a null node
-  TSNode s = hg_scope_of(node_at(p, "MOD"), &fn);
+  TSNode s = scope_of_both(p, memo, node_at(p, "MOD"), &fn);
   assert_true(ts_node_eq(s, root));
   assert_true(ts_node_is_null(fn));
 
   // A class body at module level is module scope too.
   fn = root;
-  s = hg_scope_of(node_at(p, "CLS"), &fn);
+  s = scope_of_both(p, memo, node_at(p, "CLS"), &fn);
   assert_true(ts_node_eq(s, root));
   assert_true(ts_node_is_null(fn));
 
@@ -340,13 +388,78 @@ static void test_scope__scope_of(void **state) {
       {"MET", "method"},                    // a method, from inside an if
   };
   for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-    s = hg_scope_of(node_at(p, cases[i].point), &fn);
+    s = scope_of_both(p, memo, node_at(p, cases[i].point), &fn);
     assert_false(ts_node_is_null(fn));
     assert_string_equal(ts_node_type(fn), "function_definition");
     assert_true(has_text(p, ts_node_child_by_field_name(fn, "name", 4), cases[i].function));
     assert_string_equal(ts_node_type(s), "block");
     assert_true(ts_node_eq(s, ts_node_child_by_field_name(fn, "body", 4)));
   }
+  hg_arena_free(arena);
+}
+
+// Every node of each snippet has the same scope through a memo of the tree's definitions as by its
+// ancestors: definitions nested, beside each other, alone in a class body (the body spans the
+// definition's bytes exactly), decorated, async, in a branch, with defaults and annotations, in a
+// tree with errors and missing nodes; the definitions themselves and their bodies.
+static void test_scope__scope_of_by_definitions_is_by_ancestors(void **state) {
+  parsed *p = *state;
+  static const char *const srcs[] = {
+      "def a():\n    def b():\n        def c(): return x\n        y = c()\n    z = b()\ndef d(): pass\nw = 1\n",
+      "class K:\n    def only(self):\n        return self.x\n",
+      "class K:\n    def m(self): pass\nclass L:\n    def n(self): pass\n",
+      "@dec(arg)\ndef f(a=g(1), *b: int, **c) -> h(2):\n    return [i for i in a]\n",
+      "async def f():\n    async with x as y:\n        await run(y)\n",
+      "if T:\n    def f(): return 1\nelse:\n    def f(): return 2\nf()\n",
+      "def f(:\n    x = (1,\ndef g(): return f(\n",
+      "def f():\n    pass\n\n\ndef g(\n",
+      "x = lambda: (lambda: run(1))\ndef f(): return lambda: run(2)\n",
+      "class K:\ndef f(): pass\n",
+      "if x:\ndef f():\n    if y:\n    def g(): pass\n",
+      "x = (\ndef f(): pass\n",
+      "x = [1,\ndef f(): return 2\ny = 3\n",
+      "def f(): return (1\ndef g(): pass\n",
+      "for i in\ndef f(): pass\n",
+  };
+  size_t with_errors = 0;
+  for (size_t k = 0; k < sizeof(srcs) / sizeof(srcs[0]); k++) {
+    TSNode root = parse_any(p, srcs[k]);
+    with_errors += ts_node_has_error(root);
+    hg_arena *arena = hg_arena_new();
+    hg_scope_memo *memo = memo_with_definitions(p, arena);
+    size_t checked = 0;
+    TSTreeCursor c = ts_tree_cursor_new(root);
+    for (;;) {
+      TSNode fn;
+      scope_of_both(p, memo, ts_tree_cursor_current_node(&c), &fn);
+      checked++;
+      if (ts_tree_cursor_goto_first_child(&c)) continue;
+      while (!ts_tree_cursor_goto_next_sibling(&c))
+        if (!ts_tree_cursor_goto_parent(&c)) goto done;
+    }
+  done:
+    ts_tree_cursor_delete(&c);
+    assert_true(checked > 10);
+    hg_arena_free(arena);
+  }
+  assert_int_equal(with_errors, 6);
+}
+
+// A memo asked about a node of another tree finds its scope by its ancestors: the definitions it
+// holds are of its own tree.
+static void test_scope__scope_of_another_tree(void **state) {
+  parsed *p = *state;
+  static const char a[] = "def f():\n    x = 1\n", b[] = "y = 0\nx = 1\n";
+  parse(p, a);
+  hg_arena *arena = hg_arena_new();
+  hg_scope_memo *memo = memo_with_definitions(p, arena);
+  TSTree *tb = ts_parser_parse_string(p->parser, NULL, b, sizeof(b) - 1);
+  TSNode x = ts_node_named_descendant_for_byte_range(ts_tree_root_node(tb), 6, 7), fn = ts_tree_root_node(p->tree);
+  assert_string_equal(ts_node_type(x), "identifier");
+  assert_true(ts_node_eq(hg_scope_of(memo, x, &fn), ts_tree_root_node(tb)));
+  assert_true(ts_node_is_null(fn));
+  hg_arena_free(arena);
+  hg_tree_delete(tb);
 }
 
 static void test_scope__node_contains(void **state) {
@@ -491,6 +604,8 @@ int main(void) {
       PARSED_TEST(test_scope__fn_returning_false_stops_the_walk),
       PARSED_TEST(test_scope__match_cases_are_branches),
       PARSED_TEST(test_scope__scope_of),
+      PARSED_TEST(test_scope__scope_of_by_definitions_is_by_ancestors),
+      PARSED_TEST(test_scope__scope_of_another_tree),
       PARSED_TEST(test_scope__node_contains),
       PARSED_TEST(test_scope__parameters),
       PARSED_TEST(test_scope__typed_splat_parameters),

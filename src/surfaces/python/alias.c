@@ -170,7 +170,7 @@ TSNode hg_resolve__alias_of(const hg_resolver *self, TSNode use) {
   // Most names a callee is made of (self, print, client) are never assigned an alias: skip the walk.
   if (!assigned_somewhere(self, self->src + ts_node_start_byte(use), ts_node_end_byte(use) - ts_node_start_byte(use)))
     return none;
-  TSNode scope = hg_scope_of(use, &fn);
+  TSNode scope = hg_scope_of(self->scopes, use, &fn);
   uint32_t a = ts_node_start_byte(use), b = ts_node_end_byte(use);
   alias_scan s = {.src = self->src, .name = self->src + a, .len = b - a};
   hg_scope_walk(self->scopes, scope, use, alias_stmt, &s);

@@ -253,8 +253,9 @@ static bool callers_can_decide(hg_extractor *self, const hg_policy *policy, cons
   return open;
 }
 
-// The nodes the walk keeps for the table of the file's calls (project/calls.c).
-static const char *const CALLS[] = {"call", NULL};
+// The nodes the walk keeps: the file's calls, for the table of its callers' calls
+// (project/calls.c), and its function definitions, for the scope of a node (scope.c).
+static const char *const KEPT[] = {"call", "function_definition", NULL};
 
 void hg_extract(hg_extractor *self, const hg_ruleset *rules, const hg_config *config, void *project,
                 const hg_source *source, TSTree *tree, hg_arena *arena, hg_sites *out) {
@@ -270,8 +271,8 @@ void hg_extract(hg_extractor *self, const hg_ruleset *rules, const hg_config *co
 
   // Pass 1: imports take effect at once; site matches wait until every import is known, since
   // an import may follow its use in the file (function-local imports, late imports).
-  // The walk keeps the file's calls too: the table of its callers' calls (project/calls.c) is
-  // made from them, not from another walk.
+  // The walk keeps the file's calls and function definitions too: the table of its callers' calls
+  // (project/calls.c) and the scopes' definitions are made from them, not from other walks.
   // The walk does not make the matches a predicate rules out on one node before any import is
   // known (an attribute callee ending in another name, a list without "docker").
   hg_python_model names = {.src = source->data, .imports = imports};
@@ -282,12 +283,22 @@ void hg_extract(hg_extractor *self, const hg_ruleset *rules, const hg_config *co
                      .model = &names,
                      .scratch = hg_extractor_scratch(self)};
   hg_matches *cursor = hg_extractor_cursor(self);
-  size_t n_calls;
-  const TSNode *calls =
-      hg_matches_exec_keeping(cursor, q, root, hg_extract__types(arena, ts_tree_language(tree), CALLS), &pctx, &n_calls);
-  TSNode *own_calls = calls ? hg_arena_alloc(arena, (n_calls ? n_calls : 1) * sizeof(TSNode)) : NULL;
-  if (own_calls && n_calls)
-    memcpy(own_calls, calls, n_calls * sizeof(TSNode));
+  size_t n_kept, n_calls = 0, n_defs = 0;
+  const TSNode *walked =
+      hg_matches_exec_keeping(cursor, q, root, hg_extract__types(arena, ts_tree_language(tree), KEPT), &pctx, &n_kept);
+  // Both in pre-order: the calls first, the definitions from the end (reversed back below).
+  TSNode *own_calls = walked ? hg_arena_alloc(arena, (n_kept ? n_kept : 1) * sizeof(TSNode)) : NULL;
+  for (size_t i = 0; walked && i < n_kept; i++)
+    if (hg_node_is(walked[i], "call"))
+      own_calls[n_calls++] = walked[i];
+    else
+      own_calls[n_kept - ++n_defs] = walked[i];
+  TSNode *defs = own_calls ? own_calls + n_calls : NULL;
+  for (size_t i = 0; i < n_defs / 2; i++) {
+    TSNode t = defs[i];
+    defs[i] = defs[n_defs - 1 - i];
+    defs[n_defs - 1 - i] = t;
+  }
   TSQueryMatch m;
   while (hg_matches_next(cursor, &m)) {
     const hg_pattern *p = &q->patterns[m.pattern_index];
@@ -342,6 +353,7 @@ void hg_extract(hg_extractor *self, const hg_ruleset *rules, const hg_config *co
                    .cache = hg_summary_cache_new(arena)};
   r.memo = hg_name_memo_new(arena);
   r.scopes = hg_scope_memo_new(arena, tree);
+  hg_scope_memo_functions(r.scopes, defs, n_defs);
   size_t budget = HG_RESOLVE_BUDGET;
   r.budget = &budget;
   names.resolver = &r;

@@ -366,7 +366,7 @@ hg_value hg_resolve__name(const hg_resolver *self, TSNode use, int depth) {
     if (b->len == ub - ua && !memcmp(b->name, self->src + ua, b->len) && hg_node_contains(b->scope, use))
       return b->value; // a loop variable of the comprehension or loop being read
   TSNode fn;
-  TSNode scope = hg_scope_of(use, &fn);
+  TSNode scope = hg_scope_of(self->scopes, use, &fn);
   uint32_t a = ts_node_start_byte(use), b = ts_node_end_byte(use);
   follow f = {.r = self, .name = self->src + a, .len = b - a, .depth = depth, .use = use, .fn = fn};
   walk(&f, scope, use);

@@ -8,23 +8,6 @@
 
 enum { MAX_NESTING = 200 };
 
-TSNode hg_scope_of(TSNode node, TSNode *function) {
-  *function = (TSNode){0};
-  // The ancestors, nearest first, found in one descent; past MAX_NESTING, parent by parent.
-  TSNode up[MAX_NESTING], a = {0};
-  size_t n = hg_node_ancestors(node, up, MAX_NESTING);
-  for (size_t i = 0; i < n; i++) {
-    a = i < MAX_NESTING ? up[i] : ts_node_parent(a);
-    if (hg_node_is(a, "function_definition")) {
-      *function = a;
-      return hg_node_field(a, "body");
-    }
-    if (hg_node_is(a, "module"))
-      return a;
-  }
-  return node;
-}
-
 // What a statement of a block is to the walk, from its type read once.
 typedef enum { STMT_SIMPLE, STMT_SKIPPED, STMT_MATCH, STMT_COMPOUND } stmt_kind;
 
@@ -60,6 +43,14 @@ struct hg_scope_memo {
   hg_arena *arena;
   const TSTree *tree;
   hg_table blocks;  // a block's hg_node_key -> its stmt_list (a pointer), in the arena
+  // The tree's function definitions in pre-order (by their first byte), each with its bytes and
+  // the index of the nearest one holding it (-1: none); NULL until the walk that kept them is done.
+  struct def_of {
+    TSNode node;
+    uint32_t start, end;
+    int32_t up;
+  } *defs;
+  size_t n_defs;
 };
 
 hg_scope_memo *hg_scope_memo_new(hg_arena *arena, const TSTree *tree) {
@@ -67,6 +58,72 @@ hg_scope_memo *hg_scope_memo_new(hg_arena *arena, const TSTree *tree) {
   *m = (hg_scope_memo){.arena = arena, .tree = tree};
   hg_table_init(&m->blocks, arena, 0);
   return m;
+}
+
+void hg_scope_memo_functions(hg_scope_memo *m, const TSNode *defs, size_t n) {
+  if (!m || !n) return;
+  m->defs = hg_arena_alloc(m->arena, n * sizeof(*m->defs));
+  int32_t *open = hg_xmalloc(n * sizeof(int32_t));  // the definitions holding the one read, innermost last
+  size_t depth = 0;
+  for (size_t i = 0; i < n; i++) {
+    uint32_t a = ts_node_start_byte(defs[i]), b = ts_node_end_byte(defs[i]);
+    while (depth && m->defs[open[depth - 1]].end <= a) depth--;
+    m->defs[i] = (struct def_of){defs[i], a, b, depth ? open[depth - 1] : -1};
+    open[depth++] = (int32_t)i;
+  }
+  free(open);
+  m->n_defs = n;
+}
+
+// The scope by the ancestors, nearest first, found in one descent; past MAX_NESTING, parent by
+// parent.
+static TSNode scope_by_ancestors(TSNode node, TSNode *function) {
+  TSNode up[MAX_NESTING], a = {0};
+  size_t n = hg_node_ancestors(node, up, MAX_NESTING);
+  for (size_t i = 0; i < n; i++) {
+    a = i < MAX_NESTING ? up[i] : ts_node_parent(a);
+    if (hg_node_is(a, "function_definition")) {
+      *function = a;
+      return hg_node_field(a, "body");
+    }
+    if (hg_node_is(a, "module"))
+      return a;
+  }
+  return node;
+}
+
+// A definition holds a node when the node's bytes are within its own and not all of them (nothing
+// below a definition spans it whole: its `def` comes first; a block holding it alone does).
+static bool def_holds(const struct def_of *d, uint32_t a, uint32_t b) {
+  return d->start <= a && b <= d->end && (d->start != a || d->end != b);
+}
+
+TSNode hg_scope_of(hg_scope_memo *memo, TSNode node, TSNode *function) {
+  *function = (TSNode){0};
+  if (ts_node_is_null(node))
+    return node;
+  uint32_t a = ts_node_start_byte(node), b = ts_node_end_byte(node);
+  // Through the memo's definitions (a node of its tree with some bytes: an empty one may stand at
+  // a definition's edge, outside it), else by the ancestors.
+  if (!memo || !memo->defs || node.tree != memo->tree || a == b)
+    return scope_by_ancestors(node, function);
+  TSNode root = ts_tree_root_node(node.tree);
+  if (!hg_node_is(root, "module"))
+    return scope_by_ancestors(node, function);
+  // The last definition starting at or before the node, then those holding it, inward out: the
+  // first that holds the node is the innermost (one that starts inside another lies within it).
+  size_t lo = 0, hi = memo->n_defs;
+  while (lo < hi) {
+    size_t mid = lo + (hi - lo) / 2;
+    if (memo->defs[mid].start <= a) lo = mid + 1;
+    else hi = mid;
+  }
+  for (int32_t i = (int32_t)lo - 1; i >= 0; i = memo->defs[i].up)
+    if (def_holds(&memo->defs[i], a, b)) {
+      *function = memo->defs[i].node;
+      return hg_node_field(memo->defs[i].node, "body");
+    }
+  return root;
 }
 
 // The named children of `block` up to the first that starts after byte `until` (UINT32_MAX: all),

@@ -23,9 +23,14 @@ typedef struct {
 typedef struct hg_scope_memo hg_scope_memo;
 hg_scope_memo *hg_scope_memo_new(hg_arena *arena, const TSTree *tree);
 
+/** Hands the memo the function definitions of its tree in pre-order (the walk of the rules keeps
+ *  them): hg_scope_of then finds a node's among them instead of by a descent from the root. */
+void hg_scope_memo_functions(hg_scope_memo *memo, const TSNode *defs, size_t n);
+
 /** The block (or module) whose statements `node` runs among; *function receives the enclosing
- *  function_definition, or a null node at module scope. */
-TSNode hg_scope_of(TSNode node, TSNode *function);
+ *  function_definition, or a null node at module scope. `memo` (NULL: none) may know its tree's
+ *  definitions. */
+TSNode hg_scope_of(hg_scope_memo *memo, TSNode node, TSNode *function);
 
 /** Calls fn for each simple statement of `scope` in order until fn returns false. With a
  *  non-null `point`, statements are those on the way to it: branches that hold the point are

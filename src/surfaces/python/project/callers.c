@@ -136,7 +136,7 @@ static void one_call(search *s, const hg_resolver *r, TSNode fn, TSNode cls, boo
       TSNode obj = hg_node_field(callee, "object");
       if (!recv.n_items && hg_node_is(obj, "identifier") && !ts_node_is_null(hg_defs__self_class(&rm, obj))) {
         TSNode g;
-        hg_scope_of(call, &g);
+        hg_scope_of(rm.scopes, call, &g);
         if (!ts_node_is_null(g))
           hg_resolve_param_read(&rm, g, true);
       }
@@ -148,7 +148,7 @@ static void one_call(search *s, const hg_resolver *r, TSNode fn, TSNode cls, boo
   const char *cond = place(site, m, call, construct ? "built at" : "called from");
   const hg_call_at *here = call_at(site, m, call, NULL);
   TSNode g;
-  hg_scope_of(call, &g);
+  hg_scope_of(r->scopes, call, &g);
   bool cycle = !ts_node_is_null(g) && on_chain(s, m, g);
   if (cycle && forwarding_call(call)) {
     s->cycle_calls++;
@@ -409,7 +409,7 @@ static void annotated_contexts(search *s, const hg_resolver *r, TSNode fn) {
 hg_value hg_summary_callers(const hg_resolver *r, TSNode site, const hg_param_reads *reads,
                             hg_value (*read)(const hg_resolver *, TSNode), TSNode node, hg_value first) {
   TSNode fn;
-  hg_scope_of(site, &fn);
+  hg_scope_of(r->scopes, site, &fn);
   if (!r->index || !r->module || ts_node_is_null(reads->fn) || reads->others || ts_node_is_null(fn) ||
       !ts_node_eq(fn, reads->fn) ||
       (first.kind != HG_VAL_DICT && first.kind != HG_VAL_LIST && first.kind != HG_VAL_UNKNOWN))

@@ -225,7 +225,7 @@ TSNode hg_defs__class_of_method(TSNode fn) {
 
 TSNode hg_defs__self_class(const hg_resolver *r, TSNode name) {
   TSNode fn;
-  hg_scope_of(name, &fn);
+  hg_scope_of(r->scopes, name, &fn);
   TSNode cls = ts_node_is_null(fn) ? fn : hg_defs__class_of_method(fn);
   TSNode params = ts_node_is_null(cls) ? cls : hg_node_field(fn, "parameters");
   TSNode first = ts_node_is_null(params) ? params : hg_node_arg(params, 0);

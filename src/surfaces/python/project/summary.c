@@ -466,7 +466,7 @@ hg_value hg_summary_attribute(const hg_resolver *r, TSNode attribute, int depth)
   // `self` outside a method being evaluated is the method's parameter: nothing to follow.
   if (!r->frame && hg_node_text_eq(obj, r->src, "self", 4)) {
     TSNode fn;
-    hg_scope_of(attribute, &fn);
+    hg_scope_of(r->scopes, attribute, &fn);
     const char *why = NULL;
     if (!ts_node_is_null(fn) && !ts_node_is_null(hg_defs__self_class(r, obj)))
       why = hg_resolve_param_read(r, fn, true);
