@@ -8,7 +8,7 @@
 typedef struct {
   TSNode node;
   TSSymbol symbol;
-  TSFieldId field;
+  TSFieldId field;  // 0 for an anonymous child (only named ones match an item)
   bool named;
 } kid;
 
@@ -117,7 +117,8 @@ static void cursor_at(hg_walker *w, TSNode node) {
   }
 }
 
-// Appends the children of `node` to `to` (the walker's ckids or kids).
+// Appends the children of `node` to `to` (the walker's ckids or kids). An anonymous child's field
+// is not asked for: only named children match an item.
 static kids_ref read_kids(hg_walker *w, TSNode node, bool cached) {
   cursor_at(w, node);
   kid_vec *to = cached ? &w->ckids : &w->kids;
@@ -127,7 +128,8 @@ static kids_ref read_kids(hg_walker *w, TSNode node, bool cached) {
       TSNode n = ts_tree_cursor_current_node(&w->cursor);
       bool named = ts_node_is_named(n);
       if (named) r.last_named = to->len - r.base;
-      HG_VEC_PUSH(to, ((kid){n, ts_node_symbol(n), ts_tree_cursor_current_field_id(&w->cursor), named}));
+      TSFieldId field = named ? ts_tree_cursor_current_field_id(&w->cursor) : 0;
+      HG_VEC_PUSH(to, ((kid){n, ts_node_symbol(n), field, named}));
     } while (ts_tree_cursor_goto_next_sibling(&w->cursor));
   }
   r.n = to->len - r.base;

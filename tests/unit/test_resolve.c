@@ -14,6 +14,8 @@
 #include "rules/ruleset.h"
 #include "surfaces/python/row.h"
 #include "surfaces/node.h"
+#include "surfaces/python/scope.h"
+#include "helpers.h"
 
 // ---- fixture: an arena per test -------------------------------------------------------------
 
@@ -409,6 +411,39 @@ static void test_resolve__argv_and_shell_values(void **state) {
   assert_int_equal(v.items[5].kind, HG_VAL_BUILDER);
   assert_true(v.items[5].splat);
   assert_string_equal(v.items[6].text, "img");
+
+  // The list is the literal part of a sum, the sum assigned and the list appended to after: its
+  // value is the sum's and what is appended, through any depth of parentheses (its ancestors past
+  // the first 64 are read parent by parent).
+  hg_policy *policy = hg_test_policy();
+  assert_non_null(policy);
+  static const size_t depths[] = {0, 1, 60, 61, 62, 63, 64, 65, 100};
+  for (size_t d = 0; d < sizeof(depths) / sizeof(depths[0]); d++) {
+    hg_buf src = {0};
+    hg_buf_puts(&src, "cmd = ");
+    for (size_t i = 0; i < depths[d]; i++) hg_buf_putc(&src, '(');
+    hg_buf_puts(&src, "[\"docker\", \"run\"] + [\"--rm\"]");
+    for (size_t i = 0; i < depths[d]; i++) hg_buf_putc(&src, ')');
+    hg_buf_puts(&src, "\ncmd.append(\"--read-only\")\n");
+    TSNode asg = parse_expr(p, src.data);
+    assert_string_equal(ts_node_type(asg), "assignment");
+    const char *at = strchr(src.data, '[');
+    TSNode first = ts_node_named_descendant_for_byte_range(asg, (uint32_t)(at - src.data), (uint32_t)(at - src.data) + 17);
+    assert_string_equal(ts_node_type(first), "list");
+    r.src = p->src;
+    r.scopes = hg_scope_memo_new(p->arena, p->tree);
+    r.policy = policy;
+    v = hg_resolve_argv(&r, first);
+    assert_int_equal(v.kind, HG_VAL_LIST);
+    if (v.n_items != 4) print_error("%zu parentheses: %zu items\n", depths[d], v.n_items);
+    assert_int_equal(v.n_items, 4);
+    assert_string_equal(v.items[2].text, "--rm");
+    assert_string_equal(v.items[3].text, "--read-only");
+    r.scopes = NULL;
+    r.policy = NULL;
+    hg_buf_free(&src);
+  }
+  hg_policy_free(policy);
 
   // A shell string: a hole that calls the builder becomes a BUILDER word; others stay holes.
   TSNode s = parse_expr(p, "f\"docker run {' '.join(hardening_argv())} --name {name}-x 'a b' img\"");
