@@ -39,6 +39,10 @@ const TSNode *hg_matches_exec_keeping(hg_matches *self, const hg_rules_query *q,
                                      hg_predctx *pctx, size_t *n) {
   self->q = q;
   *n = 0;
+  if (pctx && pctx->words != q->words) {  // its #file-contains? strings, found in one pass
+    pctx->words = q->words;
+    pctx->words_read = false;
+  }
   if (q->reference) {
     if (!self->cursor) self->cursor = ts_query_cursor_new();
     ts_query_cursor_exec(self->cursor, q->reference, root);

@@ -41,6 +41,10 @@ typedef struct {
   // 1.5 % of a pre-commit run's instructions; interpreted, they cost corpus B 0.8 % more).
   _Atomic(pcre2_code *) jit;
   atomic_uint uses;
+  // #file-contains?: the bits of its strings in `file_words` (hg_predicates_bind_words), which a context
+  // with those words finds in one pass; 0: it searches the file itself.
+  const hg_file_words *file_words;
+  uint64_t word_mask;
 } predicate;
 
 enum { JIT_AFTER = 64 };
@@ -75,6 +79,16 @@ static const struct {
     {"defined-in-project?", OP_DEFINED, 0},
     {"not-defined-in-project?", OP_NOT_DEFINED, 0},
 };
+
+void hg_predicates_bind_words(hg_predicates *self, hg_file_words *words) {
+  for (size_t i = 0; self && i < self->preds.len; i++) {
+    predicate *p = &self->preds.items[i];
+    if (p->op != OP_FILE_CONTAINS) continue;
+    uint64_t mask = 0, bit = 1;
+    for (size_t a = 0; a < p->n_args && bit; a++) mask |= bit = hg_file_words_bit(words, p->args[a]);
+    if (bit) p->file_words = words, p->word_mask = mask;  // else one string has no bit: it searches itself
+  }
+}
 
 void hg_predicates_free(hg_predicates *self) {
   if (!self) return;
@@ -307,7 +321,12 @@ static bool eval_one(const predicate *p, const TSQueryMatch *m, hg_predctx *ctx)
       if (ctx->file_memo[i].key == p) return ctx->file_memo[i].value;
     size_t len = ctx->len ? ctx->len : strlen(ctx->src);
     bool found = false;
-    for (size_t i = 0; i < p->n_args && !found; i++) found = memmem(ctx->src, len, p->args[i], strlen(p->args[i]));
+    if (p->word_mask && ctx->words == p->file_words) {
+      if (!ctx->words_read) ctx->words_in = hg_file_words_in(ctx->words, ctx->src, len), ctx->words_read = true;
+      found = (ctx->words_in & p->word_mask) != 0;
+    } else {
+      for (size_t i = 0; i < p->n_args && !found; i++) found = memmem(ctx->src, len, p->args[i], strlen(p->args[i]));
+    }
     if (ctx->n_file_memo < HG_ARRAY_LEN(ctx->file_memo))
       ctx->file_memo[ctx->n_file_memo].key = p, ctx->file_memo[ctx->n_file_memo++].value = found;
     return found;

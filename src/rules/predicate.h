@@ -11,6 +11,7 @@
 
 #include <tree_sitter/api.h>
 
+#include "rules/filewords.h"
 #include "rules/policy.h"
 #include "rules/shape.h"
 
@@ -71,6 +72,12 @@ typedef struct {
     bool value;
   } file_memo[16];
   unsigned n_file_memo;
+  // The words of the surface's #file-contains? predicates (NULL: each searches the file itself), and
+  // the bits of those the file holds, found in one pass when a first one is asked. Zeroed with the
+  // context too (hg_matches_exec_keeping sets `words` to its query's).
+  const hg_file_words *words;
+  uint64_t words_in;
+  bool words_read;
 } hg_predctx;
 
 /** Calls fn for each predicate hg_predicates_may_hold can decide on one node before a match is
@@ -88,6 +95,10 @@ bool hg_predicates_may_hold(const hg_predicates *self, uint32_t i, TSNode node, 
 /** Are node tests i of a and j of b the same test, whatever captures they name (the same
  *  predicate, the same strings)? */
 bool hg_predicates_same_test(const hg_predicates *a, uint32_t i, const hg_predicates *b, uint32_t j);
+
+/** Gives the #file-contains? strings of self bits in `words` (before it is sealed): a context whose
+ *  words are these finds them all in one pass over the file. NULL self: nothing to do. */
+void hg_predicates_bind_words(hg_predicates *self, hg_file_words *words);
 
 /** Do all predicates hold for this match? A NULL self always holds. */
 bool hg_predicates_eval(const hg_predicates *self, const TSQueryMatch *match, hg_predctx *ctx);

@@ -38,6 +38,7 @@ typedef struct {
   hg_captures captures;
   int *unit_of;  // per pattern: its file's unit; -1 a facts file
   hg_checks checks;  // what the walk asks before it tries each pattern at a node
+  hg_file_words *words;  // the strings of its #file-contains? predicates
 } compiled;
 
 // One surface's rules: rules/<surface>/*.scm and rules/<surface>/facts/*.scm, compiled when a file
@@ -97,6 +98,7 @@ static void compiled_free(compiled *c) {
   free(c->patterns);
   free(c->unit_of);
   hg_checks_free(&c->checks);
+  hg_file_words_free(c->words);
   hg_dispatch_free(c->dispatch);
   hg_shapes_free(c->shapes);
   if (c->reference) ts_query_delete(c->reference);
@@ -169,6 +171,9 @@ static int compile_surface(const hg_ruleset *self, const surface_rules *sr, comp
     return -1;
   }
   hg_checks_build(&c->checks, c->dispatch, c->patterns, c->n_patterns);
+  c->words = hg_file_words_new();
+  for (uint32_t i = 0; i < c->n_patterns; i++) hg_predicates_bind_words(c->patterns[i].predicates, c->words);
+  hg_file_words_seal(c->words);
   *out = c;
   return 0;
 }
@@ -458,7 +463,7 @@ const hg_rules_query *hg_ruleset_query_for(const hg_ruleset *cself, hg_surface_i
     for (uint32_t i = 0; i < c->n_patterns; i++)
       enabled[i] = c->unit_of[i] < 0 || (units & ((hg_units)1 << c->unit_of[i]));
     found->q = (hg_rules_query){c->shapes,   c->dispatch, c->reference, enabled,    c->patterns,
-                                c->n_patterns, c->captures, units,        &c->checks};
+                                c->n_patterns, c->captures, units,        &c->checks, c->words};
     found->next = head;
     atomic_store_explicit(&sr->queries, found, memory_order_release);
   }

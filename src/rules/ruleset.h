@@ -56,6 +56,7 @@ typedef struct {
   // What the walk asks before it tries each pattern at a node (walk.h's gate, its tests answered
   // by hg_predicates_may_hold).
   const hg_checks *checks;
+  const hg_file_words *words;  // the strings of its #file-contains? predicates (hg_predctx.words)
 } hg_rules_query;
 
 /** The built-in rules' prefilters and policy document, made when the binary is built (rulegen.c

@@ -46,7 +46,7 @@ struct hg_scope_memo {
   // The tree's function definitions in pre-order (by their first byte), each with its bytes and
   // the index of the nearest one holding it (-1: none); NULL until the walk that kept them is done.
   struct def_of {
-    TSNode node;
+    TSNode node, body;  // body: its body, read when first asked for
     uint32_t start, end;
     int32_t up;
   } *defs;
@@ -68,7 +68,7 @@ void hg_scope_memo_functions(hg_scope_memo *m, const TSNode *defs, size_t n) {
   for (size_t i = 0; i < n; i++) {
     uint32_t a = ts_node_start_byte(defs[i]), b = ts_node_end_byte(defs[i]);
     while (depth && m->defs[open[depth - 1]].end <= a) depth--;
-    m->defs[i] = (struct def_of){defs[i], a, b, depth ? open[depth - 1] : -1};
+    m->defs[i] = (struct def_of){.node = defs[i], .start = a, .end = b, .up = depth ? open[depth - 1] : -1};
     open[depth++] = (int32_t)i;
   }
   free(open);
@@ -120,8 +120,11 @@ TSNode hg_scope_of(hg_scope_memo *memo, TSNode node, TSNode *function) {
   }
   for (int32_t i = (int32_t)lo - 1; i >= 0; i = memo->defs[i].up)
     if (def_holds(&memo->defs[i], a, b)) {
-      *function = memo->defs[i].node;
-      return hg_node_field(memo->defs[i].node, "body");
+      struct def_of *d = &memo->defs[i];
+      *function = d->node;
+      if (!d->body.id)
+        d->body = hg_node_field(d->node, "body");
+      return d->body;
     }
   return root;
 }
