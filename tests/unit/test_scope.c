@@ -342,8 +342,8 @@ static TSNode scope_of_both(parsed *p, hg_scope_memo *memo, TSNode node, TSNode 
 static hg_scope_memo *memo_with_definitions(parsed *p, hg_arena *arena) {
   hg_scope_memo *memo = hg_scope_memo_new(arena, p->tree);
   size_t n;
-  TSNode *defs = definitions(p->tree, &n);
-  hg_scope_memo_functions(memo, defs, n);
+  TSNode *defs = definitions(p->tree, &n), none;
+  hg_scope_memo_functions(memo, defs ? defs : &none, n);  // none at all: told so
   free(defs);
   return memo;
 }
@@ -420,6 +420,7 @@ static void test_scope__scope_of_by_definitions_is_by_ancestors(void **state) {
       "x = [1,\ndef f(): return 2\ny = 3\n",
       "def f(): return (1\ndef g(): pass\n",
       "for i in\ndef f(): pass\n",
+      "x = 1\nrun(x, [y for y in x])\nclass K:\n    z = lambda: 2\n",  // no definition at all
   };
   size_t with_errors = 0;
   for (size_t k = 0; k < sizeof(srcs) / sizeof(srcs[0]); k++) {

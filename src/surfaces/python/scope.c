@@ -44,13 +44,15 @@ struct hg_scope_memo {
   const TSTree *tree;
   hg_table blocks;  // a block's hg_node_key -> its stmt_list (a pointer), in the arena
   // The tree's function definitions in pre-order (by their first byte), each with its bytes and
-  // the index of the nearest one holding it (-1: none); NULL until the walk that kept them is done.
+  // the index of the nearest one holding it (-1: none), once the walk that kept them is done
+  // (defs_known; NULL defs: the tree has none).
   struct def_of {
     TSNode node, body;  // body: its body, read when first asked for
     uint32_t start, end;
     int32_t up;
   } *defs;
   size_t n_defs;
+  bool defs_known;
 };
 
 hg_scope_memo *hg_scope_memo_new(hg_arena *arena, const TSTree *tree) {
@@ -61,7 +63,9 @@ hg_scope_memo *hg_scope_memo_new(hg_arena *arena, const TSTree *tree) {
 }
 
 void hg_scope_memo_functions(hg_scope_memo *m, const TSNode *defs, size_t n) {
-  if (!m || !n) return;
+  if (!m || !defs) return;
+  m->defs_known = true;
+  if (!n) return;
   m->defs = hg_arena_alloc(m->arena, n * sizeof(*m->defs));
   int32_t *open = hg_xmalloc(n * sizeof(int32_t));  // the definitions holding the one read, innermost last
   size_t depth = 0;
@@ -105,7 +109,7 @@ TSNode hg_scope_of(hg_scope_memo *memo, TSNode node, TSNode *function) {
   uint32_t a = ts_node_start_byte(node), b = ts_node_end_byte(node);
   // Through the memo's definitions (a node of its tree with some bytes: an empty one may stand at
   // a definition's edge, outside it), else by the ancestors.
-  if (!memo || !memo->defs || node.tree != memo->tree || a == b)
+  if (!memo || !memo->defs_known || node.tree != memo->tree || a == b)
     return scope_by_ancestors(node, function);
   TSNode root = ts_tree_root_node(node.tree);
   if (!hg_node_is(root, "module"))

@@ -23,8 +23,9 @@ typedef struct {
 typedef struct hg_scope_memo hg_scope_memo;
 hg_scope_memo *hg_scope_memo_new(hg_arena *arena, const TSTree *tree);
 
-/** Hands the memo the function definitions of its tree in pre-order (the walk of the rules keeps
- *  them): hg_scope_of then finds a node's among them instead of by a descent from the root. */
+/** Hands the memo the `n` function definitions of its tree in pre-order (the walk of the rules
+ *  keeps them; `defs` non-NULL even when there are none): hg_scope_of then finds a node's among
+ *  them instead of by a descent from the root. A NULL `defs` tells nothing. */
 void hg_scope_memo_functions(hg_scope_memo *memo, const TSNode *defs, size_t n);
 
 /** The block (or module) whose statements `node` runs among; *function receives the enclosing
