@@ -44,9 +44,10 @@ void hg_resolve__items(const hg_resolver *self, TSNode seq, value_vec *items, in
   uint32_t count = ts_node_named_child_count(seq);
   for (uint32_t i = 0; i < count; i++) {
     TSNode c = ts_node_named_child(seq, i);
-    if (hg_node_is(c, "comment") || hg_node_is(c, "keyword_argument") || hg_node_is(c, "dictionary_splat"))
+    const char *type = ts_node_type(c);  // read once for the four tests
+    if (!strcmp(type, "comment") || !strcmp(type, "keyword_argument") || !strcmp(type, "dictionary_splat"))
       continue;
-    if (hg_node_is(c, "list_splat")) {
+    if (!strcmp(type, "list_splat")) {
       hg_value inner = hg_resolve_value_at(self, hg_node_arg(c, 0), depth + 1);
       if (inner.kind == HG_VAL_LIST) {
         for (size_t j = 0; j < inner.n_items; j++)

@@ -110,12 +110,13 @@ void hg_resolve__string(const hg_resolver *self, TSNode n, hg_buf *out, hg_value
   uint32_t count = ts_node_named_child_count(n);
   for (uint32_t i = 0; i < count; i++) {
     TSNode c = ts_node_named_child(n, i);
-    if (hg_node_is(c, "string")) {
+    const char *type = ts_node_type(c);  // read once: most children are string_start and string_end
+    if (!strcmp(type, "string")) {
       hg_resolve__string(self, c, out, holes, depth);
-    } else if (hg_node_is(c, "string_content")) {
+    } else if (!strcmp(type, "string_content")) {
       uint32_t a = ts_node_start_byte(c), b = ts_node_end_byte(c);
       hg_buf_add(out, self->src + a, b - a);
-    } else if (hg_node_is(c, "interpolation")) {
+    } else if (!strcmp(type, "interpolation")) {
       if (known_interpolation(self, c, out, depth))
         continue;
       hg_buf_putc(out, HG_HOLE);
