@@ -98,6 +98,23 @@ TSNode hg_node_arg(TSNode n, uint32_t index) {
   return (TSNode){0};
 }
 
+void hg_ancestors_of(hg_ancestors *up, TSNode n) {
+  up->n = hg_node_ancestors(n, up->node, HG_ANCESTORS_KEPT);
+  up->far_i = 0;
+}
+
+TSNode hg_ancestor(hg_ancestors *up, size_t i) {
+  if (i >= up->n)
+    return (TSNode){0};
+  if (i < HG_ANCESTORS_KEPT)
+    return up->node[i];
+  if (up->far_i < HG_ANCESTORS_KEPT)
+    up->far = up->node[HG_ANCESTORS_KEPT - 1], up->far_i = HG_ANCESTORS_KEPT - 1;
+  for (; up->far_i < i; up->far_i++)
+    up->far = ts_node_parent(up->far);
+  return up->far;
+}
+
 bool hg_node_contains(TSNode outer, TSNode inner) {
   return !ts_node_is_null(outer) && !ts_node_is_null(inner) && ts_node_start_byte(outer) <= ts_node_start_byte(inner) &&
          ts_node_end_byte(inner) <= ts_node_end_byte(outer);

@@ -37,6 +37,19 @@ TSNode hg_node_root(TSNode n);
  *  The descent starts below the root where the calling thread's last one allows (hg_tree_delete). */
 size_t hg_node_ancestors(TSNode n, TSNode *out, size_t cap);
 
+/** A node's ancestors, nearest first, to be read in order: the first HG_ANCESTORS_KEPT found in one
+ *  descent (hg_node_ancestors), the ones past them parent by parent as they are asked for. */
+enum { HG_ANCESTORS_KEPT = 64 };
+typedef struct {
+  TSNode node[HG_ANCESTORS_KEPT];
+  size_t n;     // how many the node has
+  TSNode far;   // past the kept ones: the last one asked for, at index far_i
+  size_t far_i;
+} hg_ancestors;
+void hg_ancestors_of(hg_ancestors *up, TSNode n);
+/** Ancestor i (0: the parent), a null node past the root; past the kept ones, i must not go back. */
+TSNode hg_ancestor(hg_ancestors *up, size_t i);
+
 /** Deletes a tree. Every tree is deleted by it, never by ts_tree_delete: hg_node_ancestors keeps the
  *  path of its last descent, which must not be trusted once the tree is gone (the next tree's nodes
  *  can have its nodes' addresses). Thread-safe. */

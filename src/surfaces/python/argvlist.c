@@ -87,36 +87,14 @@ static bool after_creation_compound(void *ctx, TSNode stmt, bool conditional) {
   return hg_follow__compound(&a->f, stmt, conditional);
 }
 
-// The list's ancestors, nearest first: found in one descent (ts_node_parent descends from the root
-// each time); past the first ARGV_UP, parent by parent, asked for in order.
-enum { ARGV_UP = 64 };
-typedef struct {
-  TSNode node[ARGV_UP];
-  size_t n;    // how many the list has
-  TSNode far;  // past the first ARGV_UP: the last one asked for, at index far_i
-  size_t far_i;
-} ancestors;
-
-static TSNode ancestor(ancestors *up, size_t i) {
-  if (i >= up->n)
-    return (TSNode){0};
-  if (i < ARGV_UP)
-    return up->node[i];
-  if (up->far_i < ARGV_UP)
-    up->far = up->node[ARGV_UP - 1], up->far_i = ARGV_UP - 1;
-  for (; up->far_i < i; up->far_i++)
-    up->far = ts_node_parent(up->far);
-  return up->far;
-}
-
 hg_value hg_resolve_argv(const hg_resolver *self, TSNode list) {
   hg_value v = hg_resolve_value_at(self, list, 0);
-  ancestors up = {.far_i = 0};
-  up.n = hg_node_ancestors(list, up.node, ARGV_UP);
+  hg_ancestors up;  // in one descent (ts_node_parent descends from the root each time)
+  hg_ancestors_of(&up, list);
   // ["docker", "run"] + flags + [image]: the site is the literal, its value the whole sum.
   TSNode top = list;
   size_t k = 0;  // the index of top's parent
-  for (TSNode p = ancestor(&up, k); !ts_node_is_null(p); p = ancestor(&up, ++k)) {
+  for (TSNode p = hg_ancestor(&up, k); !ts_node_is_null(p); p = hg_ancestor(&up, ++k)) {
     if (hg_node_is(p, "parenthesized_expression")) {
       top = p;
       continue;
@@ -130,14 +108,14 @@ hg_value hg_resolve_argv(const hg_resolver *self, TSNode list) {
     v = sum;
     top = p;
   }
-  TSNode asg = ancestor(&up, k);
+  TSNode asg = hg_ancestor(&up, k);
   if (ts_node_is_null(asg) || !hg_node_is(asg, "assignment") ||
       !hg_node_contains(hg_node_field(asg, "right"), top))
     return v;
-  TSNode target = hg_node_field(asg, "left"), stmt = ancestor(&up, k + 1);
+  TSNode target = hg_node_field(asg, "left"), stmt = hg_ancestor(&up, k + 1);
   if (!hg_node_is(target, "identifier") || ts_node_is_null(stmt) || !hg_node_is(stmt, "expression_statement"))
     return v;
-  TSNode block = ancestor(&up, k + 2);
+  TSNode block = hg_ancestor(&up, k + 2);
   uint32_t a = ts_node_start_byte(target), b = ts_node_end_byte(target);
   argv_follow af = {.f = {.r = self,
                           .name = self->src + a,

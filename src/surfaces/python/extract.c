@@ -286,19 +286,14 @@ void hg_extract(hg_extractor *self, const hg_ruleset *rules, const hg_config *co
   size_t n_kept, n_calls = 0, n_defs = 0;
   const TSNode *walked =
       hg_matches_exec_keeping(cursor, q, root, hg_extract__types(arena, ts_tree_language(tree), KEPT), &pctx, &n_kept);
-  // Both in pre-order: the calls first, the definitions from the end (reversed back below).
-  TSNode *own_calls = walked ? hg_arena_alloc(arena, (n_kept ? n_kept : 1) * sizeof(TSNode)) : NULL;
+  // Each kind in pre-order, as the walk kept them (NULL: the reference engine kept nothing).
+  size_t room = (n_kept ? n_kept : 1) * sizeof(TSNode);
+  TSNode *own_calls = walked ? hg_arena_alloc(arena, room) : NULL, *defs = walked ? hg_arena_alloc(arena, room) : NULL;
   for (size_t i = 0; walked && i < n_kept; i++)
     if (hg_node_is(walked[i], "call"))
       own_calls[n_calls++] = walked[i];
     else
-      own_calls[n_kept - ++n_defs] = walked[i];
-  TSNode *defs = own_calls ? own_calls + n_calls : NULL;
-  for (size_t i = 0; i < n_defs / 2; i++) {
-    TSNode t = defs[i];
-    defs[i] = defs[n_defs - 1 - i];
-    defs[n_defs - 1 - i] = t;
-  }
+      defs[n_defs++] = walked[i];
   TSQueryMatch m;
   while (hg_matches_next(cursor, &m)) {
     const hg_pattern *p = &q->patterns[m.pattern_index];

@@ -63,7 +63,7 @@ hg_scope_memo *hg_scope_memo_new(hg_arena *arena, const TSTree *tree) {
 }
 
 void hg_scope_memo_functions(hg_scope_memo *m, const TSNode *defs, size_t n) {
-  if (!m || !defs) return;
+  if (!m || !defs || !hg_node_is(ts_tree_root_node(m->tree), "module")) return;  // else by the ancestors
   m->defs_known = true;
   if (!n) return;
   m->defs = hg_arena_alloc(m->arena, n * sizeof(*m->defs));
@@ -79,13 +79,12 @@ void hg_scope_memo_functions(hg_scope_memo *m, const TSNode *defs, size_t n) {
   m->n_defs = n;
 }
 
-// The scope by the ancestors, nearest first, found in one descent; past MAX_NESTING, parent by
-// parent.
+// The scope by the ancestors, nearest first.
 static TSNode scope_by_ancestors(TSNode node, TSNode *function) {
-  TSNode up[MAX_NESTING], a = {0};
-  size_t n = hg_node_ancestors(node, up, MAX_NESTING);
-  for (size_t i = 0; i < n; i++) {
-    a = i < MAX_NESTING ? up[i] : ts_node_parent(a);
+  hg_ancestors up;
+  hg_ancestors_of(&up, node);
+  for (size_t i = 0; i < up.n; i++) {
+    TSNode a = hg_ancestor(&up, i);
     if (hg_node_is(a, "function_definition")) {
       *function = a;
       return hg_node_field(a, "body");
@@ -111,9 +110,6 @@ TSNode hg_scope_of(hg_scope_memo *memo, TSNode node, TSNode *function) {
   // a definition's edge, outside it), else by the ancestors.
   if (!memo || !memo->defs_known || node.tree != memo->tree || a == b)
     return scope_by_ancestors(node, function);
-  TSNode root = ts_tree_root_node(node.tree);
-  if (!hg_node_is(root, "module"))
-    return scope_by_ancestors(node, function);
   // The last definition starting at or before the node, then those holding it, inward out: the
   // first that holds the node is the innermost (one that starts inside another lies within it).
   size_t lo = 0, hi = memo->n_defs;
@@ -130,7 +126,7 @@ TSNode hg_scope_of(hg_scope_memo *memo, TSNode node, TSNode *function) {
         d->body = hg_node_field(d->node, "body");
       return d->body;
     }
-  return root;
+  return ts_tree_root_node(node.tree);  // the module (hg_scope_memo_functions checked)
 }
 
 // The named children of `block` up to the first that starts after byte `until` (UINT32_MAX: all),
