@@ -37,7 +37,9 @@ static bool same_place(const hg_walk_check *x, const hg_walk_check *y) {
 }
 
 // Each check's key: that of the first check asking the same test of the same place (sdk-run's
-// patterns ask one call's callee the same #resolves-to-suffix?).
+// patterns ask one call's callee the same #resolves-to-suffix?); and its place's id, that of the
+// first check of the same place (the callee's last name is asked #eq?, #any-of? and
+// #resolves-to-suffix? by one pattern or another).
 void hg_checks_build(hg_checks *out, const hg_dispatch *d, const hg_pattern *patterns, uint32_t n) {
   check_vec checks = {0};
   out->first = hg_xcalloc(n + 1, sizeof(uint32_t));
@@ -51,13 +53,15 @@ void hg_checks_build(hg_checks *out, const hg_dispatch *d, const hg_pattern *pat
   const hg_predicates **of = hg_xcalloc(checks.len ? checks.len : 1, sizeof(*of));  // each check's pattern's
   for (uint32_t p = 0; p < n; p++)
     for (uint32_t i = out->first[p]; i < out->first[p + 1]; i++) of[i] = patterns[p].predicates;
-  out->n_keys = 0;
+  out->n_keys = out->n_places = 0;
   for (size_t i = 0; i < checks.len; i++) {
     hg_walk_check *k = &out->checks[i];
     size_t j = 0;
     while (j < i && !(same_place(&out->checks[j], k) && hg_predicates_same_test(of[j], out->checks[j].test, of[i], k->test)))
       j++;
     k->key = j < i ? out->checks[j].key : out->n_keys++;
+    for (j = 0; j < i && (out->checks[j].file || !same_place(&out->checks[j], k)); j++) {}
+    k->place_id = k->file ? UINT32_MAX : j < i ? out->checks[j].place_id : out->n_places++;
   }
   free(of);
 }

@@ -79,6 +79,13 @@ struct hg_walker {
     bool ok;
   } *keys;
   uint32_t n_keys;
+  // Per place of the gate's checks: its nodes at the node tried `at`, reached[first .. first + n).
+  struct place_nodes {
+    uint64_t at;
+    uint32_t first, n;
+  } *places;
+  uint32_t n_places;
+  HG_VEC(TSNode) reached;  // the nodes of the places found at the node being tried
   uint64_t walk_base;  // `tried` when the walk began
   HG_VEC(TSNode) kept;  // the last walk's nodes of the type it was asked to keep
   // The walk's path: the children of each node it is inside (wkids), a frame per such node.
@@ -99,6 +106,8 @@ void hg_walker_free(hg_walker *self) {
   free(self->kids.items);
   free(self->tries);
   free(self->keys);
+  free(self->places);
+  free(self->reached.items);
   free(self->kept.items);
   free(self->wkids.items);
   free(self->frames.items);
@@ -426,21 +435,34 @@ static void try_pattern(hg_walker *w, const hg_dispatch *d, uint32_t p, const ki
   *t = (struct tried){w->tried, (uint32_t)from, (uint32_t)w->found.len, p, several && d->fixed[p]};
 }
 
-// Does a node in check k's place, from its step `depth` on below `node`, pass it? The children on
-// the way are read into the cache: the patterns tried here read them anyway, and the walk copies
-// them from there.
-static bool admitted_below(hg_walker *w, const hg_walk_gate *g, uint32_t p, const hg_walk_check *k, TSNode node,
-                           uint8_t depth) {
-  if (depth == k->place.depth) return g->admits(g->ctx, p, k->test, node);
-  TSFieldId field = k->place.step[depth].field;
-  TSSymbol symbol = k->place.step[depth].symbol;
+// The nodes in `place`, from its step `depth` on below `node`, appended to w->reached in pre-order.
+// The children on the way are read into the cache: the patterns tried here read them anyway, and
+// the walk copies them from there.
+static void reach(hg_walker *w, const hg_walk_place *place, TSNode node, uint8_t depth) {
+  if (depth == place->depth) {
+    HG_VEC_PUSH(&w->reached, node);
+    return;
+  }
+  TSFieldId field = place->step[depth].field;
+  TSSymbol symbol = place->step[depth].symbol;
   kids_ref kids = cached_kids(w, node);
   for (size_t i = 0; i < kids.n; i++) {
     kid kd = w->ckids.items[kids.base + i];  // a copy: reading further down moves them
-    if (kd.named && (!field || kd.field == field) && (!symbol || kd.symbol == symbol) &&
-        admitted_below(w, g, p, k, kd.node, depth + 1))
-      return true;
+    if (kd.named && (!field || kd.field == field) && (!symbol || kd.symbol == symbol)) reach(w, place, kd.node, depth + 1);
   }
+}
+
+// Does a node in check k's place pass it? The place's nodes are found once a node tried, for every
+// test asked of them there; they are asked in pre-order, up to the first that passes.
+static bool admitted_in_place(hg_walker *w, const hg_walk_gate *g, uint32_t p, const hg_walk_check *k, TSNode at) {
+  struct place_nodes *pl = &w->places[k->place_id];
+  if (pl->at != w->tried) {
+    size_t first = w->reached.len;
+    reach(w, &k->place, at, 0);
+    *pl = (struct place_nodes){w->tried, (uint32_t)first, (uint32_t)(w->reached.len - first)};
+  }
+  for (uint32_t i = 0; i < pl->n; i++)
+    if (g->admits(g->ctx, p, k->test, w->reached.items[pl->first + i])) return true;
   return false;
 }
 
@@ -452,7 +474,7 @@ static bool admitted(hg_walker *w, const hg_walk_gate *g, uint32_t p, const kid 
     struct key_answer *a = &w->keys[k->key];
     if (k->file ? a->at <= w->walk_base : a->at != w->tried)  // a file's test: of any node
       *a = (struct key_answer){w->tried, k->file ? g->admits(g->ctx, p, k->test, at->node)
-                                                 : admitted_below(w, g, p, k, at->node, 0)};
+                                                 : admitted_in_place(w, g, p, k, at->node)};
     if (!a->ok) return false;
   }
   return true;
@@ -475,6 +497,7 @@ static void visit(hg_walker *self, const hg_dispatch *d, const uint8_t *enabled,
   // What the patterns tried above read stays for these ones and for the walk below, up to a bound.
   if (self->ckids.len > CACHE_KIDS_MAX) new_generation(self);
   self->tried++;
+  self->reached.len = 0;
   // Both lists ascend: their patterns are tried in index order.
   for (uint32_t a = 0, b = 0; a < n_ids || b < n_wild;) {
     bool from_ids = b == n_wild || (a < n_ids && ids[a] < d->wild[b]);
@@ -521,6 +544,11 @@ void hg_walker_exec(hg_walker *self, const hg_dispatch *d, const uint8_t *enable
     free(self->keys);
     self->keys = hg_xcalloc(gate->checks->n_keys, sizeof(*self->keys));
     self->n_keys = gate->checks->n_keys;
+  }
+  if (gate && self->n_places < gate->checks->n_places) {
+    free(self->places);
+    self->places = hg_xcalloc(gate->checks->n_places, sizeof(*self->places));
+    self->n_places = gate->checks->n_places;
   }
   self->walk_base = self->tried;
   new_generation(self);  // nothing read from an earlier tree (its nodes' addresses may be reused)

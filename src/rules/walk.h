@@ -21,12 +21,14 @@ void hg_walker_free(hg_walker *self);
  *  matched there, of the nodes in `place` (at least one must pass), or, `file`, of the file (asked
  *  once a walk). `test` is the gate's own number for it. Checks of one `key` (below
  *  the gate's n_keys) are the same test of the same place, whatever their patterns: asked once a
- *  node. */
+ *  node. Checks of one `place_id` (below the gate's n_places; a file's check has none) have the same
+ *  place: its nodes are found once a node, for every test asked of them. */
 typedef struct {
   hg_walk_place place;
   bool file;
   uint32_t test;
   uint32_t key;
+  uint32_t place_id;
 } hg_walk_check;
 
 /** The checks of a set of patterns (checks.h builds them from their predicates). */
@@ -35,7 +37,8 @@ typedef struct {
   // checks[first[p] .. first[p + 1]).
   uint32_t *first;
   hg_walk_check *checks;
-  uint32_t n_keys;  // the distinct tests
+  uint32_t n_keys;    // the distinct tests
+  uint32_t n_places;  // the distinct places
 } hg_checks;
 
 /** What leaves a pattern untried at a node: its checks, each asked of admits (a file's, of the node

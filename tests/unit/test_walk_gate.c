@@ -129,15 +129,16 @@ static void test_walk_gate__leaves_out_what_a_check_fails(void **state) {
                          "((argument_list) @s3)\n"
                          "((call arguments: (argument_list (integer) @i)) @s4)\n");
   hg_dispatch *d = hg_dispatch_new(s);
-  hg_walk_check checks[4] = {{.test = 0, .key = 0}, {.test = 0, .key = 0}, {.file = true, .test = 2, .key = 1},
-                             {.test = 1, .key = 2}};
+  hg_walk_check checks[4] = {{.test = 0, .key = 0, .place_id = 0}, {.test = 0, .key = 0, .place_id = 0},
+                             {.file = true, .test = 2, .key = 1, .place_id = UINT32_MAX},
+                             {.test = 1, .key = 2, .place_id = 1}};
   assert_true(hg_dispatch_capture_place(d, 0, hg_shapes_capture_id(s, "a0"), &checks[0].place));
   assert_true(hg_dispatch_capture_place(d, 1, hg_shapes_capture_id(s, "a1"), &checks[1].place));
   assert_true(hg_dispatch_capture_place(d, 4, hg_shapes_capture_id(s, "i"), &checks[3].place));
   uint32_t first[] = {0, 1, 2, 3, 3, 4};
   const char *src = "a.run(b.stop(1))\nc.run(1, 2)\nf(3, 1)\n";
   gate_ctx g = {.src = src, .file_ok = true};
-  hg_checks of_patterns = {first, checks, 3};
+  hg_checks of_patterns = {first, checks, 3, 2};
   hg_walk_gate gate = {admits, &g, &of_patterns};
   hg_walker *w = hg_walker_new();
   TSParser *parser = ts_parser_new();
@@ -168,6 +169,39 @@ static void test_walk_gate__leaves_out_what_a_check_fails(void **state) {
   hg_shapes_free(s);
 }
 
+// Two tests of one place, each of its own key: the place's nodes (a call's arguments, two or more)
+// are asked each test in order up to the first that passes, whichever test found them first.
+static void test_walk_gate__one_place_serves_two_tests(void **state) {
+  (void)state;
+  hg_shapes *s = compile("((call arguments: (argument_list (_) @x)) @s0)\n"
+                         "((call arguments: (argument_list (_) @y)) @s1)\n");
+  hg_dispatch *d = hg_dispatch_new(s);
+  hg_walk_check checks[2] = {{.test = 1, .key = 0, .place_id = 0}, {.test = 0, .key = 1, .place_id = 0}};
+  assert_true(hg_dispatch_capture_place(d, 0, hg_shapes_capture_id(s, "x"), &checks[0].place));
+  assert_true(hg_dispatch_capture_place(d, 1, hg_shapes_capture_id(s, "y"), &checks[1].place));
+  uint32_t first[] = {0, 1, 2};
+  const char *src = "f(1, 2)\ng(run, 3, 2)\nh()\n";
+  gate_ctx g = {.src = src, .file_ok = true};
+  hg_checks of_patterns = {first, checks, 2, 1};
+  hg_walk_gate gate = {admits, &g, &of_patterns};
+  hg_walker *w = hg_walker_new();
+  TSParser *parser = ts_parser_new();
+  ts_parser_set_language(parser, tree_sitter_python());
+  TSTree *tree = ts_parser_parse_string(parser, NULL, src, (uint32_t)strlen(src));
+  char got[256];
+  walk(w, d, &gate, ts_tree_root_node(tree), got, sizeof(got));
+  // f has a 2 and no run: P0 only; g has both: both, each pattern a match per argument; h neither.
+  assert_string_equal(got, "0@0 0@0 0@8 0@8 0@8 1@8 1@8 1@8 ");
+  // "2": f's 1, 2; g's run, 3, 2. "run": f's 1, 2; g's run.
+  assert_int_equal(g.asked[1], 5);
+  assert_int_equal(g.asked[0], 3);
+  hg_tree_delete(tree);
+  ts_parser_delete(parser);
+  hg_walker_free(w);
+  hg_dispatch_free(d);
+  hg_shapes_free(s);
+}
+
 // The checks of compiled patterns: a pattern's file tests first, then its places from the
 // nearest; what no place holds is not asked; the same test of the same place is one key.
 static void test_walk_gate__checks_of_patterns(void **state) {
@@ -190,12 +224,16 @@ static void test_walk_gate__checks_of_patterns(void **state) {
   for (uint32_t p = 0; p < 4; p++) {
     snprintf(got + strlen(got), sizeof(got) - strlen(got), "P%u:", p);
     for (uint32_t i = c.first[p]; i < c.first[p + 1]; i++)
-      snprintf(got + strlen(got), sizeof(got) - strlen(got), " %s%u/t%u/k%u", c.checks[i].file ? "file" : "depth",
-               c.checks[i].file ? 0 : c.checks[i].place.depth, c.checks[i].test, c.checks[i].key);
+      snprintf(got + strlen(got), sizeof(got) - strlen(got), " %s%u/t%u/k%u/p%d", c.checks[i].file ? "file" : "depth",
+               c.checks[i].file ? 0 : c.checks[i].place.depth, c.checks[i].test, c.checks[i].key,
+               c.checks[i].place_id == UINT32_MAX ? -1 : (int)c.checks[i].place_id);
     snprintf(got + strlen(got), sizeof(got) - strlen(got), "; ");
   }
-  assert_string_equal(got, "P0: file0/t2/k0 depth1/t1/k1 depth2/t0/k2; P1: depth1/t0/k1; P2:; P3: depth1/t0/k3; ");
+  // P0's callee and P1's and P3's are one place (p0), P0's callee's last name another.
+  assert_string_equal(got, "P0: file0/t2/k0/p-1 depth1/t1/k1/p0 depth2/t0/k2/p1; P1: depth1/t0/k1/p0; P2:; "
+                           "P3: depth1/t0/k3/p0; ");
   assert_int_equal(c.n_keys, 4);
+  assert_int_equal(c.n_places, 2);
   hg_checks_free(&c);
   for (uint32_t i = 0; i < 4; i++) hg_predicates_free(patterns[i].predicates);
   hg_dispatch_free(d);
@@ -206,6 +244,7 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_walk_gate__capture_places),
       cmocka_unit_test(test_walk_gate__leaves_out_what_a_check_fails),
+      cmocka_unit_test(test_walk_gate__one_place_serves_two_tests),
       cmocka_unit_test(test_walk_gate__checks_of_patterns),
   };
   return cmocka_run_group_tests_name("walk_gate", tests, NULL, NULL);
