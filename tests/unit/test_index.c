@@ -13,9 +13,12 @@
 
 #include <cmocka.h>
 
+#include "surfaces/node.h"
 #include "surfaces/python/imports.h"
 #include "surfaces/python/project/index.h"
 #include "rules/ruleset.h"
+
+const TSLanguage *tree_sitter_python(void);
 
 typedef struct {
   char dir[64];
@@ -72,7 +75,7 @@ static int teardown_tree(void **state) {
 }
 
 static const hg_module *find(hg_index *ix, const char *dotted, const char *from) {
-  return hg_index_module(ix, dotted, strlen(dotted), from);
+  return hg_index_module(ix, dotted, strlen(dotted), from, NULL);
 }
 
 static bool ends_with(const char *s, const char *tail) {
@@ -147,6 +150,46 @@ static void test_index__each_module_parsed_once(void **state) {
   hg_index_free(ix);
 }
 
+// The file being checked, held parsed by the caller: its module is made from the held bytes and a
+// copy of the held tree (which outlives the held one), not read from the disk and parsed again;
+// a module held of another file changes nothing.
+static void test_index__the_held_file_is_not_parsed_again(void **state) {
+  tree *t = *state;
+  hg_index *ix = hg_index_new(t->rules, t->config, t->dir);
+  const char *held_src = "from pkg import other\nFLAGS = {'read_only': True}  # as checked\n";
+  TSParser *parser = ts_parser_new();
+  ts_parser_set_language(parser, tree_sitter_python());
+  TSTree *held_tree = ts_parser_parse_string(parser, NULL, held_src, (uint32_t)strlen(held_src));
+  char path[160], init[160];
+  snprintf(path, sizeof(path), "%s/pkg/../pkg/flags.py", t->dir);  // the same file, spelled otherwise
+  snprintf(init, sizeof(init), "%s/pkg/__init__.py", t->dir);
+  hg_module held = {.path = path, .name = "pkg.flags", .src = held_src, .len = strlen(held_src),
+                    .root = ts_tree_root_node(held_tree)};
+  hg_module other = held;
+  other.path = init;
+  // Held of another file: pkg.flags is read from the disk.
+  hg_index *ix2 = hg_index_new(t->rules, t->config, t->dir);
+  const hg_module *m = hg_index_module(ix2, "pkg.flags", 9, NULL, &other);
+  assert_non_null(m);
+  assert_null(strstr(m->src, "as checked"));
+  hg_index_free(ix2);
+  m = hg_index_module(ix, "pkg.flags", 9, NULL, &held);
+  assert_non_null(m);
+  assert_true(ends_with(m->path, "/pkg/flags.py"));
+  assert_string_equal(m->src, held_src);
+  assert_ptr_not_equal(m->src, held_src);                // a copy: the checked bytes are the worker's
+  assert_ptr_not_equal(m->root.tree, held.root.tree);     // a copy of the tree ...
+  assert_ptr_equal(ts_node_child(m->root, 1).id, ts_node_child(held.root, 1).id);  // ... sharing its nodes
+  assert_string_equal(hg_imports_lookup(m->imports, "other", 5), "pkg.other");
+  assert_int_equal(hg_index_parsed(ix), 1);
+  hg_tree_delete(held_tree);  // the checked file is done; the index's copy lives on
+  assert_string_equal(ts_node_type(m->root), "module");
+  assert_int_equal(ts_node_named_child_count(m->root), 3);
+  assert_ptr_equal(hg_index_module(ix, "pkg.flags", 9, NULL, NULL), m);
+  ts_parser_delete(parser);
+  hg_index_free(ix);
+}
+
 static void test_index__module_names_of_paths(void **state) {
   (void)state;
   hg_arena *a = hg_arena_new();
@@ -171,6 +214,7 @@ int main(void) {
       cmocka_unit_test(test_index__imports_by_call),
       cmocka_unit_test(test_index__a_scripts_neighbour_and_misses),
       cmocka_unit_test(test_index__each_module_parsed_once),
+      cmocka_unit_test(test_index__the_held_file_is_not_parsed_again),
       cmocka_unit_test(test_index__module_names_of_paths),
   };
   return cmocka_run_group_tests_name("index", tests, setup_tree, teardown_tree);

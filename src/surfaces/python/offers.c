@@ -12,7 +12,7 @@ hg_value hg_python_builder_value(hg_index *index, hg_arena *arena, const hg_buil
                                  const char *from_path) {
   if (strchr(callable, '.'))
     return (hg_value){.kind = HG_VAL_NONE, .text = callable}; // a Class.method: not read here
-  const hg_module *m = index ? hg_index_module(index, b->module, strlen(b->module), from_path) : NULL;
+  const hg_module *m = index ? hg_index_module(index, b->module, strlen(b->module), from_path, NULL) : NULL;
   const hg_policy *policy = index ? hg_index_policy(index) : NULL;
   if (!m || !policy) {
     if (b->trust)

@@ -147,7 +147,7 @@ hg_target hg_defs__qualified(const hg_resolver *r, const char *q, int depth) {
   size_t n = strlen(q);
   // The longest prefix that is a module of the project; the rest names what is in it.
   for (size_t len = n; len > 0;) {
-    const hg_module *m = hg_index_module(r->index, q, len, r->module ? r->module->path : NULL);
+    const hg_module *m = hg_index_module(r->index, q, len, r->module ? r->module->path : NULL, r->module);
     if (m) {
       if (len == n)
         return (hg_target){.kind = HG_DEF_MODULE, .module = m};

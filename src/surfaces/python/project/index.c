@@ -157,29 +157,45 @@ static void find_roots(hg_index *self) {
   }
 }
 
+// Is `held` (a module the caller holds parsed) of the file whose real path is `real`?
+static bool held_file(const hg_module *held, const char *real) {
+  char other[PATH_MAX];
+  return held && held->src && !ts_node_is_null(held->root) && held->len <= MAX_MODULE_BYTES && realpath(held->path, other) &&
+         !strcmp(other, real);
+}
+
 // Reads and parses one candidate file; the entry keeps whatever it found (nothing, when the file
-// does not exist or is not a readable module).
-static void load(hg_index *self, entry *e, const char *dotted, size_t len) {
+// does not exist or is not a readable module). The file `held` was made from (the one being
+// checked, already read and parsed) gives its bytes and a copy of its tree instead.
+static void load(hg_index *self, entry *e, const char *dotted, size_t len, const hg_module *held) {
   struct stat st;
   if (stat(e->path, &st) != 0 || !S_ISREG(st.st_mode) || (size_t)st.st_size > MAX_MODULE_BYTES)
     return;
   size_t n;
   hg_error err;
   char real[PATH_MAX];
-  if (self->overlay_real && realpath(e->path, real) && !strcmp(real, self->overlay_real)) {
+  bool have_real = (self->overlay_real || held) && realpath(e->path, real);
+  if (have_real && self->overlay_real && !strcmp(real, self->overlay_real)) {
     e->src = hg_xmalloc(self->overlay_len + 1);
     memcpy(e->src, self->overlay, self->overlay_len);
     e->src[n = self->overlay_len] = '\0';
+  } else if (have_real && held_file(held, real)) {
+    e->src = hg_xmalloc(held->len + 1);
+    memcpy(e->src, held->src, held->len);
+    e->src[n = held->len] = '\0';
+    e->tree = ts_tree_copy(held->root.tree);  // parsed from these very bytes (its comment runs checked then)
   } else if (hg_read_file(&e->src, &n, e->path, &err) != 0) {
     return;
   }
-  if (hg_comment_run(e->src, n, HG_COMMENT_RUN_MAX))
-    return; // not parsed (the run aborts the parser): read as a module not found; checked, the file says why
-  TSParser *parser = ts_parser_new();
-  if (!ts_parser_set_language(parser, tree_sitter_python()))
-    abort(); // ABI checked at build
-  e->tree = ts_parser_parse_string(parser, NULL, e->src, (uint32_t)n);
-  ts_parser_delete(parser);
+  if (!e->tree) {
+    if (hg_comment_run(e->src, n, HG_COMMENT_RUN_MAX))
+      return; // not parsed (the run aborts the parser): read as a module not found; checked, the file says why
+    TSParser *parser = ts_parser_new();
+    if (!ts_parser_set_language(parser, tree_sitter_python()))
+      abort(); // ABI checked at build
+    e->tree = ts_parser_parse_string(parser, NULL, e->src, (uint32_t)n);
+    ts_parser_delete(parser);
+  }
   if (!e->tree)
     return;
   e->arena = hg_arena_new();
@@ -202,7 +218,8 @@ static void load(hg_index *self, entry *e, const char *dotted, size_t len) {
 }
 
 // The entry for a candidate path, created (and its file read) on first use. Called locked.
-static const hg_module *candidate(hg_index *self, const char *path, const char *dotted, size_t len) {
+static const hg_module *candidate(hg_index *self, const char *path, const char *dotted, size_t len,
+                                  const hg_module *held) {
   const size_t *known = hg_table_get(&self->by_path, path, strlen(path));
   if (known)
     return ((const entry *)(uintptr_t)*known)->module;
@@ -210,7 +227,7 @@ static const hg_module *candidate(hg_index *self, const char *path, const char *
   e->path = hg_xstrdup(path);
   *hg_table_put(&self->by_path, e->path, strlen(e->path), NULL) = (size_t)(uintptr_t)e;
   HG_VEC_PUSH(&self->entries, e);
-  load(self, e, dotted, len);
+  load(self, e, dotted, len, held);
   return e->module;
 }
 
@@ -223,21 +240,22 @@ static size_t stem_of(hg_buf *p, const char *dir, const char *dotted, size_t len
 }
 
 // dir/a/b.py, then dir/a/b/__init__.py.
-static const hg_module *under(hg_index *self, const char *dir, const char *dotted, size_t len) {
+static const hg_module *under(hg_index *self, const char *dir, const char *dotted, size_t len, const hg_module *held) {
   hg_buf p = {0};
   size_t stem = stem_of(&p, dir, dotted, len);
   hg_buf_puts(&p, ".py");
-  const hg_module *m = candidate(self, p.data, dotted, len);
+  const hg_module *m = candidate(self, p.data, dotted, len, held);
   if (!m) {
     p.len = stem;
     hg_buf_puts(&p, "/__init__.py");
-    m = candidate(self, p.data, dotted, len);
+    m = candidate(self, p.data, dotted, len, held);
   }
   hg_buf_free(&p);
   return m;
 }
 
-const hg_module *hg_index_module(hg_index *self, const char *dotted, size_t len, const char *from_path) {
+const hg_module *hg_index_module(hg_index *self, const char *dotted, size_t len, const char *from_path,
+                                 const hg_module *held) {
   if (!self || !hg_dotted_name(dotted, len))
     return NULL;
   pthread_mutex_lock(&self->lock);
@@ -245,12 +263,12 @@ const hg_module *hg_index_module(hg_index *self, const char *dotted, size_t len,
     find_roots(self);
   const hg_module *m = NULL;
   for (size_t i = 0; i < self->n_roots && !m; i++)
-    m = under(self, self->roots[i], dotted, len);
+    m = under(self, self->roots[i], dotted, len, held);
   if (!m && from_path) {
     // A script run from its directory imports its neighbours by their bare names.
     const char *slash = strrchr(from_path, '/');
     char *dir = slash ? hg_xstrndup(from_path, (size_t)(slash - from_path)) : hg_xstrdup(".");
-    m = under(self, dir, dotted, len);
+    m = under(self, dir, dotted, len, held);
     free(dir);
   }
   pthread_mutex_unlock(&self->lock);
@@ -351,7 +369,7 @@ const hg_module *hg_index_module_at(hg_index *self, const char *path) {
   pthread_mutex_lock(&self->lock);
   if (!self->have_roots)
     find_roots(self);
-  const hg_module *m = candidate(self, path, dotted, strlen(dotted));
+  const hg_module *m = candidate(self, path, dotted, strlen(dotted), NULL);  // r's own file is never asked for here
   pthread_mutex_unlock(&self->lock);
   hg_arena_free(names);
   return m;

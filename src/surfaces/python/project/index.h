@@ -43,8 +43,11 @@ void hg_index_overlay(hg_index *self, const char *path, const char *bytes, size_
 
 /** The module `dotted` (len bytes), parsed on first use; NULL when no file of the project is that
  *  module, or it cannot be read or parsed. `from_path` is the importing file (its directory is the
- *  last place looked). Thread-safe. */
-const hg_module *hg_index_module(hg_index *self, const char *dotted, size_t len, const char *from_path);
+ *  last place looked). `held` (NULL: none) is a module the caller holds parsed, the file being
+ *  checked: when the module found is its file, it is made from held's bytes and a copy of its tree
+ *  (libtree-sitter's copies share the nodes), not read and parsed again. Thread-safe. */
+const hg_module *hg_index_module(hg_index *self, const char *dotted, size_t len, const char *from_path,
+                                 const hg_module *held);
 
 /** Is there a file for module `dotted` (len bytes) under the project's roots (not the importing
  *  file's directory)? Reads and parses nothing. Thread-safe. */
