@@ -6,6 +6,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+// A node type's name and its symbol, as the shapes looked it up.
+typedef struct {
+  char *name;
+  uint32_t len;
+  TSSymbol symbol;
+} named_symbol;
+
 struct hg_shapes {
   const TSLanguage *language;
   HG_VEC(hg_item) items;
@@ -13,7 +20,19 @@ struct hg_shapes {
   HG_VEC(TSQueryPredicateStep) steps;
   HG_VEC(char *) strings;
   HG_VEC(char *) captures;
+  // The node types looked up so far: libtree-sitter compares a name with every symbol's (~7,000
+  // instructions a lookup for Python), and the rules name some 40 types 190 times.
+  HG_VEC(named_symbol) types;
 };
+
+// The named symbol called name[0..n) in the shapes' language (0: none), looked up once.
+static TSSymbol symbol_named(hg_shapes *self, const char *name, uint32_t n) {
+  for (size_t i = 0; i < self->types.len; i++)
+    if (self->types.items[i].len == n && !memcmp(self->types.items[i].name, name, n)) return self->types.items[i].symbol;
+  TSSymbol sym = ts_language_symbol_for_name(self->language, name, n, true);
+  HG_VEC_PUSH(&self->types, ((named_symbol){hg_xstrndup(name, n), n, sym}));
+  return sym;
+}
 
 typedef HG_VEC(uint32_t) u32vec;
 
@@ -268,7 +287,7 @@ static int read_item(parser *p, TSFieldId field, bool immediate, uint32_t *out) 
         rc = fail(p, name_at, "ERROR and MISSING nodes are not supported in shapes");
       } else {
         it.kind = HG_ITEM_NODE;
-        it.symbol = ts_language_symbol_for_name(self->language, p->s + name_at, n, true);
+        it.symbol = symbol_named(self, p->s + name_at, n);
         if (!it.symbol || ts_language_symbol_type(self->language, it.symbol) != TSSymbolTypeRegular)
           rc = fail(p, name_at, "unknown node type \"%.*s\"", (int)n, p->s + name_at);
       }
@@ -424,6 +443,8 @@ void hg_shapes_free(hg_shapes *self) {
   free(self->items.items);
   free(self->shapes.items);
   free(self->steps.items);
+  for (size_t i = 0; i < self->types.len; i++) free(self->types.items[i].name);
+  free(self->types.items);
   free(self);
 }
 

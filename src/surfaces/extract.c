@@ -11,6 +11,10 @@ struct hg_extractor {
   unsigned depth; // of code embedded in embedded code
   pcre2_match_data *md;
   hg_buf scratch;
+  // hg_extract__types' last answer, for the next file of the same language asking the same types
+  const TSLanguage *types_language;
+  const char *const *types;
+  uint8_t *keep;
 };
 
 hg_extractor *hg_extractor_new(void) {
@@ -30,6 +34,7 @@ void hg_extractor_free(hg_extractor *self) {
     ts_parser_delete(self->sub);
   pcre2_match_data_free(self->md);
   hg_buf_free(&self->scratch);
+  free(self->keep);
   free(self);
 }
 
@@ -225,16 +230,20 @@ bool hg_extract_first_error(TSTree *tree, const hg_source *source, hg_pos *out) 
   return true;
 }
 
-const uint8_t *hg_extract__types(hg_arena *arena, const TSLanguage *language, const char *const *types) {
+const uint8_t *hg_extract__types(hg_extractor *self, const TSLanguage *language, const char *const *types) {
+  if (self->keep && self->types_language == language && self->types == types)
+    return self->keep;  // each file asked for them (a lookup by name compares it with every symbol's)
   uint32_t n = ts_language_symbol_count(language);
-  uint8_t *keep = hg_arena_alloc(arena, n ? n : 1);
-  memset(keep, 0, n ? n : 1);
+  free(self->keep);
+  self->keep = hg_xcalloc(n ? n : 1, 1);
+  self->types_language = language;
+  self->types = types;
   for (size_t i = 0; types[i]; i++) {
     TSSymbol sym = ts_language_symbol_for_name(language, types[i], (uint32_t)strlen(types[i]), true);
     if (sym && sym < n)
-      keep[sym] = 1;
+      self->keep[sym] = 1;
   }
-  return keep;
+  return self->keep;
 }
 
 void hg_extract_matches(hg_extractor *self, const hg_ruleset *rules, hg_surface_id s, const hg_source *source,
@@ -251,7 +260,7 @@ void hg_extract_matches_keeping(hg_extractor *self, const hg_ruleset *rules, hg_
   hg_predctx pctx = {.src = source->data, .len = source->len, .md = self->md, .scratch = &self->scratch};
   size_t n_kept;
   const TSNode *kept = hg_matches_exec_keeping(
-      self->cursor, q, root, keep ? hg_extract__types(arena, ts_tree_language(root.tree), keep) : NULL, &pctx,
+      self->cursor, q, root, keep ? hg_extract__types(self, ts_tree_language(root.tree), keep) : NULL, &pctx,
       &n_kept);
   if (walked)
     walked(ctx, kept, n_kept);

@@ -71,9 +71,10 @@ typedef void (*hg_extract_site_fn)(void *ctx, const hg_pattern *p, const TSQuery
  *  marker comments into `markers`, and hands each site match with its @site to `fn`. */
 void hg_extract_matches(hg_extractor *self, const hg_ruleset *rules, hg_surface_id s, const hg_source *source,
                         TSNode root, hg_arena *arena, hg_marker_vec *markers, hg_extract_site_fn fn, void *ctx);
-/** A flag per symbol of `language` (in the arena), set for the named node types `types`
- *  (NULL-ended): what a walk is to keep (hg_matches_exec_keeping). */
-const uint8_t *hg_extract__types(hg_arena *arena, const TSLanguage *language, const char *const *types);
+/** A flag per symbol of `language`, set for the named node types `types` (NULL-ended, a static
+ *  array): what a walk is to keep (hg_matches_exec_keeping). The extractor's, valid until it is
+ *  asked for other types or freed; worked out once for the files asking the same. */
+const uint8_t *hg_extract__types(hg_extractor *self, const TSLanguage *language, const char *const *types);
 /** Called once the walk is done, before the matches are handed on, with the nodes of the types it
  *  was asked to keep, in pre-order (NULL: the reference engine found the matches; none were kept). */
 typedef void (*hg_extract_walked_fn)(void *ctx, const TSNode *kept, size_t n);

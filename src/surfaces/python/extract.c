@@ -285,7 +285,7 @@ void hg_extract(hg_extractor *self, const hg_ruleset *rules, const hg_config *co
   hg_matches *cursor = hg_extractor_cursor(self);
   size_t n_kept, n_calls = 0, n_defs = 0;
   const TSNode *walked =
-      hg_matches_exec_keeping(cursor, q, root, hg_extract__types(arena, ts_tree_language(tree), KEPT), &pctx, &n_kept);
+      hg_matches_exec_keeping(cursor, q, root, hg_extract__types(self, ts_tree_language(tree), KEPT), &pctx, &n_kept);
   // Each kind in pre-order, as the walk kept them (NULL: the reference engine kept nothing).
   size_t room = (n_kept ? n_kept : 1) * sizeof(TSNode);
   TSNode *own_calls = walked ? hg_arena_alloc(arena, room) : NULL, *defs = walked ? hg_arena_alloc(arena, room) : NULL;
