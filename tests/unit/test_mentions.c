@@ -46,6 +46,17 @@ static int setup_tree(void **state) {
   put("deep/a/b/c.py", "x = obj.\trun_example\t(1)\n");
   put("app/policies.py", "from sandbox.policy import (\n    Policy,\n    Other)\n\n"
                          "class Strict(Policy):\n    pass\nclass Both(base.Policy, Mixin):\n    pass\n");
+  put("odd.py/inner.py", "inner_call()\n");  // a directory named like a module is walked
+  // Links are not followed, to a file or to a directory: each file is read once, under the root.
+  char target[128], link[128];
+  snprintf(target, sizeof(target), "%s/app/service.py", dir);
+  snprintf(link, sizeof(link), "%s/alias.py", dir);
+  if (symlink(target, link) != 0)
+    return -1;
+  snprintf(target, sizeof(target), "%s/app", dir);
+  snprintf(link, sizeof(link), "%s/applink", dir);
+  if (symlink(target, link) != 0)
+    return -1;
   return 0;
 }
 
@@ -78,6 +89,9 @@ static void test_mentions__calls_in_python_files_only(void **state) {
   assert_int_equal(n, 2);
   assert_true(has(files, n, "app/service.py"));
   assert_true(has(files, n, "deep/a/b/c.py"));
+  files = hg_mentions_files(m, "inner_call", 10, &n, &why);
+  assert_int_equal(n, 1);
+  assert_true(has(files, n, "odd.py/inner.py"));
   files = hg_mentions_files(m, "WarmPool", 8, &n, &why);
   assert_int_equal(n, 1);
   assert_true(has(files, n, "app/pool.py"));

@@ -46,6 +46,7 @@ struct hg_index {
   HG_VEC(entry *) entries;    // every entry, to free
   size_t parsed;
   hg_mentions *mentions; // which files write a name as a call (built on first question)
+  pthread_mutex_t mentions_lock; // held while it is built: a question on modules need not wait for it
   char *overlay_real, *overlay; // hg_index_overlay: this file (real path) is read as these bytes
   size_t overlay_len;
 };
@@ -57,6 +58,7 @@ hg_index *hg_index_new(const hg_ruleset *rules, const hg_config *config, const c
   self->policy = rules ? hg_ruleset_policy(rules) : NULL;
   self->start = hg_xstrdup(start ? start : ".");
   pthread_mutex_init(&self->lock, NULL);
+  pthread_mutex_init(&self->mentions_lock, NULL);
   return self;
 }
 
@@ -79,6 +81,7 @@ void hg_index_free(hg_index *self) {
   for (size_t i = 0; i < self->n_roots; i++)
     free(self->roots[i]);
   pthread_mutex_destroy(&self->lock);
+  pthread_mutex_destroy(&self->mentions_lock);
   free(self->overlay_real);
   free(self->overlay);
   free(self->start);
@@ -322,16 +325,17 @@ const char *hg_module_name_of(hg_arena *arena, const char *root, const char *pat
   return hg_module_name(arena, hg_package_of(arena, root, path), path);
 }
 
-// The table of calls, built on the first question.
+// The table of calls, built on the first question (reading every Python file of the project: the
+// other workers' questions on modules go on meanwhile, under the index's own lock).
 static const hg_mentions *mentions_of(hg_index *self) {
-  pthread_mutex_lock(&self->lock);
+  pthread_mutex_lock(&self->mentions_lock);
   if (!self->mentions) {
     char real[PATH_MAX];
     const char *croot = self->config->root && *self->config->root ? self->config->root : ".";
     self->mentions = hg_mentions_build(realpath(croot, real) ? real : croot);
   }
   const hg_mentions *m = self->mentions;
-  pthread_mutex_unlock(&self->lock);
+  pthread_mutex_unlock(&self->mentions_lock);
   return m;
 }
 
@@ -395,8 +399,8 @@ bool hg_index_calls(hg_index *self, const hg_module *m, const char *name, size_t
 }
 
 bool hg_index_imports(hg_index *self, const char *path, const char *word, size_t len) {
-  pthread_mutex_lock(&self->lock);
+  pthread_mutex_lock(&self->mentions_lock);
   const hg_mentions *m = self->mentions;
-  pthread_mutex_unlock(&self->lock);
+  pthread_mutex_unlock(&self->mentions_lock);
   return m && hg_mentions_imports(m, path, word, len);
 }

@@ -154,7 +154,17 @@ static void walk(hg_mentions *self, const char *dir, int depth) {
   while (!self->why && (e = readdir(d))) {
     if (skipped(e->d_name))
       continue;
+    size_t n = strlen(e->d_name);
+    bool py = n >= 4 && !strcmp(e->d_name + n - 3, ".py");
+    // What the directory says an entry is spares a stat: a link, or a file that is no module, is passed
+    // by its name alone; a directory is walked. A .py file's size is read before its bytes are.
+    if (e->d_type != DT_UNKNOWN && e->d_type != DT_DIR && (e->d_type != DT_REG || !py))
+      continue;
     char *path = strcmp(dir, ".") ? hg_xasprintf("%s/%s", dir, e->d_name) : hg_xstrdup(e->d_name);
+    if (e->d_type == DT_DIR) {
+      HG_VEC_PUSH(&subdirs, path);
+      continue;
+    }
     struct stat st;
     if (lstat(path, &st) != 0 || S_ISLNK(st.st_mode)) {
       free(path);
@@ -164,8 +174,7 @@ static void walk(hg_mentions *self, const char *dir, int depth) {
       HG_VEC_PUSH(&subdirs, path);
       continue;
     }
-    size_t n = strlen(e->d_name);
-    if (!S_ISREG(st.st_mode) || n < 4 || strcmp(e->d_name + n - 3, ".py") || (size_t)st.st_size > MAX_FILE_BYTES) {
+    if (!S_ISREG(st.st_mode) || !py || (size_t)st.st_size > MAX_FILE_BYTES) {
       free(path);
       continue;
     }
