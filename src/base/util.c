@@ -74,6 +74,15 @@ void hg_buf_grow(hg_buf *self, size_t extra) {
 
 void hg_buf_puts(hg_buf *self, const char *s) { hg_buf_add(self, s, strlen(s)); }
 
+void hg_buf_put_int(hg_buf *self, long long v) {
+  char d[24], *e = d + sizeof(d), *p = e;
+  unsigned long long u = v < 0 ? 0ULL - (unsigned long long)v : (unsigned long long)v;
+  do *--p = (char)('0' + u % 10);
+  while (u /= 10);
+  if (v < 0) *--p = '-';
+  hg_buf_add(self, p, (size_t)(e - p));
+}
+
 // Is every conversion of `fmt` a plain %s, %u, %d or %%? Most of the messages' formats are: those
 // are put together here, vsnprintf's own way (a NULL %s as "(null)"), in a tenth of its time.
 static bool plain_format(const char *fmt) {
@@ -87,29 +96,18 @@ static void put_plain(hg_buf *self, const char *fmt, va_list ap) {
     const char *q = strchr(p, '%');
     hg_buf_add(self, p, q ? (size_t)(q - p) : strlen(p));
     if (!q) break;
-    char digits[16];
     switch (q[1]) {
     case 's': {
       const char *s = va_arg(ap, const char *);
       hg_buf_puts(self, s ? s : "(null)");
       break;
     }
-    case 'u': {
-      unsigned u = va_arg(ap, unsigned);
-      size_t i = sizeof digits;
-      do digits[--i] = (char)('0' + u % 10); while (u /= 10);
-      hg_buf_add(self, digits + i, sizeof digits - i);
+    case 'u':
+      hg_buf_put_int(self, va_arg(ap, unsigned));
       break;
-    }
-    case 'd': {
-      int d = va_arg(ap, int);
-      unsigned long long m = d < 0 ? 0ULL - (unsigned long long)d : (unsigned long long)d;
-      size_t i = sizeof digits;
-      do digits[--i] = (char)('0' + m % 10); while (m /= 10);
-      if (d < 0) digits[--i] = '-';
-      hg_buf_add(self, digits + i, sizeof digits - i);
+    case 'd':
+      hg_buf_put_int(self, va_arg(ap, int));
       break;
-    }
     default:  // '%'
       hg_buf_putc(self, '%');
     }

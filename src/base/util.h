@@ -55,6 +55,8 @@ static inline void hg_buf_putc(hg_buf *self, char c) {
   self->data[self->len] = '\0';
 }
 void hg_buf_puts(hg_buf *self, const char *s);
+/** Appends v in decimal, as printf's %lld writes it. */
+void hg_buf_put_int(hg_buf *self, long long v);
 void hg_buf_printf(hg_buf *self, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /** Hands the bytes to the caller (who frees them) and resets the buffer. Never NULL. */
 char *hg_buf_detach(hg_buf *self);

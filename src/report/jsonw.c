@@ -155,12 +155,7 @@ void hg_jw_string_or_null(hg_jw *w, const char *s) {
 
 void hg_jw_int(hg_jw *w, long long v) {
   place(w);
-  char d[24], *e = d + sizeof(d), *p = e;
-  unsigned long long u = v < 0 ? 0ULL - (unsigned long long)v : (unsigned long long)v;
-  do *--p = (char)('0' + u % 10);
-  while (u /= 10);
-  if (v < 0) *--p = '-';
-  hg_buf_add(w->out, p, (size_t)(e - p));
+  hg_buf_put_int(w->out, v);
 }
 
 void hg_jw_bool(hg_jw *w, bool v) {
