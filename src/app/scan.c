@@ -5,6 +5,7 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #ifdef __GLIBC__
 #include <malloc.h>
@@ -13,6 +14,7 @@
 #include "app/check.h"
 #include "app/project.h"
 #include "base/source.h"
+#include "base/spare.h"
 
 // tree-sitter's tree of a file takes some thirty times the file's size (a 1.5 MB file of
 // literals needs 45 MB). Files this big are checked one at a time, and the memory of each tree is
@@ -284,6 +286,27 @@ static void job_init(job *j, const hg_scan_options *opts, char *const *paths, si
   }
 }
 
+// One thread per online core (or `jobs`), at most one per file.
+static unsigned threads_for(unsigned jobs, size_t files) {
+  if (jobs == 0) {
+    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    jobs = cores > 0 ? (unsigned)cores : 1;
+  }
+  if (jobs > files) jobs = files ? (unsigned)files : 1;
+  return jobs;
+}
+
+unsigned hg_scan_threads_ahead(unsigned jobs, const char *const *paths, size_t n) {
+  size_t files = SIZE_MAX;  // a directory may hold any number
+  struct stat st;
+  if (threads_for(jobs, SIZE_MAX) > n) {
+    files = n;
+    for (size_t i = 0; i < n && files != SIZE_MAX; i++)
+      if (stat(paths[i], &st) == 0 && S_ISDIR(st.st_mode)) files = SIZE_MAX;
+  }
+  return threads_for(jobs, files);
+}
+
 static int cmp_path(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
 
 int hg_scan(const hg_scan_options *opts, char *const *paths, size_t n, hg_findings *out, hg_file_errors *errors,
@@ -296,12 +319,7 @@ int hg_scan(const hg_scan_options *opts, char *const *paths, size_t n, hg_findin
     qsort(sorted, n, sizeof(char *), cmp_path);
     paths = sorted;
   }
-  unsigned jobs = opts->jobs;
-  if (jobs == 0) {
-    long cores = sysconf(_SC_NPROCESSORS_ONLN);
-    jobs = cores > 0 ? (unsigned)cores : 1;
-  }
-  if (jobs > n) jobs = n ? (unsigned)n : 1;
+  unsigned jobs = threads_for(opts->jobs, n);
   job j;
   job_init(&j, opts, paths, n);
   worker *workers = hg_xcalloc(jobs, sizeof(worker));
@@ -309,9 +327,11 @@ int hg_scan(const hg_scan_options *opts, char *const *paths, size_t n, hg_findin
   unsigned started = 0;
   int rc = 0;
   for (unsigned i = 0; i < jobs; i++) worker_init(&workers[i], &j);
-  // Worker 0 runs on this thread; the others on their own.
+  // Worker 0 runs on this thread; the others on their own: spares started ahead of the scan
+  // (hg_scan_threads_ahead), or new ones.
   for (unsigned i = 1; i < jobs; i++, started++)
-    if (pthread_create(&threads[i], NULL, run_worker, &workers[i]) != 0) {
+    if (!hg_spare_take(&threads[i], run_worker, &workers[i]) &&
+        pthread_create(&threads[i], NULL, run_worker, &workers[i]) != 0) {
       rc = hg_error_set(err, "cannot start worker thread %u", i);
       break;
     }

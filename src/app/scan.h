@@ -44,6 +44,11 @@ typedef struct {
 int hg_scan(const hg_scan_options *opts, char *const *paths, size_t n, hg_findings *out, hg_file_errors *errors,
             hg_scan_stats *stats, hg_error *err);
 
+/** How many threads a scan of what these paths name would run (the caller's among them): one per
+ *  online core (or `jobs`), at most one per path when none is a directory. The command line
+ *  starts the others as spares (base/spare.h) before it loads its rules; hg_scan takes them. */
+unsigned hg_scan_threads_ahead(unsigned jobs, const char *const *paths, size_t n);
+
 /** Scans one in-memory file on the calling thread (tests, fuzzing). */
 void hg_scan_bytes(const hg_scan_options *opts, const char *path, const char *bytes, size_t len, hg_findings *out,
                    hg_file_errors *errors);

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "base/path.h"
+#include "base/spare.h"
 #include "app/baseline.h"
 #include "app/configref.h"
 #include "app/fix.h"
@@ -348,6 +349,9 @@ static int run(int argc, char **argv, FILE *out, FILE *err) {
     return HG_EXIT_CLEAN;
   }
   if (o.cmd == CMD_EXPLAIN) return hg_cli_explain(o.explain, out, err);
+  // The scan's other threads, started before the rules load (base/spare.h: a new thread may wait a
+  // few milliseconds for a CPU); hg_cli_main lets go those the scan did not take.
+  if (o.cmd == CMD_CHECK) hg_spare_start(hg_scan_threads_ahead(o.jobs, o.paths, o.n_paths) - 1);
   hg_ruleset *rules = NULL;
   hg_error e;
   // --config-from: the commit, resolved once, and the rules directory as it stands there.
@@ -371,6 +375,7 @@ static int run(int argc, char **argv, FILE *out, FILE *err) {
 
 int hg_cli_main(int argc, char **argv, FILE *out, FILE *err) {
   int rc = run(argc, argv, out, err);
+  hg_spare_release();
   // A report that did not reach its reader in full (a full disk, a closed descriptor) is no
   // verdict: the run fails as on any other error, whatever the findings were.
   errno = 0;

@@ -18,6 +18,7 @@
 
 #include "app/scan.h"
 #include "base/source.h"
+#include "base/spare.h"
 #include "surfaces/registry.h"
 
 typedef struct {
@@ -157,6 +158,38 @@ static void test_scan__same_for_any_number_of_workers(void **state) {
     free(got);
   }
   free(want);
+}
+
+// Threads started ahead of the scan (as the command line starts them) are the ones it runs its
+// workers on, as many as it needs; the findings are the same as with threads it starts itself.
+static void test_scan__runs_on_spares_started_ahead(void **state) {
+  env *e = *state;
+  hg_scan_stats one;
+  char *want = scan_with(e, 1, &one);
+  hg_spare_start(3);
+  hg_scan_stats s;
+  char *got = scan_with(e, 3, &s);  // workers 1 and 2 on spares
+  assert_int_equal(hg_spare_waiting(), 1);
+  assert_string_equal(got, want);
+  free(got);
+  got = scan_with(e, 3, &s);  // one spare left: one worker on it, one on a thread of its own
+  assert_int_equal(hg_spare_waiting(), 0);
+  assert_string_equal(got, want);
+  free(got);
+  hg_spare_release();
+  free(want);
+  // How many the command line starts ahead: one per core (or -j), at most one per path when none
+  // is a directory.
+  const char *files[] = {e->paths.items[0], e->paths.items[1], e->paths.items[2]};
+  const char *dir[] = {e->paths.items[0], e->dir};
+  assert_int_equal(hg_scan_threads_ahead(8, files, 3), 3);
+  assert_int_equal(hg_scan_threads_ahead(2, files, 3), 2);
+  assert_int_equal(hg_scan_threads_ahead(8, files, 1), 1);
+  assert_int_equal(hg_scan_threads_ahead(8, dir, 2), 8);
+  assert_int_equal(hg_scan_threads_ahead(8, dir + 1, 1), 8);
+  assert_int_equal(hg_scan_threads_ahead(1, dir, 2), 1);
+  long cores = sysconf(_SC_NPROCESSORS_ONLN);
+  assert_int_equal(hg_scan_threads_ahead(0, dir + 1, 1), cores > 0 ? (unsigned)cores : 1);
 }
 
 // A sink's findings, appended in the order the scan hands them on.
@@ -323,6 +356,7 @@ static void test_scan__reader(void **state) {
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_scan__same_for_any_number_of_workers),
+      cmocka_unit_test(test_scan__runs_on_spares_started_ahead),
       cmocka_unit_test(test_scan__sink_gets_files_in_path_order),
       cmocka_unit_test(test_scan__bytes_like_files),
       cmocka_unit_test(test_scan__unreadable_inputs_never_block),

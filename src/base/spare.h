@@ -1,0 +1,29 @@
+/* Threads started before their work is known. A thread a process starts can wait milliseconds for a
+ * CPU: the scheduler queues it behind the thread that made it, beside an idle core, until a tick or
+ * a balancing pass moves one of them (perf sched on the project's 2-core machine: 0 to 8 ms, ~1 ms
+ * on average, against a pre-commit run of ~25 ms). Started first thing, a spare thread spends that
+ * wait while its process loads its rules and walks its paths; the work is handed to it when it is
+ * known (hg_spare_take), and the spares never handed any are let go (hg_spare_release).
+ *
+ * One set of spares per process, for one thread (the one that starts, takes and releases them). */
+#ifndef HG_SPARE_H
+#define HG_SPARE_H
+
+#include <pthread.h>
+#include <stdbool.h>
+
+/** Starts n spare threads (fewer when the system refuses some). Does nothing while spares started
+ *  earlier are not released. */
+void hg_spare_start(unsigned n);
+
+/** Hands fn(arg) to a waiting spare: true, and *thread is the thread that runs it (joined by the
+ *  caller, as one pthread_create started); false when no spare is waiting. */
+bool hg_spare_take(pthread_t *thread, void *(*fn)(void *), void *arg);
+
+/** How many spares wait for work. */
+unsigned hg_spare_waiting(void);
+
+/** Lets the waiting spares go and joins them. */
+void hg_spare_release(void);
+
+#endif
