@@ -1,30 +1,39 @@
 // Unit tests for spare.c: threads started ahead of their work run what they are handed, each on its
 // own thread (the one hg_spare_take names), one piece of work each; those never handed any are let
 // go and joined; a second start while spares wait does nothing.
+#define _GNU_SOURCE  // pthread_getaffinity_np, sched_getaffinity
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sched.h>
 #include <stdlib.h>
 
 #include <cmocka.h>
 
 #include "base/spare.h"
 
+static cpu_set_t all;  // the CPUs the test's own thread may run on
+
 typedef struct {
   pthread_t ran_on;
   int value;
+  bool any_cpu;  // it ran allowed on every CPU the test may use (a spare is started and handed its
+                 // work on the CPUs other than its taker's, and allowed them all again once awake)
 } work;
 
 static void *do_work(void *arg) {
   work *w = arg;
   w->ran_on = pthread_self();
   w->value *= 2;
+  cpu_set_t mine;
+  w->any_cpu = pthread_getaffinity_np(pthread_self(), sizeof(mine), &mine) == 0 && CPU_EQUAL(&mine, &all);
   return &w->value;
 }
 
 static void test_spare__runs_what_it_is_handed_on_its_own_thread(void **state) {
   (void)state;
+  assert_int_equal(sched_getaffinity(0, sizeof(all), &all), 0);
   hg_spare_start(2);
   assert_int_equal(hg_spare_waiting(), 2);
   work a = {.value = 21}, b = {.value = 5};
@@ -43,6 +52,8 @@ static void test_spare__runs_what_it_is_handed_on_its_own_thread(void **state) {
   assert_ptr_equal(rb, &b.value);
   assert_true(pthread_equal(a.ran_on, ta));
   assert_true(pthread_equal(b.ran_on, tb));
+  assert_true(a.any_cpu);
+  assert_true(b.any_cpu);
   assert_false(pthread_equal(ta, tb));
   assert_false(pthread_equal(ta, pthread_self()));
   // None left: the next taker starts its own thread.
