@@ -14,6 +14,7 @@
 
 #include <cmocka.h>
 
+#include "base/util.h"
 #include "surfaces/python/project/mentions.h"
 
 static char dir[64];
@@ -47,6 +48,19 @@ static int setup_tree(void **state) {
   put("app/policies.py", "from sandbox.policy import (\n    Policy,\n    Other)\n\n"
                          "class Strict(Policy):\n    pass\nclass Both(base.Policy, Mixin):\n    pass\n");
   put("odd.py/inner.py", "inner_call()\n");  // a directory named like a module is walked
+  // One buffer holds each file read in turn: a long file, then (its directory's files come before
+  // its subdirectories) a short one, which must not be read with the long one's bytes past its end;
+  // a file past 1 MiB is not read at all.
+  hg_buf big = {0};
+  hg_buf_puts(&big, "x = 1\n");
+  while (big.len < 100 * 1024) hg_buf_puts(&big, "# filler filler filler filler filler filler filler filler\n");
+  hg_buf_puts(&big, "ghost_call(1)\ntail_call()\n");
+  put("big/long.py", big.data);
+  put("big/zz/short.py", "y = 2\n");
+  while (big.len <= ((size_t)1 << 20)) hg_buf_puts(&big, "# more filler more filler more filler more filler\n");
+  hg_buf_puts(&big, "huge_call()\n");
+  put("huge/huge.py", big.data);
+  hg_buf_free(&big);
   // Links are not followed, to a file or to a directory: each file is read once, under the root.
   char target[128], link[128];
   snprintf(target, sizeof(target), "%s/app/service.py", dir);
@@ -97,6 +111,14 @@ static void test_mentions__calls_in_python_files_only(void **state) {
   assert_true(has(files, n, "app/pool.py"));
   files = hg_mentions_files(m, "fill", 4, &n, &why);
   assert_int_equal(n, 1);
+  files = hg_mentions_files(m, "tail_call", 9, &n, &why);
+  assert_int_equal(n, 1);  // the long file's last bytes
+  assert_true(has(files, n, "big/long.py"));
+  files = hg_mentions_files(m, "ghost_call", 10, &n, &why);
+  assert_int_equal(n, 1);  // not short.py, read after it into the same buffer
+  assert_true(has(files, n, "big/long.py"));
+  hg_mentions_files(m, "huge_call", 9, &n, &why);
+  assert_int_equal(n, 0);  // past 1 MiB: not read
   hg_mentions_free(m);
 }
 

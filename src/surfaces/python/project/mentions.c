@@ -1,9 +1,12 @@
 #include "surfaces/python/project/mentions.h"
 
 #include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "base/path.h"
 #include "base/table.h"
@@ -143,7 +146,31 @@ static bool skipped(const char *name) {
   return (name[0] == '.' && (name[1] == '\0' || (name[1] == '.' && name[2] == '\0'))) || hg_path_skipped_dir(name);
 }
 
-static void walk(hg_mentions *self, const char *dir, int depth) {
+// A file's bytes, read into the walk's buffer (*buf, *cap: reused from file to file) from `fd`, at
+// most `size` of them (what fstat said: a file that grows meanwhile is read as it was, one that
+// shrinks as far as it goes). False on a read error.
+static bool read_fd(int fd, size_t size, char **buf, size_t *cap, size_t *len) {
+  if (size + 1 > *cap) {
+    free(*buf);
+    *cap = size + 1 > 64 * 1024 ? size + 1 : 64 * 1024;
+    *buf = hg_xmalloc(*cap);
+  }
+  *len = 0;
+  while (*len < size) {
+    ssize_t n = read(fd, *buf + *len, size - *len);
+    if (n < 0 && errno == EINTR)
+      continue;
+    if (n < 0)
+      return false;
+    if (n == 0)
+      break;
+    *len += (size_t)n;
+  }
+  (*buf)[*len] = '\0';
+  return true;
+}
+
+static void walk(hg_mentions *self, const char *dir, int depth, char **buf, size_t *cap) {
   if (self->why || depth > MAX_DEPTH)
     return;
   DIR *d = opendir(dir);
@@ -157,48 +184,47 @@ static void walk(hg_mentions *self, const char *dir, int depth) {
     size_t n = strlen(e->d_name);
     bool py = n >= 4 && !strcmp(e->d_name + n - 3, ".py");
     // What the directory says an entry is spares a stat: a link, or a file that is no module, is passed
-    // by its name alone; a directory is walked. A .py file's size is read before its bytes are.
+    // by its name alone; a directory is walked. An entry it does not type is stat'ed (not followed).
     if (e->d_type != DT_UNKNOWN && e->d_type != DT_DIR && (e->d_type != DT_REG || !py))
       continue;
-    char *path = strcmp(dir, ".") ? hg_xasprintf("%s/%s", dir, e->d_name) : hg_xstrdup(e->d_name);
-    if (e->d_type == DT_DIR) {
-      HG_VEC_PUSH(&subdirs, path);
-      continue;
-    }
     struct stat st;
-    if (lstat(path, &st) != 0 || S_ISLNK(st.st_mode)) {
-      free(path);
+    if (e->d_type == DT_UNKNOWN && (fstatat(dirfd(d), e->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0 ||
+                                    (!S_ISDIR(st.st_mode) && (!S_ISREG(st.st_mode) || !py))))
       continue;
-    }
-    if (S_ISDIR(st.st_mode)) {
+    char *path = strcmp(dir, ".") ? hg_xasprintf("%s/%s", dir, e->d_name) : hg_xstrdup(e->d_name);
+    if (e->d_type == DT_DIR || (e->d_type == DT_UNKNOWN && S_ISDIR(st.st_mode))) {
       HG_VEC_PUSH(&subdirs, path);
       continue;
     }
-    if (!S_ISREG(st.st_mode) || !py || (size_t)st.st_size > MAX_FILE_BYTES) {
+    // A .py file: opened by its name in the open directory, a link not followed (ELOOP), its size
+    // read from the descriptor before its bytes are: one path lookup and one stat a file.
+    int fd = openat(dirfd(d), e->d_name, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY | O_NOFOLLOW);
+    if (fd < 0 || fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || (size_t)st.st_size > MAX_FILE_BYTES) {
+      if (fd >= 0)
+        close(fd);
       free(path);
       continue;
     }
     if (self->files >= HG_MENTIONS_MAX_FILES || self->bytes + (size_t)st.st_size > HG_MENTIONS_MAX_BYTES) {
       self->why = "the project's Python files are past hardguard's budget for finding calls";
+      close(fd);
       free(path);
       break;
     }
-    char *src;
     size_t len;
-    hg_error err;
-    if (hg_read_file(&src, &len, path, &err) == 0) {
+    if (read_fd(fd, (size_t)st.st_size, buf, cap, &len)) {
       const char *kept = hg_arena_strndup(self->arena, path, strlen(path));
       self->files++;
       self->bytes += len;
-      read_calls(self, src, len, kept);
-      read_lines(self, src, len, kept);
-      free(src);
+      read_calls(self, *buf, len, kept);
+      read_lines(self, *buf, len, kept);
     }
+    close(fd);
     free(path);
   }
   closedir(d);
   for (size_t i = 0; i < subdirs.len; i++) {
-    walk(self, subdirs.items[i], depth + 1);
+    walk(self, subdirs.items[i], depth + 1, buf, cap);
     free((char *)subdirs.items[i]);
   }
   free(subdirs.items);
@@ -211,7 +237,10 @@ hg_mentions *hg_mentions_build(const char *root) {
   hg_table_init(&self->bases.index, NULL, 0);
   hg_table_init(&self->imports, NULL, 0);
   hg_table_init(&self->importers.index, NULL, 0);
-  walk(self, root && *root ? root : ".", 0);
+  char *buf = NULL;
+  size_t cap = 0;
+  walk(self, root && *root ? root : ".", 0, &buf, &cap);
+  free(buf);
   return self;
 }
 
