@@ -1,6 +1,7 @@
 // Unit tests for project/mentions.c: the table of the files that write a name as a call, built from
 // one read of every .py file under a root; skipped directories, words that are not calls, files
 // that are not Python, and a name written nowhere.
+#include <pthread.h>
 #include <setjmp.h>
 #include <stdbool.h>
 #include <stdarg.h>
@@ -61,6 +62,14 @@ static int setup_tree(void **state) {
   hg_buf_puts(&big, "huge_call()\n");
   put("huge/huge.py", big.data);
   hg_buf_free(&big);
+  // Many files naming the same calls, imports and bases, for readings taken by several threads.
+  for (int i = 0; i < 120; i++) {
+    char rel[64], text[256];
+    snprintf(rel, sizeof(rel), "many/d%d/m%03d.py", i % 7, i);
+    snprintf(text, sizeof(text), "from shared import (helper%d,\n  common)\nclass C%d(Norm, Base%d):\n    pass\n"
+             "common(%d)\nhelper%d(1)\nmany_run(x) if %d %% 3 == 0 else None\n", i % 5, i, i % 4, i, i % 5, i);
+    put(rel, text);
+  }
   // Links are not followed, to a file or to a directory: each file is read once, under the root.
   char target[128], link[128];
   snprintf(target, sizeof(target), "%s/app/service.py", dir);
@@ -155,6 +164,60 @@ static void test_mentions__imports_and_subclasses(void **state) {
   hg_mentions_free(m);
 }
 
+static void *read_some(void *job) {
+  hg_mentions_read(job);
+  return NULL;
+}
+
+// Every answer as text, lists in their order.
+static char *answers(const hg_mentions *m) {
+  static const char *const words[] = {"run_example", "many_run", "common", "helper0", "helper3", "inner_call",
+                                      "tail_call", "shared", "Policy", "Norm", "Base1", "fill", "WarmPool"};
+  hg_buf b = {0};
+  for (size_t w = 0; w < sizeof(words) / sizeof(words[0]); w++) {
+    size_t n;
+    const char *why = NULL;
+    const char *const *l = hg_mentions_files(m, words[w], strlen(words[w]), &n, &why);
+    hg_buf_printf(&b, "%s calls:", words[w]);
+    for (size_t i = 0; l && i < n; i++) hg_buf_printf(&b, " %s", l[i]);
+    l = hg_mentions_importers(m, words[w], strlen(words[w]), &n);
+    hg_buf_puts(&b, "\n importers:");
+    for (size_t i = 0; l && i < n; i++) hg_buf_printf(&b, " %s", l[i]);
+    l = hg_mentions_subclasses(m, words[w], strlen(words[w]), &n);
+    hg_buf_puts(&b, "\n subclasses:");
+    for (size_t i = 0; l && i < n; i++) hg_buf_printf(&b, " %s", l[i]);
+    hg_buf_puts(&b, "\n");
+  }
+  return hg_buf_detach(&b);
+}
+
+// Read by three threads at once, the table is the one a single reading makes: every list in walk
+// order, whichever thread read which file and in whatever order the readings came.
+static void test_mentions__read_by_several_threads(void **state) {
+  (void)state;
+  hg_mentions *one = hg_mentions_build(dir);
+  char *want = answers(one);
+  assert_non_null(strstr(want, "many/d0/m000.py"));
+  for (int round = 0; round < 5; round++) {
+    hg_mentions_job *job = hg_mentions_begin(dir);
+    pthread_t t[2];
+    for (int i = 0; i < 2; i++) assert_int_equal(pthread_create(&t[i], NULL, read_some, job), 0);
+    hg_mentions_read(job);
+    for (int i = 0; i < 2; i++) pthread_join(t[i], NULL);
+    hg_mentions *many = hg_mentions_end(job);
+    char *got = answers(many);
+    assert_string_equal(got, want);
+    char path[128];
+    snprintf(path, sizeof(path), "%s/many/d3/m010.py", dir);
+    assert_true(hg_mentions_imports(many, path, "helper0", 7));
+    assert_false(hg_mentions_imports(many, path, "helper1", 7));
+    free(got);
+    hg_mentions_free(many);
+  }
+  free(want);
+  hg_mentions_free(one);
+}
+
 static void test_mentions__a_missing_root_is_empty(void **state) {
   (void)state;
   hg_mentions *m = hg_mentions_build("/nonexistent/hg-mentions");
@@ -170,6 +233,7 @@ int main(void) {
       cmocka_unit_test(test_mentions__calls_in_python_files_only),
       cmocka_unit_test(test_mentions__a_name_written_nowhere),
       cmocka_unit_test(test_mentions__imports_and_subclasses),
+      cmocka_unit_test(test_mentions__read_by_several_threads),
       cmocka_unit_test(test_mentions__a_missing_root_is_empty),
   };
   return cmocka_run_group_tests_name("mentions", tests, setup_tree, teardown_tree);

@@ -46,7 +46,10 @@ struct hg_index {
   HG_VEC(entry *) entries;    // every entry, to free
   size_t parsed;
   hg_mentions *mentions; // which files write a name as a call (built on first question)
-  pthread_mutex_t mentions_lock; // held while it is built: a question on modules need not wait for it
+  pthread_mutex_t mentions_lock; // guards the three below: a question on modules need not wait for it
+  hg_mentions_job *mentions_job; // being built, by mentions_readers threads at once
+  unsigned mentions_readers;
+  pthread_cond_t mentions_made;  // the table is there
   char *overlay_real, *overlay; // hg_index_overlay: this file (real path) is read as these bytes
   size_t overlay_len;
 };
@@ -59,6 +62,7 @@ hg_index *hg_index_new(const hg_ruleset *rules, const hg_config *config, const c
   self->start = hg_xstrdup(start ? start : ".");
   pthread_mutex_init(&self->lock, NULL);
   pthread_mutex_init(&self->mentions_lock, NULL);
+  pthread_cond_init(&self->mentions_made, NULL);
   return self;
 }
 
@@ -82,6 +86,7 @@ void hg_index_free(hg_index *self) {
     free(self->roots[i]);
   pthread_mutex_destroy(&self->lock);
   pthread_mutex_destroy(&self->mentions_lock);
+  pthread_cond_destroy(&self->mentions_made);
   free(self->overlay_real);
   free(self->overlay);
   free(self->start);
@@ -326,13 +331,28 @@ const char *hg_module_name_of(hg_arena *arena, const char *root, const char *pat
 }
 
 // The table of calls, built on the first question (reading every Python file of the project: the
-// other workers' questions on modules go on meanwhile, under the index's own lock).
+// other workers' questions on modules go on meanwhile, under the index's own lock). A worker that
+// asks while it is being built reads files beside the one that began it, instead of waiting for
+// it; the last to finish makes the table.
 static const hg_mentions *mentions_of(hg_index *self) {
   pthread_mutex_lock(&self->mentions_lock);
-  if (!self->mentions) {
+  if (!self->mentions && !self->mentions_job) {
     char real[PATH_MAX];
     const char *croot = self->config->root && *self->config->root ? self->config->root : ".";
-    self->mentions = hg_mentions_build(realpath(croot, real) ? real : croot);
+    self->mentions_job = hg_mentions_begin(realpath(croot, real) ? real : croot);
+  }
+  hg_mentions_job *job = self->mentions ? NULL : self->mentions_job;
+  if (job) {
+    self->mentions_readers++;
+    pthread_mutex_unlock(&self->mentions_lock);
+    hg_mentions_read(job);
+    pthread_mutex_lock(&self->mentions_lock);
+    if (--self->mentions_readers == 0) {
+      self->mentions = hg_mentions_end(job);
+      self->mentions_job = NULL;
+      pthread_cond_broadcast(&self->mentions_made);
+    }
+    while (!self->mentions) pthread_cond_wait(&self->mentions_made, &self->mentions_lock);
   }
   const hg_mentions *m = self->mentions;
   pthread_mutex_unlock(&self->mentions_lock);

@@ -3,6 +3,9 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -72,9 +75,20 @@ static size_t word_end(const char *s, size_t a, size_t n) {
   return a;
 }
 
+// What reading a file found, in the order the table takes it in (one reading, whichever thread
+// does it; the table is made from the readings in walk order): a word written as a call ('c'), the
+// name of a class whose bases follow ('k'), a word of those bases ('b'), a word of an import
+// statement ('i'). Each is its kind, its length (4 bytes) and its bytes.
+static void note(hg_buf *ev, char kind, const char *s, size_t n) {
+  uint32_t len = (uint32_t)n;
+  hg_buf_putc(ev, kind);
+  hg_buf_add(ev, (const char *)&len, sizeof len);
+  hg_buf_add(ev, s, n);
+}
+
 // Every word followed (after blanks) by `(`: a call, a definition, or text that looks like one.
 // Found from each `(` backwards: most bytes of a file are no `(`, and memchr passes them quickly.
-static void read_calls(hg_mentions *self, const char *s, size_t n, const char *path) {
+static void read_calls(hg_buf *ev, const char *s, size_t n) {
   for (const char *p = s, *end = s + n; p < end && (p = memchr(p, '(', (size_t)(end - p))); p++) {
     const char *b = p;
     while (b > s && (b[-1] == ' ' || b[-1] == '\t'))
@@ -83,15 +97,14 @@ static void read_calls(hg_mentions *self, const char *s, size_t n, const char *p
     while (b > s && word_char(b[-1]))
       b--;
     if (b < e && !(*b >= '0' && *b <= '9'))
-      file_under(self, &self->calls, b, (size_t)(e - b), path, SIZE_MAX);
+      note(ev, 'c', b, (size_t)(e - b));
   }
 }
 
 // The lines that start (after blanks) with `import`, `from` or `class`: the words a file imports
 // (modules and names alike: a filter, not a reading; a parenthesised list goes on to its `)`), and
-// each `class Name(Base, mod.Other):` under the words of its bases.
-static void read_lines(hg_mentions *self, const char *s, size_t n, const char *path) {
-  hg_buf key = {0};
+// each `class Name(Base, mod.Other):` with the words of its bases.
+static void read_lines(hg_buf *ev, const char *s, size_t n) {
   for (size_t i = 0; i < n;) {
     const char *nl = memchr(s + i, '\n', n - i);
     size_t end = nl ? (size_t)(nl - s) : n;
@@ -104,40 +117,60 @@ static void read_lines(hg_mentions *self, const char *s, size_t n, const char *p
       const char *close = memchr(s + end, ')', n - end);
       end = close ? (size_t)(close - s) : n;
     }
-    const char *name = NULL;
+    bool bases = false;
     if (cls) {
       k += 6;
       while (k < end && s[k] == ' ')
         k++;
       size_t a = k;
       k = word_end(s, k, end);
-      name = k > a ? hg_arena_strndup(self->arena, s + a, k - a) : NULL;
+      size_t name_end = k;
       while (k < end && s[k] == ' ')
         k++;
-      if (!name || k >= end || s[k] != '(')
-        name = NULL;
+      bases = name_end > a && k < end && s[k] == '(';
+      if (bases)
+        note(ev, 'k', s + a, name_end - a);
     }
-    while ((import || name) && k < end && !(name && s[k] == ')')) {
+    while ((import || bases) && k < end && !(bases && s[k] == ')')) {
       if (!word_char(s[k])) {
         k++;
         continue;
       }
       size_t a = k;
       k = word_end(s, k, end);
-      if (name) {
-        file_under(self, &self->bases, s + a, k - a, name, MAX_SUBCLASSES);
-        continue;
-      }
+      note(ev, bases ? 'b' : 'i', s + a, k - a);
+    }
+    i = end + 1;
+  }
+}
+
+// Takes one file's reading into the table: each word under the file `path` (or, for bases, the
+// class), each once.
+static void take(hg_mentions *self, const hg_buf *ev, const char *path) {
+  hg_buf key = {0};
+  const char *cls = NULL;
+  for (size_t at = 0; at < ev->len;) {
+    char kind = ev->data[at];
+    uint32_t n;
+    memcpy(&n, ev->data + at + 1, sizeof n);
+    const char *w = ev->data + at + 1 + sizeof n;
+    at += 1 + sizeof n + n;
+    if (kind == 'c') {
+      file_under(self, &self->calls, w, n, path, SIZE_MAX);
+    } else if (kind == 'k') {
+      cls = hg_arena_strndup(self->arena, w, n);
+    } else if (kind == 'b') {
+      file_under(self, &self->bases, w, n, cls, MAX_SUBCLASSES);
+    } else {
       key.len = 0;  // "word\x1fpath", put together by hand: a printf per word was 2 % of a run
-      hg_buf_add(&key, s + a, k - a);
+      hg_buf_add(&key, w, n);
       hg_buf_putc(&key, '\x1f');
       hg_buf_puts(&key, path);
       if (!hg_table_get(&self->imports, key.data, key.len)) {
         hg_table_put(&self->imports, hg_arena_strndup(self->arena, key.data, key.len), key.len, NULL);
-        file_under(self, &self->importers, s + a, k - a, path, SIZE_MAX);
+        file_under(self, &self->importers, w, n, path, SIZE_MAX);
       }
     }
-    i = end + 1;
   }
   hg_buf_free(&key);
 }
@@ -146,7 +179,7 @@ static bool skipped(const char *name) {
   return (name[0] == '.' && (name[1] == '\0' || (name[1] == '.' && name[2] == '\0'))) || hg_path_skipped_dir(name);
 }
 
-// A file's bytes, read into the walk's buffer (*buf, *cap: reused from file to file) from `fd`, at
+// A file's bytes, read into the reader's buffer (*buf, *cap: reused from file to file) from `fd`, at
 // most `size` of them (what fstat said: a file that grows meanwhile is read as it was, one that
 // shrinks as far as it goes). False on a read error.
 static bool read_fd(int fd, size_t size, char **buf, size_t *cap, size_t *len) {
@@ -170,15 +203,35 @@ static bool read_fd(int fd, size_t size, char **buf, size_t *cap, size_t *len) {
   return true;
 }
 
-static void walk(hg_mentions *self, const char *dir, int depth, char **buf, size_t *cap) {
-  if (self->why || depth > MAX_DEPTH)
+// One file of the walk: its path and, once read, its reading.
+typedef struct {
+  char *path;
+  hg_buf ev;
+  size_t len;          // bytes read
+  bool read;           // a regular file of at most MAX_FILE_BYTES, read whole
+  atomic_bool done;    // its reading is there (or there is none to have)
+} walked;
+
+struct hg_mentions_job {
+  hg_mentions *m;
+  HG_VEC(walked) files;  // in walk order
+  atomic_size_t next;    // the next file to read
+  atomic_bool stop;      // past the budget: read no more
+  pthread_mutex_t merge; // held while readings are taken into the table, in walk order
+  size_t taken;          // readings taken so far
+};
+
+// Lists the .py files under `dir` as the walk reads them: a directory's files in readdir's order,
+// then its subdirectories'. A link is not followed; what the directory does not type is stat'ed.
+static void list(hg_mentions_job *job, const char *dir, int depth) {
+  if (job->m->why || depth > MAX_DEPTH)
     return;
   DIR *d = opendir(dir);
   if (!d)
     return;
   struct dirent *e;
-  text_vec subdirs = {0};
-  while (!self->why && (e = readdir(d))) {
+  HG_VEC(char *) subdirs = {0};
+  while (!job->m->why && (e = readdir(d))) {
     if (skipped(e->d_name))
       continue;
     size_t n = strlen(e->d_name);
@@ -194,54 +247,110 @@ static void walk(hg_mentions *self, const char *dir, int depth, char **buf, size
     char *path = strcmp(dir, ".") ? hg_xasprintf("%s/%s", dir, e->d_name) : hg_xstrdup(e->d_name);
     if (e->d_type == DT_DIR || (e->d_type == DT_UNKNOWN && S_ISDIR(st.st_mode))) {
       HG_VEC_PUSH(&subdirs, path);
-      continue;
-    }
-    // A .py file: opened by its name in the open directory, a link not followed (ELOOP), its size
-    // read from the descriptor before its bytes are: one path lookup and one stat a file.
-    int fd = openat(dirfd(d), e->d_name, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY | O_NOFOLLOW);
-    if (fd < 0 || fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || (size_t)st.st_size > MAX_FILE_BYTES) {
-      if (fd >= 0)
-        close(fd);
+    } else if (job->files.len >= 4 * (size_t)HG_MENTIONS_MAX_FILES) {
+      job->m->why = "the project's Python files are past hardguard's budget for finding calls";
       free(path);
-      continue;
+    } else {
+      HG_VEC_PUSH(&job->files, ((walked){.path = path}));
     }
-    if (self->files >= HG_MENTIONS_MAX_FILES || self->bytes + (size_t)st.st_size > HG_MENTIONS_MAX_BYTES) {
-      self->why = "the project's Python files are past hardguard's budget for finding calls";
-      close(fd);
-      free(path);
-      break;
-    }
-    size_t len;
-    if (read_fd(fd, (size_t)st.st_size, buf, cap, &len)) {
-      const char *kept = hg_arena_strndup(self->arena, path, strlen(path));
-      self->files++;
-      self->bytes += len;
-      read_calls(self, *buf, len, kept);
-      read_lines(self, *buf, len, kept);
-    }
-    close(fd);
-    free(path);
   }
   closedir(d);
   for (size_t i = 0; i < subdirs.len; i++) {
-    walk(self, subdirs.items[i], depth + 1, buf, cap);
-    free((char *)subdirs.items[i]);
+    list(job, subdirs.items[i], depth + 1);
+    free(subdirs.items[i]);
   }
   free(subdirs.items);
 }
 
-hg_mentions *hg_mentions_build(const char *root) {
-  hg_mentions *self = hg_xcalloc(1, sizeof(hg_mentions));
+// Reads file i of the job: a regular .py file of at most 1 MiB, a link not followed (ELOOP), its
+// size taken from the descriptor before its bytes are read.
+static void read_one(hg_mentions_job *job, size_t i, char **buf, size_t *cap) {
+  walked *f = &job->files.items[i];
+  struct stat st;
+  int fd = open(f->path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY | O_NOFOLLOW);
+  if (fd < 0)
+    return;
+  if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && (size_t)st.st_size <= MAX_FILE_BYTES &&
+      read_fd(fd, (size_t)st.st_size, buf, cap, &f->len)) {
+    f->read = true;
+    read_calls(&f->ev, *buf, f->len);
+    read_lines(&f->ev, *buf, f->len);
+  }
+  close(fd);
+}
+
+// Takes the readings that are there, in walk order, up to the first that is not: by one thread at
+// a time (another that finds the lock held leaves them to it, or to hg_mentions_end).
+static void take_ready(hg_mentions_job *job, bool wait) {
+  if (wait)
+    pthread_mutex_lock(&job->merge);
+  else if (pthread_mutex_trylock(&job->merge) != 0)
+    return;
+  hg_mentions *m = job->m;
+  for (; job->taken < job->files.len &&
+         atomic_load_explicit(&job->files.items[job->taken].done, memory_order_acquire);
+       job->taken++) {
+    walked *f = &job->files.items[job->taken];
+    if (f->read && !m->why) {
+      if (m->files >= HG_MENTIONS_MAX_FILES || m->bytes + f->len > HG_MENTIONS_MAX_BYTES) {
+        m->why = "the project's Python files are past hardguard's budget for finding calls";
+        atomic_store(&job->stop, true);
+      } else {
+        const char *kept = hg_arena_strndup(m->arena, f->path, strlen(f->path));
+        m->files++;
+        m->bytes += f->len;
+        take(m, &f->ev, kept);
+      }
+    }
+    hg_buf_free(&f->ev);
+  }
+  pthread_mutex_unlock(&job->merge);
+}
+
+hg_mentions_job *hg_mentions_begin(const char *root) {
+  hg_mentions_job *job = hg_xcalloc(1, sizeof(hg_mentions_job));
+  hg_mentions *self = job->m = hg_xcalloc(1, sizeof(hg_mentions));
   self->arena = hg_arena_new();
   hg_table_init(&self->calls.index, NULL, 0);
   hg_table_init(&self->bases.index, NULL, 0);
   hg_table_init(&self->imports, NULL, 0);
   hg_table_init(&self->importers.index, NULL, 0);
+  pthread_mutex_init(&job->merge, NULL);
+  list(job, root && *root ? root : ".", 0);
+  if (self->why)
+    atomic_store(&job->stop, true);
+  return job;
+}
+
+void hg_mentions_read(hg_mentions_job *job) {
   char *buf = NULL;
   size_t cap = 0;
-  walk(self, root && *root ? root : ".", 0, &buf, &cap);
+  for (size_t i; (i = atomic_fetch_add(&job->next, 1)) < job->files.len;) {
+    if (!atomic_load(&job->stop))
+      read_one(job, i, &buf, &cap);
+    atomic_store_explicit(&job->files.items[i].done, true, memory_order_release);
+    take_ready(job, false);
+  }
   free(buf);
-  return self;
+}
+
+hg_mentions *hg_mentions_end(hg_mentions_job *job) {
+  take_ready(job, true);  // every reader has returned: every reading is there
+  hg_mentions *m = job->m;
+  for (size_t i = 0; i < job->files.len; i++) {
+    free(job->files.items[i].path);
+    hg_buf_free(&job->files.items[i].ev);
+  }
+  free(job->files.items);
+  pthread_mutex_destroy(&job->merge);
+  free(job);
+  return m;
+}
+
+hg_mentions *hg_mentions_build(const char *root) {
+  hg_mentions_job *job = hg_mentions_begin(root);
+  hg_mentions_read(job);
+  return hg_mentions_end(job);
 }
 
 void hg_mentions_free(hg_mentions *self) {

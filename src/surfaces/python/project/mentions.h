@@ -20,6 +20,16 @@ typedef struct hg_mentions hg_mentions;
 
 /** Reads every Python file under `root` (at most 1 MiB each: bigger ones are generated code). */
 hg_mentions *hg_mentions_build(const char *root);
+
+/** The same, by any number of threads at once: hg_mentions_begin lists the files (one thread), each
+ *  thread that wants the table calls hg_mentions_read (it reads files not yet taken, until none
+ *  is left), and once every one of them has returned, one calls hg_mentions_end, which gives the
+ *  table (the same as hg_mentions_build's: the readings are taken in walk order, as they come,
+ *  by one thread at a time) and frees the job. */
+typedef struct hg_mentions_job hg_mentions_job;
+hg_mentions_job *hg_mentions_begin(const char *root);
+void hg_mentions_read(hg_mentions_job *job);
+hg_mentions *hg_mentions_end(hg_mentions_job *job);
 void hg_mentions_free(hg_mentions *self);
 /** The files (paths under the root, as walked) in which `name` is written as a call; NULL with
  *  *why set when the table could not be built (past its budget), else an array of *n paths. */
