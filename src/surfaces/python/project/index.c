@@ -420,6 +420,8 @@ bool hg_index_calls(hg_index *self, const hg_module *m, const char *name, size_t
 
 bool hg_index_imports(hg_index *self, const char *path, const char *word, size_t len) {
   pthread_mutex_lock(&self->mentions_lock);
+  while (!self->mentions && self->mentions_job)  // being built: its answer, as when the build held the lock
+    pthread_cond_wait(&self->mentions_made, &self->mentions_lock);
   const hg_mentions *m = self->mentions;
   pthread_mutex_unlock(&self->mentions_lock);
   return m && hg_mentions_imports(m, path, word, len);
