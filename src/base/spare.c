@@ -9,7 +9,8 @@ typedef struct {
   void *(*fn)(void *);  // set when handed work
   void *arg;
   bool quit;            // let go without work
-  bool moved;           // handed work on the CPUs other than its taker's (allowed again once awake)
+  bool moved;           // started or handed work on the CPUs other than its maker's or taker's
+                        // (allowed them all again once awake with its work)
 } spare;
 
 static struct {
@@ -18,7 +19,6 @@ static struct {
   spare *items;           // allocated once per start: each thread holds its own item's address
   unsigned n, taken;      // items[taken .. n) wait
   cpu_set_t allowed;      // the CPUs of the thread that started them
-  bool spread;            // they were started on the allowed CPUs but its own
 } spares = {.lock = PTHREAD_MUTEX_INITIALIZER, .handed = PTHREAD_COND_INITIALIZER};
 
 // The allowed CPUs other than the one the calling thread is on: false when there are none (one
@@ -41,7 +41,7 @@ static void *spare_main(void *arg) {
   while (!s->fn && !s->quit) pthread_cond_wait(&spares.handed, &spares.lock);
   void *(*fn)(void *) = s->fn;
   void *fn_arg = s->arg;
-  bool moved = spares.spread || s->moved;
+  bool moved = s->moved;
   pthread_mutex_unlock(&spares.lock);
   if (fn && moved) pthread_setaffinity_np(pthread_self(), sizeof(spares.allowed), &spares.allowed);
   return fn ? fn(fn_arg) : NULL;
@@ -52,15 +52,16 @@ void hg_spare_start(unsigned n) {
   spares.items = calloc(n, sizeof(spare));
   if (!spares.items) return;  // no spares: the work starts its own threads
   spares.taken = spares.n = 0;
-  spares.spread = false;
   pthread_attr_t attr;
   pthread_attr_init(&attr);
   cpu_set_t others;
+  bool spread = false;  // started on the allowed CPUs but this thread's
   if (sched_getaffinity(0, sizeof(spares.allowed), &spares.allowed) != 0)
     CPU_ZERO(&spares.allowed);
   else if (other_cpus(&others))
-    spares.spread = pthread_attr_setaffinity_np(&attr, sizeof(others), &others) == 0;
+    spread = pthread_attr_setaffinity_np(&attr, sizeof(others), &others) == 0;
   for (unsigned i = 0; i < n; i++) {
+    spares.items[i].moved = spread;
     if (pthread_create(&spares.items[i].thread, &attr, spare_main, &spares.items[i]) != 0) break;
     spares.n++;
   }
@@ -73,7 +74,8 @@ bool hg_spare_take(pthread_t *thread, void *(*fn)(void *), void *arg) {
   if (found) {
     spare *s = &spares.items[spares.taken++];
     cpu_set_t others;
-    s->moved = other_cpus(&others) && pthread_setaffinity_np(s->thread, sizeof(others), &others) == 0;
+    if (other_cpus(&others) && pthread_setaffinity_np(s->thread, sizeof(others), &others) == 0)
+      s->moved = true;  // as it may already be from its start: either way it is allowed every CPU again
     s->arg = arg;
     s->fn = fn;
     *thread = s->thread;

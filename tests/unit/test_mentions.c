@@ -62,6 +62,8 @@ static int setup_tree(void **state) {
   hg_buf_puts(&big, "huge_call()\n");
   put("huge/huge.py", big.data);
   hg_buf_free(&big);
+  // A byte-order mark is dropped, as the scan drops it: the first line's import is an import.
+  put("bom.py", "\xEF\xBB\xBF" "from bommod import thing\nthing()\n");
   // Many files naming the same calls, imports and bases, for readings taken by several threads.
   for (int i = 0; i < 120; i++) {
     char rel[64], text[256];
@@ -154,6 +156,8 @@ static void test_mentions__imports_and_subclasses(void **state) {
   assert_true(hg_mentions_imports(m, path, "Other", 5)); // inside the parenthesised list
   assert_false(hg_mentions_imports(m, path, "Strict", 6));
   assert_false(hg_mentions_imports(m, "/nowhere.py", "sandbox", 7));
+  snprintf(path, sizeof(path), "%s/bom.py", dir);
+  assert_true(hg_mentions_imports(m, path, "bommod", 6));
   size_t n;
   const char *const *subs = hg_mentions_subclasses(m, "Policy", 6, &n);
   assert_int_equal(n, 2);

@@ -1,7 +1,6 @@
 #include "surfaces/python/project/mentions.h"
 
 #include <dirent.h>
-#include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
 #include <stdatomic.h>
@@ -9,9 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <unistd.h>
 
 #include "base/path.h"
+#include "base/source.h"
 #include "base/table.h"
 #include "base/util.h"
 
@@ -179,30 +178,6 @@ static bool skipped(const char *name) {
   return (name[0] == '.' && (name[1] == '\0' || (name[1] == '.' && name[2] == '\0'))) || hg_path_skipped_dir(name);
 }
 
-// A file's bytes, read into the reader's buffer (*buf, *cap: reused from file to file) from `fd`, at
-// most `size` of them (what fstat said: a file that grows meanwhile is read as it was, one that
-// shrinks as far as it goes). False on a read error.
-static bool read_fd(int fd, size_t size, char **buf, size_t *cap, size_t *len) {
-  if (size + 1 > *cap) {
-    free(*buf);
-    *cap = size + 1 > 64 * 1024 ? size + 1 : 64 * 1024;
-    *buf = hg_xmalloc(*cap);
-  }
-  *len = 0;
-  while (*len < size) {
-    ssize_t n = read(fd, *buf + *len, size - *len);
-    if (n < 0 && errno == EINTR)
-      continue;
-    if (n < 0)
-      return false;
-    if (n == 0)
-      break;
-    *len += (size_t)n;
-  }
-  (*buf)[*len] = '\0';
-  return true;
-}
-
 // One file of the walk: its path and, once read, its reading.
 typedef struct {
   char *path;
@@ -262,21 +237,20 @@ static void list(hg_mentions_job *job, const char *dir, int depth) {
   free(subdirs.items);
 }
 
-// Reads file i of the job: a regular .py file of at most 1 MiB, a link not followed (ELOOP), its
-// size taken from the descriptor before its bytes are read.
-static void read_one(hg_mentions_job *job, size_t i, char **buf, size_t *cap) {
+// Reads file i of the job with the thread's reader (base/source.h, the scan's own: one buffer
+// reused from file to file, the size taken from the descriptor before the bytes are read, anything
+// but a regular file refused, a UTF-8 byte-order mark dropped as the scan drops it); a file past
+// 1 MiB is not read.
+static void read_one(hg_mentions_job *job, size_t i, hg_reader *reader) {
   walked *f = &job->files.items[i];
-  struct stat st;
-  int fd = open(f->path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY | O_NOFOLLOW);
-  if (fd < 0)
+  hg_source src;
+  hg_error err;
+  if (hg_reader_read_below(reader, &src, f->path, MAX_FILE_BYTES + 1, &err) != 0)
     return;
-  if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && (size_t)st.st_size <= MAX_FILE_BYTES &&
-      read_fd(fd, (size_t)st.st_size, buf, cap, &f->len)) {
-    f->read = true;
-    read_calls(&f->ev, *buf, f->len);
-    read_lines(&f->ev, *buf, f->len);
-  }
-  close(fd);
+  f->read = true;
+  f->len = src.len;
+  read_calls(&f->ev, src.data, src.len);
+  read_lines(&f->ev, src.data, src.len);
 }
 
 // Takes the readings that are there, in walk order, up to the first that is not: by one thread at
@@ -323,24 +297,21 @@ hg_mentions_job *hg_mentions_begin(const char *root) {
 }
 
 void hg_mentions_read(hg_mentions_job *job) {
-  char *buf = NULL;
-  size_t cap = 0;
+  hg_reader *reader = hg_reader_new();
   for (size_t i; (i = atomic_fetch_add(&job->next, 1)) < job->files.len;) {
     if (!atomic_load(&job->stop))
-      read_one(job, i, &buf, &cap);
+      read_one(job, i, reader);
     atomic_store_explicit(&job->files.items[i].done, true, memory_order_release);
     take_ready(job, false);
   }
-  free(buf);
+  hg_reader_free(reader);
 }
 
 hg_mentions *hg_mentions_end(hg_mentions_job *job) {
-  take_ready(job, true);  // every reader has returned: every reading is there
+  take_ready(job, true);  // every reader has returned: every reading is there, and taken (freed)
   hg_mentions *m = job->m;
-  for (size_t i = 0; i < job->files.len; i++) {
+  for (size_t i = 0; i < job->files.len; i++)
     free(job->files.items[i].path);
-    hg_buf_free(&job->files.items[i].ev);
-  }
   free(job->files.items);
   pthread_mutex_destroy(&job->merge);
   free(job);
