@@ -17,6 +17,10 @@
 #define MAX_FILE_BYTES ((size_t)1 << 20)
 #define MAX_DEPTH 32
 #define MAX_SUBCLASSES 64
+// The walk lists at most this many .py files (some are not taken: past 1 MiB, not regular, not
+// readable), so that a tree past the budget is not listed to its end before the table says so.
+#define MAX_LISTED (4 * (size_t)HG_MENTIONS_MAX_FILES)
+static const char PAST_BUDGET[] = "the project's Python files are past hardguard's budget for finding calls";
 
 typedef HG_VEC(const char *) text_vec;
 
@@ -222,8 +226,8 @@ static void list(hg_mentions_job *job, const char *dir, int depth) {
     char *path = strcmp(dir, ".") ? hg_xasprintf("%s/%s", dir, e->d_name) : hg_xstrdup(e->d_name);
     if (e->d_type == DT_DIR || (e->d_type == DT_UNKNOWN && S_ISDIR(st.st_mode))) {
       HG_VEC_PUSH(&subdirs, path);
-    } else if (job->files.len >= 4 * (size_t)HG_MENTIONS_MAX_FILES) {
-      job->m->why = "the project's Python files are past hardguard's budget for finding calls";
+    } else if (job->files.len >= MAX_LISTED) {
+      job->m->why = PAST_BUDGET;
       free(path);
     } else {
       HG_VEC_PUSH(&job->files, ((walked){.path = path}));
@@ -267,7 +271,7 @@ static void take_ready(hg_mentions_job *job, bool wait) {
     walked *f = &job->files.items[job->taken];
     if (f->read && !m->why) {
       if (m->files >= HG_MENTIONS_MAX_FILES || m->bytes + f->len > HG_MENTIONS_MAX_BYTES) {
-        m->why = "the project's Python files are past hardguard's budget for finding calls";
+        m->why = PAST_BUDGET;
         atomic_store(&job->stop, true);
       } else {
         const char *kept = hg_arena_strndup(m->arena, f->path, strlen(f->path));
