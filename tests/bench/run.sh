@@ -19,7 +19,8 @@
 # and prints medians (wall and CPU), ratios, peak RSS (/usr/bin/time), the bare tree-sitter parse
 # rate (parse_rate.c), the parse floor of exactly the files hardguard parses in C and in A (inside
 # one process, best of 3 rounds; and as a run: a fresh process reading and parsing them, timed as
-# hardguard is), start-up (one file without a trigger word) and a pre-commit run on 10 files
+# hardguard is; and as a run that also visits every node of each tree once, the least a sound
+# check adds), start-up (one file without a trigger word) and a pre-commit run on 10 files
 # (hyperfine when installed) with the parse floor as a run of those it parses, then the targets.
 #
 #   tests/bench/run.sh [-n RUNS] [-j JOBS] [-w WORKDIR] [-b HARDGUARD]
@@ -157,6 +158,10 @@ for r in $(seq 1 "$runs"); do
   # parses, timed as hardguard is (exec, reading, parsing, exit; no round warmed by another).
   timed C.floor "0" "$driver" -j "$jobs" -r 1 "${c_parsed_list[@]}"
   timed A.floor "0" "$driver" -j "$jobs" -r 1 "${a_parsed_list[@]}"
+  # ... and with each tree's nodes visited once (-w): what any sound check adds to the parse at
+  # least, since a site may be any call (docs/performance.md).
+  timed C.visit "0" "$driver" -w -j "$jobs" -r 1 "${c_parsed_list[@]}"
+  timed A.visit "0" "$driver" -w -j "$jobs" -r 1 "${a_parsed_list[@]}"
   timed G.hg "0 1" "$hg" -q --format json -j "$jobs" "$G"
   timed G.ag "0 1" "$ag" scan --rule "$here/ast-grep/sites-go.yml" --json=compact "$G"
   timed G.grep "0 1" grep -rlF --include='*.go' "${g_grep[@]}" "$G"
@@ -260,6 +265,8 @@ row C.ag "C  ast-grep"
 row C.grep "C  grep -rl"
 row C.floor "C  parse floor as a run"
 row A.floor "A  parse floor as a run"
+row C.visit "C  parse + visit as a run"
+row A.visit "A  parse + visit as a run"
 row G.hg "G  hardguard -j $jobs"
 row G.ag "G  ast-grep"
 row G.grep "G  grep -rl"
@@ -272,6 +279,8 @@ echo "parse floor of the $c_parsed files hardguard parses in C, -j $jobs: ${floo
 echo "parse floor of the $a_parsed files hardguard parses in A, -j $jobs: ${floorA} s; 2x grep -rl = $(secs "$((2 * grA))") s"
 floorCrun=$(median C.floor) floorArun=$(median A.floor)
 echo "parse floor as a run (a fresh process reading and parsing exactly those files, timed as hardguard is): C $(secs "$floorCrun") s, hardguard $(ratio "$hgC" "$floorCrun")x; A $(secs "$floorArun") s, hardguard $(ratio "$hgA" "$floorArun")x"
+visitCrun=$(median C.visit) visitArun=$(median A.visit)
+echo "parsing and visiting every node once, as a run: C $(ratio "$visitCrun" "$floorCrun")x its parse floor as a run, A $(ratio "$visitArun" "$floorArun")x (what is left of 1.3x for reading the files not parsed, matching, resolving and reporting)"
 echo "pre-commit, 10 files on the command line: ${precommit_ms} ms median ($precommit_how), peak RSS $(awk -v k="$(stat_of pcrss m | cut -d' ' -f3)" 'BEGIN {printf "%.1f", k / 1024}') MB; parse floor as a run of the ${#ten_parsed[@]} it parses: ${pcfloor_ms} ms"
 echo "bare tree-sitter parse rate on B: $rate1 MB/s on 1 thread, $rateN MB/s on $jobs; x $cores cores = $(awk -v r="$rate1" -v c="$cores" 'BEGIN {printf "%.1f", r * c}') MB/s"
 echo "hardguard on B: $thrB MB/s"
