@@ -31,7 +31,7 @@ static file *files;
 static size_t n_files, cap_files;
 static atomic_size_t next;
 static bool visit;
-static atomic_ulong visited;  // nodes, so that the visits are not optimised away
+static atomic_ulong visited;  // the nodes visited (each one's symbol read, as a check reads it)
 
 // Every node of the tree once, in pre-order, with one cursor: its steps to a first child, to a next
 // sibling and back up cost less than a cursor per node's children (measured: ~12 %), and

@@ -156,11 +156,11 @@ for r in $(seq 1 "$runs"); do
   done
   # The parse floor as a run: a fresh process that reads and parses exactly the files hardguard
   # parses, timed as hardguard is (exec, reading, parsing, exit; no round warmed by another).
+  # Each right after it: with each tree's nodes visited once (-w), what any sound check adds to
+  # the parse at least, since a site may be any call (docs/performance.md).
   timed C.floor "0" "$driver" -j "$jobs" -r 1 "${c_parsed_list[@]}"
-  timed A.floor "0" "$driver" -j "$jobs" -r 1 "${a_parsed_list[@]}"
-  # ... and with each tree's nodes visited once (-w): what any sound check adds to the parse at
-  # least, since a site may be any call (docs/performance.md).
   timed C.visit "0" "$driver" -w -j "$jobs" -r 1 "${c_parsed_list[@]}"
+  timed A.floor "0" "$driver" -j "$jobs" -r 1 "${a_parsed_list[@]}"
   timed A.visit "0" "$driver" -w -j "$jobs" -r 1 "${a_parsed_list[@]}"
   timed G.hg "0 1" "$hg" -q --format json -j "$jobs" "$G"
   timed G.ag "0 1" "$ag" scan --rule "$here/ast-grep/sites-go.yml" --json=compact "$G"
@@ -279,8 +279,10 @@ echo "parse floor of the $c_parsed files hardguard parses in C, -j $jobs: ${floo
 echo "parse floor of the $a_parsed files hardguard parses in A, -j $jobs: ${floorA} s; 2x grep -rl = $(secs "$((2 * grA))") s"
 floorCrun=$(median C.floor) floorArun=$(median A.floor)
 echo "parse floor as a run (a fresh process reading and parsing exactly those files, timed as hardguard is): C $(secs "$floorCrun") s, hardguard $(ratio "$hgC" "$floorCrun")x; A $(secs "$floorArun") s, hardguard $(ratio "$hgA" "$floorArun")x"
-visitCrun=$(median C.visit) visitArun=$(median A.visit)
-echo "parsing and visiting every node once, as a run: C $(ratio "$visitCrun" "$floorCrun")x its parse floor as a run, A $(ratio "$visitArun" "$floorArun")x (what is left of 1.3x for reading the files not parsed, matching, resolving and reporting)"
+# The ratio run by run (each visit beside its floor), the median of the rounds': steadier than
+# the ratio of two medians on a machine whose speed drifts.
+paired() { paste "$tmp/$1.t" "$tmp/$2.t" | awk '{print $1 / $2}' | sort -n | awk '{v[NR]=$1} END {printf "%.2f", NR % 2 ? v[(NR+1)/2] : (v[NR/2]+v[NR/2+1])/2}'; }
+echo "parsing and visiting every node once, as a run (the ratio round by round): C $(paired C.visit C.floor)x its parse floor as a run, A $(paired A.visit A.floor)x (what is left of 1.3x for reading the files not parsed, matching, resolving and reporting)"
 echo "pre-commit, 10 files on the command line: ${precommit_ms} ms median ($precommit_how), peak RSS $(awk -v k="$(stat_of pcrss m | cut -d' ' -f3)" 'BEGIN {printf "%.1f", k / 1024}') MB; parse floor as a run of the ${#ten_parsed[@]} it parses: ${pcfloor_ms} ms"
 echo "bare tree-sitter parse rate on B: $rate1 MB/s on 1 thread, $rateN MB/s on $jobs; x $cores cores = $(awk -v r="$rate1" -v c="$cores" 'BEGIN {printf "%.1f", r * c}') MB/s"
 echo "hardguard on B: $thrB MB/s"
