@@ -281,7 +281,10 @@ floorCrun=$(median C.floor) floorArun=$(median A.floor)
 echo "parse floor as a run (a fresh process reading and parsing exactly those files, timed as hardguard is): C $(secs "$floorCrun") s, hardguard $(ratio "$hgC" "$floorCrun")x; A $(secs "$floorArun") s, hardguard $(ratio "$hgA" "$floorArun")x"
 # The ratio run by run (each visit beside its floor), the median of the rounds': steadier than
 # the ratio of two medians on a machine whose speed drifts.
-paired() { paste "$tmp/$1.t" "$tmp/$2.t" | awk '{print $1 / $2}' | sort -n | awk '{v[NR]=$1} END {printf "%.2f", NR % 2 ? v[(NR+1)/2] : (v[NR/2]+v[NR/2+1])/2}'; }
+paired() {
+  paste "$tmp/$1.t" "$tmp/$2.t" | awk '{print $1 / $2}' >"$tmp/$1.r"
+  awk -v m="$(stat_of "$1" r | cut -d' ' -f1)" 'BEGIN {printf "%.2f", m}'
+}
 echo "parsing and visiting every node once, as a run (the ratio round by round): C $(paired C.visit C.floor)x its parse floor as a run, A $(paired A.visit A.floor)x (what is left of 1.3x for reading the files not parsed, matching, resolving and reporting)"
 echo "pre-commit, 10 files on the command line: ${precommit_ms} ms median ($precommit_how), peak RSS $(awk -v k="$(stat_of pcrss m | cut -d' ' -f3)" 'BEGIN {printf "%.1f", k / 1024}') MB; parse floor as a run of the ${#ten_parsed[@]} it parses: ${pcfloor_ms} ms"
 echo "bare tree-sitter parse rate on B: $rate1 MB/s on 1 thread, $rateN MB/s on $jobs; x $cores cores = $(awk -v r="$rate1" -v c="$cores" 'BEGIN {printf "%.1f", r * c}') MB/s"
