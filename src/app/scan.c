@@ -13,6 +13,7 @@
 
 #include "app/check.h"
 #include "app/project.h"
+#include "base/grammar_alloc.h"
 #include "base/source.h"
 #include "base/spare.h"
 
@@ -140,6 +141,7 @@ static void release_big(worker *w) {
 // Checks a big file with the big lock held (taken by the caller), then returns its tree's memory.
 static void check_big(worker *w, hg_surface_id surface, hg_source *src) {
   check(w, surface, src);
+  hg_grammar_trim();  // the tree's blocks (base/slab.h)
 #ifdef __GLIBC__
   malloc_trim(0);
 #endif

@@ -1,5 +1,7 @@
 #include "base/grammar_alloc.h"
 
+#include "base/slab.h"
+
 #include <malloc.h>
 #include <pthread.h>
 #include <stdbool.h>
@@ -44,6 +46,10 @@ static size_t class_of(size_t n) { return n <= 24 ? 1 : (n - 8 + 15) / 16; }
 
 void hg_grammar_free(void *p) {
   if (!p) return;
+  if (hg_slab_owns(p)) {
+    hg_slab_free(p);
+    return;
+  }
   size_t u = malloc_usable_size(p), c = u < 24 ? CLASSES : (u - 8) / 16;
   if (c >= CLASSES || kept_bytes + 16 * c + 8 > HG_GRAMMAR_KEEP_BYTES) {
     free(p);
@@ -70,6 +76,10 @@ static void *out_of_memory(size_t n) {
 
 void *hg_grammar_malloc(size_t n) {
   requests++;
+  if (n <= HG_SLAB_MAX) {
+    void *p = hg_slab_alloc(n);
+    if (p) return p;
+  }
   size_t c = class_of(n);
   if (c < CLASSES && lists[c]) {
     void *p = lists[c];
@@ -100,8 +110,19 @@ void *hg_grammar_calloc(size_t count, size_t size) {
 // were last sized by a realloc, and would otherwise never be asked for again.
 void *hg_grammar_realloc(void *p, size_t n) {
   if (!p) return hg_grammar_malloc(n);
-  size_t u = malloc_usable_size(p);
-  if (n && u >= n) return p;
+  if (!n) {  // realloc(p, 0) frees p, as glibc's does
+    hg_grammar_free(p);
+    return NULL;
+  }
+  bool slab = hg_slab_owns(p);
+  size_t u = slab ? hg_slab_size(p) : malloc_usable_size(p);
+  if (u >= n) return p;
+  if (slab || (n <= HG_SLAB_MAX && hg_slab_on())) {  // into the slab, or out of it
+    void *q = hg_grammar_malloc(n);
+    memcpy(q, p, u);
+    hg_grammar_free(p);
+    return q;
+  }
   size_t c = class_of(n);
   if (n && c < CLASSES && lists[c]) {
     void *q = hg_grammar_malloc(n);
@@ -112,6 +133,8 @@ void *hg_grammar_realloc(void *p, size_t n) {
   void *q = realloc(p, n);
   return q || !n ? q : out_of_memory(n);
 }
+
+size_t hg_grammar_trim(void) { return hg_slab_trim(); }
 
 size_t hg_grammar_kept(void) { return kept_blocks; }
 size_t hg_grammar_kept_bytes(void) { return kept_bytes; }

@@ -1,0 +1,241 @@
+#include "base/slab.h"
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/resource.h>
+
+#if defined(__SANITIZE_ADDRESS__)
+#define SANITIZED 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define SANITIZED 1
+#endif
+#endif
+#if defined(__has_include)
+#if __has_include(<valgrind/valgrind.h>)
+#include <valgrind/valgrind.h>
+#define HAVE_VALGRIND_H 1
+#endif
+#endif
+
+enum { STEP = 8, SIZES = HG_SLAB_MAX / STEP + 1 };  // list k keeps blocks of STEP k bytes
+#define USABLE_STEP ((size_t)4 << 20)               // made usable that many bytes at a time
+#define HEADER ((size_t)64)                         // a chunk's first bytes: its chunk struct
+
+typedef struct {
+  const void *owner;  // the thread that carves it (the address of that thread's `me`)
+  uint32_t size;      // its blocks' bytes
+  uint32_t carved;    // blocks handed out from it so far: only its owner counts them
+  uint32_t tally;     // its blocks on its owner's lists, as hg_slab_trim counts them
+  bool back;          // hg_slab_trim gives it back
+} chunk;
+_Static_assert(sizeof(chunk) <= HEADER, "a chunk's header fits before its first block");
+
+char *_Atomic hg_slab__base;
+static pthread_once_t reserved = PTHREAD_ONCE_INIT;
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;  // the range's bookkeeping below
+static size_t carved_bytes, usable_bytes;  // from the range's start: chunks handed out, usable
+static char **returned;                    // chunks given back, their pages the system's again
+static size_t n_returned, cap_returned, live_chunks;
+
+static _Thread_local void *lists[SIZES];
+static _Thread_local size_t kept;
+static _Thread_local chunk *carving[SIZES];  // the chunk the thread carves blocks of a size from
+static _Thread_local char me;
+static _Thread_local signed char state;  // 0: the slab not asked about yet; 1 on; -1 off
+
+static pthread_key_t at_end;
+static bool have_at_end;
+static pthread_once_t at_end_once = PTHREAD_ONCE_INIT;
+static _Thread_local bool registered;
+
+// HG_SLAB=off turns the slab off, HG_SLAB=on keeps it on under valgrind (callgrind's counts of a
+// run as it runs).
+static void reserve(void) {
+#ifdef SANITIZED
+  return;  // ASan's own allocator sees every block
+#else
+  const char *want = getenv("HG_SLAB");
+  if (want && !strcmp(want, "off")) return;
+#ifdef HAVE_VALGRIND_H
+  if (RUNNING_ON_VALGRIND && !(want && !strcmp(want, "on"))) return;  // memcheck sees every block
+#endif
+  struct rlimit as;  // the range's addresses count against it: leave malloc three quarters at least
+  if (getrlimit(RLIMIT_AS, &as) == 0 && as.rlim_cur != RLIM_INFINITY && as.rlim_cur / 4 < HG_SLAB_RANGE) return;
+  void *p = mmap(NULL, HG_SLAB_RANGE, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  if (p != MAP_FAILED) atomic_store_explicit(&hg_slab__base, (char *)p, memory_order_release);
+#endif
+}
+
+bool hg_slab_on(void) {
+  if (!state) {
+    pthread_once(&reserved, reserve);
+    state = atomic_load_explicit(&hg_slab__base, memory_order_acquire) ? 1 : -1;
+  }
+  return state > 0;
+}
+
+static chunk *chunk_of(const void *p) {
+  char *b = atomic_load_explicit(&hg_slab__base, memory_order_relaxed);
+  return (chunk *)(b + (((uintptr_t)p - (uintptr_t)b) & ~(HG_SLAB_CHUNK - 1)));
+}
+
+size_t hg_slab_size(const void *p) { return chunk_of(p)->size; }
+
+// A chunk for blocks of `size` bytes: one given back before, else the range's next; NULL when the
+// range is full or its next part cannot be made usable.
+static chunk *new_chunk(uint32_t size) {
+  char *b = atomic_load_explicit(&hg_slab__base, memory_order_relaxed), *at = NULL;
+  pthread_mutex_lock(&lock);
+  if (n_returned) {
+    at = returned[--n_returned];
+  } else if (carved_bytes + HG_SLAB_CHUNK <= HG_SLAB_RANGE) {
+    if (carved_bytes + HG_SLAB_CHUNK > usable_bytes &&
+        mprotect(b + usable_bytes, USABLE_STEP, PROT_READ | PROT_WRITE) == 0)
+      usable_bytes += USABLE_STEP;
+    if (carved_bytes + HG_SLAB_CHUNK <= usable_bytes) {
+      at = b + carved_bytes;
+      carved_bytes += HG_SLAB_CHUNK;
+    }
+  }
+  if (at) live_chunks++;
+  pthread_mutex_unlock(&lock);
+  if (!at) return NULL;
+  chunk *c = (chunk *)at;
+  *c = (chunk){.owner = &me, .size = size};
+  return c;
+}
+
+// A block of list k's size carved from the thread's chunk of that size, or a new chunk's; NULL
+// when the slab is off or its range full. Out of hg_slab_alloc's way: a list's block is the
+// common case (a tree's deletion fills the lists the next parse takes from).
+__attribute__((noinline)) static void *carve(size_t k) {
+  if (state <= 0 && !hg_slab_on()) return NULL;
+  uint32_t size = (uint32_t)(k * STEP);
+  chunk *c = carving[k];
+  if (!c || c->carved == (HG_SLAB_CHUNK - HEADER) / size) {
+    if (!(c = new_chunk(size))) return NULL;
+    carving[k] = c;
+  }
+  return (char *)c + HEADER + (size_t)c->carved++ * size;
+}
+
+void *hg_slab_alloc(size_t n) {
+  size_t k = n ? (n + STEP - 1) / STEP : 1;
+  void *p = lists[k];  // empty while the slab is off
+  if (__builtin_expect(p != NULL, 1)) {
+    lists[k] = *(void **)p;
+    kept--;
+    return p;
+  }
+  return carve(k);
+}
+
+static void thread_ends(void *unused) {
+  (void)unused;
+  hg_slab_trim();  // blocks of other threads' chunks stay on its lists, unused
+}
+
+static void make_key(void) { have_at_end = pthread_key_create(&at_end, thread_ends) == 0; }
+
+void hg_slab_free(void *p) {
+  if (!registered) {
+    pthread_once(&at_end_once, make_key);
+    if (have_at_end) pthread_setspecific(at_end, (void *)1);
+    registered = true;
+  }
+  size_t k = chunk_of(p)->size / STEP;
+  *(void **)p = lists[k];
+  lists[k] = p;
+  kept++;
+}
+
+// Only the thread's own chunks are counted: another thread never writes their tallies, and one
+// whose every carved block is on this thread's lists is in no one else's hands.
+static bool mine(const chunk *c) { return c->owner == &me; }
+
+// Hands a chunk given back to the range's list, for any thread's next chunk.
+static void give_back(chunk **back, size_t n) {
+  for (size_t i = 0; i < n; i++) madvise(back[i], HG_SLAB_CHUNK, MADV_DONTNEED);
+  pthread_mutex_lock(&lock);
+  for (size_t i = 0; i < n; i++) {
+    if (n_returned == cap_returned) {
+      size_t cap = cap_returned ? 2 * cap_returned : 64;
+      char **grown = realloc(returned, cap * sizeof(*returned));
+      if (!grown) break;  // out of memory: the rest stay out of use (their pages are the system's)
+      returned = grown;
+      cap_returned = cap;
+    }
+    returned[n_returned++] = (char *)back[i];
+  }
+  live_chunks -= n;
+  pthread_mutex_unlock(&lock);
+}
+
+// The thread's chunks whose every carved block is on its lists (none carved, for the one it
+// carves from) are marked `back` and listed in *out, as many as it can hold.
+static size_t chunks_to_give_back(chunk ***out) {
+  for (size_t k = 1; k < SIZES; k++) {
+    for (void *p = lists[k]; p; p = *(void **)p)
+      if (mine(chunk_of(p))) chunk_of(p)->tally = 0, chunk_of(p)->back = false;
+    if (carving[k]) carving[k]->tally = 0, carving[k]->back = false;
+  }
+  for (size_t k = 1; k < SIZES; k++)
+    for (void *p = lists[k]; p; p = *(void **)p)
+      if (mine(chunk_of(p))) chunk_of(p)->tally++;
+  chunk **back = NULL;
+  size_t n = 0, cap = 0;
+  for (size_t k = 1; k < SIZES; k++) {
+    for (void *p = lists[k];; p = *(void **)p) {
+      chunk *c = p ? chunk_of(p) : carving[k];
+      if (c && mine(c) && !c->back && c->tally == c->carved) {
+        if (n == cap) {
+          chunk **grown = realloc(back, (cap ? 2 * cap : 64) * sizeof(*back));
+          if (!grown) break;  // out of memory: the rest are not given back this time
+          back = grown;
+          cap = cap ? 2 * cap : 64;
+        }
+        c->back = true;
+        back[n++] = c;
+      }
+      if (!p) break;
+    }
+  }
+  *out = back;
+  return n;
+}
+
+size_t hg_slab_trim(void) {
+  if (state <= 0) return 0;
+  chunk **back;
+  size_t n = chunks_to_give_back(&back);
+  if (n) {
+    for (size_t k = 1; k < SIZES; k++) {
+      for (void **pp = &lists[k]; *pp;) {
+        if (mine(chunk_of(*pp)) && chunk_of(*pp)->back) {
+          *pp = *(void **)*pp;
+          kept--;
+        } else {
+          pp = (void **)*pp;
+        }
+      }
+      if (carving[k] && mine(carving[k]) && carving[k]->back) carving[k] = NULL;
+    }
+    give_back(back, n);
+  }
+  free(back);
+  return n;
+}
+
+size_t hg_slab_chunks(void) {
+  pthread_mutex_lock(&lock);
+  size_t n = live_chunks;
+  pthread_mutex_unlock(&lock);
+  return n;
+}
+
+size_t hg_slab_kept(void) { return kept; }
