@@ -28,14 +28,20 @@ enum { STEP = 8, SIZES = HG_SLAB_MAX / STEP + 1 };  // list k keeps blocks of ST
 
 typedef struct {
   const void *owner;  // the thread that carves it (the address of that thread's `me`)
-  uint32_t size;      // its blocks' bytes
-  uint32_t carved;    // blocks handed out from it so far: only its owner counts them
+  uint32_t size;      // its blocks' bytes (also in `lists_of`)
+  uint32_t carved;    // blocks handed out from it so far: only its owner counts them (while it
+                      // carves from it, `carve_at` says, and this is brought up to date by trim)
   uint32_t tally;     // its blocks on its owner's lists, as hg_slab_trim counts them
   bool back;          // hg_slab_trim gives it back
 } chunk;
 _Static_assert(sizeof(chunk) <= HEADER, "a chunk's header fits before its first block");
 
 char *_Atomic hg_slab__base;
+// The list each chunk's blocks go to, by the chunk's place in the range: what a free reads. Not the
+// chunk's header: every header lies at a multiple of 64 KB, so all of them share one set of the
+// caches, and a tree's blocks lie in dozens of chunks.
+static uint8_t lists_of[HG_SLAB_RANGE / HG_SLAB_CHUNK];
+_Static_assert(HG_SLAB_MAX / 8 <= UINT8_MAX, "a list's number fits a byte");
 static pthread_once_t reserved = PTHREAD_ONCE_INIT;
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;  // the range's bookkeeping below
 static size_t carved_bytes, usable_bytes;  // from the range's start: chunks handed out, usable
@@ -45,6 +51,7 @@ static size_t n_returned, cap_returned, live_chunks;
 static _Thread_local void *lists[SIZES];
 static _Thread_local size_t kept;
 static _Thread_local chunk *carving[SIZES];  // the chunk the thread carves blocks of a size from
+static _Thread_local char *carve_at[SIZES], *carve_end[SIZES];  // its next block, and its end
 static _Thread_local char me;
 static _Thread_local signed char state;  // 0: the slab not asked about yet; 1 on; -1 off
 
@@ -84,7 +91,13 @@ static chunk *chunk_of(const void *p) {
   return (chunk *)(b + (((uintptr_t)p - (uintptr_t)b) & ~(HG_SLAB_CHUNK - 1)));
 }
 
-size_t hg_slab_size(const void *p) { return chunk_of(p)->size; }
+// The list the blocks of p's chunk go to.
+static size_t list_of(const void *p) {
+  char *b = atomic_load_explicit(&hg_slab__base, memory_order_relaxed);
+  return lists_of[((uintptr_t)p - (uintptr_t)b) / HG_SLAB_CHUNK];
+}
+
+size_t hg_slab_size(const void *p) { return list_of(p) * STEP; }
 
 // A chunk for blocks of `size` bytes: one given back before, else the range's next; NULL when the
 // range is full or its next part cannot be made usable.
@@ -107,21 +120,34 @@ static chunk *new_chunk(uint32_t size) {
   if (!at) return NULL;
   chunk *c = (chunk *)at;
   *c = (chunk){.owner = &me, .size = size};
+  lists_of[(size_t)(at - b) / HG_SLAB_CHUNK] = (uint8_t)(size / STEP);
   return c;
+}
+
+// The count of blocks carved from the chunk the thread carves blocks of list k from, in its header
+// (kept in the thread's carve_at meanwhile: the headers of all chunks share one set of the caches).
+static void note_carved(size_t k) {
+  chunk *c = carving[k];
+  if (c) c->carved = (uint32_t)((size_t)(carve_at[k] - ((char *)c + HEADER)) / c->size);
 }
 
 // A block of list k's size carved from the thread's chunk of that size, or a new chunk's; NULL
 // when the slab is off or its range full. Out of hg_slab_alloc's way: a list's block is the
 // common case (a tree's deletion fills the lists the next parse takes from).
 __attribute__((noinline)) static void *carve(size_t k) {
-  if (state <= 0 && !hg_slab_on()) return NULL;
-  uint32_t size = (uint32_t)(k * STEP);
-  chunk *c = carving[k];
-  if (!c || c->carved == (HG_SLAB_CHUNK - HEADER) / size) {
-    if (!(c = new_chunk(size))) return NULL;
+  if (carve_at[k] == carve_end[k]) {  // no chunk yet, or its last block carved
+    if (state <= 0 && !hg_slab_on()) return NULL;
+    uint32_t size = (uint32_t)(k * STEP);
+    chunk *c = new_chunk(size);
+    if (!c) return NULL;
+    note_carved(k);
     carving[k] = c;
+    carve_at[k] = (char *)c + HEADER;
+    carve_end[k] = carve_at[k] + (HG_SLAB_CHUNK - HEADER) / size * size;
   }
-  return (char *)c + HEADER + (size_t)c->carved++ * size;
+  void *p = carve_at[k];
+  carve_at[k] += k * STEP;
+  return p;
 }
 
 void *hg_slab_alloc(size_t n) {
@@ -148,7 +174,7 @@ void hg_slab_free(void *p) {
     if (have_at_end) pthread_setspecific(at_end, (void *)1);
     registered = true;
   }
-  size_t k = chunk_of(p)->size / STEP;
+  size_t k = list_of(p);
   *(void **)p = lists[k];
   lists[k] = p;
   kept++;
@@ -179,6 +205,7 @@ static void give_back(chunk **back, size_t n) {
 // The thread's chunks whose every carved block is on its lists (none carved, for the one it
 // carves from) are marked `back` and listed in *out, as many as it can hold.
 static size_t chunks_to_give_back(chunk ***out) {
+  for (size_t k = 1; k < SIZES; k++) note_carved(k);
   for (size_t k = 1; k < SIZES; k++) {
     for (void *p = lists[k]; p; p = *(void **)p)
       if (mine(chunk_of(p))) chunk_of(p)->tally = 0, chunk_of(p)->back = false;
@@ -223,7 +250,10 @@ size_t hg_slab_trim(void) {
           pp = (void **)*pp;
         }
       }
-      if (carving[k] && mine(carving[k]) && carving[k]->back) carving[k] = NULL;
+      if (carving[k] && mine(carving[k]) && carving[k]->back) {
+        carving[k] = NULL;
+        carve_at[k] = carve_end[k] = NULL;
+      }
     }
     give_back(back, n);
   }
