@@ -1,11 +1,11 @@
 /* Small blocks without malloc's header, for tree-sitter's trees (base/grammar_alloc.h hands them
  * out). A parse asks for a block or more per node, almost all of them 80 to 111 bytes (a node's
  * children and its data in one block); malloc adds 8 bytes to each and rounds it to 16, some 12 %
- * of a tree (the 1.5 MB file of literals whose tree is corpus A's peak: 45.4 MB of malloc's
- * blocks for 40.3 MB asked for). Here blocks of 8 to HG_SLAB_MAX bytes, in steps of 8, are carved
- * from chunks of HG_SLAB_CHUNK bytes, each chunk holding blocks of one size and saying which in its
- * first bytes, so that a block needs no header. The chunks lie in one range of addresses reserved
- * at the first request (made usable as it fills), which tells a block of the slab from malloc's.
+ * of a tree (the 1.5 MB file of literals whose tree is corpus A's peak: 44.4 MiB of malloc's
+ * blocks for 39.4 MiB asked for). Here blocks of 8 to HG_SLAB_MAX bytes, in steps of 8, are carved
+ * from chunks of HG_SLAB_CHUNK bytes, each chunk holding blocks of one size, which a table of one
+ * byte a chunk says: a block needs no header. The chunks lie in one range of addresses reserved at
+ * the first request (made usable as it fills), which tells a block of the slab from malloc's.
  *
  * A thread keeps the blocks it frees, one list per size, and hands them to its next requests of
  * that size; it carves new ones from chunks of its own. A block may be freed by any thread (it
@@ -15,8 +15,8 @@
  *
  * Off (every request NULL, hg_slab_owns false) under valgrind and AddressSanitizer, which then see
  * each block as malloc's, where the range cannot be reserved or a limit on the process's addresses
- * (RLIMIT_AS) is less than four times it, and with HG_SLAB=off in the
- * environment; HG_SLAB=on keeps it on under valgrind (to count a run's instructions as it runs). */
+ * (RLIMIT_AS) is less than four times it, and with HG_SLAB=off in the environment; HG_SLAB=on
+ * keeps it on under valgrind (to count a run's instructions as it runs). */
 #ifndef HG_SLAB_H
 #define HG_SLAB_H
 
