@@ -26,10 +26,12 @@ static pthread_key_t at_end;
 static bool have_at_end;  // the key was made
 static pthread_once_t at_end_once = PTHREAD_ONCE_INIT;
 
-// Runs as a thread ends (its value set): the thread's blocks go back to malloc. The process's
-// first thread does not run it; what it keeps is reachable to the end.
+// Runs as a thread ends (its value set): the thread's blocks go back to malloc, and its slab
+// chunks none of whose blocks is in use to the system. The process's first thread does not run it;
+// what it keeps is reachable to the end.
 static void release(void *unused) {
   (void)unused;
+  hg_slab_trim();  // blocks of other threads' chunks stay on its lists, unused
   for (size_t c = 0; c < CLASSES; c++)
     while (lists[c]) {
       void *p = lists[c];
@@ -41,27 +43,31 @@ static void release(void *unused) {
 
 static void make_key(void) { have_at_end = pthread_key_create(&at_end, release) == 0; }
 
+// Is release() to run at the calling thread's end (set up on its first free)?
+static bool ends_released(void) {
+  if (!ends_registered) {
+    pthread_once(&at_end_once, make_key);
+    if (!have_at_end || pthread_setspecific(at_end, (void *)1) != 0) return false;
+    ends_registered = true;
+  }
+  return true;
+}
+
 // The list a request of n bytes takes its block from: the smallest size that holds n.
 static size_t class_of(size_t n) { return n <= 24 ? 1 : (n - 8 + 15) / 16; }
 
 void hg_grammar_free(void *p) {
   if (!p) return;
+  bool released = ends_released();
   if (hg_slab_owns(p)) {
-    hg_slab_free(p);
+    hg_slab_free(p);  // kept either way: its chunk is given back by a trim, if not at the thread's end
     return;
   }
   size_t u = malloc_usable_size(p), c = u < 24 ? CLASSES : (u - 8) / 16;
-  if (c >= CLASSES || kept_bytes + 16 * c + 8 > HG_GRAMMAR_KEEP_BYTES) {
+  // Without a way to free it at the thread's end, nothing of malloc's is kept.
+  if (!released || c >= CLASSES || kept_bytes + 16 * c + 8 > HG_GRAMMAR_KEEP_BYTES) {
     free(p);
     return;
-  }
-  if (!ends_registered) {
-    pthread_once(&at_end_once, make_key);
-    if (!have_at_end || pthread_setspecific(at_end, (void *)1) != 0) {
-      free(p);  // without a way to free it at the thread's end, nothing is kept
-      return;
-    }
-    ends_registered = true;
   }
   *(void **)p = lists[c];
   lists[c] = p;
@@ -124,14 +130,14 @@ void *hg_grammar_realloc(void *p, size_t n) {
     return q;
   }
   size_t c = class_of(n);
-  if (n && c < CLASSES && lists[c]) {
+  if (c < CLASSES && lists[c]) {
     void *q = hg_grammar_malloc(n);
     memcpy(q, p, u);
     hg_grammar_free(p);
     return q;
   }
   void *q = realloc(p, n);
-  return q || !n ? q : out_of_memory(n);
+  return q ? q : out_of_memory(n);
 }
 
 size_t hg_grammar_trim(void) { return hg_slab_trim(); }

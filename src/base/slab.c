@@ -28,7 +28,6 @@ enum { STEP = 8, SIZES = HG_SLAB_MAX / STEP + 1 };  // list k keeps blocks of ST
 
 typedef struct {
   const void *owner;  // the thread that carves it (the address of that thread's `me`)
-  uint32_t size;      // its blocks' bytes (also in `lists_of`)
   uint32_t carved;    // blocks handed out from it so far: only its owner counts them (while it
                       // carves from it, `carve_at` says, and this is brought up to date by trim)
   uint32_t tally;     // its blocks on its owner's lists, as hg_slab_trim counts them
@@ -49,16 +48,10 @@ static char **returned;                    // chunks given back, their pages the
 static size_t n_returned, cap_returned, live_chunks;
 
 static _Thread_local void *lists[SIZES];
-static _Thread_local size_t kept;
 static _Thread_local chunk *carving[SIZES];  // the chunk the thread carves blocks of a size from
 static _Thread_local char *carve_at[SIZES], *carve_end[SIZES];  // its next block, and its end
 static _Thread_local char me;
 static _Thread_local signed char state;  // 0: the slab not asked about yet; 1 on; -1 off
-
-static pthread_key_t at_end;
-static bool have_at_end;
-static pthread_once_t at_end_once = PTHREAD_ONCE_INIT;
-static _Thread_local bool registered;
 
 // HG_SLAB=off turns the slab off, HG_SLAB=on keeps it on under valgrind (callgrind's counts of a
 // run as it runs).
@@ -119,7 +112,7 @@ static chunk *new_chunk(uint32_t size) {
   pthread_mutex_unlock(&lock);
   if (!at) return NULL;
   chunk *c = (chunk *)at;
-  *c = (chunk){.owner = &me, .size = size};
+  *c = (chunk){.owner = &me};
   lists_of[(size_t)(at - b) / HG_SLAB_CHUNK] = (uint8_t)(size / STEP);
   return c;
 }
@@ -128,7 +121,7 @@ static chunk *new_chunk(uint32_t size) {
 // (kept in the thread's carve_at meanwhile: the headers of all chunks share one set of the caches).
 static void note_carved(size_t k) {
   chunk *c = carving[k];
-  if (c) c->carved = (uint32_t)((size_t)(carve_at[k] - ((char *)c + HEADER)) / c->size);
+  if (c) c->carved = (uint32_t)((size_t)(carve_at[k] - ((char *)c + HEADER)) / (k * STEP));
 }
 
 // A block of list k's size carved from the thread's chunk of that size, or a new chunk's; NULL
@@ -155,29 +148,15 @@ void *hg_slab_alloc(size_t n) {
   void *p = lists[k];  // empty while the slab is off
   if (__builtin_expect(p != NULL, 1)) {
     lists[k] = *(void **)p;
-    kept--;
     return p;
   }
   return carve(k);
 }
 
-static void thread_ends(void *unused) {
-  (void)unused;
-  hg_slab_trim();  // blocks of other threads' chunks stay on its lists, unused
-}
-
-static void make_key(void) { have_at_end = pthread_key_create(&at_end, thread_ends) == 0; }
-
 void hg_slab_free(void *p) {
-  if (!registered) {
-    pthread_once(&at_end_once, make_key);
-    if (have_at_end) pthread_setspecific(at_end, (void *)1);
-    registered = true;
-  }
   size_t k = list_of(p);
   *(void **)p = lists[k];
   lists[k] = p;
-  kept++;
 }
 
 // Only the thread's own chunks are counted: another thread never writes their tallies, and one
@@ -245,7 +224,6 @@ size_t hg_slab_trim(void) {
       for (void **pp = &lists[k]; *pp;) {
         if (mine(chunk_of(*pp)) && chunk_of(*pp)->back) {
           *pp = *(void **)*pp;
-          kept--;
         } else {
           pp = (void **)*pp;
         }
@@ -268,4 +246,9 @@ size_t hg_slab_chunks(void) {
   return n;
 }
 
-size_t hg_slab_kept(void) { return kept; }
+size_t hg_slab_kept(void) {
+  size_t n = 0;
+  for (size_t k = 1; k < SIZES; k++)
+    for (void *p = lists[k]; p; p = *(void **)p) n++;
+  return n;
+}

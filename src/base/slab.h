@@ -11,7 +11,8 @@
  * that size; it carves new ones from chunks of its own. A block may be freed by any thread (it
  * then serves that thread's requests). hg_slab_trim gives the system back the memory of the
  * calling thread's chunks whose every block it holds freed (after a big tree is deleted, so that
- * the next one, on another thread, does not add to it); a thread's end does so too.
+ * the next one, on another thread, does not add to it; grammar_alloc.c calls it at a thread's end
+ * too).
  *
  * Off (every request NULL, hg_slab_owns false) under valgrind and AddressSanitizer, which then see
  * each block as malloc's, where the range cannot be reserved or a limit on the process's addresses
@@ -47,8 +48,8 @@ size_t hg_slab_trim(void);
 /** Is the slab on (not under valgrind or ASan, its range reserved)? Reserves it if not done. */
 bool hg_slab_on(void);
 
-/** Chunks carved and not given back, over all threads; blocks on the calling thread's lists (for
- *  the tests). */
+/** Chunks carved and not given back, over all threads; blocks on the calling thread's lists, counted
+ *  (for the tests). */
 size_t hg_slab_chunks(void);
 size_t hg_slab_kept(void);
 
