@@ -20,7 +20,7 @@
 # rate (parse_rate.c), the parse floor of exactly the files hardguard parses in C and in A (inside
 # one process, best of 3 rounds; and as a run: a fresh process reading and parsing them, timed as
 # hardguard is; and as a run that also visits every node of each tree once, the least a sound
-# check adds), start-up (one file without a trigger word) and a pre-commit run on 10 files
+# check adds), the same two runs over B's files (beside ast-grep's run on B), start-up (one file without a trigger word) and a pre-commit run on 10 files
 # (hyperfine when installed) with the parse floor as a run of those it parses, then the targets.
 #
 #   tests/bench/run.sh [-n RUNS] [-j JOBS] [-w WORKDIR] [-b HARDGUARD]
@@ -100,6 +100,7 @@ c_files=$(py_list "$C" | wc -l) c_bytes=$(bytes_of "$C")
 parsed_of() { tr '\n' '\0' | xargs -0 grep -lP -- "$prefilter" || true; }
 mapfile -t c_parsed_list < <(py_list "$C" | parsed_of)
 mapfile -t a_parsed_list < <(py_list "$A" | parsed_of)
+mapfile -t b_parsed_list < <(py_list "$B" | parsed_of)
 # A pre-commit run: 10 files named on the command line, among them docker code with sites.
 mapfile -t ten < <( (py_list "$A/ansible" | grep '/community/docker/plugins/modules/' | head -5
                      py_list "$A/python3-django" | head -5) )
@@ -162,6 +163,9 @@ for r in $(seq 1 "$runs"); do
   timed C.visit "0" "$driver" -w -j "$jobs" -r 1 "${c_parsed_list[@]}"
   timed A.floor "0" "$driver" -j "$jobs" -r 1 "${a_parsed_list[@]}"
   timed A.visit "0" "$driver" -w -j "$jobs" -r 1 "${a_parsed_list[@]}"
+  # B's too, beside ast-grep's run on B (its own parser is tree-sitter's newer one, not Debian's).
+  timed B.floor "0" "$driver" -j "$jobs" -r 1 "${b_parsed_list[@]}"
+  timed B.visit "0" "$driver" -w -j "$jobs" -r 1 "${b_parsed_list[@]}"
   timed G.hg "0 1" "$hg" -q --format json -j "$jobs" "$G"
   timed G.ag "0 1" "$ag" scan --rule "$here/ast-grep/sites-go.yml" --json=compact "$G"
   timed G.grep "0 1" grep -rlF --include='*.go' "${g_grep[@]}" "$G"
@@ -265,8 +269,10 @@ row C.ag "C  ast-grep"
 row C.grep "C  grep -rl"
 row C.floor "C  parse floor as a run"
 row A.floor "A  parse floor as a run"
+row B.floor "B  parse floor as a run"
 row C.visit "C  parse + visit as a run"
 row A.visit "A  parse + visit as a run"
+row B.visit "B  parse + visit as a run"
 row G.hg "G  hardguard -j $jobs"
 row G.ag "G  ast-grep"
 row G.grep "G  grep -rl"
@@ -286,6 +292,8 @@ paired() {
   awk -v m="$(stat_of "$1" r | cut -d' ' -f1)" 'BEGIN {printf "%.2f", m}'
 }
 echo "parsing and visiting every node once, as a run (the ratio round by round): C $(paired C.visit C.floor)x its parse floor as a run, A $(paired A.visit A.floor)x (what is left of 1.3x for reading the files not parsed, matching, resolving and reporting)"
+floorBrun=$(median B.floor) visitBrun=$(median B.visit)
+echo "B, all ${#b_parsed_list[@]} files parsed: parse floor as a run $(secs "$floorBrun") s, parse + visit $(secs "$visitBrun") s; hardguard $(ratio "$hgB" "$floorBrun")x the floor ($(secs "$((hgB - visitBrun))") s past parsing and visiting), ast-grep $(ratio "$agB" "$floorBrun")x it ($(secs "$((agB - floorBrun))") s past Debian's parse)"
 echo "pre-commit, 10 files on the command line: ${precommit_ms} ms median ($precommit_how), peak RSS $(awk -v k="$(stat_of pcrss m | cut -d' ' -f3)" 'BEGIN {printf "%.1f", k / 1024}') MB; parse floor as a run of the ${#ten_parsed[@]} it parses: ${pcfloor_ms} ms"
 echo "bare tree-sitter parse rate on B: $rate1 MB/s on 1 thread, $rateN MB/s on $jobs; x $cores cores = $(awk -v r="$rate1" -v c="$cores" 'BEGIN {printf "%.1f", r * c}') MB/s"
 echo "hardguard on B: $thrB MB/s"
