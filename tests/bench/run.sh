@@ -20,8 +20,9 @@
 # rate (parse_rate.c), the parse floor of exactly the files hardguard parses in C and in A (inside
 # one process, best of 3 rounds; and as a run: a fresh process reading and parsing them, timed as
 # hardguard is; and as a run that also visits every node of each tree once, the least a sound
-# check adds), the same two runs over B's files (beside ast-grep's run on B), start-up (one file without a trigger word) and a pre-commit run on 10 files
-# (hyperfine when installed) with the parse floor as a run of those it parses, then the targets.
+# check adds), the same two runs over B's files (beside ast-grep's run on B), start-up (one file
+# without a trigger word) and a pre-commit run on 10 files (hyperfine when installed) with the
+# parse floor as a run of those it parses, then the targets.
 #
 #   tests/bench/run.sh [-n RUNS] [-j JOBS] [-w WORKDIR] [-b HARDGUARD]
 #     RUNS     timed runs of each tool on each corpus (default 5)
