@@ -123,14 +123,9 @@ void *hg_grammar_realloc(void *p, size_t n) {
   bool slab = hg_slab_owns(p);
   size_t u = slab ? hg_slab_size(p) : malloc_usable_size(p);
   if (u >= n) return p;
-  if (slab || (n <= HG_SLAB_MAX && hg_slab_on())) {  // into the slab, or out of it
-    void *q = hg_grammar_malloc(n);
-    memcpy(q, p, u);
-    hg_grammar_free(p);
-    return q;
-  }
   size_t c = class_of(n);
-  if (c < CLASSES && lists[c]) {
+  // Into the slab or out of it, or into a kept block: moved by hand; else malloc's realloc.
+  if (slab || (n <= HG_SLAB_MAX && hg_slab_on()) || (c < CLASSES && lists[c])) {
     void *q = hg_grammar_malloc(n);
     memcpy(q, p, u);
     hg_grammar_free(p);

@@ -40,7 +40,7 @@ char *_Atomic hg_slab__base;
 // chunk's header: every header lies at a multiple of 64 KB, so all of them share one set of the
 // caches, and a tree's blocks lie in dozens of chunks.
 static uint8_t lists_of[HG_SLAB_RANGE / HG_SLAB_CHUNK];
-_Static_assert(HG_SLAB_MAX / 8 <= UINT8_MAX, "a list's number fits a byte");
+_Static_assert(HG_SLAB_MAX / STEP <= UINT8_MAX, "a list's number fits a byte");
 static pthread_once_t reserved = PTHREAD_ONCE_INIT;
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;  // the range's bookkeeping below
 static size_t carved_bytes, usable_bytes;  // from the range's start: chunks handed out, usable
@@ -181,6 +181,26 @@ static void give_back(chunk **back, size_t n) {
   pthread_mutex_unlock(&lock);
 }
 
+// The chunks picked to give back, each once.
+struct picked {
+  chunk **back;
+  size_t n, cap;
+};
+
+// Picks c (NULL: none) if it is the thread's and every block carved from it is on its lists.
+static void pick(struct picked *to, chunk *c) {
+  if (!c || !mine(c) || c->back || c->tally != c->carved) return;
+  if (to->n == to->cap) {
+    size_t cap = to->cap ? 2 * to->cap : 64;
+    chunk **grown = realloc(to->back, cap * sizeof(*grown));
+    if (!grown) return;  // out of memory: not given back this time
+    to->back = grown;
+    to->cap = cap;
+  }
+  c->back = true;
+  to->back[to->n++] = c;
+}
+
 // The thread's chunks whose every carved block is on its lists (none carved, for the one it
 // carves from) are marked `back` and listed in *out, as many as it can hold.
 static size_t chunks_to_give_back(chunk ***out) {
@@ -193,26 +213,13 @@ static size_t chunks_to_give_back(chunk ***out) {
   for (size_t k = 1; k < SIZES; k++)
     for (void *p = lists[k]; p; p = *(void **)p)
       if (mine(chunk_of(p))) chunk_of(p)->tally++;
-  chunk **back = NULL;
-  size_t n = 0, cap = 0;
+  struct picked picked = {0};
   for (size_t k = 1; k < SIZES; k++) {
-    for (void *p = lists[k];; p = *(void **)p) {
-      chunk *c = p ? chunk_of(p) : carving[k];
-      if (c && mine(c) && !c->back && c->tally == c->carved) {
-        if (n == cap) {
-          chunk **grown = realloc(back, (cap ? 2 * cap : 64) * sizeof(*back));
-          if (!grown) break;  // out of memory: the rest are not given back this time
-          back = grown;
-          cap = cap ? 2 * cap : 64;
-        }
-        c->back = true;
-        back[n++] = c;
-      }
-      if (!p) break;
-    }
+    for (void *p = lists[k]; p; p = *(void **)p) pick(&picked, chunk_of(p));
+    pick(&picked, carving[k]);
   }
-  *out = back;
-  return n;
+  *out = picked.back;
+  return picked.n;
 }
 
 size_t hg_slab_trim(void) {
