@@ -48,7 +48,10 @@ static int setup_tree(void **state) {
   put("deep/a/b/c.py", "x = obj.\trun_example\t(1)\n");
   put("app/policies.py", "from sandbox.policy import (\n    Policy,\n    Other)\n\n"
                          "class Strict(Policy):\n    pass\nclass Both(base.Policy, Mixin):\n    pass\n");
-  put("odd.py/inner.py", "inner_call()\n");  // a directory named like a module is walked
+  put("odd.py/inner.py", "inner_call()\n");
+  // A file writes a call, an import and a base again and again: it is filed once under each.
+  put("dups/again.py", "import os, os.path\nfrom os import path\ntwice(1)\nother(2)\nx.twice(3)\ntwice (4)\n"
+                       "class A(Twin, Twin):\n    pass\n");  // a directory named like a module is walked
   // One buffer holds each file read in turn: a long file, then (its directory's files come before
   // its subdirectories) a short one, which must not be read with the long one's bytes past its end;
   // a file past 1 MiB is not read at all.
@@ -130,6 +133,17 @@ static void test_mentions__calls_in_python_files_only(void **state) {
   assert_true(has(files, n, "big/long.py"));
   hg_mentions_files(m, "huge_call", 9, &n, &why);
   assert_int_equal(n, 0);  // past 1 MiB: not read
+  files = hg_mentions_files(m, "twice", 5, &n, &why);
+  assert_int_equal(n, 1);
+  assert_true(has(files, n, "dups/again.py"));
+  files = hg_mentions_importers(m, "os", 2, &n);
+  assert_int_equal(n, 1);
+  assert_true(has(files, n, "dups/again.py"));
+  files = hg_mentions_importers(m, "path", 4, &n);
+  assert_int_equal(n, 1);
+  files = hg_mentions_subclasses(m, "Twin", 4, &n);
+  assert_int_equal(n, 1);
+  assert_string_equal(files[0], "A");
   hg_mentions_free(m);
 }
 

@@ -31,12 +31,13 @@ typedef struct {
 } multimap;
 
 struct hg_mentions {
-  hg_arena *arena;  // words, paths, class names
-  const char *why;  // non-NULL: not built, and why
+  hg_arena *arena;    // words, class names
+  char *paths;        // the listed paths, in walk order: a list of files is in the order of their addresses
+  const char *why;    // non-NULL: not built, and why
   size_t files, bytes;
-  multimap calls;   // a word written as a call -> the files writing it so
-  multimap bases;   // a word of a class's bases -> the classes written with it
-  hg_table imports; // "word\x1fpath" for each word of each file's import statements
+  hg_table taken;     // the path of each file taken -> its place in `paths`
+  multimap calls;     // a word written as a call -> the files writing it so
+  multimap bases;     // a word of a class's bases -> the classes written with it
   multimap importers; // a word of an import statement -> the files writing it so
 };
 
@@ -44,12 +45,13 @@ static bool word_char(char c) {
   return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
 }
 
-// Files `text` under the word s[0..n) (the table keeps a copy of the word: the file's bytes are
-// freed), unless it is already the last text there or the word holds `max` texts.
-static void file_under(hg_mentions *self, multimap *m, const char *s, size_t n, const char *text, size_t max) {
-  size_t *slot = hg_table_get(&m->index, s, n);
+// Files `text` under the word s[0..n) (hash h; the table keeps a copy of the word: the file's bytes
+// are freed), unless it is already the last text there or the word holds `max` texts.
+static void file_under(hg_mentions *self, multimap *m, const char *s, size_t n, uint64_t h, const char *text,
+                       size_t max) {
+  size_t *slot = hg_table_get_hashed(&m->index, s, n, h);
   if (!slot) {
-    slot = hg_table_put(&m->index, hg_arena_strndup(self->arena, s, n), n, NULL);
+    slot = hg_table_put_hashed(&m->index, hg_arena_strndup(self->arena, s, n), n, h, NULL);
     *slot = m->lists.len;
     HG_VEC_PUSH(&m->lists, (text_vec){0});
   }
@@ -78,20 +80,53 @@ static size_t word_end(const char *s, size_t a, size_t n) {
   return a;
 }
 
+// A word of a file where the reading found it, with its hash.
+typedef struct {
+  uint64_t hash;
+  uint32_t at, len;
+} word_at;
+typedef HG_VEC(word_at) words_at;
+
 // What reading a file found, in the order the table takes it in (one reading, whichever thread
-// does it; the table is made from the readings in walk order): a word written as a call ('c'), the
-// name of a class whose bases follow ('k'), a word of those bases ('b'), a word of an import
-// statement ('i'). Each is its kind, its length (4 bytes) and its bytes.
-static void note(hg_buf *ev, char kind, const char *s, size_t n) {
-  uint32_t len = (uint32_t)n;
+// does it; the table is made from the readings in walk order): in the file's order, the name of
+// each class whose bases follow ('k') and the words of those bases ('b'); then each word written as
+// a call ('c') and each word of an import statement ('i'), once each. Each is its kind, its hash
+// and its length (4 bytes each) and its bytes. The hashes are worked out by the reading's thread,
+// not by the one taking the reading into the table, which the threads do in turn.
+typedef struct {
+  hg_buf ev;
+  words_at calls, imports;  // found, noted each once when the file is read whole
+} reading;
+
+static void note(hg_buf *ev, char kind, const char *s, size_t n, uint64_t hash) {
+  uint32_t head[2] = {(uint32_t)hash, (uint32_t)n};
   hg_buf_putc(ev, kind);
-  hg_buf_add(ev, (const char *)&len, sizeof len);
+  hg_buf_add(ev, (const char *)head, sizeof head);
   hg_buf_add(ev, s, n);
+}
+
+static void found(words_at *w, const char *s, size_t a, size_t b) {
+  HG_VEC_PUSH(w, ((word_at){.hash = hg_table_hash(s + a, b - a), .at = (uint32_t)a, .len = (uint32_t)(b - a)}));
+}
+
+// Notes each word of `w` once, in the order the file first writes it: a file writes `self.x(` many
+// times, and the table takes it once.
+static void note_each_once(hg_buf *ev, char kind, words_at *w, const char *s) {
+  hg_table seen;
+  hg_table_init(&seen, NULL, w->len);
+  for (size_t i = 0; i < w->len; i++) {
+    bool added;
+    hg_table_put_hashed(&seen, s + w->items[i].at, w->items[i].len, w->items[i].hash, &added);
+    if (added)
+      note(ev, kind, s + w->items[i].at, w->items[i].len, w->items[i].hash);
+  }
+  hg_table_free(&seen);
+  w->len = 0;
 }
 
 // Every word followed (after blanks) by `(`: a call, a definition, or text that looks like one.
 // Found from each `(` backwards: most bytes of a file are no `(`, and memchr passes them quickly.
-static void read_calls(hg_buf *ev, const char *s, size_t n) {
+static void read_calls(reading *r, const char *s, size_t n) {
   for (const char *p = s, *end = s + n; p < end && (p = memchr(p, '(', (size_t)(end - p))); p++) {
     const char *b = p;
     while (b > s && (b[-1] == ' ' || b[-1] == '\t'))
@@ -100,14 +135,14 @@ static void read_calls(hg_buf *ev, const char *s, size_t n) {
     while (b > s && word_char(b[-1]))
       b--;
     if (b < e && !(*b >= '0' && *b <= '9'))
-      note(ev, 'c', b, (size_t)(e - b));
+      found(&r->calls, s, (size_t)(b - s), (size_t)(e - s));
   }
 }
 
 // The lines that start (after blanks) with `import`, `from` or `class`: the words a file imports
 // (modules and names alike: a filter, not a reading; a parenthesised list goes on to its `)`), and
 // each `class Name(Base, mod.Other):` with the words of its bases.
-static void read_lines(hg_buf *ev, const char *s, size_t n) {
+static void read_lines(reading *r, const char *s, size_t n) {
   for (size_t i = 0; i < n;) {
     const char *nl = memchr(s + i, '\n', n - i);
     size_t end = nl ? (size_t)(nl - s) : n;
@@ -132,7 +167,7 @@ static void read_lines(hg_buf *ev, const char *s, size_t n) {
         k++;
       bases = name_end > a && k < end && s[k] == '(';
       if (bases)
-        note(ev, 'k', s + a, name_end - a);
+        note(&r->ev, 'k', s + a, name_end - a, 0);
     }
     while ((import || bases) && k < end && !(bases && s[k] == ')')) {
       if (!word_char(s[k])) {
@@ -141,41 +176,34 @@ static void read_lines(hg_buf *ev, const char *s, size_t n) {
       }
       size_t a = k;
       k = word_end(s, k, end);
-      note(ev, bases ? 'b' : 'i', s + a, k - a);
+      if (bases)
+        note(&r->ev, 'b', s + a, k - a, hg_table_hash(s + a, k - a));
+      else
+        found(&r->imports, s, a, k);
     }
     i = end + 1;
   }
 }
 
 // Takes one file's reading into the table: each word under the file `path` (or, for bases, the
-// class), each once.
+// class).
 static void take(hg_mentions *self, const hg_buf *ev, const char *path) {
-  hg_buf key = {0};
   const char *cls = NULL;
   for (size_t at = 0; at < ev->len;) {
     char kind = ev->data[at];
-    uint32_t n;
-    memcpy(&n, ev->data + at + 1, sizeof n);
-    const char *w = ev->data + at + 1 + sizeof n;
-    at += 1 + sizeof n + n;
-    if (kind == 'c') {
-      file_under(self, &self->calls, w, n, path, SIZE_MAX);
-    } else if (kind == 'k') {
-      cls = hg_arena_strndup(self->arena, w, n);
-    } else if (kind == 'b') {
-      file_under(self, &self->bases, w, n, cls, MAX_SUBCLASSES);
-    } else {
-      key.len = 0;  // "word\x1fpath", put together by hand: a printf per word was 2 % of a run
-      hg_buf_add(&key, w, n);
-      hg_buf_putc(&key, '\x1f');
-      hg_buf_puts(&key, path);
-      if (!hg_table_get(&self->imports, key.data, key.len)) {
-        hg_table_put(&self->imports, hg_arena_strndup(self->arena, key.data, key.len), key.len, NULL);
-        file_under(self, &self->importers, w, n, path, SIZE_MAX);
-      }
-    }
+    uint32_t head[2];
+    memcpy(head, ev->data + at + 1, sizeof head);
+    const char *w = ev->data + at + 1 + sizeof head;
+    at += 1 + sizeof head + head[1];
+    if (kind == 'c')
+      file_under(self, &self->calls, w, head[1], head[0], path, SIZE_MAX);
+    else if (kind == 'i')
+      file_under(self, &self->importers, w, head[1], head[0], path, SIZE_MAX);
+    else if (kind == 'k')
+      cls = hg_arena_strndup(self->arena, w, head[1]);
+    else
+      file_under(self, &self->bases, w, head[1], head[0], cls, MAX_SUBCLASSES);
   }
-  hg_buf_free(&key);
 }
 
 static bool skipped(const char *name) {
@@ -184,7 +212,7 @@ static bool skipped(const char *name) {
 
 // One file of the walk: its path and, once read, its reading.
 typedef struct {
-  char *path;
+  char *path;          // in the table's `paths` once the walk is over
   hg_buf ev;
   size_t len;          // bytes read
   bool read;           // a regular file of at most MAX_FILE_BYTES, read whole
@@ -245,7 +273,7 @@ static void list(hg_mentions_job *job, const char *dir, int depth) {
 // reused from file to file, the size taken from the descriptor before the bytes are read, anything
 // but a regular file refused, a UTF-8 byte-order mark dropped as the scan drops it); a file past
 // 1 MiB is not read.
-static void read_one(hg_mentions_job *job, size_t i, hg_reader *reader) {
+static void read_one(hg_mentions_job *job, size_t i, hg_reader *reader, reading *r) {
   walked *f = &job->files.items[i];
   hg_source src;
   hg_error err;
@@ -253,8 +281,12 @@ static void read_one(hg_mentions_job *job, size_t i, hg_reader *reader) {
     return;
   f->read = true;
   f->len = src.len;
-  read_calls(&f->ev, src.data, src.len);
-  read_lines(&f->ev, src.data, src.len);
+  read_calls(r, src.data, src.len);
+  read_lines(r, src.data, src.len);
+  note_each_once(&r->ev, 'c', &r->calls, src.data);
+  note_each_once(&r->ev, 'i', &r->imports, src.data);
+  f->ev = r->ev;
+  r->ev = (hg_buf){0};
 }
 
 // Takes the readings that are there, in walk order, up to the first that is not: by one thread at
@@ -274,10 +306,10 @@ static void take_ready(hg_mentions_job *job, bool wait) {
         m->why = PAST_BUDGET;
         atomic_store(&job->stop, true);
       } else {
-        const char *kept = hg_arena_strndup(m->arena, f->path, strlen(f->path));
         m->files++;
         m->bytes += f->len;
-        take(m, &f->ev, kept);
+        *hg_table_put(&m->taken, f->path, strlen(f->path), NULL) = (uintptr_t)f->path;
+        take(m, &f->ev, f->path);
       }
     }
     hg_buf_free(&f->ev);
@@ -289,12 +321,26 @@ hg_mentions_job *hg_mentions_begin(const char *root) {
   hg_mentions_job *job = hg_xcalloc(1, sizeof(hg_mentions_job));
   hg_mentions *self = job->m = hg_xcalloc(1, sizeof(hg_mentions));
   self->arena = hg_arena_new();
+  hg_table_init(&self->taken, NULL, 0);
   hg_table_init(&self->calls.index, NULL, 0);
   hg_table_init(&self->bases.index, NULL, 0);
-  hg_table_init(&self->imports, NULL, 0);
   hg_table_init(&self->importers.index, NULL, 0);
   pthread_mutex_init(&job->merge, NULL);
   list(job, root && *root ? root : ".", 0);
+  // The paths, moved into one block in walk order: the table's lists of files are then in the
+  // order of their addresses, and hg_mentions_imports finds a file in one by halves.
+  size_t total = 0;
+  for (size_t i = 0; i < job->files.len; i++)
+    total += strlen(job->files.items[i].path) + 1;
+  char *at = self->paths = hg_xmalloc(total ? total : 1);
+  for (size_t i = 0; i < job->files.len; i++) {
+    walked *f = &job->files.items[i];
+    size_t n = strlen(f->path) + 1;
+    memcpy(at, f->path, n);
+    free(f->path);
+    f->path = at;
+    at += n;
+  }
   if (self->why)
     atomic_store(&job->stop, true);
   return job;
@@ -302,21 +348,22 @@ hg_mentions_job *hg_mentions_begin(const char *root) {
 
 void hg_mentions_read(hg_mentions_job *job) {
   hg_reader *reader = hg_reader_new();
+  reading r = {0};
   for (size_t i; (i = atomic_fetch_add(&job->next, 1)) < job->files.len;) {
     if (!atomic_load(&job->stop))
-      read_one(job, i, reader);
+      read_one(job, i, reader, &r);
     atomic_store_explicit(&job->files.items[i].done, true, memory_order_release);
     take_ready(job, false);
   }
+  free(r.calls.items);
+  free(r.imports.items);
   hg_reader_free(reader);
 }
 
 hg_mentions *hg_mentions_end(hg_mentions_job *job) {
   take_ready(job, true);  // every reader has returned: every reading is there, and taken (freed)
   hg_mentions *m = job->m;
-  for (size_t i = 0; i < job->files.len; i++)
-    free(job->files.items[i].path);
-  free(job->files.items);
+  free(job->files.items);  // their paths are the table's
   pthread_mutex_destroy(&job->merge);
   free(job);
   return m;
@@ -333,9 +380,10 @@ void hg_mentions_free(hg_mentions *self) {
     return;
   multimap_free(&self->calls);
   multimap_free(&self->bases);
-  hg_table_free(&self->imports);
   multimap_free(&self->importers);
+  hg_table_free(&self->taken);
   hg_arena_free(self->arena);
+  free(self->paths);
   free(self);
 }
 
@@ -357,11 +405,20 @@ const char *const *hg_mentions_importers(const hg_mentions *self, const char *wo
 }
 
 bool hg_mentions_imports(const hg_mentions *self, const char *path, const char *word, size_t len) {
-  hg_buf key = {0};
-  hg_buf_printf(&key, "%.*s\x1f%s", (int)len, word, path);
-  bool found = hg_table_get(&self->imports, key.data, key.len) != NULL;
-  hg_buf_free(&key);
-  return found;
+  const size_t *at = hg_table_get(&self->taken, path, strlen(path));
+  size_t n;
+  const char *const *files = at ? filed(&self->importers, word, len, &n) : NULL;
+  // The importers are in walk order, which is the order of their paths' addresses.
+  for (size_t lo = 0, hi = files ? n : 0; lo < hi;) {
+    size_t mid = lo + (hi - lo) / 2;
+    if ((uintptr_t)files[mid] == *at)
+      return true;
+    if ((uintptr_t)files[mid] < *at)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  return false;
 }
 
 const char *const *hg_mentions_subclasses(const hg_mentions *self, const char *base, size_t len, size_t *n) {
