@@ -39,6 +39,18 @@ size_t hg_projects_parsed(const hg_projects *self) {
   return n;
 }
 
+void hg_projects_lend(const hg_projects *self, bool (*busy)(void *ctx), void *ctx) {
+  for (int s = 0; self && s < hg_surface_count; s++)
+    if (self->of[s] && hg_surfaces[s]->project_lend)
+      hg_surfaces[s]->project_lend(self->of[s], busy, ctx);
+}
+
+void hg_projects_wake(const hg_projects *self) {
+  for (int s = 0; self && s < hg_surface_count; s++)
+    if (self->of[s] && hg_surfaces[s]->project_wake)
+      hg_surfaces[s]->project_wake(self->of[s]);
+}
+
 bool hg_projects_has_module(const hg_projects *self, const char *module) {
   for (int s = 0; self && s < hg_surface_count; s++)
     if (self->of[s] && hg_surfaces[s]->project_has_module && hg_surfaces[s]->project_has_module(self->of[s], module))

@@ -22,6 +22,11 @@ void *hg_projects_of(const hg_projects *self, hg_surface_id s);
 void hg_projects_overlay(hg_projects *self, const char *path, const char *bytes, size_t len);
 /** How many files were parsed for their definitions only, over every surface. */
 size_t hg_projects_parsed(const hg_projects *self);
+/** A worker of the scan out of files lends itself to every surface's state (its row's project_lend)
+ *  until `busy(ctx)` says no worker is checking files or the states' shared work is done; a worker
+ *  that runs out of files calls hg_projects_wake first. */
+void hg_projects_lend(const hg_projects *self, bool (*busy)(void *ctx), void *ctx);
+void hg_projects_wake(const hg_projects *self);
 /** Is `module` a module of the project, by some surface that knows modules? */
 bool hg_projects_has_module(const hg_projects *self, const char *module);
 

@@ -43,6 +43,7 @@ typedef struct {
   slot *slots;          // with a sink: one per path, else NULL
   atomic_size_t emitted;  // slots handed to the sink
   atomic_bool emitting;   // a thread is handing slots to the sink
+  atomic_uint busy;       // workers not yet out of files
 } job;
 
 typedef struct {
@@ -254,6 +255,16 @@ static bool scan_path(worker *w, size_t i) {
   return kept;
 }
 
+static bool busy(void *j) { return atomic_load(&((job *)j)->busy) > 0; }
+
+// A worker out of files lends itself to the project's work under way (the table of calls one of
+// the others asked for, or may yet ask for) until that is done or no worker is checking files.
+static void out_of_files(job *j) {
+  atomic_fetch_sub(&j->busy, 1);
+  hg_projects_wake(j->opts->projects);
+  hg_projects_lend(j->opts->projects, busy, j);
+}
+
 static void *run_worker(void *arg) {
   worker *w = arg;
   job *j = w->job;
@@ -262,6 +273,7 @@ static void *run_worker(void *arg) {
     check_deferred(w, false);
   }
   check_deferred(w, true);
+  out_of_files(j);
   return NULL;
 }
 
@@ -281,6 +293,7 @@ static void job_init(job *j, const hg_scan_options *opts, char *const *paths, si
   atomic_init(&j->next, 0);
   atomic_init(&j->emitted, 0);
   atomic_init(&j->emitting, false);
+  atomic_init(&j->busy, 1);
   pthread_mutex_init(&j->big, NULL);
   if (opts->sink && n) {
     j->slots = hg_xcalloc(n, sizeof(slot));
@@ -331,12 +344,15 @@ int hg_scan(const hg_scan_options *opts, char *const *paths, size_t n, hg_findin
   for (unsigned i = 0; i < jobs; i++) worker_init(&workers[i], &j);
   // Worker 0 runs on this thread; the others on their own: spares started ahead of the scan
   // (hg_scan_threads_ahead), or new ones.
-  for (unsigned i = 1; i < jobs; i++, started++)
+  for (unsigned i = 1; i < jobs; i++, started++) {
+    atomic_fetch_add(&j.busy, 1);  // before it runs: it may run out of files at once
     if (!hg_spare_take(&threads[i], run_worker, &workers[i]) &&
         pthread_create(&threads[i], NULL, run_worker, &workers[i]) != 0) {
+      atomic_fetch_sub(&j.busy, 1);
       rc = hg_error_set(err, "cannot start worker thread %u", i);
       break;
     }
+  }
   run_worker(&workers[0]);
   for (unsigned i = 1; i <= started; i++) pthread_join(threads[i], NULL);
   if (j.slots) {

@@ -63,6 +63,11 @@ typedef struct {
   // caller's file edited); NULL: the state reads no other file.
   void (*project_overlay)(void *project, const char *path, const char *bytes, size_t len);
   bool (*project_has_module)(void *project, const char *module); // a module (a builder) of the project?
+  // A worker of the scan out of files lends itself to the state's work under way (Python: reading
+  // files for the table of calls) while `busy(ctx)` says other workers are still checking files,
+  // and project_wake is called each time a worker runs out; NULL: the state has no work to share.
+  void (*project_lend)(void *project, bool (*busy)(void *ctx), void *ctx);
+  void (*project_wake)(void *project);
   const char *const *blocks;           // NULL-terminated node types that hold statements: a parse error is reported as
                                        // the statement of one of them that holds it
   bool bracket_limit;                  // files nesting brackets deeper than CPython allows are not parsed

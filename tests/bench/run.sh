@@ -5,6 +5,8 @@
 # `grep -rl` of the prefilter's trigger words over
 #   corpus A  four Debian packages as they ship (corpus_a.sh): mostly files without any site,
 #             so it measures reading, the prefilter and the few parses it lets through;
+#   corpus AP A and one module whose site takes its options from a parameter: the table of calls
+#             reads every Python file of A again to find the function's callers;
 #   corpus B  generated modules full of sites (corpus_b.py): parse, extract, resolve, judge;
 #   corpus C  real code that creates containers, from Debian packages (corpus_c.sh): docker-compose,
 #             buildbot, python3-docker, ansible's community.docker;
@@ -36,7 +38,7 @@ runs=5 jobs=$(nproc) work=/tmp/hardguard-bench hg=$repo/build/hardguard
 while getopts "n:j:w:b:" opt; do
   case $opt in
   n) runs=$OPTARG ;; j) jobs=$OPTARG ;; w) work=$OPTARG ;; b) hg=$OPTARG ;;
-  *) sed -n '2,17p' "$0" >&2; exit 2 ;;
+  *) sed -n '2,33p' "$0" >&2; exit 2 ;;
   esac
 done
 hg=$(cd "$(dirname "$hg")" && pwd)/$(basename "$hg")
@@ -83,7 +85,18 @@ for w in "${words[@]}"; do grep_args+=(-e "$w"); done
 
 py_list() { find "$1" -name '*.py' -type f | sort; }
 bytes_of() { py_list "$1" | tr '\n' '\0' | du -cb --files0-from=- | tail -1 | cut -f1; }
-A=$work/A B=$work/B C=$work/C G=$work/G T=$work/T
+A=$work/A B=$work/B C=$work/C G=$work/G T=$work/T AP=$work/AP
+# Corpus AP: A's files (hard links) and one module more, whose site takes its options from a
+# parameter of its function: to find that function's callers, the table of calls reads every
+# Python file of the project once more (docs/performance.md).
+if [ ! -f "$AP/.done" ]; then
+  log "corpus AP (A, and a site whose options come from a parameter)"
+  rm -rf "$AP" && cp -al "$A" "$AP" && mkdir -p "$AP/zz_param"
+  printf '%s\n' 'import docker' '' '' 'def start(image, **options):' '    client = docker.from_env()' \
+    '    return client.containers.run(image, **options)' '' '' 'def main():' \
+    '    start("alpine", network_mode="none")' >"$AP/zz_param/runner.py"
+  touch "$AP/.done"
+fi
 # Corpora G and T: their files, and the trigger words of the go and javascript prefilters.
 go_list() { find "$1" -name '*.go' -type f | sort; }
 ts_list() { find "$1" -type f \( -name '*.js' -o -name '*.mjs' -o -name '*.cjs' -o -name '*.ts' -o -name '*.mts' -o -name '*.tsx' \) | sort; }
@@ -156,6 +169,7 @@ for r in $(seq 1 "$runs"); do
     timed "$corpus.grep" "0 1" grep -rlF --include='*.py' "${grep_args[@]}" "$dir"
     [ "$jobs" -gt 1 ] && timed "$corpus.hg1" "0 1" "$hg" -q --format json -j 1 "$dir"
   done
+  timed AP.hg "0 1" "$hg" -q --format json -j "$jobs" "$AP"
   # The parse floor as a run: a fresh process that reads and parses exactly the files hardguard
   # parses, timed as hardguard is (exec, reading, parsing, exit; no round warmed by another).
   # Each right after it: with each tree's nodes visited once (-w), what any sound check adds to
@@ -260,6 +274,7 @@ row A.hg "A  hardguard -j $jobs"
 row A.hg1 "A  hardguard -j 1"
 row A.ag "A  ast-grep"
 row A.grep "A  grep -rl"
+row AP.hg "AP hardguard -j $jobs"
 row B.hg "B  hardguard -j $jobs"
 row B.hg1 "B  hardguard -j 1"
 row B.ag "B  ast-grep"
@@ -301,6 +316,8 @@ echo "hardguard on B: $thrB MB/s"
 echo "corpus D, $d_sites sites, -j $jobs: $d_secs s, peak RSS $(awk -v k="$d_kb" 'BEGIN {printf "%.1f", k / 1024}') MB"
 e1=$(median E1.hg) e4=$(median E4.hg)
 echo "corpus E (builder configured), -j $jobs: $(cat "$tmp/E1.idx") modules indexed $(secs "$e1") s, $(stat_of E1.hg m | awk '{printf "%.1f", $3 / 1024}') MB; $(cat "$tmp/E4.idx") modules indexed $(secs "$e4") s, $(stat_of E4.hg m | awk '{printf "%.1f", $3 / 1024}') MB; 4x the modules: $(ratio "$e4" "$e1")x the time"
+hgAP=$(median AP.hg)
+echo "corpus AP (A and one site whose options come from a parameter: the table of calls reads A's Python files again): $(secs "$hgAP") s, $(ratio "$hgAP" "$hgA")x A's run, peak RSS $(stat_of AP.hg m | awk '{printf "%.1f", $3 / 1024}') MB"
 [ ! -f "$tmp/A.hg1.t" ] || echo "scaling -j 1 -> -j $jobs: A $(ratio "$(median A.hg1)" "$hgA")x, B $(ratio "$(median B.hg1)" "$hgB")x"
 echo
 okA1=$(awk -v a="$hgA" -v b="$grA" 'BEGIN {print (a <= 2 * b) ? 1 : 0}')

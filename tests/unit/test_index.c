@@ -1,8 +1,10 @@
 // Unit tests for project/index.c: modules found by dotted name under the config's directory, its
 // src/, and the importing script's directory; packages, namespace packages, each module parsed
 // once; and module names of paths.
+#include <pthread.h>
 #include <setjmp.h>
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -208,6 +210,59 @@ static void test_index__module_names_of_paths(void **state) {
   hg_arena_free(a);
 }
 
+// A worker of the scan out of files (hg_index_lend), while another is still checking files.
+typedef struct {
+  hg_index *ix;
+  atomic_bool busy, returned;
+} lender;
+
+static bool others_busy(void *ctx) { return atomic_load(&((lender *)ctx)->busy); }
+
+static void *lend(void *ctx) {
+  lender *l = ctx;
+  hg_index_lend(l->ix, others_busy, l);
+  atomic_store(&l->returned, true);
+  return NULL;
+}
+
+static void test_index__a_worker_out_of_files_lends_itself(void **state) {
+  tree *t = *state;
+  // No other worker busy, no table asked for: it returns at once.
+  hg_index *ix = hg_index_new(t->rules, t->config, t->dir);
+  lender l = {.ix = ix};
+  lend(&l);
+  assert_true(atomic_load(&l.returned));
+  // Another worker busy: it waits, and reads with the table's build when that worker asks for the
+  // table, returning once the table is made, with the other worker still busy.
+  atomic_store(&l.returned, false);
+  atomic_store(&l.busy, true);
+  pthread_t th;
+  assert_int_equal(pthread_create(&th, NULL, lend, &l), 0);
+  usleep(50 * 1000);
+  assert_false(atomic_load(&l.returned));
+  size_t n;
+  const char *why = NULL;
+  const char *const *files = hg_index_calling(ix, "sandbox_kwargs", 14, &n, &why);
+  assert_null(why);
+  assert_int_equal(n, 1);
+  assert_true(ends_with(files[0], "/tools/helper.py"));
+  pthread_join(th, NULL);
+  assert_true(atomic_load(&l.returned));
+  hg_index_free(ix);
+  // Another worker busy, then out of files too without asking: woken, it returns.
+  ix = hg_index_new(t->rules, t->config, t->dir);
+  l = (lender){.ix = ix};
+  atomic_store(&l.busy, true);
+  assert_int_equal(pthread_create(&th, NULL, lend, &l), 0);
+  usleep(20 * 1000);
+  assert_false(atomic_load(&l.returned));
+  atomic_store(&l.busy, false);
+  hg_index_wake(ix);
+  pthread_join(th, NULL);
+  assert_true(atomic_load(&l.returned));
+  hg_index_free(ix);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_index__finds_modules_by_dotted_name),
@@ -216,6 +271,7 @@ int main(void) {
       cmocka_unit_test(test_index__each_module_parsed_once),
       cmocka_unit_test(test_index__the_held_file_is_not_parsed_again),
       cmocka_unit_test(test_index__module_names_of_paths),
+      cmocka_unit_test(test_index__a_worker_out_of_files_lends_itself),
   };
   return cmocka_run_group_tests_name("index", tests, setup_tree, teardown_tree);
 }

@@ -15,6 +15,8 @@ static size_t project_parsed(void *project) { return hg_index_parsed(project); }
 static void project_overlay(void *project, const char *path, const char *bytes, size_t len) {
   hg_index_overlay(project, path, bytes, len);
 }
+static void project_lend(void *project, bool (*busy)(void *ctx), void *ctx) { hg_index_lend(project, busy, ctx); }
+static void project_wake(void *project) { hg_index_wake(project); }
 static bool project_has_module(void *project, const char *module) {
   return hg_index_has_module(project, module, strlen(module));
 }
@@ -39,5 +41,7 @@ const hg_surface hg_surface_python = {.id = "python",
                                     .project_parsed = project_parsed,
                                     .project_overlay = project_overlay,
                                     .project_has_module = project_has_module,
+                                    .project_lend = project_lend,
+                                    .project_wake = project_wake,
                                     .bracket_limit = true,
                                     .comment_run_limit = true};

@@ -49,7 +49,7 @@ struct hg_index {
   pthread_mutex_t mentions_lock; // guards the three below: a question on modules need not wait for it
   hg_mentions_job *mentions_job; // being built, by mentions_readers threads at once
   unsigned mentions_readers;
-  pthread_cond_t mentions_made;  // the table is there
+  pthread_cond_t mentions_made;  // the table is there, a build began, or a worker ran out of files
   char *overlay_real, *overlay; // hg_index_overlay: this file (real path) is read as these bytes
   size_t overlay_len;
 };
@@ -330,33 +330,58 @@ const char *hg_module_name_of(hg_arena *arena, const char *root, const char *pat
   return hg_module_name(arena, hg_package_of(arena, root, path), path);
 }
 
+// Reads files with the table's build under way, beside the threads already reading; the last to
+// finish makes the table. Called and returns with mentions_lock held, the table made.
+static void read_with_build(hg_index *self) {
+  hg_mentions_job *job = self->mentions_job;
+  self->mentions_readers++;
+  pthread_mutex_unlock(&self->mentions_lock);
+  hg_mentions_read(job);
+  pthread_mutex_lock(&self->mentions_lock);
+  if (--self->mentions_readers == 0) {
+    self->mentions = hg_mentions_end(job);
+    self->mentions_job = NULL;
+    pthread_cond_broadcast(&self->mentions_made);
+  }
+  while (!self->mentions) pthread_cond_wait(&self->mentions_made, &self->mentions_lock);
+}
+
 // The table of calls, built on the first question (reading every Python file of the project: the
 // other workers' questions on modules go on meanwhile, under the index's own lock). A worker that
 // asks while it is being built reads files beside the one that began it, instead of waiting for
-// it; the last to finish makes the table.
+// it, and so does a worker out of files (hg_index_lend).
 static const hg_mentions *mentions_of(hg_index *self) {
   pthread_mutex_lock(&self->mentions_lock);
   if (!self->mentions && !self->mentions_job) {
     char real[PATH_MAX];
     const char *croot = self->config->root && *self->config->root ? self->config->root : ".";
     self->mentions_job = hg_mentions_begin(realpath(croot, real) ? real : croot);
+    pthread_cond_broadcast(&self->mentions_made);  // a build to lend a hand to
   }
-  hg_mentions_job *job = self->mentions ? NULL : self->mentions_job;
-  if (job) {
-    self->mentions_readers++;
-    pthread_mutex_unlock(&self->mentions_lock);
-    hg_mentions_read(job);
-    pthread_mutex_lock(&self->mentions_lock);
-    if (--self->mentions_readers == 0) {
-      self->mentions = hg_mentions_end(job);
-      self->mentions_job = NULL;
-      pthread_cond_broadcast(&self->mentions_made);
-    }
-    while (!self->mentions) pthread_cond_wait(&self->mentions_made, &self->mentions_lock);
-  }
+  if (!self->mentions)
+    read_with_build(self);
   const hg_mentions *m = self->mentions;
   pthread_mutex_unlock(&self->mentions_lock);
   return m;
+}
+
+void hg_index_lend(hg_index *self, bool (*busy)(void *ctx), void *ctx) {
+  pthread_mutex_lock(&self->mentions_lock);
+  while (!self->mentions) {
+    if (self->mentions_job)
+      read_with_build(self);
+    else if (busy(ctx))
+      pthread_cond_wait(&self->mentions_made, &self->mentions_lock);
+    else
+      break;
+  }
+  pthread_mutex_unlock(&self->mentions_lock);
+}
+
+void hg_index_wake(hg_index *self) {
+  pthread_mutex_lock(&self->mentions_lock);
+  pthread_cond_broadcast(&self->mentions_made);
+  pthread_mutex_unlock(&self->mentions_lock);
 }
 
 const char *const *hg_index_calling(hg_index *self, const char *name, size_t len, size_t *n, const char **why) {

@@ -78,6 +78,13 @@ const hg_module *hg_index_module_at(hg_index *self, const char *path);
  *  question. Thread-safe. */
 bool hg_index_calls(hg_index *self, const hg_module *m, const char *name, size_t len, const TSNode **calls,
                     size_t *n);
+/** A worker of the scan with no file left lends itself to the table of calls: it reads files with
+ *  the table's build while one is under way, and while `busy(ctx)` says other workers are still
+ *  checking files (one may yet ask for the table) it waits for a build to begin; it returns when
+ *  the table is made or no worker is busy. Each worker that runs out of files calls
+ *  hg_index_wake, so that the waiting ones look at `busy` again. Thread-safe. */
+void hg_index_lend(hg_index *self, bool (*busy)(void *ctx), void *ctx);
+void hg_index_wake(hg_index *self);
 /** How many modules were parsed for definitions so far. */
 size_t hg_index_parsed(const hg_index *self);
 
