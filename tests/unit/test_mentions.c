@@ -49,6 +49,12 @@ static int setup_tree(void **state) {
   put("app/policies.py", "from sandbox.policy import (\n    Policy,\n    Other)\n\n"
                          "class Strict(Policy):\n    pass\nclass Both(base.Policy, Mixin):\n    pass\n");
   put("odd.py/inner.py", "inner_call()\n");
+  // Indented imports and classes: by spaces (eight, sixteen, some past eight), tabs, both; a line
+  // of blanks only, and words that only begin like the three.
+  put("indent/deep.py", "def f():\n        import eight_mod\n                import sixteen_mod\n"
+                        "             from thirteen_mod import x\n\t  \tfrom tabbed_mod import y\n        \n"
+                        "        importer_mod = 1\n          classy = 2\n            class Inner(DeepBase):\n"
+                        "                pass\n        fromage(3)\n");
   // A file writes a call, an import and a base again and again: it is filed once under each.
   put("dups/again.py", "import os, os.path\nfrom os import path\ntwice(1)\nother(2)\nx.twice(3)\ntwice (4)\n"
                        "class A(Twin, Twin):\n    pass\n");  // a directory named like a module is walked
@@ -141,6 +147,17 @@ static void test_mentions__calls_in_python_files_only(void **state) {
   assert_true(has(files, n, "dups/again.py"));
   files = hg_mentions_importers(m, "path", 4, &n);
   assert_int_equal(n, 1);
+  const char *const want[] = {"eight_mod", "sixteen_mod", "thirteen_mod", "tabbed_mod", "x", "y"};
+  for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
+    files = hg_mentions_importers(m, want[i], strlen(want[i]), &n);
+    assert_int_equal(n, 1);
+    assert_true(has(files, n, "indent/deep.py"));
+  }
+  assert_null(hg_mentions_importers(m, "importer_mod", 12, &n));
+  assert_null(hg_mentions_importers(m, "fromage", 7, &n));
+  files = hg_mentions_subclasses(m, "DeepBase", 8, &n);
+  assert_int_equal(n, 1);
+  assert_string_equal(files[0], "Inner");
   files = hg_mentions_subclasses(m, "Twin", 4, &n);
   assert_int_equal(n, 1);
   assert_string_equal(files[0], "A");

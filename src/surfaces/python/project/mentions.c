@@ -147,10 +147,16 @@ static void read_lines(reading *r, const char *s, size_t n) {
     const char *nl = memchr(s + i, '\n', n - i);
     size_t end = nl ? (size_t)(nl - s) : n;
     size_t k = i;
+    // Its indentation: eight bytes at a time while they are spaces (most of a file's lines are
+    // indented, and few start with one of the three words).
+    for (uint64_t w; k + 8 <= end && (memcpy(&w, s + k, 8), w == UINT64_C(0x2020202020202020));)
+      k += 8;
     while (k < end && (s[k] == ' ' || s[k] == '\t'))
       k++;
-    bool import = (end - k > 7 && !memcmp(s + k, "import ", 7)) || (end - k > 5 && !memcmp(s + k, "from ", 5));
-    bool cls = end - k > 6 && !memcmp(s + k, "class ", 6);
+    char c = k < end ? s[k] : '\0';
+    bool import = (c == 'i' && end - k > 7 && !memcmp(s + k, "import ", 7)) ||
+                  (c == 'f' && end - k > 5 && !memcmp(s + k, "from ", 5));
+    bool cls = c == 'c' && end - k > 6 && !memcmp(s + k, "class ", 6);
     if (import && memchr(s + k, '(', end - k) && !memchr(s + k, ')', end - k)) {
       const char *close = memchr(s + end, ')', n - end);
       end = close ? (size_t)(close - s) : n;
