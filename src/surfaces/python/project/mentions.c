@@ -22,12 +22,21 @@
 #define MAX_LISTED (4 * (size_t)HG_MENTIONS_MAX_FILES)
 static const char PAST_BUDGET[] = "the project's Python files are past hardguard's budget for finding calls";
 
-typedef HG_VEC(const char *) text_vec;
+// The texts (paths, class names) filed under one word, each once. Most words of a project are
+// written by one file only (on corpus A, some 60,000 of 86,000): its text is kept in the list,
+// and an array is made for a second one, grown from two.
+typedef struct {
+  union {
+    const char **items; // cap > 0
+    const char *one;    // cap == 0 and len == 1
+  };
+  size_t len, cap;
+} text_list;
 
-// A word and the texts (paths, class names) filed under it, each once.
+// A word and the texts filed under it.
 typedef struct {
   hg_table index;        // word -> index into lists
-  HG_VEC(text_vec) lists;
+  HG_VEC(text_list) lists;
 } multimap;
 
 struct hg_mentions {
@@ -45,6 +54,8 @@ static bool word_char(char c) {
   return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
 }
 
+static const char *const *texts_of(const text_list *l) { return l->cap ? l->items : &l->one; }
+
 // Files `text` under the word s[0..n) (hash h; the table keeps a copy of the word: the file's bytes
 // are freed), unless it is already the last text there or the word holds `max` texts.
 static void file_under(hg_mentions *self, multimap *m, const char *s, size_t n, uint64_t h, const char *text,
@@ -53,22 +64,36 @@ static void file_under(hg_mentions *self, multimap *m, const char *s, size_t n, 
   if (!slot) {
     slot = hg_table_put_hashed(&m->index, hg_arena_strndup(self->arena, s, n), n, h, NULL);
     *slot = m->lists.len;
-    HG_VEC_PUSH(&m->lists, (text_vec){0});
+    HG_VEC_PUSH(&m->lists, (text_list){0});
   }
-  text_vec *l = &m->lists.items[*slot];
-  if ((!l->len || l->items[l->len - 1] != text) && l->len < max)
-    HG_VEC_PUSH(l, text);
+  text_list *l = &m->lists.items[*slot];
+  if ((l->len && texts_of(l)[l->len - 1] == text) || l->len >= max)
+    return;
+  if (!l->len) {
+    l->one = text;
+  } else {
+    if (l->len == l->cap || !l->cap) {
+      const char *first = l->cap ? NULL : l->one;
+      l->cap = l->cap ? l->cap * 2 : 2;
+      l->items = hg_xrealloc(first ? NULL : l->items, l->cap * sizeof(const char *));
+      if (first)
+        l->items[0] = first;
+    }
+    l->items[l->len] = text;
+  }
+  l->len++;
 }
 
 static const char *const *filed(const multimap *m, const char *word, size_t len, size_t *n) {
   const size_t *at = hg_table_get(&m->index, word, len);
   *n = at ? m->lists.items[*at].len : 0;
-  return at ? (const char *const *)m->lists.items[*at].items : NULL;
+  return at ? texts_of(&m->lists.items[*at]) : NULL;
 }
 
 static void multimap_free(multimap *m) {
   for (size_t i = 0; i < m->lists.len; i++)
-    free(m->lists.items[i].items);
+    if (m->lists.items[i].cap)
+      free(m->lists.items[i].items);
   free(m->lists.items);
   hg_table_free(&m->index);
 }
