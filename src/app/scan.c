@@ -255,14 +255,14 @@ static bool scan_path(worker *w, size_t i) {
   return kept;
 }
 
-static bool busy(void *j) { return atomic_load(&((job *)j)->busy) > 0; }
+static bool workers_busy(void *j) { return atomic_load(&((job *)j)->busy) > 0; }
 
 // A worker out of files lends itself to the project's work under way (the table of calls one of
 // the others asked for, or may yet ask for) until that is done or no worker is checking files.
 static void out_of_files(job *j) {
   atomic_fetch_sub(&j->busy, 1);
   hg_projects_wake(j->opts->projects);
-  hg_projects_lend(j->opts->projects, busy, j);
+  hg_projects_lend(j->opts->projects, workers_busy, j);
 }
 
 static void *run_worker(void *arg) {

@@ -71,13 +71,16 @@ static void file_under(hg_mentions *self, multimap *m, const char *s, size_t n, 
     return;
   if (!l->len) {
     l->one = text;
+  } else if (!l->cap) {  // a second text: the first moves into an array
+    const char *first = l->one;
+    l->items = hg_xmalloc(2 * sizeof(const char *));
+    l->items[0] = first;
+    l->items[1] = text;
+    l->cap = 2;
   } else {
-    if (l->len == l->cap || !l->cap) {
-      const char *first = l->cap ? NULL : l->one;
-      l->cap = l->cap ? l->cap * 2 : 2;
-      l->items = hg_xrealloc(first ? NULL : l->items, l->cap * sizeof(const char *));
-      if (first)
-        l->items[0] = first;
+    if (l->len == l->cap) {
+      l->cap *= 2;
+      l->items = hg_xrealloc(l->items, l->cap * sizeof(const char *));
     }
     l->items[l->len] = text;
   }
@@ -137,6 +140,8 @@ static void found(words_at *w, const char *s, size_t a, size_t b) {
 // Notes each word of `w` once, in the order the file first writes it: a file writes `self.x(` many
 // times, and the table takes it once.
 static void note_each_once(hg_buf *ev, char kind, words_at *w, const char *s) {
+  if (!w->len)
+    return;  // no word of that kind (a file without imports): no table to make
   hg_table seen;
   hg_table_init(&seen, NULL, w->len);
   for (size_t i = 0; i < w->len; i++) {
