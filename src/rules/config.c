@@ -212,9 +212,26 @@ int hg_config_load(hg_config **out, const char *path, hg_error *err) {
   return rc;
 }
 
+// `dir` followed by `ups` "/.." and then `tail` (may be "").
+static char *up_from(const char *dir, size_t ups, const char *tail) {
+  hg_buf b = {0};
+  hg_buf_puts(&b, dir);
+  for (size_t i = 0; i < ups; i++) hg_buf_puts(&b, "/..");
+  hg_buf_puts(&b, tail);
+  return hg_buf_detach(&b);
+}
+
+static bool has_entry(const char *dir, const char *name) {
+  char *candidate = hg_xasprintf("%s/%s", dir, name);
+  bool found = access(candidate, F_OK) == 0;
+  free(candidate);
+  return found;
+}
+
 int hg_config_discover(hg_config **out, const char *start, hg_error *err) {
   struct stat st;
-  char *dir = (stat(start, &st) == 0 && S_ISDIR(st.st_mode)) ? hg_xstrdup(start) : hg_path_dir(start);
+  bool file = !(stat(start, &st) == 0 && S_ISDIR(st.st_mode));
+  char *dir = file ? hg_path_dir(start) : hg_xstrdup(start);
   // Walk up through the real path so that "." and relative paths reach the repository root,
   // but report the config under the name the user reached it by.
   char real[PATH_MAX];
@@ -223,26 +240,25 @@ int hg_config_discover(hg_config **out, const char *start, hg_error *err) {
     free(dir);
     return 0;
   }
-  size_t ups = 0;
+  size_t ups = 0, git_ups = SIZE_MAX;  // the nearest ancestor with a .git entry, if any
   for (;;) {
-    char *candidate = hg_xasprintf("%s/.hardguard.yml", real);
-    bool found = access(candidate, F_OK) == 0;
-    free(candidate);
-    if (found) break;
+    if (has_entry(real, ".hardguard.yml")) break;
+    if (git_ups == SIZE_MAX && has_entry(real, ".git")) git_ups = ups;
     char *slash = strrchr(real, '/');
     if (!slash || slash == real) {
-      *out = hg_config_empty(dir);
+      // No config file: the project is the directory named, or for a file (a pre-commit hook's
+      // staged `pkg/lib.py`) the git work tree holding it, whose other files call it and whose
+      // packages name it; outside one, the file's directory.
+      char *root = file && git_ups != SIZE_MAX ? up_from(dir, git_ups, "") : hg_xstrdup(dir);
+      *out = hg_config_empty(root);
+      free(root);
       free(dir);
       return 0;
     }
     *slash = '\0';
     ups++;
   }
-  hg_buf b = {0};
-  hg_buf_puts(&b, dir);
-  for (size_t i = 0; i < ups; i++) hg_buf_puts(&b, "/..");
-  hg_buf_puts(&b, "/.hardguard.yml");
-  char *path = hg_buf_detach(&b);
+  char *path = up_from(dir, ups, "/.hardguard.yml");
   free(dir);
   int rc = hg_config_load(out, path, err);
   free(path);

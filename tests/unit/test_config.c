@@ -331,6 +331,51 @@ static void test_config__discover_none_gives_an_empty_config(void **state) {
   free(a);
 }
 
+// No config file: a directory named is the project; a file named belongs to the git work tree
+// holding it (its nearest ancestor with a .git entry: a directory, or a worktree's file), spelled
+// from the file's directory; outside one, the file's directory is the project.
+static void test_config__discover_none_roots_a_file_at_its_git_work_tree(void **state) {
+  tmp *t = *state;
+  if (access("/tmp/.hardguard.yml", F_OK) == 0 || access("/.hardguard.yml", F_OK) == 0 ||
+      access("/tmp/.git", F_OK) == 0 || access("/.git", F_OK) == 0) {
+    print_message("skipped: a .hardguard.yml or .git exists in /tmp or /\n");
+    skip();
+  }
+  free(make_dir(t->dir, "top"));
+  free(make_dir(t->dir, "top/a"));
+  char *b = make_dir(t->dir, "top/a/b");
+  char *file = write_file(b, "x.py", "print(1)\n");
+  struct {
+    const char *start;
+    const char *root;  // NULL: b
+  } cases[] = {{file, NULL}, {b, NULL}};
+  for (int round = 0; round < 4; round++) {
+    if (round == 1) free(make_dir(t->dir, "top/.git"));
+    if (round == 2) free(write_file(t->dir, "top/a/.git", "gitdir: elsewhere\n"));  // the nearest wins
+    if (round == 3) {
+      char *gitfile = hg_xasprintf("%s/top/a/.git", t->dir);
+      assert_int_equal(unlink(gitfile), 0);
+      free(gitfile);
+      char *gitdir = hg_xasprintf("%s/top/.git", t->dir);
+      assert_int_equal(rmdir(gitdir), 0);
+      free(gitdir);
+    }
+    cases[0].root = round == 1 ? "/../.." : round == 2 ? "/.." : NULL;
+    for (size_t i = 0; i < 2; i++) {
+      hg_config *c = NULL;
+      hg_error err = {{0}};
+      assert_int_equal(hg_config_discover(&c, cases[i].start, &err), 0);
+      assert_null(c->path);
+      char *want = hg_xasprintf("%s%s", b, cases[i].root ? cases[i].root : "");
+      assert_string_equal(c->root, want);
+      free(want);
+      hg_config_free(c);
+    }
+  }
+  free(file);
+  free(b);
+}
+
 static void test_config__discover_from_a_missing_path(void **state) {
   tmp *t = *state;
   char *gone = hg_xasprintf("%s/no/such/dir/x.py", t->dir);
@@ -470,6 +515,7 @@ int main(void) {
       TMP_TEST(test_config__discover_in_the_directory_itself),
       TMP_TEST(test_config__discover_in_an_ancestor),
       TMP_TEST(test_config__discover_none_gives_an_empty_config),
+      TMP_TEST(test_config__discover_none_roots_a_file_at_its_git_work_tree),
       TMP_TEST(test_config__discover_from_a_missing_path),
       TMP_TEST(test_config__discover_reports_a_broken_config),
       cmocka_unit_test(test_config__excludes_relative_to_dot),
