@@ -256,19 +256,19 @@ void hg_check_source(hg_checker *self, hg_surface_id surface, const hg_ruleset *
       HG_VEC_PUSH(errors, e);
       return;
     }
-    hg_pos first;
-    if (hg_extract_first_error(tree, src, &first)) {
-      hg_file_error e = {.path = hg_xstrdup(src->path),
-                         .kind = HG_FILE_SYNTAX,
-                         .line = first.line,
-                         .col = first.col,
-                         .message = hg_xasprintf("syntax error at %u:%u; sites in the valid parts were judged",
-                                                 first.line, first.col)};
-      HG_VEC_PUSH(errors, e);
-    }
   }
-  hg_sites sites;
+  hg_sites sites = {0};
   sf->extract(self->extractor, rules, config, project, src, tree, self->arena, &sites);
+  hg_pos first;
+  if (tree && !sites.errors_read && hg_extract_first_error(tree, src, &first)) {
+    hg_file_error e = {.path = hg_xstrdup(src->path),
+                       .kind = HG_FILE_SYNTAX,
+                       .line = first.line,
+                       .col = first.col,
+                       .message = hg_xasprintf("syntax error at %u:%u; sites in the valid parts were judged",
+                                               first.line, first.col)};
+    HG_VEC_PUSH(errors, e);
+  }
   if (sites.syntax_error) {
     hg_file_error e = {.path = hg_xstrdup(src->path),
                        .kind = HG_FILE_SYNTAX,

@@ -144,6 +144,9 @@ typedef struct hg_sites {
   // A surface read without tree-sitter (YAML) says here where the file stopped being readable:
   const char *syntax_error;  // NULL, or the message (in the arena)
   hg_pos syntax_at;
+  // The tree's errors are forms of the file's own format, read as the program that runs it reads
+  // them (devcontainer.json's trailing commas): no syntax warning for them.
+  bool errors_read;
 } hg_sites;
 
 #endif

@@ -175,6 +175,7 @@ void hg_extract__error_regions_read(hg_extractor *self, const hg_ruleset *rules,
 
 void hg_extract__finish(hg_sites *out, hg_arena *arena, hg_site_vec *sites, hg_marker_vec *markers) {
   out->syntax_error = NULL;
+  out->errors_read = false;
   out->len = sites->len;
   out->items = hg_arena_alloc(arena, (sites->len ? sites->len : 1) * sizeof(hg_site));
   if (sites->len)

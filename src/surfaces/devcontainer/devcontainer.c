@@ -24,6 +24,67 @@ typedef struct {
 
 static uint32_t line_of(TSNode n) { return ts_node_start_point(n).row + 1; }
 
+// An element of an array as the CLI reads it: not a comment, nor what the parser made of a
+// trailing comma (a missing value, or an error holding the comma: see only_trailing_commas).
+static bool is_item(TSNode n) { return !hg_node_is(n, "comment") && !ts_node_is_missing(n) && !hg_node_is(n, "ERROR"); }
+
+typedef HG_VEC(TSNode) node_vec;
+
+// Is kids[i] (an ERROR or MISSING node) a trailing comma, `[1, 2,]` or `{"a": 1,}`: a comma after a
+// value or pair, before the closing bracket, comments aside? The parser makes it a missing value
+// (in an array) or an error holding the comma alone. Judged among its siblings: libtree-sitter
+// finds no sibling or parent of a missing node.
+static bool trailing_comma(const dc_ctx *c, const TSNode *kids, size_t n, size_t i) {
+  size_t k = i + 1;
+  while (k < n && hg_node_is(kids[k], "comment"))
+    k++;
+  if (k == n || !(hg_node_is(kids[k], "]") || hg_node_is(kids[k], "}")))
+    return false;
+  TSNode e = kids[i];
+  size_t j = i;  // kids[j - 1] is the next to look at, backwards
+  if (ts_node_is_missing(e)) {
+    while (j > 0 && hg_node_is(kids[j - 1], "comment"))
+      j--;
+    if (j == 0 || !hg_node_is(kids[j - 1], ","))
+      return false;
+    j--;
+  } else if (ts_node_end_byte(e) != ts_node_start_byte(e) + 1 || c->src->data[ts_node_start_byte(e)] != ',') {
+    return false;
+  }
+  while (j > 0 && hg_node_is(kids[j - 1], "comment"))
+    j--;
+  return j > 0 && ts_node_is_named(kids[j - 1]) && !ts_node_is_missing(kids[j - 1]) && !hg_node_is(kids[j - 1], "ERROR");
+}
+
+// Does `top` parse but for trailing commas? The Dev Containers CLI reads devcontainer.json with
+// jsonc-parser, which takes `[1, 2,]` as [1, 2] and `{"a": 1,}` as {"a": 1} (VS Code's templates
+// write them); any other error is one. The nodes holding errors are kept on a stack of their own:
+// the nesting may be deep.
+static bool only_trailing_commas(const dc_ctx *c, TSNode top) {
+  node_vec todo = {0}, kids = {0};
+  bool ok = !hg_node_is(top, "ERROR") && !ts_node_is_missing(top);
+  if (ok && ts_node_has_error(top))
+    HG_VEC_PUSH(&todo, top);
+  while (ok && todo.len) {
+    TSNode n = todo.items[--todo.len];
+    kids.len = 0;
+    TSTreeCursor cur = ts_tree_cursor_new(n);
+    for (bool more = ts_tree_cursor_goto_first_child(&cur); more; more = ts_tree_cursor_goto_next_sibling(&cur))
+      HG_VEC_PUSH(&kids, ts_tree_cursor_current_node(&cur));
+    ts_tree_cursor_delete(&cur);
+    for (size_t i = 0; i < kids.len && ok; i++) {
+      TSNode k = kids.items[i];
+      if (hg_node_is(k, "ERROR") || ts_node_is_missing(k))
+        ok = trailing_comma(c, kids.items, kids.len, i);
+      else if (ts_node_has_error(k))
+        HG_VEC_PUSH(&todo, k);
+    }
+  }
+  free(todo.items);
+  free(kids.items);
+  return ok;
+}
+
 // A JSON string's value, its escapes decoded by jansson, each `${...}` (a variable the CLI fills
 // in: ${localEnv:X}, ${localWorkspaceFolder}, ...) replaced by HG_HOLE; a string jansson refuses
 // (bytes that are not UTF-8, a broken escape) as written between its quotes. NULL for another node.
@@ -103,7 +164,7 @@ static void flag_each(words *w, const char *flag, TSNode value) {
   }
   for (uint32_t i = 0, n = ts_node_named_child_count(value); i < n; i++) {
     TSNode item = ts_node_named_child(value, i);
-    if (hg_node_is(item, "comment"))
+    if (!is_item(item))
       continue;
     push_flag(w, flag, item);
     push_node(w, item);
@@ -117,7 +178,7 @@ static void mounts(words *w, TSNode value) {
   for (uint32_t i = 0, n = ts_node_named_child_count(value); i < n; i++) {
     TSNode item = ts_node_named_child(value, i);
     if (!hg_node_is(item, "object")) {
-      if (!hg_node_is(item, "comment"))
+      if (is_item(item))
         flag_each(w, "--mount", item);
       continue;
     }
@@ -150,7 +211,7 @@ static void site(void *ctx, const hg_pattern *p, const TSQueryMatch *m, TSNode o
     TSNode one = hg_node_is(port, "array") ? (TSNode){0} : port;
     for (uint32_t i = 0, n = ts_node_is_null(one) ? ts_node_named_child_count(port) : 1; i < n; i++) {
       TSNode item = ts_node_is_null(one) ? ts_node_named_child(port, i) : one;
-      if (hg_node_is(item, "comment"))
+      if (!is_item(item))
         continue;
       push_flag(&w, "-p", item);
       if (hg_node_is(item, "number")) {
@@ -170,7 +231,7 @@ static void site(void *ctx, const hg_pattern *p, const TSQueryMatch *m, TSNode o
   TSNode run_args = get(c, object, "runArgs");
   for (uint32_t i = 0, n = hg_node_is(run_args, "array") ? ts_node_named_child_count(run_args) : 0; i < n; i++) {
     TSNode item = ts_node_named_child(run_args, i);
-    if (!hg_node_is(item, "comment"))
+    if (is_item(item))
       push_node(&w, item);
   }
   TSNode init = get(c, object, "init"), privileged = get(c, object, "privileged");
@@ -206,7 +267,7 @@ static void site(void *ctx, const hg_pattern *p, const TSQueryMatch *m, TSNode o
                         .line = line_of(image)});
   hg_site s = {.path = c->src->path, .kind = p->kind, .reads = p->reads};
   hg_extract__position(&s, c->src, object);
-  s.has_error = ts_node_has_error(object); // its own text does not parse: unparsable-site
+  s.has_error = ts_node_has_error(object) && !only_trailing_commas(c, object); // unparsable-site
   // Reported at the opening brace, not across the whole file (its bytes stay the object's: a
   // region inside it that fails to parse is the site's own error, not another site).
   s.end_line = s.line;
@@ -224,7 +285,9 @@ void hg_devcontainer_extract(hg_extractor *self, const hg_ruleset *rules, const 
   dc_ctx c = {.src = source, .arena = arena, .sites = &sites};
   TSNode root = ts_tree_root_node(tree);
   hg_extract_matches(self, rules, HG_SURFACE_DEVCONTAINER, source, root, arena, &markers, site, &c);
-  if (ts_node_has_error(root))
+  bool read = ts_node_has_error(root) && only_trailing_commas(&c, root);
+  if (ts_node_has_error(root) && !read)
     hg_extract__error_regions(self, rules, HG_SURFACE_DEVCONTAINER, source, root, &sites);
   hg_extract__finish(out, arena, &sites, &markers);
+  out->errors_read = read;
 }
