@@ -15,10 +15,11 @@
 
 ;; An argv list or tuple whose program is held in a name or an attribute ([ENGINE, "run", ...],
 ;; [self.docker_bin, "container", "create", ...]): a site when a value it may hold names a
-;; program (ENGINE = "docker", "podman" if rootless else "docker"), or, when it cannot be followed,
-;; its own name does (self.docker_bin).
-([(list . [(identifier) (attribute)] @_program . (string) @_verb)
-  (tuple . [(identifier) (attribute)] @_program . (string) @_verb)] @argv @site
+;; program (ENGINE = "docker", "podman" if rootless else "docker"; self.runtime as the class's
+;; constructor leaves it), or, when it cannot be followed, its own name does (self.docker_bin).
+;; Comments may stand before and after the program.
+([(list . (comment)* . [(identifier) (attribute)] @_program . (comment)* . (string) @_verb)
+  (tuple . (comment)* . [(identifier) (attribute)] @_program . (comment)* . (string) @_verb)] @argv @site
  (#match? @_verb "^[uUrRbB]{0,2}[\"'](run|create|container)[\"']$")
  (#value-contains? @_program "docker" "podman" "nerdctl")
  (#set! hardguard.reads "argv"))

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "surfaces/node.h"
 #include "surfaces/python/eval.h"
 #include "surfaces/python/project/summary.h"
 
@@ -47,6 +48,9 @@ static const char *string_value(void *model, TSNode node) {
   if (!m->resolver)
     return NULL;
   hg_value v = hg_resolve_value(m->resolver, node);
+  // `self.runtime`, `self._config.container_runtime` in a method: what the constructor leaves there.
+  if (v.kind == HG_VAL_UNKNOWN && hg_node_is(node, "attribute"))
+    v = hg_summary_self_state(m->resolver, node);
   if (v.kind != HG_VAL_ALT)
     return v.kind == HG_VAL_STR ? v.text : NULL;
   // One of several strings (ENGINE = "docker" if x else "podman"): each on a line of its own.

@@ -35,6 +35,11 @@ bool hg_summary_defined(const hg_resolver *r, TSNode callee);
 /** The value of a name the file imported as `qualified` (a constant of another module), or an
  *  UNKNOWN standing for `use`. */
 hg_value hg_summary_imported(const hg_resolver *r, const char *qualified, TSNode use, int depth);
+/** What `self.a.b` read in a method may hold, for the rules' `#value-contains?`: the value the
+ *  class's constructor leaves there (its class attributes and fields, `__init__`'s `self.a = ...`
+ *  with its arguments unknown), followed through the objects of the project's classes it holds;
+ *  unknown for another expression, outside a method, or where the chain leads elsewhere. */
+hg_value hg_summary_self_state(const hg_resolver *r, TSNode attribute);
 /** The value of `attribute` (obj.name): an attribute of a project object, a constant of an
  *  imported project module, or an UNKNOWN. */
 hg_value hg_summary_attribute(const hg_resolver *r, TSNode attribute, int depth);
