@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "base/path.h"
 #include "base/table.h"
@@ -195,15 +196,26 @@ static char *normalize(hg_arena *arena, const char *path) {
   return out;
 }
 
+// A src layout: `<root>/src` holds the packages, and is on sys.path rather than a package of its
+// own (no `src/__init__.py`), so `src/pkg/mod.py` is `pkg.mod`, as the project imports it.
+static const char *past_src(const char *root, const char *pkg) {
+  if (strncmp(pkg, "src", 3) != 0 || (pkg[3] && pkg[3] != '.'))
+    return pkg;
+  char *init = hg_xasprintf("%s/src/__init__.py", root);
+  bool package = access(init, F_OK) == 0;
+  free(init);
+  return package ? pkg : pkg + (pkg[3] ? 4 : 3);
+}
+
 const char *hg_package_of(hg_arena *arena, const char *root, const char *path) {
   root = normalize(arena, root);
   path = normalize(arena, path);
   size_t rn = strlen(root);
   if (strcmp(root, ".") == 0)
-    return dotted_dir(arena, path);
+    return past_src(root, dotted_dir(arena, path));
   const char *below = hg_path_below(path, root, rn);
   if (below)
-    return dotted_dir(arena, below);
+    return past_src(root, dotted_dir(arena, below));
   // Spelled differently ("proj/a/.." for "proj", or an absolute root): compare real paths.
   char rroot[PATH_MAX], rpath[PATH_MAX];
   char *r = hg_arena_strndup(arena, root, rn);
@@ -220,7 +232,7 @@ const char *hg_package_of(hg_arena *arena, const char *root, const char *path) {
     return dotted_dir(arena, path);
   hg_buf b = {0};
   hg_buf_printf(&b, "%s/x", rpath + n + 1);
-  const char *pkg = dotted_dir(arena, b.data);
+  const char *pkg = past_src(rroot, dotted_dir(arena, b.data));
   hg_buf_free(&b);
   return pkg;
 }

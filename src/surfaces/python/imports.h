@@ -25,7 +25,8 @@ bool hg_imports_qualify(const hg_imports *self, TSNode node, const char *src, hg
 /** Does the file import anything from one of the configured builder modules? */
 bool hg_imports_builder_module(const hg_imports *self, const hg_config *config);
 
-/** The dotted package of `path`, relative to `root` ("a/b/c.py" → "a.b"); arena-allocated. */
+/** The dotted package of `path`, relative to `root` ("a/b/c.py" → "a.b"; in a src layout, below a
+ *  `src/` that is no package, "src/a/b/c.py" → "a.b"); arena-allocated. */
 const char *hg_package_of(hg_arena *arena, const char *root, const char *path);
 
 /** Does the imported module path `imported` name the configured module `configured`? Equal, or

@@ -10,6 +10,13 @@
 #include "surfaces/python/project/calls.h"
 #include "surfaces/python/project/defs.h"
 
+// Does dotted name `a` name module or definition `b`: the same, or `a` is `b` reached through the
+// `src` of a src layout (`src.pkg.mod`: hg_package_of names the module `pkg.mod`; a project run
+// from its top may still import it so)?
+static bool same_name(const char *a, const char *b) {
+  return !strcmp(a, b) || (!strncmp(a, "src.", 4) && !strcmp(a + 4, b)) || (!strncmp(b, "src.", 4) && !strcmp(b + 4, a));
+}
+
 // Is definition `node` of module `m` the definition `fn` of module `fm`? The same file may be
 // parsed twice (the file being checked, and the index's copy of it when another module imports it).
 bool hg_candidates__same_def(const hg_module *m, TSNode node, const hg_module *fm, TSNode fn) {
@@ -17,7 +24,7 @@ bool hg_candidates__same_def(const hg_module *m, TSNode node, const hg_module *f
     return false;
   if (m == fm)
     return ts_node_eq(node, fn);
-  return m->name && fm->name && *m->name && !strcmp(m->name, fm->name) &&
+  return m->name && fm->name && *m->name && same_name(m->name, fm->name) &&
          ts_node_start_byte(node) == ts_node_start_byte(fn) && ts_node_end_byte(node) == ts_node_end_byte(fn);
 }
 
@@ -31,7 +38,7 @@ static bool may_call_function(const hg_module *m, TSNode call, bool own, const c
   if (!target)
     return false;
   hg_buf q = {0};
-  bool ok = hg_imports_qualify(m->imports, f, m->src, &q) && q.data && !strcmp(q.data, target);
+  bool ok = hg_imports_qualify(m->imports, f, m->src, &q) && q.data && same_name(q.data, target);
   hg_buf_free(&q);
   return ok;
 }
@@ -74,7 +81,7 @@ const hg_module *hg_candidates__module_of(const hg_resolver *r, const char *own,
   if (word && !hg_index_imports(r->index, files[i - 1], word, strlen(word)))
     return NULL;
   const hg_module *m = hg_index_module_at(r->index, files[i - 1]);
-  if (m && m->name && r->module->name && *m->name && !strcmp(m->name, r->module->name))
+  if (m && m->name && r->module->name && *m->name && same_name(m->name, r->module->name))
     return NULL;
   return m;
 }
