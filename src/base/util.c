@@ -295,6 +295,19 @@ int hg_read_file(char **out, size_t *out_len, const char *path, hg_error *err) {
   return 0;
 }
 
+const char *hg_find(const char *hay, size_t hn, const char *needle, size_t nn) {
+  if (nn == 0) return hay;
+  if (nn > hn) return NULL;
+  if (hn > 256) return memmem(hay, hn, needle, nn);  // linear whatever the bytes (two-way)
+  const char *last = hay + (hn - nn);  // the last place it may start
+  for (const char *p = hay; p <= last; p++) {
+    p = memchr(p, needle[0], (size_t)(last - p) + 1);
+    if (!p) return NULL;
+    if (!memcmp(p + 1, needle + 1, nn - 1)) return p;
+  }
+  return NULL;
+}
+
 bool hg_dotted_name(const char *s, size_t len) {
   if (len == 0) return false;
   for (size_t i = 0; i < len; i++) {

@@ -126,6 +126,12 @@ int hg_write_all(int fd, const char *data, size_t len);
  *  (O_EXCL: not even a file that appeared just now), and removes what it began on failure. */
 int hg_write_new_file(const char *path, const char *data, size_t len, unsigned mode, hg_error *err);
 
+/** The first place `needle` (nn bytes) stands in `hay` (hn bytes), or NULL: memmem's answer, for
+ *  the short texts of nodes and names the predicates search (glibc's memmem prepares its two-way
+ *  search on every call: ~300 instructions for a name of 40 bytes): up to 256 bytes, a first byte
+ *  found by memchr and the rest compared; past that, memmem (linear whatever the bytes). */
+const char *hg_find(const char *hay, size_t hn, const char *needle, size_t nn);
+
 /** Is `s` (len bytes) a dotted name: identifiers (letters, digits not first, `_`; any byte of a
  *  non-ASCII UTF-8 sequence counts as a letter, as in `länder.flags`) separated by single dots? */
 bool hg_dotted_name(const char *s, size_t len);

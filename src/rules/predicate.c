@@ -361,7 +361,7 @@ static bool eval_one(const predicate *p, const TSQueryMatch *m, hg_predctx *ctx)
     return false;
   case OP_CONTAINS:
     for (size_t i = 0; i < p->n_args; i++)
-      if (memmem(src + a, b - a, p->args[i], strlen(p->args[i]))) return true;
+      if (hg_find(src + a, b - a, p->args[i], strlen(p->args[i]))) return true;
     return false;
   case OP_MATCH:
   case OP_NOT_MATCH: {
@@ -394,7 +394,7 @@ static bool eval_one(const predicate *p, const TSQueryMatch *m, hg_predctx *ctx)
     size_t tn = text ? strlen(text) : b - a;
     if (!text) text = src + a;
     for (size_t i = 0; i < p->n_args; i++)
-      if (memmem(text, tn, p->args[i], strlen(p->args[i]))) return true;
+      if (hg_find(text, tn, p->args[i], strlen(p->args[i]))) return true;
     return false;
   }
   case OP_SDK: {

@@ -20,7 +20,7 @@ bool hg_node_text_has(TSNode n, const char *src, const char *s, size_t len) {
   if (ts_node_is_null(n))
     return false;
   uint32_t a = ts_node_start_byte(n), b = ts_node_end_byte(n);
-  return memmem(src + a, b - a, s, len) != NULL;
+  return hg_find(src + a, b - a, s, len) != NULL;
 }
 
 bool hg_node_text_eq(TSNode n, const char *src, const char *s, size_t len) {

@@ -1,4 +1,5 @@
 // Unit tests for util.c: glob matching, hg_buf, HG_VEC_PUSH, the arena, errors and file reading.
+#define _GNU_SOURCE  // memmem, rand_r
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -402,6 +403,24 @@ static void test_util__arena_null_and_empty_are_safe(void **state) {
 
 // ---- errors, strings, files ---------------------------------------------------------------------
 
+// hg_find gives memmem's answer: every needle of a random haystack over a small alphabet (many
+// near misses), short (searched by memchr and memcmp) and long (past 256 bytes: memmem itself).
+static void test_util__find_agrees_with_memmem(void **state) {
+  (void)state;
+  unsigned seed = 29;
+  char hay[600], needle[12];
+  for (int round = 0; round < 20000; round++) {
+    size_t hn = (size_t)(rand_r(&seed) % (round % 2 ? 40 : 600)), nn = (size_t)(rand_r(&seed) % 8);
+    for (size_t i = 0; i < hn; i++) hay[i] = "abd\0"[rand_r(&seed) % 4];
+    for (size_t i = 0; i < nn; i++) needle[i] = "abd\0"[rand_r(&seed) % 4];
+    assert_ptr_equal(hg_find(hay, hn, needle, nn), memmem(hay, hn, needle, nn));
+  }
+  static const char text[] = "self.client.containers.run";
+  assert_ptr_equal(hg_find(text, strlen(text), "run", 3), text + strlen(text) - 3);
+  assert_null(hg_find(text, strlen(text), "runs", 4));
+  assert_ptr_equal(hg_find(text, 0, "", 0), text);
+}
+
 static void test_util__error_set_returns_minus_one(void **state) {
   (void)state;
   hg_error err = {{0}};
@@ -537,6 +556,7 @@ int main(void) {
       ARENA_TEST(test_util__arena_large_allocation),
       ARENA_TEST(test_util__arena_reset_reuses_and_zeroes),
       cmocka_unit_test(test_util__arena_null_and_empty_are_safe),
+      cmocka_unit_test(test_util__find_agrees_with_memmem),
       cmocka_unit_test(test_util__error_set_returns_minus_one),
       cmocka_unit_test(test_util__error_set_truncates_long_messages),
       cmocka_unit_test(test_util__string_helpers),

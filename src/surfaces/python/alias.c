@@ -342,7 +342,7 @@ bool hg_resolve_may_end_in(const hg_callee_end *e, const char *last, size_t len)
   if (e->imported || e->unread)
     return true;
   for (const rhs_span *s = e->assigned; s; s = s->next)
-    if (s->cut || memmem(s->text, s->len, last, len))
+    if (s->cut || hg_find(s->text, s->len, last, len))
       return true;
   return false;
 }
