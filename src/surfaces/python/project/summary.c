@@ -453,8 +453,8 @@ hg_value hg_summary_self_state(const hg_resolver *r, TSNode attribute) {
     chain[n++] = head;
     head = hg_node_field(head, "object");
   }
-  TSNode cls = hg_node_is(head, "identifier") && !r->frame ? hg_defs__self_class(r, head) : (TSNode){0};
-  if (ts_node_is_null(cls) || hg_node_is(head, "attribute"))
+  TSNode cls = r->module && !r->frame && hg_node_is(head, "identifier") ? hg_defs__self_class(r, head) : (TSNode){0};
+  if (ts_node_is_null(cls))
     return hg_resolve_unknown(r, attribute, "an attribute");
   hg_target t = {.kind = HG_DEF_CLASS, .module = r->module, .node = cls};
   TSNode around = ts_node_parent(cls);
