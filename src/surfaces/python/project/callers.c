@@ -406,6 +406,33 @@ static void annotated_contexts(search *s, const hg_resolver *r, TSNode fn) {
   }
 }
 
+// A method none of whose calls was confirmed: where it is written as called in another file, on an
+// object hardguard cannot tell is of its class (`self.runtime.start(...)`, the runtime handed in),
+// "worker.py:422"; NULL when nowhere. At most a few files are parsed for it.
+static const char *unconfirmed_call(const hg_resolver *r, TSNode name) {
+  enum { MAX_FILES = 4 };
+  const char *word = r->src + ts_node_start_byte(name), *why = NULL;
+  size_t len = ts_node_end_byte(name) - ts_node_start_byte(name), n_files;
+  const char *const *files = hg_index_calling(r->index, word, len, &n_files, &why);
+  char own[PATH_MAX];
+  if (!realpath(r->module->path, own))
+    own[0] = '\0';
+  const char *at = NULL;
+  for (size_t i = 1, parsed = 0; files && i <= n_files && !at && parsed < MAX_FILES; i++) {
+    const hg_module *m = hg_candidates__module_of(r, own, files, i, NULL);
+    if (!m)
+      continue;
+    parsed++;
+    node_vec calls = {0};
+    hg_candidates__candidate_calls(r, m, i, word, len, NULL, &calls);
+    for (size_t k = 0; k < calls.len && !at; k++)
+      if (hg_node_is(hg_node_field(calls.items[k], "function"), "attribute"))
+        at = hg_project__printf(r->arena, "%s:%u", hg_project__path(m), line_of(calls.items[k]));
+    free(calls.items);
+  }
+  return at;
+}
+
 hg_value hg_summary_callers(const hg_resolver *r, TSNode site, const hg_param_reads *reads,
                             hg_value (*read)(const hg_resolver *, TSNode), TSNode node, hg_value first) {
   TSNode fn;
@@ -432,11 +459,19 @@ hg_value hg_summary_callers(const hg_resolver *r, TSNode site, const hg_param_re
     TSNode cls = hg_defs__class_of_method(fn);
     bool built = !ts_node_is_null(cls) && reads->self && !reads->param;
     TSNode name = hg_node_field(built ? cls : fn, "name");
+    const char *text = hg_node_text(name, r->src, r->arena);
+    // A method called only on objects of a class hardguard cannot tell is not called nowhere.
+    const char *elsewhere = !s.why && !built && !ts_node_is_null(cls) ? unconfirmed_call(r, name) : NULL;
     hg_param_reads again = {
         .why = s.why ? hg_project__printf(r->arena, "and %s", s.why)
-                     : hg_project__printf(r->arena, built ? "and %s is built nowhere in the project"
-                                                          : "and %s() is called nowhere in the project",
-                                          hg_node_text(name, r->src, r->arena))};
+               : elsewhere
+                   ? hg_project__printf(r->arena,
+                                        "and %s() is called in the project only on objects hardguard does not "
+                                        "know to be a %s (%s)",
+                                        text, hg_node_text(hg_node_field(cls, "name"), r->src, r->arena), elsewhere)
+                   : hg_project__printf(r->arena, built ? "and %s is built nowhere in the project"
+                                                        : "and %s() is called nowhere in the project",
+                                        text)};
     hg_resolver r2 = *r;
     r2.params = &again;
     return read(&r2, node);
