@@ -1,7 +1,11 @@
 #include "base/path.h"
 
+#include <limits.h>
 #include <stdbool.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "base/util.h"
 
@@ -53,3 +57,27 @@ bool hg_path_skipped_dir(const char *name) {
       return true;
   return false;
 }
+
+char *hg_path_git_top(const char *start) {
+  char real[PATH_MAX];
+  if (!realpath(start, real))
+    return NULL;
+  struct stat st;
+  if (stat(real, &st) == 0 && !S_ISDIR(st.st_mode)) {
+    char *slash = strrchr(real, '/');
+    if (slash && slash != real)
+      *slash = '\0';
+  }
+  for (;;) {
+    char *candidate = hg_xasprintf("%s/.git", real);
+    bool found = access(candidate, F_OK) == 0;
+    free(candidate);
+    if (found)
+      return hg_xstrdup(real);
+    char *slash = strrchr(real, '/');
+    if (!slash || slash == real)
+      return NULL;
+    *slash = '\0';
+  }
+}
+

@@ -20,4 +20,9 @@ const char *hg_path_below(const char *path, const char *dir, size_t n);
  *  environments, node_modules)? */
 bool hg_path_skipped_dir(const char *name);
 
+/** The git work tree holding `start` (a file or a directory): the real path of its nearest
+ *  ancestor with a .git entry (a directory, or the file a worktree or submodule has), found
+ *  without running git (a pre-commit hook pays nothing); NULL outside one. A new heap string. */
+char *hg_path_git_top(const char *start);
+
 #endif

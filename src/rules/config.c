@@ -221,11 +221,23 @@ static char *up_from(const char *dir, size_t ups, const char *tail) {
   return hg_buf_detach(&b);
 }
 
-static bool has_entry(const char *dir, const char *name) {
-  char *candidate = hg_xasprintf("%s/%s", dir, name);
-  bool found = access(candidate, F_OK) == 0;
-  free(candidate);
-  return found;
+// The empty config of a run without a config file: rooted at the directory named, or for a file
+// (a pre-commit hook's staged `pkg/lib.py`) at the git work tree holding it, whose other files call
+// it and whose packages name it, spelled from `dir` as the user reached it ("pkg/.."); outside
+// one, at the file's directory.
+static hg_config *empty_config(const char *dir, bool file) {
+  char *top = file ? hg_path_git_top(dir) : NULL, real[PATH_MAX];
+  if (!top || !realpath(dir, real)) {
+    free(top);
+    return hg_config_empty(dir);
+  }
+  size_t ups = 0;
+  for (const char *p = real + strlen(top); *p; p++) ups += *p == '/';
+  free(top);
+  char *root = up_from(dir, ups, "");
+  hg_config *c = hg_config_empty(root);
+  free(root);
+  return c;
 }
 
 int hg_config_discover(hg_config **out, const char *start, hg_error *err) {
@@ -240,18 +252,15 @@ int hg_config_discover(hg_config **out, const char *start, hg_error *err) {
     free(dir);
     return 0;
   }
-  size_t ups = 0, git_ups = SIZE_MAX;  // the nearest ancestor with a .git entry, if any
+  size_t ups = 0;
   for (;;) {
-    if (has_entry(real, ".hardguard.yml")) break;
-    if (git_ups == SIZE_MAX && has_entry(real, ".git")) git_ups = ups;
+    char *candidate = hg_xasprintf("%s/.hardguard.yml", real);
+    bool found = access(candidate, F_OK) == 0;
+    free(candidate);
+    if (found) break;
     char *slash = strrchr(real, '/');
     if (!slash || slash == real) {
-      // No config file: the project is the directory named, or for a file (a pre-commit hook's
-      // staged `pkg/lib.py`) the git work tree holding it, whose other files call it and whose
-      // packages name it; outside one, the file's directory.
-      char *root = file && git_ups != SIZE_MAX ? up_from(dir, git_ups, "") : hg_xstrdup(dir);
-      *out = hg_config_empty(root);
-      free(root);
+      *out = empty_config(dir, file);
       free(dir);
       return 0;
     }

@@ -20,6 +20,7 @@ typedef struct {
   const hg_source *src;
   hg_arena *arena;
   hg_site_vec *sites;
+  bool all_read;  // the file's only errors are trailing commas (only_trailing_commas of its root)
 } dc_ctx;
 
 static uint32_t line_of(TSNode n) { return ts_node_start_point(n).row + 1; }
@@ -267,7 +268,7 @@ static void site(void *ctx, const hg_pattern *p, const TSQueryMatch *m, TSNode o
                         .line = line_of(image)});
   hg_site s = {.path = c->src->path, .kind = p->kind, .reads = p->reads};
   hg_extract__position(&s, c->src, object);
-  s.has_error = ts_node_has_error(object) && !only_trailing_commas(c, object); // unparsable-site
+  s.has_error = ts_node_has_error(object) && !c->all_read && !only_trailing_commas(c, object); // unparsable-site
   // Reported at the opening brace, not across the whole file (its bytes stay the object's: a
   // region inside it that fails to parse is the site's own error, not another site).
   s.end_line = s.line;
@@ -284,10 +285,11 @@ void hg_devcontainer_extract(hg_extractor *self, const hg_ruleset *rules, const 
   hg_marker_vec markers = {0};
   dc_ctx c = {.src = source, .arena = arena, .sites = &sites};
   TSNode root = ts_tree_root_node(tree);
+  bool broken = ts_node_has_error(root);
+  c.all_read = broken && only_trailing_commas(&c, root);
   hg_extract_matches(self, rules, HG_SURFACE_DEVCONTAINER, source, root, arena, &markers, site, &c);
-  bool read = ts_node_has_error(root) && only_trailing_commas(&c, root);
-  if (ts_node_has_error(root) && !read)
+  if (broken && !c.all_read)
     hg_extract__error_regions(self, rules, HG_SURFACE_DEVCONTAINER, source, root, &sites);
   hg_extract__finish(out, arena, &sites, &markers);
-  out->errors_read = read;
+  out->errors_read = c.all_read;
 }

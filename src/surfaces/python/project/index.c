@@ -121,31 +121,6 @@ static void add_root(hg_index *self, const char *dir) {
   self->roots[self->n_roots++] = hg_xstrdup(real);
 }
 
-// The git work tree holding `start`: the nearest ancestor with a .git entry (a directory, or the
-// file a worktree or submodule has). Found without running git: a pre-commit hook pays nothing.
-static char *git_top(const char *start) {
-  char real[PATH_MAX];
-  if (!realpath(start, real))
-    return NULL;
-  struct stat st;
-  if (stat(real, &st) == 0 && !S_ISDIR(st.st_mode)) {
-    char *slash = strrchr(real, '/');
-    if (slash && slash != real)
-      *slash = '\0';
-  }
-  for (;;) {
-    char *candidate = hg_xasprintf("%s/.git", real);
-    bool found = access(candidate, F_OK) == 0;
-    free(candidate);
-    if (found)
-      return hg_xstrdup(real);
-    char *slash = strrchr(real, '/');
-    if (!slash || slash == real)
-      return NULL;
-    *slash = '\0';
-  }
-}
-
 static void find_roots(hg_index *self) {
   self->have_roots = true;
   if (!getcwd(self->cwd, sizeof(self->cwd)))
@@ -155,7 +130,7 @@ static void find_roots(hg_index *self) {
   add_root(self, croot);
   add_root(self, src);
   free(src);
-  char *top = git_top(self->start);
+  char *top = hg_path_git_top(self->start);
   if (top) {
     src = hg_xasprintf("%s/src", top);
     add_root(self, top);
