@@ -406,11 +406,11 @@ static void annotated_contexts(search *s, const hg_resolver *r, TSNode fn) {
   }
 }
 
-// A method none of whose calls was confirmed: where it is written as called in another file, on an
-// object hardguard cannot tell is of its class (`self.runtime.start(...)`, the runtime handed in),
-// "worker.py:422"; NULL when nowhere. At most a few files are parsed for it.
-static const char *unconfirmed_call(const hg_resolver *r, TSNode name) {
-  enum { MAX_FILES = 4 };
+// A method none of whose calls was confirmed: where it is written as called, in its own file or
+// another, on an object hardguard cannot tell is of its class (`self.runtime.start(...)`, the
+// runtime handed in), "worker.py:422"; NULL when nowhere. At most a few other files are parsed.
+static const char *unconfirmed_call(const hg_resolver *r, TSNode method, TSNode name) {
+  enum { MAX_FILES = 8 };
   const char *word = r->src + ts_node_start_byte(name), *why = NULL;
   size_t len = ts_node_end_byte(name) - ts_node_start_byte(name), n_files;
   const char *const *files = hg_index_calling(r->index, word, len, &n_files, &why);
@@ -418,16 +418,27 @@ static const char *unconfirmed_call(const hg_resolver *r, TSNode name) {
   if (!realpath(r->module->path, own))
     own[0] = '\0';
   const char *at = NULL;
-  for (size_t i = 1, parsed = 0; files && i <= n_files && !at && parsed < MAX_FILES; i++) {
+  for (size_t i = 0, parsed = 0; i <= (files ? n_files : 0) && !at && parsed < MAX_FILES; i++) {
     const hg_module *m = hg_candidates__module_of(r, own, files, i, NULL);
     if (!m)
       continue;
-    parsed++;
+    parsed += i > 0;
     node_vec calls = {0};
     hg_candidates__candidate_calls(r, m, i, word, len, NULL, &calls);
-    for (size_t k = 0; k < calls.len && !at; k++)
-      if (hg_node_is(hg_node_field(calls.items[k], "function"), "attribute"))
-        at = hg_project__printf(r->arena, "%s:%u", hg_project__path(m), line_of(calls.items[k]));
+    hg_resolver rm = hg_project__in_module(r, m);
+    for (size_t k = 0; k < calls.len && !at; k++) {
+      TSNode call = calls.items[k], callee = hg_node_field(call, "function"), obj = hg_node_field(callee, "object");
+      if (!hg_node_is(callee, "attribute") || (i == 0 && hg_node_contains(method, call)))
+        continue;  // a plain function, or a call in the method itself (its own client's run)
+      // Not a module the file imports (`subprocess.run(...)`), nor an object whose value is known.
+      if (hg_node_is(obj, "identifier") && m->imports &&
+          hg_imports_lookup(m->imports, m->src + ts_node_start_byte(obj), ts_node_end_byte(obj) - ts_node_start_byte(obj)))
+        continue;
+      hg_value recv;
+      hg_defs__callee(&rm, callee, 1, &recv);
+      if (recv.kind == HG_VAL_UNKNOWN)
+        at = hg_project__printf(r->arena, "%s:%u", hg_project__path(m), line_of(call));
+    }
     free(calls.items);
   }
   return at;
@@ -461,7 +472,7 @@ hg_value hg_summary_callers(const hg_resolver *r, TSNode site, const hg_param_re
     TSNode name = hg_node_field(built ? cls : fn, "name");
     const char *text = hg_node_text(name, r->src, r->arena);
     // A method called only on objects of a class hardguard cannot tell is not called nowhere.
-    const char *elsewhere = !s.why && !built && !ts_node_is_null(cls) ? unconfirmed_call(r, name) : NULL;
+    const char *elsewhere = !s.why && !built && !ts_node_is_null(cls) ? unconfirmed_call(r, fn, name) : NULL;
     hg_param_reads again = {
         .why = s.why ? hg_project__printf(r->arena, "and %s", s.why)
                : elsewhere

@@ -193,6 +193,13 @@ hg_target hg_defs__callee(const hg_resolver *r, TSNode fn, int depth, hg_value *
   hg_buf_free(&q);
   if (t.kind == HG_DEF_NONE) {
     *recv = hg_resolve_value_at(r, obj, depth + 1);
+    // self.api.create(...) in a method read where it stands: the object its constructor leaves in
+    // self.api, when no other method of the class replaces it.
+    if (recv->kind == HG_VAL_UNKNOWN && hg_node_is(obj, "attribute") && r->module && !r->frame) {
+      hg_value held = hg_object__self_state(r, obj, true);
+      if (held.kind == HG_VAL_OBJECT)
+        *recv = held;
+    }
     if (recv->kind == HG_VAL_OBJECT && recv->def) {
       hg_target c = {.kind = HG_DEF_CLASS, .module = recv->def->module, .node = recv->def->node};
       t = hg_defs__member(r, c, r->src + a, e - a, 0);

@@ -65,6 +65,12 @@ bool hg_defs__decorated(const hg_module *m, TSNode decorated, char *const *list,
 bool hg_defs__named_in(TSNode n, const char *src, char *const *list, size_t count);
 /** The last value an object holds under `key`, or NULL. */
 const hg_value *hg_object__attribute(const hg_value *obj, const char *key, size_t len);
+/** What `self.a.b` read in a method (no frame) holds as the class's constructor leaves it (its
+ *  class attributes and fields, `__init__`'s `self.a = ...` with its arguments unknown), followed
+ *  through the project objects it holds; an UNKNOWN for another expression or where the chain
+ *  leads elsewhere. `held`: also an UNKNOWN when a method of the class other than its own
+ *  `__init__` assigns `self.a` (what the object holds then is not only the constructor's). */
+hg_value hg_object__self_state(const hg_resolver *r, TSNode attribute, bool held);
 
 /** The calls of module m by name (calls.h), kept in r's per-file cache for the module it was asked
  *  of last (the file being checked: its sites ask again and again). */

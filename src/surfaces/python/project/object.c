@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/util.h"
 #include "surfaces/node.h"
 #include "surfaces/python/scope.h"
 
@@ -201,4 +202,69 @@ hg_value hg_object__make(const hg_resolver *r, hg_target cls, TSNode call, int d
     run_method(&rr, post, (TSNode){0}, obj, &fields, depth);
   free(order.items);
   return hg_values_finish(r->arena, obj, &fields);
+}
+
+static bool word_byte(char c) { return c == '_' || (c >= '0' && c <= '9') || ((c | 0x20) >= 'a' && (c | 0x20) <= 'z'); }
+
+// Is `self.name` assigned in class `cls` outside the method `init` (a null node: anywhere)? Read
+// in the class's text: `self.name =`, `self.name: T =`, `self.name +=` (not `==`), any spacing.
+static bool assigned_outside(const char *src, TSNode cls, TSNode init, const char *name, size_t len) {
+  uint32_t from = ts_node_start_byte(cls), to = ts_node_end_byte(cls);
+  uint32_t ia = ts_node_is_null(init) ? 0 : ts_node_start_byte(init), ib = ts_node_is_null(init) ? 0 : ts_node_end_byte(init);
+  for (uint32_t at = from; at + 5 + len <= to;) {
+    const char *hit = hg_find(src + at, to - at, "self.", 5);
+    if (!hit)
+      return false;
+    uint32_t k = (uint32_t)(hit - src);
+    at = k + 5;
+    if ((k > from && word_byte(src[k - 1])) || k + 5 + len > to || memcmp(src + k + 5, name, len) ||
+        (k + 5 + len < to && word_byte(src[k + 5 + len])))
+      continue;
+    uint32_t j = k + 5 + len;
+    while (j < to && (src[j] == ' ' || src[j] == '\t'))
+      j++;
+    bool assigns = j < to && (src[j] == ':' || (src[j] == '=' && (j + 1 >= to || src[j + 1] != '=')) ||
+                              (j + 1 < to && src[j + 1] == '=' && strchr("+-*/|&^%@", src[j])));
+    if (assigns && !(k >= ia && k < ib))
+      return true;
+  }
+  return false;
+}
+
+hg_value hg_object__self_state(const hg_resolver *r, TSNode attribute, bool held) {
+  enum { MAX_CHAIN = 8 };
+  TSNode chain[MAX_CHAIN], head = attribute;
+  size_t n = 0;
+  while (hg_node_is(head, "attribute") && n < MAX_CHAIN) {
+    chain[n++] = head;
+    head = hg_node_field(head, "object");
+  }
+  TSNode cls = r->module && !r->frame && hg_node_is(head, "identifier") ? hg_defs__self_class(r, head) : (TSNode){0};
+  if (ts_node_is_null(cls))
+    return hg_resolve_unknown(r, attribute, "an attribute");
+  hg_target t = {.kind = HG_DEF_CLASS, .module = r->module, .node = cls};
+  if (held) {
+    // Only what the constructor leaves and no other method of the class replaces.
+    TSNode first = hg_node_field(chain[n - 1], "attribute");
+    hg_target init = hg_defs__member(r, t, "__init__", 8, 0);
+    TSNode own = init.kind == HG_DEF_FUNCTION && init.module == r->module ? init.node : (TSNode){0};
+    if (assigned_outside(r->src, cls, own, r->src + ts_node_start_byte(first),
+                         ts_node_end_byte(first) - ts_node_start_byte(first)))
+      return hg_resolve_unknown(r, attribute, "an attribute");
+  }
+  TSNode around = ts_node_parent(cls);
+  if (hg_node_is(around, "decorated_definition"))
+    t.decorated = around;
+  hg_value v = hg_object__make(r, t, head, 1);
+  for (size_t i = n; i-- > 0;) {  // chain[n - 1] is self's own attribute, chain[0] the whole
+    TSNode attr = hg_node_field(chain[i], "attribute");
+    const hg_value *field = v.kind == HG_VAL_OBJECT ? hg_object__attribute(&v, r->src + ts_node_start_byte(attr),
+                                                                             ts_node_end_byte(attr) - ts_node_start_byte(attr))
+                                                    : NULL;
+    if (!field)
+      return hg_resolve_unknown(r, attribute, "an attribute");
+    v = *field;
+    v.key = NULL;
+  }
+  return v;
 }

@@ -446,32 +446,7 @@ hg_value hg_summary_imported(const hg_resolver *r, const char *qualified, TSNode
 }
 
 hg_value hg_summary_self_state(const hg_resolver *r, TSNode attribute) {
-  enum { MAX_CHAIN = 8 };
-  TSNode chain[MAX_CHAIN], head = attribute;
-  size_t n = 0;
-  while (hg_node_is(head, "attribute") && n < MAX_CHAIN) {
-    chain[n++] = head;
-    head = hg_node_field(head, "object");
-  }
-  TSNode cls = r->module && !r->frame && hg_node_is(head, "identifier") ? hg_defs__self_class(r, head) : (TSNode){0};
-  if (ts_node_is_null(cls))
-    return hg_resolve_unknown(r, attribute, "an attribute");
-  hg_target t = {.kind = HG_DEF_CLASS, .module = r->module, .node = cls};
-  TSNode around = ts_node_parent(cls);
-  if (hg_node_is(around, "decorated_definition"))
-    t.decorated = around;
-  hg_value v = hg_object__make(r, t, head, 1);
-  for (size_t i = n; i-- > 0;) {  // chain[n - 1] is self's own attribute, chain[0] the whole
-    TSNode attr = hg_node_field(chain[i], "attribute");
-    const hg_value *field = v.kind == HG_VAL_OBJECT ? hg_object__attribute(&v, r->src + ts_node_start_byte(attr),
-                                                                             ts_node_end_byte(attr) - ts_node_start_byte(attr))
-                                                    : NULL;
-    if (!field)
-      return hg_resolve_unknown(r, attribute, "an attribute");
-    v = *field;
-    v.key = NULL;
-  }
-  return v;
+  return hg_object__self_state(r, attribute, false);
 }
 
 hg_value hg_summary_attribute(const hg_resolver *r, TSNode attribute, int depth) {
