@@ -193,6 +193,42 @@ void hg_bind__call(const hg_resolver *caller, const hg_module *m, TSNode fn, TSN
   free(extra_kw.items);
 }
 
+bool hg_bind__fits(const hg_module *m, TSNode fn, const char *src, TSNode args, bool self) {
+  // (the parameters' names are m's text, the arguments' src's)
+  param ps[MAX_PARAMS];
+  size_t n = read_params(m, fn, ps, MAX_PARAMS), next = self && n > 0 && ps[0].kind == P_PLAIN ? 1 : 0;
+  bool star = false, dstar = false;
+  for (size_t i = 0; i < n; i++) {
+    star |= ps[i].kind == P_STAR;
+    dstar |= ps[i].kind == P_DSTAR;
+  }
+  if (next)
+    ps[0].bound = true;
+  hg_value_vec extra = {0};
+  bool fits = true, open = false;
+  for (uint32_t i = 0, k = hg_node_arg_count(args); i < k && fits; i++) {
+    TSNode a = hg_node_arg(args, i);
+    if (hg_node_is(a, "list_splat") || hg_node_is(a, "dictionary_splat")) {
+      open = true;  // which parameters it fills cannot be told
+    } else if (hg_node_is(a, "keyword_argument")) {
+      TSNode name = hg_node_field(a, "name");
+      param *p = param_named(ps, n, src + ts_node_start_byte(name), ts_node_end_byte(name) - ts_node_start_byte(name));
+      if (p)
+        fits = !p->bound, p->bound = true;
+      else
+        fits = dstar;
+    } else if (!hg_node_is(a, "comment") && !open) {
+      bind_positional(ps, n, &next, (hg_value){0}, &extra);
+      fits = star || !extra.len;
+    }
+  }
+  free(extra.items);
+  // Every parameter without a default bound (keyword-only ones too), unless a spread may bind it.
+  for (size_t i = 0; i < n && fits && !open; i++)
+    fits = ps[i].kind != P_PLAIN || ps[i].bound || !ts_node_is_null(ps[i].dflt);
+  return fits;
+}
+
 bool hg_summary_bound(const hg_resolver *r, TSNode fn, const char *name, size_t len, hg_value *out) {
   const hg_frame *f = r->frame;
   if (!f || !ts_node_eq(f->fn, fn))

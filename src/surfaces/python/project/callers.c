@@ -36,6 +36,9 @@ typedef struct {
 
 static void frames_of(search *s, const hg_resolver *r, TSNode fn, bool self_only, int level, context_vec *out);
 
+// "an" before a class name that starts with a vowel (an Environment), else "a".
+static const char *article(const char *name) { return strchr("AEIOUaeiou", name[0]) && name[0] ? "an" : "a"; }
+
 static const char *place(const hg_resolver *r, const hg_module *m, TSNode call, const char *verb) {
   return hg_project__printf(r->arena, "%s %s:%u", verb, hg_project__path(m), line_of(call));
 }
@@ -103,6 +106,24 @@ static bool forwarding_call(TSNode call) {
   return true;
 }
 
+// Is `call` (in the module rm reads), which hardguard could not confirm as a call of method `fn`
+// of class `cls`, possibly one? `obj.fn(...)` on an object whose value is unknown (a parameter, an
+// attribute, what an unknown call returned; not a module the file imports, nor `self` of a class
+// of the file, which is known), outside fn itself, with arguments fn's parameters can take.
+static bool possibly_of_class(const hg_resolver *r, const hg_resolver *rm, TSNode fn, TSNode cls, TSNode call,
+                              const hg_value *recv) {
+  TSNode callee = hg_node_field(call, "function"), obj = hg_node_field(callee, "object");
+  if (ts_node_is_null(cls) || !hg_node_is(callee, "attribute") || recv->kind != HG_VAL_UNKNOWN ||
+      (rm->module == r->module && hg_node_contains(fn, call)))
+    return false;
+  if (hg_node_is(obj, "identifier") &&
+      ((rm->imports && hg_imports_lookup(rm->imports, rm->src + ts_node_start_byte(obj),
+                                         ts_node_end_byte(obj) - ts_node_start_byte(obj))) ||
+       !ts_node_is_null(hg_defs__self_class(rm, obj))))
+    return false;
+  return hg_bind__fits(r->module, fn, rm->src, hg_node_field(call, "arguments"), true);
+}
+
 // One call of fn (or construction of its class), found in module m: its frame, or one per context
 // of the function the call stands in when its arguments take that function's parameters.
 static void one_call(search *s, const hg_resolver *r, TSNode fn, TSNode cls, bool construct, const hg_module *m,
@@ -115,7 +136,7 @@ static void one_call(search *s, const hg_resolver *r, TSNode fn, TSNode cls, boo
   hg_value recv;
   hg_target t = hg_defs__callee(&rm, callee, 1, &recv);
   hg_value self = {0};
-  bool has_self = false;
+  bool has_self = false, uncertain = false;
   if (construct) {
     if (t.kind != HG_DEF_CLASS || !hg_candidates__same_def(t.module, t.node, r->module, cls))
       return;
@@ -127,6 +148,10 @@ static void one_call(search *s, const hg_resolver *r, TSNode fn, TSNode cls, boo
       self = hg_object__make(&rm, t, call, 1);
     }
     has_self = true;
+  } else if (t.kind == HG_DEF_NONE && possibly_of_class(r, &rm, fn, cls, call, &recv)) {
+    // The object may be of the class: a context, its `self` unknown.
+    self = recv, has_self = true;
+    uncertain = true;
   } else {
     if (t.kind != HG_DEF_FUNCTION || !hg_candidates__same_def(t.module, t.node, r->module, fn))
       return;
@@ -146,6 +171,10 @@ static void one_call(search *s, const hg_resolver *r, TSNode fn, TSNode cls, boo
                     ? (TSNode){0}
                     : hg_node_field(call, "arguments");
   const char *cond = place(site, m, call, construct ? "built at" : "called from");
+  if (uncertain) {
+    const char *name = hg_node_text(hg_node_field(cls, "name"), r->src, site->arena);
+    cond = hg_project__printf(site->arena, "%s on an object that may be %s %s", cond, article(name), name);
+  }
   const hg_call_at *here = call_at(site, m, call, NULL);
   TSNode g;
   hg_scope_of(r->scopes, call, &g);
@@ -471,6 +500,7 @@ hg_value hg_summary_callers(const hg_resolver *r, TSNode site, const hg_param_re
     bool built = !ts_node_is_null(cls) && reads->self && !reads->param;
     TSNode name = hg_node_field(built ? cls : fn, "name");
     const char *text = hg_node_text(name, r->src, r->arena);
+    const char *class_name = ts_node_is_null(cls) ? "" : hg_node_text(hg_node_field(cls, "name"), r->src, r->arena);
     // A method called only on objects of a class hardguard cannot tell is not called nowhere.
     const char *elsewhere = !s.why && !built && !ts_node_is_null(cls) ? unconfirmed_call(r, fn, name) : NULL;
     hg_param_reads again = {
@@ -478,8 +508,8 @@ hg_value hg_summary_callers(const hg_resolver *r, TSNode site, const hg_param_re
                : elsewhere
                    ? hg_project__printf(r->arena,
                                         "and %s() is called in the project only on objects hardguard does not "
-                                        "know to be a %s (%s)",
-                                        text, hg_node_text(hg_node_field(cls, "name"), r->src, r->arena), elsewhere)
+                                        "know to be %s %s (%s)",
+                                        text, article(class_name), class_name, elsewhere)
                    : hg_project__printf(r->arena, built ? "and %s is built nowhere in the project"
                                                         : "and %s() is called nowhere in the project",
                                         text)};

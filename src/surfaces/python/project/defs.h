@@ -56,6 +56,12 @@ TSNode hg_defs__self_class(const hg_resolver *r, TSNode name);
 void hg_bind__call(const hg_resolver *caller, const hg_module *m, TSNode fn, TSNode args, const hg_value *self,
                    hg_frame *out, int depth);
 
+/** Can `args` (a call's argument_list, its text in `src`, of whatever module) be bound to the
+ *  parameters of `fn` of module m (`self`: its first taken by the instance) without Python's TypeError: no positional
+ *  or keyword argument it has no parameter for, none bound twice, every one without a default
+ *  bound? True when a `*seq` or `**mapping` argument hides which ones it fills. */
+bool hg_bind__fits(const hg_module *m, TSNode fn, const char *src, TSNode args, bool self);
+
 /** An instance of class `cls` made by `call`: attributes from the class body, its project bases,
  *  and __init__ (or the dataclass fields in order). */
 hg_value hg_object__make(const hg_resolver *r, hg_target cls, TSNode call, int depth);
