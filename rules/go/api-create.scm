@@ -17,3 +17,16 @@
  (#set! hardguard.reads "body")
  (#set! hardguard.dialect "go-moby")
  (#set! hardguard.arguments "_ Config HostConfig NetworkingConfig Platform ContainerName | _ ."))
+
+;; fsouza/go-dockerclient's client.CreateContainer(docker.CreateContainerOptions{Config: ...,
+;; HostConfig: ...}), also as ory/dockertest vendors it (github.com/ory/dockertest/v3/docker): its
+;; one argument is the options, read in the go-dockerclient dialect (a flat HostConfig).
+((call_expression
+   function: (selector_expression field: (field_identifier) @_method)
+   arguments: (argument_list) @body) @site
+ (#eq? @_method "CreateContainer")
+ (#not-match? @site "\\bEXPECT\\(\\)\\s*\\.\\s*CreateContainer")
+ (#file-contains? "github.com/fsouza/go-dockerclient" "github.com/ory/dockertest/v3/docker")
+ (#set! hardguard.reads "body")
+ (#set! hardguard.dialect "go-dockerclient")
+ (#set! hardguard.arguments "."))

@@ -64,8 +64,8 @@ static void test_dialect__real_policy_dialects(void **state) {
   const hg_policy *p = policy(state);
   static const char *const ids[] = {"docker-py",        "cli",        "compose",   "testcontainers",
                                     "podman-py",        "python-on-whales", "engine-api", "aiodocker",
-                                    "k8s-python",       "docker-py-host-config", "go-moby", "testcontainers-go",
-                                    "dockerode",        "testcontainers-node"};
+                                    "k8s-python",       "docker-py-host-config", "go-moby", "go-dockerclient",
+                                    "testcontainers-go", "dockerode",       "testcontainers-node"};
   assert_int_equal(p->n_dialects, sizeof(ids) / sizeof(ids[0]));
   for (size_t i = 0; i < p->n_dialects; i++) assert_string_equal(p->dialects[i].id, ids[i]);
   // The first dialect serving a reading mode is its default.
@@ -84,6 +84,12 @@ static void test_dialect__real_policy_dialects(void **state) {
   assert_int_equal(mem->n, 1);
   assert_int_equal(mem->m[0].n_names, 2);
   assert_string_equal(mem->m[0].names[1], "HostConfig.Resources.Memory");
+  // go-dockerclient's HostConfig is flat: the Engine API's names (borrowed), its own Go fix.
+  const hg_spelling *gdc = spelling(p, "memory-limit", "go-dockerclient");
+  assert_true(gdc->borrowed);
+  assert_ptr_equal(gdc->m, spelling(p, "memory-limit", "engine-api")->m);
+  assert_non_null(strstr(gdc->fix, "Memory: 512 << 20 (HostConfig)"));
+  assert_true(p->dialects[dialect(p, "go-dockerclient")].dotted);
   assert_int_equal(hg_policy_site_dialect(p, HG_READS_CLIENT, -1), -1);
   assert_int_equal(hg_policy_site_dialect(p, HG_READS_KWARGS, dialect(p, "podman-py")), dialect(p, "podman-py"));
   // Shapes, case folding.
