@@ -547,7 +547,7 @@ static hg_value call(hg_go_eval *e, const hg_go_src *f, TSNode n, TSNode at) {
     TSNode pkg = hg_node_field(callee, "operand");
     if (hg_go_import(e->arena, f, f->src + ts_node_start_byte(pkg), ts_node_end_byte(pkg) - ts_node_start_byte(pkg),
                      &import)) {
-      dir = hg_go_package_dir(e->packages, import, strlen(import));
+      dir = hg_go_package_dir(e->packages, f->path, import, strlen(import));
       name = hg_node_field(callee, "field");
     }
   }
@@ -674,7 +674,7 @@ static hg_value value(hg_go_eval *e, const hg_go_src *f, TSNode n, TSNode at) {
     if (hg_node_is(operand, "identifier") &&
         hg_go_import(e->arena, f, f->src + ts_node_start_byte(operand),
                      ts_node_end_byte(operand) - ts_node_start_byte(operand), &import)) {
-      const char *dir = hg_go_package_dir(e->packages, import, strlen(import));
+      const char *dir = hg_go_package_dir(e->packages, f->path, import, strlen(import));
       hg_go_definition d;
       if (dir && hg_go_find(e->packages, NULL, dir, f->src + ts_node_start_byte(field),
                                  ts_node_end_byte(field) - ts_node_start_byte(field), false, &d)) {

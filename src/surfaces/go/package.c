@@ -20,11 +20,16 @@ typedef struct {
   size_t n;
 } package;
 
+// A directory asked for its go.mod: the module path that file declares, or NULL (none there).
+typedef struct {
+  char *dir;
+  char *module;
+} gomod;
+
 struct hg_go_packages {
   pthread_mutex_t lock;
-  char *root;        // the config's root: go.mod is looked for there
-  bool have_module;
-  char *module;      // go.mod's module path, or NULL
+  char *root;        // the config's root: no go.mod above it is read
+  HG_VEC(gomod) mods;
   HG_VEC(package *) packages;
   size_t parsed;
 };
@@ -53,7 +58,11 @@ void hg_go_packages_free(void *p) {
     free(k);
   }
   free(self->packages.items);
-  free(self->module);
+  for (size_t i = 0; i < self->mods.len; i++) {
+    free(self->mods.items[i].dir);
+    free(self->mods.items[i].module);
+  }
+  free(self->mods.items);
   free(self->root);
   pthread_mutex_destroy(&self->lock);
   free(self);
@@ -130,11 +139,14 @@ const hg_go_file *hg_go_package_files(hg_go_packages *self, const char *dir, siz
   return k->files;
 }
 
-// go.mod's `module` line: the module path, or NULL. Called locked.
-static void read_module(hg_go_packages *self) {
-  self->have_module = true;
-  char *path = !strcmp(self->root, ".") ? hg_xstrdup("go.mod") : hg_xasprintf("%s/go.mod", self->root);
-  char *src;
+// The `module` line of go.mod in `dir`: the module path, or NULL (no go.mod, or none there). Each
+// directory is read once. Called locked.
+static const char *module_in(hg_go_packages *self, const char *dir) {
+  for (size_t i = 0; i < self->mods.len; i++)
+    if (!strcmp(self->mods.items[i].dir, dir))
+      return self->mods.items[i].module;
+  char *path = !strcmp(dir, ".") ? hg_xstrdup("go.mod") : hg_xasprintf("%s/go.mod", dir);
+  char *src, *module = NULL;
   size_t len;
   hg_error err;
   if (hg_read_file(&src, &len, path, &err) == 0) {
@@ -146,7 +158,7 @@ static void read_module(hg_go_packages *self) {
         while (a < b && (*a == ' ' || *a == '\t' || *a == '"' || *a == '`')) a++;
         while (b > a && (b[-1] == ' ' || b[-1] == '\t' || b[-1] == '\r' || b[-1] == '"' || b[-1] == '`')) b--;
         if (b > a)
-          self->module = hg_xstrndup(a, (size_t)(b - a));
+          module = hg_xstrndup(a, (size_t)(b - a));
         break;
       }
       l = end ? end + 1 : NULL;
@@ -154,24 +166,48 @@ static void read_module(hg_go_packages *self) {
     free(src);
   }
   free(path);
+  HG_VEC_PUSH(&self->mods, ((gomod){hg_xstrdup(dir), module}));
+  return module;
 }
 
-const char *hg_go_package_dir(hg_go_packages *self, const char *import_path, size_t len) {
+// The directory of the nearest go.mod holding file `from` (its own directory, then each one up to
+// the config root, not above it), with its module path in *module; NULL when none. Called locked.
+static char *module_dir(hg_go_packages *self, const char *from, const char **module) {
+  char *dir = hg_xstrdup(from);
+  for (int depth = 0; depth < 64; depth++) {
+    char *slash = strrchr(dir, '/');
+    if (slash == dir)
+      slash[1] = '\0';  // "/x": "/"
+    else if (slash)
+      *slash = '\0';
+    else
+      strcpy(dir, ".");
+    if ((*module = module_in(self, dir)))
+      return dir;
+    if (!strcmp(dir, self->root) || !strcmp(dir, ".") || !strcmp(dir, "/"))
+      break;
+  }
+  free(dir);
+  *module = !strcmp(self->root, ".") ? NULL : module_in(self, self->root);  // a root spelled otherwise
+  return *module ? hg_xstrdup(self->root) : NULL;
+}
+
+const char *hg_go_package_dir(hg_go_packages *self, const char *from, const char *import_path, size_t len) {
   if (!self)
     return NULL;
   pthread_mutex_lock(&self->lock);
-  if (!self->have_module)
-    read_module(self);
-  const char *m = self->module;
+  const char *m = NULL;
+  char *root = from ? module_dir(self, from, &m) : NULL;
   size_t ml = m ? strlen(m) : 0;
   char *dir = NULL;
   if (m && len > ml && !memcmp(import_path, m, ml) && import_path[ml] == '/') {
     const char *rest = import_path + ml + 1;
     size_t rl = len - ml - 1;
-    dir = !strcmp(self->root, ".") ? hg_xstrndup(rest, rl) : hg_xasprintf("%s/%.*s", self->root, (int)rl, rest);
+    dir = !strcmp(root, ".") ? hg_xstrndup(rest, rl) : hg_xasprintf("%s/%.*s", root, (int)rl, rest);
   } else if (m && len == ml && !memcmp(import_path, m, ml)) {
-    dir = hg_xstrdup(self->root);
+    dir = hg_xstrdup(root);
   }
+  free(root);
   const char *kept = NULL;
   if (dir) {
     // Kept for the state's lifetime, as a package entry's name (loaded lazily by the caller).

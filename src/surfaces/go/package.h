@@ -32,9 +32,10 @@ const hg_go_file *hg_go_package_files(hg_go_packages *self, const char *dir, siz
 /** Is `module` (a configured builder's: internal/hardening, or internal.hardening) a directory of
  *  .go files below the config root? */
 bool hg_go_packages_has_module(void *self, const char *module);
-/** The directory of the project's package imported as `import_path` (the go.mod's module path at
- *  the config root, followed by the package's path below it), or NULL when it is not one of the
- *  project's. Owned by the state. */
-const char *hg_go_package_dir(hg_go_packages *self, const char *import_path, size_t len);
+/** The directory of the project's package imported as `import_path` by file `from`: the module
+ *  path of the nearest go.mod holding `from` (its directory, then each one up to the config root),
+ *  followed by the package's path below that go.mod's directory; NULL when it is not a package of
+ *  that module. Owned by the state. */
+const char *hg_go_package_dir(hg_go_packages *self, const char *from, const char *import_path, size_t len);
 
 #endif
