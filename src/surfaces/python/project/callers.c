@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/util.h"
 #include "surfaces/extract.h"
 #include "surfaces/node.h"
 #include "surfaces/python/imports.h"
@@ -473,6 +474,52 @@ static const char *unconfirmed_call(const hg_resolver *r, TSNode method, TSNode 
   return at;
 }
 
+static bool name_byte(char c) { return c == '_' || (c >= '0' && c <= '9') || ((c | 0x20) >= 'a' && (c | 0x20) <= 'z'); }
+
+// The line where function `fn`'s `name` is written in its own file as a value, not called (`f,`,
+// `self.f)`: handed to functools.partial, a thread, a retry helper), outside its definition, in
+// code (not in a string or a comment); 0 when nowhere.
+static uint32_t handed_on(const hg_resolver *r, TSNode fn, TSNode name) {
+  const char *word = r->src + ts_node_start_byte(name);
+  size_t len = ts_node_end_byte(name) - ts_node_start_byte(name), n = r->module->len;
+  for (size_t at = 0; at + len <= n;) {
+    const char *hit = hg_find(r->src + at, n - at, word, len);
+    if (!hit)
+      return 0;
+    size_t k = (size_t)(hit - r->src), e = k + len;
+    at = e;
+    if ((k > 0 && name_byte(r->src[k - 1])) || (e < n && name_byte(r->src[e])) ||
+        (k >= ts_node_start_byte(fn) && k < ts_node_end_byte(fn)))
+      continue;
+    while (e < n && (r->src[e] == ' ' || r->src[e] == '\t'))
+      e++;
+    if (e < n && (r->src[e] == '(' || r->src[e] == '='))
+      continue;  // a call (not this function's: no call was found), or an assignment to the name
+    TSNode id = ts_node_descendant_for_byte_range(r->module->root, (uint32_t)k, (uint32_t)(k + len));
+    if (!hg_node_is(id, "identifier"))
+      continue;
+    // A value: an argument, an element, what is returned or assigned, an attribute's name (self.f).
+    TSNode up = ts_node_parent(id);
+    static const char *const held[] = {"argument_list", "list", "tuple", "pair", "return_statement",
+                                       "expression_list", NULL};
+    bool value = hg_node_is(up, "attribute") ? ts_node_eq(hg_node_field(up, "attribute"), id)
+                 : hg_node_is(up, "keyword_argument") ? ts_node_eq(hg_node_field(up, "value"), id)
+                 : hg_node_is(up, "assignment")       ? ts_node_eq(hg_node_field(up, "right"), id)
+                                                      : false;
+    for (size_t t = 0; held[t] && !value; t++)
+      value = hg_node_is(up, held[t]);
+    if (!value)
+      continue;
+    if (hg_node_is(up, "attribute")) {  // `self.f`: itself a value, not called (`self.f(` was skipped)
+      TSNode above = ts_node_parent(up);
+      if (hg_node_is(above, "call") && ts_node_eq(hg_node_field(above, "function"), up))
+        continue;
+    }
+    return ts_node_start_point(id).row + 1;
+  }
+  return 0;
+}
+
 hg_value hg_summary_callers(const hg_resolver *r, TSNode site, const hg_param_reads *reads,
                             hg_value (*read)(const hg_resolver *, TSNode), TSNode node, hg_value first) {
   TSNode fn;
@@ -503,8 +550,15 @@ hg_value hg_summary_callers(const hg_resolver *r, TSNode site, const hg_param_re
     const char *class_name = ts_node_is_null(cls) ? "" : hg_node_text(hg_node_field(cls, "name"), r->src, r->arena);
     // A method called only on objects of a class hardguard cannot tell is not called nowhere.
     const char *elsewhere = !s.why && !built && !ts_node_is_null(cls) ? unconfirmed_call(r, fn, name) : NULL;
+    // Nowhere called, but handed on as a value in its own file (`partial(self.f, pod)`, a callback).
+    uint32_t handed = !s.why && !elsewhere && !built ? handed_on(r, fn, name) : 0;
     hg_param_reads again = {
         .why = s.why ? hg_project__printf(r->arena, "and %s", s.why)
+               : handed
+                   ? hg_project__printf(r->arena,
+                                        "and %s() is called nowhere in the project, but handed on as a value "
+                                        "(%s:%u), through which hardguard does not follow calls",
+                                        text, hg_project__path(r->module), handed)
                : elsewhere
                    ? hg_project__printf(r->arena,
                                         "and %s() is called in the project only on objects hardguard does not "
