@@ -35,3 +35,17 @@
  (#imports? "testcontainers")
  (#set! hardguard.reads "kwargs")
  (#set! hardguard.dialect "testcontainers"))
+
+;; docker-py's Swarm services: <client>.services.create(image, command=None, **kwargs) starts a
+;; service whose tasks are containers. Its keywords are read as one mapping (body-position
+;; "keywords"), judged in the docker-py-service dialect: ContainerSpec's cap_drop, read_only and
+;; mounts, the task template's resources=docker.types.Resources(mem_limit=..., cpu_limit=...). The
+;; callee follows to docker (docker.from_env(), DockerClient()), or to no SDK in a module that
+;; imports docker and neither podman nor aiodocker.
+((call function: (attribute) @_callee arguments: (argument_list) @body) @site
+ (#resolves-to-suffix? @_callee "services.create")
+ (#sdk? @_callee "docker" "podman" "aiodocker")
+ (#file-contains? "docker")
+ (#set! hardguard.reads "body")
+ (#set! hardguard.body-position "keywords")
+ (#set! hardguard.dialect "docker-py-service"))

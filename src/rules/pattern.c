@@ -97,11 +97,14 @@ int hg_pattern_setup(hg_pattern *p, const hg_shapes *q, uint32_t i, const hg_cap
     return hg_error_set(err, "%s", msg);
   const char *position = hg_predicates_property(p->predicates, "hardguard.body-position");
   p->body_position = UINT32_MAX;
-  if (position) {
+  if (position && !strcmp(position, "keywords")) {
+    p->body_is_keywords = true;
+  } else if (position) {
     char *end;
     unsigned long v = strtoul(position, &end, 10);
     if (!*position || *end || v > 255)
-      return hg_error_set(err, "hardguard.body-position is a number (the positional argument, from 0)");
+      return hg_error_set(err, "hardguard.body-position is a number (the positional argument, from 0) or "
+                               "\"keywords\" (the call's keywords as the body)");
     p->body_position = (uint32_t)v;
   }
   if (hg_readings[r].capture && !pattern_has(q, i, hg_shapes_capture_id(q, hg_readings[r].capture))) {

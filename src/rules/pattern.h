@@ -28,10 +28,13 @@ typedef struct {
   uint8_t dialect;   // SITE: 1 + the policy's dialect from (#set! hardguard.dialect "..."); 0: the mode's default
   // BODY sites whose @body is a call's arguments: the argument holding the body, by keyword
   // (#set! hardguard.body-keyword "config" [or several, space-separated]), else by position
-  // (#set! hardguard.body-position "1"; UINT32_MAX: none); a call to one of body_unwrap (#set!
-  // hardguard.body-unwrap "json.dumps") in its place holds the body as its first argument
+  // (#set! hardguard.body-position "1"; UINT32_MAX: none), or the call's keywords themselves as one
+  // mapping (#set! hardguard.body-position "keywords": body_is_keywords); a call to one of
+  // body_unwrap (#set! hardguard.body-unwrap "json.dumps") in its place holds the body as its first
+  // argument
   hg_argv_words body_keywords;
   uint32_t body_position;
+  bool body_is_keywords;
   hg_argv_words body_unwrap;
   // (#set! hardguard.kind-by "@capture verb=kind ..."): the site's kind is the one named for the
   // last name the capture's value resolves to (its text when it cannot be followed), else `kind`

@@ -64,8 +64,9 @@ static void test_dialect__real_policy_dialects(void **state) {
   const hg_policy *p = policy(state);
   static const char *const ids[] = {"docker-py",        "cli",        "compose",   "testcontainers",
                                     "podman-py",        "python-on-whales", "engine-api", "aiodocker",
-                                    "k8s-python",       "docker-py-host-config", "go-moby", "go-dockerclient",
-                                    "testcontainers-go", "dockerode",       "testcontainers-node"};
+                                    "k8s-python",       "docker-py-host-config", "docker-py-service",
+                                    "go-moby",          "go-dockerclient",  "testcontainers-go", "dockerode",
+                                    "testcontainers-node"};
   assert_int_equal(p->n_dialects, sizeof(ids) / sizeof(ids[0]));
   for (size_t i = 0; i < p->n_dialects; i++) assert_string_equal(p->dialects[i].id, ids[i]);
   // The first dialect serving a reading mode is its default.
@@ -90,6 +91,14 @@ static void test_dialect__real_policy_dialects(void **state) {
   assert_ptr_equal(gdc->m, spelling(p, "memory-limit", "engine-api")->m);
   assert_non_null(strstr(gdc->fix, "Memory: 512 << 20 (HostConfig)"));
   assert_true(p->dialects[dialect(p, "go-dockerclient")].dotted);
+  // docker-py's services: a mapping of the call's keywords; what a service cannot be given is an
+  // empty spelling, given, its fix saying so.
+  assert_int_equal(p->dialects[dialect(p, "docker-py-service")].shape, HG_SHAPE_MAPPING);
+  const hg_spelling *svc_pids = spelling(p, "pids-limit", "docker-py-service");
+  assert_true(svc_pids->given);
+  assert_int_equal(svc_pids->n, 0);
+  assert_non_null(strstr(svc_pids->fix, "allow[pids-limit]"));
+  assert_string_equal(spelling(p, "memory-limit", "docker-py-service")->m[0].names[0], "resources.mem_limit");
   assert_int_equal(hg_policy_site_dialect(p, HG_READS_CLIENT, -1), -1);
   assert_int_equal(hg_policy_site_dialect(p, HG_READS_KWARGS, dialect(p, "podman-py")), dialect(p, "podman-py"));
   // Shapes, case folding.

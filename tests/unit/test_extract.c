@@ -684,6 +684,9 @@ static void test_extract__rules_dir_query_errors(void **state) {
       {"((call) @site (#set! hardguard.reads \"sometimes\"))\n", "python/bad.scm:1:1: a site pattern needs"},
       {"((call) @site (#set! hardguard.reads \"argv\"))\n", "python/bad.scm:1:1: a \"argv\" pattern captures @argv"},
       {"((call) @x (#set! hardguard.reads \"client\"))\n", "python/bad.scm:1:1: a site pattern captures @site"},
+      {"((call arguments: (argument_list) @body) @site (#set! hardguard.reads \"body\")\n"
+       " (#set! hardguard.body-position \"kwargs\"))\n",
+       "python/bad.scm:1:1: hardguard.body-position is a number (the positional argument, from 0) or \"keywords\""},
       // The second pattern of a file is located in that file.
       {"((call) @site (#set! hardguard.reads \"client\"))\n\n((call) @site (#eq? @site))\n",
        "python/bad.scm:3:1: #eq? needs a capture and an argument"},

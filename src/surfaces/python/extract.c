@@ -402,7 +402,11 @@ void hg_extract(hg_extractor *self, const hg_ruleset *rules, const hg_config *co
         s.flags = hg_resolve_shell(&r, flags);
       break;
     case HG_READS_BODY:
-      if (hg_extract__capture(sm->captures, sm->n, c->body, &flags)) {
+      if (!hg_extract__capture(sm->captures, sm->n, c->body, &flags))
+        break;
+      if (p->body_is_keywords && hg_node_is(flags, "argument_list")) {
+        read = hg_resolve_kwargs; // the keywords are the body (docker-py's services.create)
+      } else {
         TSNode arg = body_node(&r, p, flags);
         if (ts_node_is_null(arg))
           s.flags = hg_resolve_unknown(&r, flags, "arguments without the body (the config) hardguard can read");
