@@ -122,6 +122,10 @@ typedef struct {
   size_t n_property_decorators;
   char **mapping_calls; // qualified callees whose call is the mapping of its keyword arguments
   size_t n_mapping_calls; // (kubernetes' models: V1Pod(spec=...) is {spec: ...}); a trailing `*` any name
+  char **forwarding_calls; // qualified callees calling the callable they are handed first with the
+  size_t n_forwarding_calls; // arguments after it (deferToThread, executor.submit); `*.name`: any receiver
+  char **partial_calls;   // ... of those, the ones whose callable is called later, with more
+  size_t n_partial_calls; // arguments (functools.partial): the parameters they leave are unknown
   // init: the builder module `hardguard init` writes (all optional; NULL/0 when absent)
   char *init_module;     // its last dotted component ("container_hardening")
   char **init_callables; // function names, each yielding one dialect's `set:` values

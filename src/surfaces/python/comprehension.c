@@ -239,7 +239,7 @@ static void clauses_from(comp *c, uint32_t i, const hg_binding *chain, bool cond
     }
     if (c->r->budget) {
       if (*c->r->budget == 0) {
-        c->why = "a value this file changes more often than hardguard follows (the per-file budget ran out)";
+        c->why = c->r->budget_why ? c->r->budget_why : HG_RESOLVE_BUDGET_ORIGIN;
         return;
       }
       --*c->r->budget;

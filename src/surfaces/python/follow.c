@@ -27,8 +27,7 @@ bool hg_follow__charge(follow *f, size_t n) {
 
 // What a follow that ran out of budget stands for.
 hg_value hg_follow__over_budget(const hg_resolver *self, TSNode use) {
-  return hg_resolve__unknown(
-      self, use, "a value this file changes more often than hardguard follows (the per-file budget ran out)");
+  return hg_resolve__unknown(self, use, self->budget_why ? self->budget_why : HG_RESOLVE_BUDGET_ORIGIN);
 }
 
 bool hg_follow__is_name(const follow *f, TSNode n) {

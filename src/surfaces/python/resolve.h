@@ -71,6 +71,7 @@ typedef struct hg_resolver {
   struct hg_scope_memo *scopes; // per file, in the arena: its blocks' statements (NULL: read each time)
   size_t *budget;            // statements and items value following may still take in this file
                              // (NULL: no limit); a value it runs out on is unverifiable
+  const char *budget_why;    // why a value it runs out on is unknown (NULL: the file's budget)
   // The project stage (project/summary.h). With a NULL index, nothing outside the file is read and
   // a configured builder is taken at its word (the file-local resolver of the unit tests).
   const struct hg_module *module; // the module src and imports belong to (NULL: unnamed)
@@ -89,6 +90,8 @@ typedef struct hg_resolver {
  *  each following a name through 10,000 statements would need 10^8), so that hostile code cannot
  *  make time or memory grow with the square of its size. */
 #define HG_RESOLVE_BUDGET ((size_t)2000000)
+/** Why a value past the file's budget is unknown. */
+#define HG_RESOLVE_BUDGET_ORIGIN "a value this file changes more often than hardguard follows (the per-file budget ran out)"
 
 /** Records, in self->params, that a parameter of `fn` (self: an attribute of its `self`) was read
  *  unbound; returns the reason to add to it, or NULL. */

@@ -100,8 +100,8 @@ static bool bind_keyword(param *ps, size_t n, hg_value v, bool spread, hg_value_
 // Binds `args` (an argument_list of the caller's, or a null node) to the parameters of `fn` in
 // module m, with `self` (when given) as the first; values are the caller's. Unbound parameters
 // take their defaults, read in the definition's module.
-void hg_bind__call(const hg_resolver *caller, const hg_module *m, TSNode fn, TSNode args, const hg_value *self,
-                   hg_frame *out, int depth) {
+static void bind(const hg_resolver *caller, const hg_module *m, TSNode fn, TSNode args, uint32_t skip, bool later,
+                 const hg_value *self, hg_frame *out, int depth) {
   param ps[MAX_PARAMS];
   size_t n = read_params(m, fn, ps, MAX_PARAMS), next = 0;
   param *star = NULL, *dstar = NULL;
@@ -121,6 +121,8 @@ void hg_bind__call(const hg_resolver *caller, const hg_module *m, TSNode fn, TSN
   TSNode lost_at = args;
   for (uint32_t i = 0, k = hg_node_arg_count(args); i < k; i++) {
     TSNode a = hg_node_arg(args, i);
+    if (i < skip && !hg_node_is(a, "keyword_argument"))
+      continue;  // a forwarding call's own arguments, up to the callable it is handed
     if (hg_node_is(a, "keyword_argument")) {
       TSNode name = hg_node_field(a, "name");
       uint32_t s = ts_node_start_byte(name), e = ts_node_end_byte(name);
@@ -167,6 +169,14 @@ void hg_bind__call(const hg_resolver *caller, const hg_module *m, TSNode fn, TSN
     if (p->kind == P_MARK)
       continue;
     hg_value v;
+    if (later && (p == star || p == dstar)) {  // the later call may add to them
+      hg_value more = hg_resolve_unknown(caller, args, "what the later call of what this binds adds");
+      more.splat = true;
+      if (p == star)
+        HG_VEC_PUSH(&extra_pos, more);
+      else
+        HG_VEC_PUSH(&extra_kw, more);
+    }
     if (p == star) {
       v = hg_values_finish(caller->arena, (hg_value){.kind = HG_VAL_LIST, .text = "*args", .line = line_of(fn)},
                            &extra_pos);
@@ -179,6 +189,10 @@ void hg_bind__call(const hg_resolver *caller, const hg_module *m, TSNode fn, TSN
       v = p->value;
     } else if (lost) {
       v = hg_resolve_unknown(caller, lost_at, lost);
+    } else if (later) {
+      v = hg_resolve_unknown(caller, args,
+                             hg_project__printf(caller->arena, "parameter `%.*s` left to the later call of what "
+                                                               "this binds", (int)p->len, p->name));
     } else if (!ts_node_is_null(p->dflt)) {
       v = hg_resolve_value_at(&def_scope, p->dflt, depth + 1);
     } else {
@@ -191,6 +205,16 @@ void hg_bind__call(const hg_resolver *caller, const hg_module *m, TSNode fn, TSN
   }
   free(extra_pos.items);
   free(extra_kw.items);
+}
+
+void hg_bind__call(const hg_resolver *caller, const hg_module *m, TSNode fn, TSNode args, const hg_value *self,
+                   hg_frame *out, int depth) {
+  bind(caller, m, fn, args, 0, false, self, out, depth);
+}
+
+void hg_bind__forwarded(const hg_resolver *caller, const hg_module *m, TSNode fn, TSNode args, uint32_t skip,
+                        bool later, const hg_value *self, hg_frame *out, int depth) {
+  bind(caller, m, fn, args, skip, later, self, out, depth);
 }
 
 bool hg_bind__fits(const hg_module *m, TSNode fn, const char *src, TSNode args, bool self) {

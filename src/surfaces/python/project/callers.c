@@ -125,6 +125,24 @@ static bool possibly_of_class(const hg_resolver *r, const hg_resolver *rm, TSNod
   return hg_bind__fits(r->module, fn, rm->src, hg_node_field(call, "arguments"), true);
 }
 
+static void one_call(search *s, const hg_resolver *r, TSNode fn, TSNode cls, bool construct, const hg_module *m,
+                     TSNode call, int level, context_vec *out);
+
+// One call, its values followed within a budget of its own (taken from the file's): a caller
+// whose argument is made by a long method with `self` bound (kubespawner's get_pod_manifest,
+// hundreds of conditions on self's traits, each deciding the ones before it again) cannot spend
+// the whole file's budget, and time, on one context.
+static void one_call_budgeted(search *s, const hg_resolver *r, TSNode fn, TSNode cls, bool construct,
+                              const hg_module *m, TSNode call, int level, context_vec *out) {
+  size_t own = r->budget && *r->budget < HG_CALLERS_CALL_BUDGET ? *r->budget : HG_CALLERS_CALL_BUDGET, given = own;
+  hg_resolver rb = *r;
+  rb.budget = &own;
+  rb.budget_why = "a caller's value hardguard follows further than its budget for one call allows";
+  one_call(s, &rb, fn, cls, construct, m, call, level, out);
+  if (r->budget)
+    *r->budget -= given - own;
+}
+
 // One call of fn (or construction of its class), found in module m: its frame, or one per context
 // of the function the call stands in when its arguments take that function's parameters.
 static void one_call(search *s, const hg_resolver *r, TSNode fn, TSNode cls, bool construct, const hg_module *m,
@@ -133,7 +151,16 @@ static void one_call(search *s, const hg_resolver *r, TSNode fn, TSNode cls, boo
   hg_param_reads reads = {0};
   hg_resolver rm = hg_project__in_module(r, m);
   rm.params = &reads;
-  TSNode callee = hg_node_field(call, "function");
+  TSNode callee = hg_node_field(call, "function"), callable;
+  // A forwarding call handed fn (`partial(self.f, pod)`, `executor.submit(f, x)`): fn is its callable.
+  bool later = false, forwarded = hg_candidates__forwarded(&rm, m, call, &callable, &later);
+  if (forwarded && construct)
+    return;
+  const char *verb = construct ? "built at" : "called from";
+  if (forwarded) {
+    verb = hg_project__printf(site->arena, "handed to %s() at", hg_node_text(callee, m->src, site->arena));
+    callee = callable;
+  }
   hg_value recv;
   hg_target t = hg_defs__callee(&rm, callee, 1, &recv);
   hg_value self = {0};
@@ -149,7 +176,7 @@ static void one_call(search *s, const hg_resolver *r, TSNode fn, TSNode cls, boo
       self = hg_object__make(&rm, t, call, 1);
     }
     has_self = true;
-  } else if (t.kind == HG_DEF_NONE && possibly_of_class(r, &rm, fn, cls, call, &recv)) {
+  } else if (t.kind == HG_DEF_NONE && !forwarded && possibly_of_class(r, &rm, fn, cls, call, &recv)) {
     // The object may be of the class: a context, its `self` unknown.
     self = recv, has_self = true;
     uncertain = true;
@@ -171,7 +198,7 @@ static void one_call(search *s, const hg_resolver *r, TSNode fn, TSNode cls, boo
   TSNode args = construct && !hg_node_text_eq(hg_node_field(fn, "name"), r->src, "__init__", 8)
                     ? (TSNode){0}
                     : hg_node_field(call, "arguments");
-  const char *cond = place(site, m, call, construct ? "built at" : "called from");
+  const char *cond = place(site, m, call, verb);
   if (uncertain) {
     const char *name = hg_node_text(hg_node_field(cls, "name"), r->src, site->arena);
     cond = hg_project__printf(site->arena, "%s on an object that may be %s %s", cond, article(name), name);
@@ -185,7 +212,7 @@ static void one_call(search *s, const hg_resolver *r, TSNode fn, TSNode cls, boo
     return;
   }
   hg_frame frame;
-  hg_bind__call(&rm, r->module, fn, args, has_self ? &self : NULL, &frame, 1);
+  hg_bind__forwarded(&rm, r->module, fn, args, forwarded ? 1 : 0, later, has_self ? &self : NULL, &frame, 1);
   if (ts_node_is_null(reads.fn) || reads.others || ts_node_is_null(g) || !ts_node_eq(reads.fn, g) ||
       level + 1 >= HG_CALLERS_MAX_LEVELS || cycle) {
     // The call's own values (a parameter of its function stays unknown past the levels, and in a
@@ -215,7 +242,7 @@ static void one_call(search *s, const hg_resolver *r, TSNode fn, TSNode cls, boo
         self = recv;
     }
     hg_frame f2;
-    hg_bind__call(&ru, r->module, fn, args, has_self ? &self : NULL, &f2, 1);
+    hg_bind__forwarded(&ru, r->module, fn, args, forwarded ? 1 : 0, later, has_self ? &self : NULL, &f2, 1);
     push(s, out, f2, chain, call_at(site, m, call, up.items[i].calls));
   }
   free(up.items);
@@ -283,7 +310,7 @@ static void frames_of(search *s, const hg_resolver *r, TSNode fn, bool self_only
     hg_candidates__candidate_calls(r, m, i, r->src + ts_node_start_byte(name), ts_node_end_byte(name) - ts_node_start_byte(name),
                     !ts_node_is_null(cls) && !construct ? NULL : r->module, &calls);
     for (size_t k = 0; k < calls.len && !s->why; k++)
-      one_call(s, r, fn, cls, construct, m, calls.items[k], level, out);
+      one_call_budgeted(s, r, fn, cls, construct, m, calls.items[k], level, out);
     free(calls.items);
   }
   free(holders.items);
@@ -458,8 +485,11 @@ static const char *unconfirmed_call(const hg_resolver *r, TSNode method, TSNode 
     hg_resolver rm = hg_project__in_module(r, m);
     for (size_t k = 0; k < calls.len && !at; k++) {
       TSNode call = calls.items[k], callee = hg_node_field(call, "function"), obj = hg_node_field(callee, "object");
-      if (!hg_node_is(callee, "attribute") || (i == 0 && hg_node_contains(method, call)))
-        continue;  // a plain function, or a call in the method itself (its own client's run)
+      TSNode callable;
+      bool later;
+      if (!hg_node_is(callee, "attribute") || (i == 0 && hg_node_contains(method, call)) ||
+          hg_candidates__forwarded(&rm, m, call, &callable, &later))
+        continue;  // a plain function, a call in the method itself (its own client's run), a forwarding call
       // Not a module the file imports (`subprocess.run(...)`), nor an object whose value is known.
       if (hg_node_is(obj, "identifier") && m->imports &&
           hg_imports_lookup(m->imports, m->src + ts_node_start_byte(obj), ts_node_end_byte(obj) - ts_node_start_byte(obj)))

@@ -28,11 +28,10 @@ bool hg_candidates__same_def(const hg_module *m, TSNode node, const hg_module *f
          ts_node_start_byte(node) == ts_node_start_byte(fn) && ts_node_end_byte(node) == ts_node_end_byte(fn);
 }
 
-// Can `call` in module m (r's own when `own`) be a call of `target` (the dotted name of a function
-// or class of another module, "pkg.mod.f"), not a method? `f(...)`: in r's own module, or where m
-// imports that very name; `a.b.f(...)`: where it qualifies to that name through m's imports.
-static bool may_call_function(const hg_module *m, TSNode call, bool own, const char *target) {
-  TSNode f = hg_node_field(call, "function");
+// Can callee `f` in module m (r's own when `own`) be `target` (the dotted name of a function or
+// class of another module, "pkg.mod.f"), not a method? `f`: in r's own module, or where m imports
+// that very name; `a.b.f`: where it qualifies to that name through m's imports.
+static bool may_call_function(const hg_module *m, TSNode f, bool own, const char *target) {
   if (own && hg_node_is(f, "identifier"))
     return true;
   if (!target)
@@ -56,8 +55,61 @@ void hg_candidates__candidate_calls(const hg_resolver *r, const hg_module *m, si
                            ? hg_project__printf(r->arena, "%s.%.*s", def->name, (int)len, name)
                            : NULL;
   for (size_t k = 0; k < n; k++)
-    if (!def || may_call_function(m, calls[k], i == 0 && def == m, target))
+    if (!def || may_call_function(m, hg_node_field(calls[k], "function"), i == 0 && def == m, target))
       HG_VEC_PUSH(out, calls[k]);
+  // Forwarding calls handed it (`partial(f, ...)`, `executor.submit(self.f, ...)`), by their last names.
+  const hg_policy *p = r->policy;
+  for (size_t w = 0; p && w < p->n_forwarding_calls; w++) {
+    const char *fw = p->forwarding_calls[w], *dot = strrchr(fw, '.');
+    const char *last = dot ? dot + 1 : fw;
+    bool seen = false;  // an earlier entry of the same last name took these calls
+    for (size_t e = 0; e < w && !seen; e++) {
+      const char *o = p->forwarding_calls[e], *od = strrchr(o, '.');
+      seen = !strcmp(od ? od + 1 : o, last);
+    }
+    if (seen)
+      continue;
+    if (!hg_index_calls(r->index, m, last, strlen(last), &calls, &n))
+      calls = hg_calls_named(hg_summary__calls(r, m), last, strlen(last), &n);
+    for (size_t k = 0; k < n; k++) {
+      TSNode callable;
+      bool later;
+      if (hg_candidates__forwarded(r, m, calls[k], &callable, &later) &&
+          hg_node_text_eq(hg_node_is(callable, "attribute") ? hg_node_field(callable, "attribute") : callable, m->src,
+                          name, len) &&
+          (!def || may_call_function(m, callable, i == 0 && def == m, target)))
+        HG_VEC_PUSH(out, calls[k]);
+    }
+  }
+}
+
+// Does `name` (the qualified callee, or for `*.x` an attribute callee's last name) match `entry`?
+static bool forwarder_named(const char *entry, const char *qualified, TSNode callee, const char *src) {
+  if (!strncmp(entry, "*.", 2))
+    return hg_node_is(callee, "attribute") &&
+           hg_node_text_eq(hg_node_field(callee, "attribute"), src, entry + 2, strlen(entry + 2));
+  return qualified && !strcmp(qualified, entry);
+}
+
+bool hg_candidates__forwarded(const hg_resolver *r, const hg_module *m, TSNode call, TSNode *callable, bool *later) {
+  const hg_policy *p = r->policy;
+  TSNode callee = hg_node_field(call, "function"), args = hg_node_field(call, "arguments");
+  if (!p || !p->n_forwarding_calls || ts_node_is_null(args) || !hg_node_arg_count(args))
+    return false;
+  TSNode first = hg_node_arg(args, 0);
+  if (!hg_node_is(first, "identifier") && !hg_node_is(first, "attribute"))
+    return false;
+  hg_buf q = {0};
+  const char *qualified = m->imports && hg_imports_qualify(m->imports, callee, m->src, &q) ? q.data : NULL;
+  bool found = false;
+  for (size_t w = 0; w < p->n_forwarding_calls && !found; w++)
+    found = forwarder_named(p->forwarding_calls[w], qualified, callee, m->src);
+  *later = false;
+  for (size_t w = 0; w < p->n_partial_calls && found && !*later; w++)
+    *later = forwarder_named(p->partial_calls[w], qualified, callee, m->src);
+  hg_buf_free(&q);
+  *callable = first;
+  return found;
 }
 
 // The last part of a dotted module name ("pkg.sandbox": "sandbox"), or NULL for none.

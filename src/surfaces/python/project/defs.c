@@ -113,15 +113,50 @@ size_t hg_defs__bases(const hg_resolver *r, hg_target cls, hg_target *out, int d
   return n;
 }
 
+static hg_target member(const hg_resolver *r, hg_target cls, const char *name, size_t len, int depth);
+
+// Asked again and again of one class while a method is evaluated (each `self.x` of each condition):
+// kept in the file's cache, by the class's module and place and the name.
 hg_target hg_defs__member(const hg_resolver *r, hg_target cls, const char *name, size_t len, int depth) {
+  hg_table *memo = depth == 0 ? hg_summary__members(r) : NULL;
+  enum { HEAD = sizeof(const hg_module *) + sizeof(uint32_t), MAX_NAME = 256 };
+  char key[HEAD + MAX_NAME];
+  size_t kn = 0;
+  if (memo && len <= MAX_NAME && !ts_node_is_null(cls.node)) {
+    uint32_t at = ts_node_start_byte(cls.node);
+    memcpy(key, &cls.module, sizeof(const hg_module *));
+    memcpy(key + sizeof(const hg_module *), &at, sizeof at);
+    memcpy(key + HEAD, name, len);
+    kn = HEAD + len;
+    size_t *v = hg_table_get(memo, key, kn);
+    if (v)
+      return *(const hg_target *)(uintptr_t)*v;
+  }
+  hg_target t = member(r, cls, name, len, depth);
+  if (kn) {
+    char *kept = hg_arena_alloc(r->arena, kn);
+    memcpy(kept, key, kn);
+    hg_target *answer = hg_arena_alloc(r->arena, sizeof(hg_target));
+    *answer = t;
+    *hg_table_put(memo, kept, kn, NULL) = (uintptr_t)answer;
+  }
+  return t;
+}
+
+static hg_target member(const hg_resolver *r, hg_target cls, const char *name, size_t len, int depth) {
   hg_target none = {.kind = HG_DEF_NONE};
   if (depth > HG_SUMMARY_MAX_DEPTH)
     return none;
   TSNode body = hg_node_field(cls.node, "body");
   const char *src = cls.module->src;
   hg_target found = none;
-  for (uint32_t i = 0, n = ts_node_named_child_count(body); i < n; i++) {
-    TSNode s = ts_node_named_child(body, i), deco = {0};
+  if (ts_node_is_null(body))
+    return none;
+  // One cursor over the body: ts_node_named_child(i) walks from the first child each time, and a
+  // class of hundreds of members (traitlets' configurables) made each lookup quadratic.
+  TSTreeCursor cur = ts_tree_cursor_new(body);
+  for (bool more = ts_tree_cursor_goto_first_child(&cur); more; more = ts_tree_cursor_goto_next_sibling(&cur)) {
+    TSNode s = ts_tree_cursor_current_node(&cur), deco = {0};
     if (hg_node_is(s, "decorated_definition")) {
       deco = s;
       s = hg_node_field(s, "definition");
@@ -129,6 +164,7 @@ hg_target hg_defs__member(const hg_resolver *r, hg_target cls, const char *name,
     if (hg_node_is(s, "function_definition") && hg_node_text_eq(hg_node_field(s, "name"), src, name, len))
       found = (hg_target){HG_DEF_FUNCTION, cls.module, s, deco};
   }
+  ts_tree_cursor_delete(&cur);
   if (found.kind != HG_DEF_NONE)
     return found;
   hg_target bases[HG_DEFS_MAX_BASES];

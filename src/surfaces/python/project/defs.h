@@ -5,6 +5,7 @@
 #ifndef HG_PROJECT_DEFS_H
 #define HG_PROJECT_DEFS_H
 
+#include "base/table.h"
 #include "surfaces/python/project/frame.h"
 
 /** What a name of the project stands for. */
@@ -56,6 +57,11 @@ TSNode hg_defs__self_class(const hg_resolver *r, TSNode name);
 void hg_bind__call(const hg_resolver *caller, const hg_module *m, TSNode fn, TSNode args, const hg_value *self,
                    hg_frame *out, int depth);
 
+/** The same for a forwarding call (`functools.partial(f, a)`, `executor.submit(f, a)`): its first
+ *  `skip` positional arguments (up to the callable) are not f's; `later` (a partial call): the
+ *  parameters it leaves are unknown, given when what it makes is called, not their defaults. */
+void hg_bind__forwarded(const hg_resolver *caller, const hg_module *m, TSNode fn, TSNode args, uint32_t skip,
+                        bool later, const hg_value *self, hg_frame *out, int depth);
 /** Can `args` (a call's argument_list, its text in `src`, of whatever module) be bound to the
  *  parameters of `fn` of module m (`self`: its first taken by the instance) without Python's TypeError: no positional
  *  or keyword argument it has no parameter for, none bound twice, every one without a default
@@ -78,6 +84,9 @@ const hg_value *hg_object__attribute(const hg_value *obj, const char *key, size_
  *  `__init__` assigns `self.a` (what the object holds then is not only the constructor's). */
 hg_value hg_object__self_state(const hg_resolver *r, TSNode attribute, bool held);
 
+/** The table of methods looked up in r's per-file cache (hg_defs__member's answers), or NULL when
+ *  r keeps none. */
+hg_table *hg_summary__members(const hg_resolver *r);
 /** The calls of module m by name (calls.h), kept in r's per-file cache for the module it was asked
  *  of last (the file being checked: its sites ask again and again). */
 const struct hg_calls *hg_summary__calls(const hg_resolver *r, const hg_module *m);

@@ -1,5 +1,7 @@
 #include "surfaces/python/project/summary.h"
 
+#include "base/table.h"
+
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -131,7 +133,13 @@ struct hg_summary_cache {
   size_t len, cap;
   const hg_module *calls_module; // the module `calls` holds the calls of (the file being checked)
   hg_calls *calls;
+  hg_table members;     // the methods classes were asked for (defs.c), in the arena
 };
+
+hg_table *hg_summary__members(const hg_resolver *r) {
+  hg_summary_cache *c = r->cache;
+  return c ? &c->members : NULL;
+}
 
 const hg_calls *hg_summary__calls(const hg_resolver *r, const hg_module *m) {
   hg_summary_cache *c = r->cache;
@@ -146,6 +154,7 @@ const hg_calls *hg_summary__calls(const hg_resolver *r, const hg_module *m) {
 hg_summary_cache *hg_summary_cache_new(hg_arena *arena) {
   hg_summary_cache *c = hg_arena_alloc(arena, sizeof(hg_summary_cache));
   *c = (hg_summary_cache){.arena = arena};
+  hg_table_init(&c->members, arena, 0);
   return c;
 }
 

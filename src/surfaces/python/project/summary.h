@@ -48,6 +48,8 @@ hg_value hg_summary_attribute(const hg_resolver *r, TSNode attribute, int depth)
  *  many callers up a chain of parameters is followed (a caller's argument that is its own
  *  parameter is followed to its callers, and so on). */
 #define HG_CALLERS_MAX_CONTEXTS 16
+/** Statements and items the values of one call may take of the file's budget (HG_RESOLVE_BUDGET). */
+#define HG_CALLERS_CALL_BUDGET ((size_t)50000)
 #define HG_CALLERS_MAX_LEVELS 3
 /** A site's options read once per calling context of the function it stands in, when `first`
  *  (read where the site stands, recording in `reads` the parameters it found unbound) took a
