@@ -170,7 +170,7 @@ static void bind(const hg_resolver *caller, const hg_module *m, TSNode fn, TSNod
       continue;
     hg_value v;
     if (later && (p == star || p == dstar)) {  // the later call may add to them
-      hg_value more = hg_resolve_unknown(caller, args, "what the later call of what this binds adds");
+      hg_value more = hg_resolve_unknown(caller, ts_node_parent(args), "what the later call of what this binds adds");
       more.splat = true;
       if (p == star)
         HG_VEC_PUSH(&extra_pos, more);
@@ -190,7 +190,7 @@ static void bind(const hg_resolver *caller, const hg_module *m, TSNode fn, TSNod
     } else if (lost) {
       v = hg_resolve_unknown(caller, lost_at, lost);
     } else if (later) {
-      v = hg_resolve_unknown(caller, args,
+      v = hg_resolve_unknown(caller, ts_node_parent(args),
                              hg_project__printf(caller->arena, "parameter `%.*s` left to the later call of what "
                                                                "this binds", (int)p->len, p->name));
     } else if (!ts_node_is_null(p->dflt)) {
