@@ -128,19 +128,33 @@ static bool possibly_of_class(const hg_resolver *r, const hg_resolver *rm, TSNod
 static void one_call(search *s, const hg_resolver *r, TSNode fn, TSNode cls, bool construct, const hg_module *m,
                      TSNode call, int level, context_vec *out);
 
+// A copy of r whose value following takes at most HG_CALLERS_CALL_BUDGET steps of r's budget, kept
+// in *own (given back with charge).
+static hg_resolver budgeted(const hg_resolver *r, size_t *own) {
+  *own = r->budget && *r->budget < HG_CALLERS_CALL_BUDGET ? *r->budget : HG_CALLERS_CALL_BUDGET;
+  hg_resolver rb = *r;
+  rb.budget = own;
+  rb.budget_why = "a value hardguard follows, in one calling context, further than its budget for one call allows";
+  return rb;
+}
+
+// Takes from r's budget what a copy made by budgeted() spent of *own.
+static void charge(const hg_resolver *r, const size_t *own) {
+  size_t given = r->budget && *r->budget < HG_CALLERS_CALL_BUDGET ? *r->budget : HG_CALLERS_CALL_BUDGET;
+  if (r->budget)
+    *r->budget -= given - *own;
+}
+
 // One call, its values followed within a budget of its own (taken from the file's): a caller
 // whose argument is made by a long method with `self` bound (kubespawner's get_pod_manifest,
 // hundreds of conditions on self's traits, each deciding the ones before it again) cannot spend
 // the whole file's budget, and time, on one context.
 static void one_call_budgeted(search *s, const hg_resolver *r, TSNode fn, TSNode cls, bool construct,
                               const hg_module *m, TSNode call, int level, context_vec *out) {
-  size_t own = r->budget && *r->budget < HG_CALLERS_CALL_BUDGET ? *r->budget : HG_CALLERS_CALL_BUDGET, given = own;
-  hg_resolver rb = *r;
-  rb.budget = &own;
-  rb.budget_why = "a caller's value hardguard follows further than its budget for one call allows";
+  size_t own;
+  hg_resolver rb = budgeted(r, &own);
   one_call(s, &rb, fn, cls, construct, m, call, level, out);
-  if (r->budget)
-    *r->budget -= given - own;
+  charge(r, &own);
 }
 
 // One call of fn (or construction of its class), found in module m: its frame, or one per context
@@ -605,10 +619,13 @@ hg_value hg_summary_callers(const hg_resolver *r, TSNode site, const hg_param_re
   for (size_t i = 0; i < s.out.len; i++) {
     hg_frame *keep = hg_arena_alloc(r->arena, sizeof(hg_frame));
     *keep = s.out.items[i].frame;
-    hg_resolver r2 = *r;
+    // The site read in this context within a budget of its own, as its call's values were.
+    size_t own;
+    hg_resolver r2 = budgeted(r, &own);
     r2.frame = keep;
     r2.params = NULL;
     arms[i] = read(&r2, node);
+    charge(r, &own);
     arms[i].cond = s.out.items[i].cond;
     arms[i].calls = s.out.items[i].calls;
     arms[i].key = NULL;
