@@ -308,6 +308,21 @@ const char *hg_find(const char *hay, size_t hn, const char *needle, size_t nn) {
   return NULL;
 }
 
+static bool word_byte(char c) { return c == '_' || (c >= '0' && c <= '9') || ((c | 0x20) >= 'a' && (c | 0x20) <= 'z'); }
+
+const char *hg_find_word(const char *hay, size_t hn, const char *word, size_t wn) {
+  const char *end = hay + hn;
+  for (const char *at = hay; wn && at + wn <= end;) {
+    const char *hit = hg_find(at, (size_t)(end - at), word, wn);
+    if (!hit)
+      return NULL;
+    if ((hit == hay || !word_byte(hit[-1])) && (hit + wn == end || !word_byte(hit[wn])))
+      return hit;
+    at = hit + 1;
+  }
+  return NULL;
+}
+
 bool hg_dotted_name(const char *s, size_t len) {
   if (len == 0) return false;
   for (size_t i = 0; i < len; i++) {

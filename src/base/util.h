@@ -131,6 +131,9 @@ int hg_write_new_file(const char *path, const char *data, size_t len, unsigned m
  *  search on every call: ~300 instructions for a name of 40 bytes): up to 256 bytes, a first byte
  *  found by memchr and the rest compared; past that, memmem (linear whatever the bytes). */
 const char *hg_find(const char *hay, size_t hn, const char *needle, size_t nn);
+/** The first place `word` (wn bytes, an identifier) stands in `hay` as a whole word: not touching a
+ *  letter, a digit or `_` on either side (`run` in `x.run(`, not in `rerun` or `run_all`); or NULL. */
+const char *hg_find_word(const char *hay, size_t hn, const char *word, size_t wn);
 
 /** Is `s` (len bytes) a dotted name: identifiers (letters, digits not first, `_`; any byte of a
  *  non-ASCII UTF-8 sequence counts as a letter, as in `länder.flags`) separated by single dots? */

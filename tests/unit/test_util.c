@@ -419,6 +419,12 @@ static void test_util__find_agrees_with_memmem(void **state) {
   assert_ptr_equal(hg_find(text, strlen(text), "run", 3), text + strlen(text) - 3);
   assert_null(hg_find(text, strlen(text), "runs", 4));
   assert_ptr_equal(hg_find(text, 0, "", 0), text);
+  // hg_find_word: the whole word only, at either end of the text too.
+  const char *code = "rerun(run_all); x.run(1); run";
+  assert_ptr_equal(hg_find_word(code, strlen(code), "run", 3), strstr(code, "x.run") + 2);
+  assert_ptr_equal(hg_find_word(code + 26, 3, "run", 3), code + 26);
+  assert_null(hg_find_word(code, 5, "run", 3));
+  assert_null(hg_find_word(code, strlen(code), "", 0));
 }
 
 static void test_util__error_set_returns_minus_one(void **state) {

@@ -518,8 +518,6 @@ static const char *unconfirmed_call(const hg_resolver *r, TSNode method, TSNode 
   return at;
 }
 
-static bool name_byte(char c) { return c == '_' || (c >= '0' && c <= '9') || ((c | 0x20) >= 'a' && (c | 0x20) <= 'z'); }
-
 // The line where function `fn`'s `name` is written in its own file as a value, not called (`f,`,
 // `self.f)`: handed to functools.partial, a thread, a retry helper), outside its definition, in
 // code (not in a string or a comment); 0 when nowhere.
@@ -527,13 +525,12 @@ static uint32_t handed_on(const hg_resolver *r, TSNode fn, TSNode name) {
   const char *word = r->src + ts_node_start_byte(name);
   size_t len = ts_node_end_byte(name) - ts_node_start_byte(name), n = r->module->len;
   for (size_t at = 0; at + len <= n;) {
-    const char *hit = hg_find(r->src + at, n - at, word, len);
+    const char *hit = hg_find_word(r->src + at, n - at, word, len);
     if (!hit)
       return 0;
     size_t k = (size_t)(hit - r->src), e = k + len;
     at = e;
-    if ((k > 0 && name_byte(r->src[k - 1])) || (e < n && name_byte(r->src[e])) ||
-        (k >= ts_node_start_byte(fn) && k < ts_node_end_byte(fn)))
+    if (k >= ts_node_start_byte(fn) && k < ts_node_end_byte(fn))
       continue;
     while (e < n && (r->src[e] == ' ' || r->src[e] == '\t'))
       e++;

@@ -204,23 +204,20 @@ hg_value hg_object__make(const hg_resolver *r, hg_target cls, TSNode call, int d
   return hg_values_finish(r->arena, obj, &fields);
 }
 
-static bool word_byte(char c) { return c == '_' || (c >= '0' && c <= '9') || ((c | 0x20) >= 'a' && (c | 0x20) <= 'z'); }
-
 // Is `self.name` assigned in class `cls` outside the method `init` (a null node: anywhere)? Read
 // in the class's text: `self.name =`, `self.name: T =`, `self.name +=` (not `==`), any spacing.
 static bool assigned_outside(const char *src, TSNode cls, TSNode init, const char *name, size_t len) {
   uint32_t from = ts_node_start_byte(cls), to = ts_node_end_byte(cls);
   uint32_t ia = ts_node_is_null(init) ? 0 : ts_node_start_byte(init), ib = ts_node_is_null(init) ? 0 : ts_node_end_byte(init);
-  for (uint32_t at = from; at + 5 + len <= to;) {
-    const char *hit = hg_find(src + at, to - at, "self.", 5);
+  for (uint32_t at = from; at < to;) {
+    const char *hit = hg_find_word(src + at, to - at, "self", 4);
     if (!hit)
       return false;
-    uint32_t k = (uint32_t)(hit - src);
-    at = k + 5;
-    if ((k > from && word_byte(src[k - 1])) || k + 5 + len > to || memcmp(src + k + 5, name, len) ||
-        (k + 5 + len < to && word_byte(src[k + 5 + len])))
+    uint32_t k = (uint32_t)(hit - src), j = k + 5 + (uint32_t)len;
+    at = k + 4;
+    // `self.name` and no longer name (the byte after it, when there is one, is looked at too)
+    if (j > to || src[k + 4] != '.' || hg_find_word(src + k + 5, len + (j < to), name, len) != src + k + 5)
       continue;
-    uint32_t j = k + 5 + len;
     while (j < to && (src[j] == ' ' || src[j] == '\t'))
       j++;
     bool assigns = j < to && (src[j] == ':' || (src[j] == '=' && (j + 1 >= to || src[j + 1] != '=')) ||
