@@ -176,7 +176,7 @@ static void one_call(search *s, const hg_resolver *r, TSNode fn, TSNode cls, boo
     callee = callable;
   }
   hg_value recv;
-  hg_target t = hg_defs__callee(&rm, callee, 1, &recv);
+  hg_target t = hg_object__callee(&rm, callee, 1, &recv);
   hg_value self = {0};
   bool has_self = false, uncertain = false;
   if (construct) {
@@ -248,10 +248,10 @@ static void one_call(search *s, const hg_resolver *r, TSNode fn, TSNode cls, boo
     ru.frame = keep;
     ru.params = NULL;
     if (construct) {
-      hg_target t2 = hg_defs__callee(&ru, callee, 1, &recv);
+      hg_target t2 = hg_object__callee(&ru, callee, 1, &recv);
       self = t2.kind == HG_DEF_CLASS ? hg_object__make(&ru, t2, call, 1) : self;
     } else if (has_self) {
-      hg_defs__callee(&ru, callee, 1, &recv);
+      hg_object__callee(&ru, callee, 1, &recv);
       if (recv.kind == HG_VAL_OBJECT)
         self = recv;
     }
@@ -341,7 +341,7 @@ static hg_target annotated_class(const hg_resolver *r, TSNode type, int budget) 
     return none;
   if (hg_node_is(type, "identifier") || hg_node_is(type, "attribute")) {
     hg_value recv;
-    hg_target t = hg_defs__callee(r, type, 1, &recv);
+    hg_target t = hg_object__callee(r, type, 1, &recv);
     if (t.kind == HG_DEF_CLASS || hg_node_is(type, "attribute"))
       return t.kind == HG_DEF_CLASS ? t : none;
   }
@@ -408,7 +408,7 @@ static void constructions_named(search *s, const hg_resolver *r, hg_target t, co
     for (size_t k = 0; k < calls.len && !s->why; k++) {
       hg_resolver rm = hg_project__in_module(r, m);
       hg_value recv;
-      hg_target c = hg_defs__callee(&rm, hg_node_field(calls.items[k], "function"), 1, &recv);
+      hg_target c = hg_object__callee(&rm, hg_node_field(calls.items[k], "function"), 1, &recv);
       if (c.kind != HG_DEF_CLASS || !is_or_derives(&rm, c, t))
         continue;
       if (out->len >= HG_CALLERS_MAX_CONTEXTS) {
@@ -509,7 +509,7 @@ static const char *unconfirmed_call(const hg_resolver *r, TSNode method, TSNode 
           hg_imports_lookup(m->imports, m->src + ts_node_start_byte(obj), ts_node_end_byte(obj) - ts_node_start_byte(obj)))
         continue;
       hg_value recv;
-      hg_defs__callee(&rm, callee, 1, &recv);
+      hg_object__callee(&rm, callee, 1, &recv);
       if (recv.kind == HG_VAL_UNKNOWN)
         at = hg_project__printf(r->arena, "%s:%u", hg_project__path(m), line_of(call));
     }

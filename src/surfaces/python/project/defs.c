@@ -118,7 +118,7 @@ static hg_target member(const hg_resolver *r, hg_target cls, const char *name, s
 // Asked again and again of one class while a method is evaluated (each `self.x` of each condition):
 // kept in the file's cache, by the class's module and place and the name.
 hg_target hg_defs__member(const hg_resolver *r, hg_target cls, const char *name, size_t len, int depth) {
-  hg_table *memo = depth == 0 ? hg_summary__members(r) : NULL;
+  hg_table *memo = depth == 0 && r->cache ? &r->cache->members : NULL;
   enum { HEAD = sizeof(const hg_module *) + sizeof(uint32_t), MAX_NAME = 256 };
   char key[HEAD + MAX_NAME];
   size_t kn = 0;
@@ -201,61 +201,6 @@ hg_target hg_defs__qualified(const hg_resolver *r, const char *q, int depth) {
       len--;
   }
   return none;
-}
-
-hg_target hg_defs__callee(const hg_resolver *r, TSNode fn, int depth, hg_value *recv) {
-  hg_target t = {.kind = HG_DEF_NONE};
-  *recv = (hg_value){0};
-  if (hg_node_is(fn, "identifier")) {
-    uint32_t a = ts_node_start_byte(fn), e = ts_node_end_byte(fn);
-    if (r->module)
-      t = hg_defs__lookup(r, r->module, r->src + a, e - a, 0);
-    return t;
-  }
-  if (!hg_node_is(fn, "attribute"))
-    return t;
-  TSNode obj = hg_node_field(fn, "object"), attr = hg_node_field(fn, "attribute");
-  uint32_t a = ts_node_start_byte(attr), e = ts_node_end_byte(attr);
-  TSNode head = obj;
-  while (hg_node_is(head, "attribute"))
-    head = hg_node_field(head, "object");
-  hg_buf q = {0};
-  if (hg_node_is(head, "identifier") &&
-      hg_imports_lookup(r->imports, r->src + ts_node_start_byte(head),
-                        ts_node_end_byte(head) - ts_node_start_byte(head)) &&
-      hg_imports_qualify(r->imports, fn, r->src, &q)) {
-    t = hg_defs__qualified(r, q.data, 0); // module.function, module.Class.method
-  }
-  hg_buf_free(&q);
-  if (t.kind == HG_DEF_NONE) {
-    *recv = hg_resolve_value_at(r, obj, depth + 1);
-    // self.api.create(...) in a method read where it stands: the object its constructor leaves in
-    // self.api, when no other method of the class replaces it.
-    if (recv->kind == HG_VAL_UNKNOWN && hg_node_is(obj, "attribute") && r->module && !r->frame) {
-      hg_value held = hg_object__self_state(r, obj, true);
-      if (held.kind == HG_VAL_OBJECT)
-        *recv = held;
-    }
-    if (recv->kind == HG_VAL_OBJECT && recv->def) {
-      hg_target c = {.kind = HG_DEF_CLASS, .module = recv->def->module, .node = recv->def->node};
-      t = hg_defs__member(r, c, r->src + a, e - a, 0);
-    } else if (r->module && hg_node_is(obj, "identifier")) {
-      // self.method(...) in a method read where it stands (no object made it): the method of the
-      // class around it, self bound to an instance of that class whose attributes are unknown.
-      TSNode cls = hg_defs__self_class(r, obj);
-      if (!ts_node_is_null(cls)) {
-        hg_target c = {.kind = HG_DEF_CLASS, .module = r->module, .node = cls};
-        t = hg_defs__member(r, c, r->src + a, e - a, 0);
-        if (t.kind == HG_DEF_FUNCTION) {
-          hg_def *def = hg_arena_alloc(r->arena, sizeof(hg_def));
-          *def = (hg_def){r->module, cls};
-          *recv = (hg_value){.kind = HG_VAL_OBJECT, .text = hg_node_text(obj, r->src, r->arena), .line = line_of(obj),
-                             .def = def};
-        }
-      }
-    }
-  }
-  return t;
 }
 
 TSNode hg_defs__class_of_method(TSNode fn) {

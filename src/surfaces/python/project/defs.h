@@ -41,10 +41,6 @@ size_t hg_defs__bases(const hg_resolver *r, hg_target cls, hg_target *out, int d
 hg_target hg_defs__member(const hg_resolver *r, hg_target cls, const char *name, size_t len, int depth);
 /** A qualified name: the longest prefix that is a module of the project, and what it holds. */
 hg_target hg_defs__qualified(const hg_resolver *r, const char *q, int depth);
-/** What `fn`, a call's function, names in the project: a function or class of r's module or one
- *  it imports, `module.function`, `module.Class.method`, or a method of the class of a project
- *  object (then *recv holds that object; otherwise *recv is zeroed or the receiver's value). */
-hg_target hg_defs__callee(const hg_resolver *r, TSNode fn, int depth, hg_value *recv);
 
 /** The class whose method `fn` (a function_definition) is, or a null node. */
 TSNode hg_defs__class_of_method(TSNode fn);
@@ -71,6 +67,11 @@ bool hg_bind__fits(const hg_module *m, TSNode fn, const char *src, TSNode args, 
 /** An instance of class `cls` made by `call`: attributes from the class body, its project bases,
  *  and __init__ (or the dataclass fields in order). */
 hg_value hg_object__make(const hg_resolver *r, hg_target cls, TSNode call, int depth);
+/** What `fn`, a call's function, names in the project: a function or class of r's module or one
+ *  it imports, `module.function`, `module.Class.method`, or a method of the class of a project
+ *  object (then *recv holds that object; otherwise *recv is zeroed or the receiver's value): the
+ *  object `self.api` holds as the constructor leaves it, too (hg_object__self_state, held). */
+hg_target hg_object__callee(const hg_resolver *r, TSNode fn, int depth, hg_value *recv);
 /** Does `decorated` (a decorated_definition, or a null node) carry a decorator named in `list`? */
 bool hg_defs__decorated(const hg_module *m, TSNode decorated, char *const *list, size_t count);
 /** Is `n` (its text in `src`) one of the `count` names of `list`? */
@@ -84,9 +85,17 @@ const hg_value *hg_object__attribute(const hg_value *obj, const char *key, size_
  *  `__init__` assigns `self.a` (what the object holds then is not only the constructor's). */
 hg_value hg_object__self_state(const hg_resolver *r, TSNode attribute, bool held);
 
-/** The table of methods looked up in r's per-file cache (hg_defs__member's answers), or NULL when
- *  r keeps none. */
-hg_table *hg_summary__members(const hg_resolver *r);
+/** The project stage's per-file cache (r->cache, made by hg_summary_cache_new): what calls of the
+ *  project yield (summary.c's entries), the calls of the module asked last (hg_summary__calls), and
+ *  the methods classes were asked for (hg_defs__member's answers, defs.c). */
+struct hg_summary_cache {
+  hg_arena *arena;
+  struct hg_summary_entry *items; // in the arena
+  size_t len, cap;
+  const hg_module *calls_module; // the module `calls` holds the calls of (the file being checked)
+  struct hg_calls *calls;
+  hg_table members; // keyed by a class's module and place and the name, in the arena
+};
 /** The calls of module m by name (calls.h), kept in r's per-file cache for the module it was asked
  *  of last (the file being checked: its sites ask again and again). */
 const struct hg_calls *hg_summary__calls(const hg_resolver *r, const hg_module *m);

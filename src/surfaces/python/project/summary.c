@@ -1,7 +1,5 @@
 #include "surfaces/python/project/summary.h"
 
-#include "base/table.h"
-
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -115,7 +113,7 @@ static hg_value evaluate(const hg_resolver *r, const hg_module *m, TSNode fn, TS
 
 // ---- the per-file cache of summaries ------------------------------------------------------------
 
-typedef struct {
+struct hg_summary_entry {
   const char *name; // the callee's name when it is a bare name (NULL otherwise)
   const char *path; // the definition's module and start byte
   uint32_t at;
@@ -125,21 +123,8 @@ typedef struct {
   const char *via;
   const hg_note *notes; // the branches its reading skipped, replayed for each site that calls it
   size_t n_notes;
-} summary_entry;
-
-struct hg_summary_cache {
-  hg_arena *arena;
-  summary_entry *items; // in the arena
-  size_t len, cap;
-  const hg_module *calls_module; // the module `calls` holds the calls of (the file being checked)
-  hg_calls *calls;
-  hg_table members;     // the methods classes were asked for (defs.c), in the arena
 };
-
-hg_table *hg_summary__members(const hg_resolver *r) {
-  hg_summary_cache *c = r->cache;
-  return c ? &c->members : NULL;
-}
+typedef struct hg_summary_entry summary_entry;
 
 const hg_calls *hg_summary__calls(const hg_resolver *r, const hg_module *m) {
   hg_summary_cache *c = r->cache;
@@ -304,7 +289,7 @@ static hg_value call_of(const hg_resolver *r, TSNode call, TSNode fn, int depth)
     bare = hg_arena_strndup(r->arena, r->src + a, e - a);
   }
   hg_value recv = {0};
-  hg_target t = hg_defs__callee(r, fn, depth, &recv);
+  hg_target t = hg_object__callee(r, fn, depth, &recv);
   bool has_recv = false;
   const char *cls = NULL;
   size_t cls_len = 0;
@@ -413,7 +398,7 @@ hg_value hg_summary_builder(const hg_resolver *r, const hg_module *m, const char
 
 bool hg_summary_defined(const hg_resolver *r, TSNode callee) {
   hg_value recv;
-  hg_target t = hg_defs__callee(r, callee, 0, &recv);
+  hg_target t = hg_object__callee(r, callee, 0, &recv);
   if (t.kind == HG_DEF_FUNCTION || t.kind == HG_DEF_CLASS)
     return true;
   // self.method(...) inside a method of a class of this file: the class's own method, or one of a
