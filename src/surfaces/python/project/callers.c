@@ -107,6 +107,12 @@ static bool forwarding_call(TSNode call) {
   return true;
 }
 
+// Is `obj` (a receiver in the module rm reads) a module that module imports (`subprocess.run`)?
+static bool imported_module(const hg_resolver *rm, TSNode obj) {
+  return hg_node_is(obj, "identifier") && rm->imports &&
+         hg_imports_lookup(rm->imports, rm->src + ts_node_start_byte(obj), ts_node_end_byte(obj) - ts_node_start_byte(obj));
+}
+
 // Is `call` (in the module rm reads), which hardguard could not confirm as a call of method `fn`
 // of class `cls`, possibly one? `obj.fn(...)` on an object whose value is unknown (a parameter, an
 // attribute, what an unknown call returned; not a module the file imports, nor `self` of a class
@@ -117,10 +123,7 @@ static bool possibly_of_class(const hg_resolver *r, const hg_resolver *rm, TSNod
   if (ts_node_is_null(cls) || !hg_node_is(callee, "attribute") || recv->kind != HG_VAL_UNKNOWN ||
       (rm->module == r->module && hg_node_contains(fn, call)))
     return false;
-  if (hg_node_is(obj, "identifier") &&
-      ((rm->imports && hg_imports_lookup(rm->imports, rm->src + ts_node_start_byte(obj),
-                                         ts_node_end_byte(obj) - ts_node_start_byte(obj))) ||
-       !ts_node_is_null(hg_defs__self_class(rm, obj))))
+  if (imported_module(rm, obj) || (hg_node_is(obj, "identifier") && !ts_node_is_null(hg_defs__self_class(rm, obj))))
     return false;
   return hg_bind__fits(r->module, fn, rm->src, hg_node_field(call, "arguments"), true);
 }
@@ -128,21 +131,24 @@ static bool possibly_of_class(const hg_resolver *r, const hg_resolver *rm, TSNod
 static void one_call(search *s, const hg_resolver *r, TSNode fn, TSNode cls, bool construct, const hg_module *m,
                      TSNode call, int level, context_vec *out);
 
-// A copy of r whose value following takes at most HG_CALLERS_CALL_BUDGET steps of r's budget, kept
-// in *own (given back with charge).
-static hg_resolver budgeted(const hg_resolver *r, size_t *own) {
-  *own = r->budget && *r->budget < HG_CALLERS_CALL_BUDGET ? *r->budget : HG_CALLERS_CALL_BUDGET;
+// The steps one call's values may take of the file's budget: those given, those left.
+typedef struct {
+  size_t given, left;
+} call_budget;
+
+// A copy of r whose value following takes at most HG_CALLERS_CALL_BUDGET steps of r's budget, *b
+// (what it spends is taken from r's by charge).
+static hg_resolver budgeted(const hg_resolver *r, call_budget *b) {
+  b->given = b->left = r->budget && *r->budget < HG_CALLERS_CALL_BUDGET ? *r->budget : HG_CALLERS_CALL_BUDGET;
   hg_resolver rb = *r;
-  rb.budget = own;
+  rb.budget = &b->left;
   rb.budget_why = "a value hardguard follows, in one calling context, further than its budget for one call allows";
   return rb;
 }
 
-// Takes from r's budget what a copy made by budgeted() spent of *own.
-static void charge(const hg_resolver *r, const size_t *own) {
-  size_t given = r->budget && *r->budget < HG_CALLERS_CALL_BUDGET ? *r->budget : HG_CALLERS_CALL_BUDGET;
+static void charge(const hg_resolver *r, const call_budget *b) {
   if (r->budget)
-    *r->budget -= given - *own;
+    *r->budget -= b->given - b->left;
 }
 
 // One call, its values followed within a budget of its own (taken from the file's): a caller
@@ -151,10 +157,10 @@ static void charge(const hg_resolver *r, const size_t *own) {
 // the whole file's budget, and time, on one context.
 static void one_call_budgeted(search *s, const hg_resolver *r, TSNode fn, TSNode cls, bool construct,
                               const hg_module *m, TSNode call, int level, context_vec *out) {
-  size_t own;
-  hg_resolver rb = budgeted(r, &own);
+  call_budget b;
+  hg_resolver rb = budgeted(r, &b);
   one_call(s, &rb, fn, cls, construct, m, call, level, out);
-  charge(r, &own);
+  charge(r, &b);
 }
 
 // One call of fn (or construction of its class), found in module m: its frame, or one per context
@@ -505,8 +511,7 @@ static const char *unconfirmed_call(const hg_resolver *r, TSNode method, TSNode 
           hg_candidates__forwarded(&rm, m, call, &callable, &later))
         continue;  // a plain function, a call in the method itself (its own client's run), a forwarding call
       // Not a module the file imports (`subprocess.run(...)`), nor an object whose value is known.
-      if (hg_node_is(obj, "identifier") && m->imports &&
-          hg_imports_lookup(m->imports, m->src + ts_node_start_byte(obj), ts_node_end_byte(obj) - ts_node_start_byte(obj)))
+      if (imported_module(&rm, obj))
         continue;
       hg_value recv;
       hg_object__callee(&rm, callee, 1, &recv);
@@ -519,8 +524,8 @@ static const char *unconfirmed_call(const hg_resolver *r, TSNode method, TSNode 
 }
 
 // The line where function `fn`'s `name` is written in its own file as a value, not called (`f,`,
-// `self.f)`: handed to functools.partial, a thread, a retry helper), outside its definition, in
-// code (not in a string or a comment); 0 when nowhere.
+// `self.f)`: handed to a retry helper, a callback, a call no forwarding call of the policy names),
+// outside its definition, in code (not in a string or a comment); 0 when nowhere.
 static uint32_t handed_on(const hg_resolver *r, TSNode fn, TSNode name) {
   const char *word = r->src + ts_node_start_byte(name);
   size_t len = ts_node_end_byte(name) - ts_node_start_byte(name), n = r->module->len;
@@ -617,12 +622,12 @@ hg_value hg_summary_callers(const hg_resolver *r, TSNode site, const hg_param_re
     hg_frame *keep = hg_arena_alloc(r->arena, sizeof(hg_frame));
     *keep = s.out.items[i].frame;
     // The site read in this context within a budget of its own, as its call's values were.
-    size_t own;
-    hg_resolver r2 = budgeted(r, &own);
+    call_budget b;
+    hg_resolver r2 = budgeted(r, &b);
     r2.frame = keep;
     r2.params = NULL;
     arms[i] = read(&r2, node);
-    charge(r, &own);
+    charge(r, &b);
     arms[i].cond = s.out.items[i].cond;
     arms[i].calls = s.out.items[i].calls;
     arms[i].key = NULL;
