@@ -159,7 +159,9 @@ static void bind(const hg_resolver *caller, const hg_module *m, TSNode fn, TSNod
   }
   hg_resolver def_scope = hg_project__in_module(caller, m);
   hg_frame *f = out;
+  static _Thread_local uint64_t bound;
   f->fn = fn;
+  f->id = ++bound;
   f->n = 0;
   f->names = hg_arena_alloc(caller->arena, (n ? n : 1) * sizeof(char *));
   hg_value *values = hg_arena_alloc(caller->arena, (n ? n : 1) * sizeof(hg_value));

@@ -17,6 +17,7 @@ typedef struct hg_def {
 /** The function being evaluated and the values its parameters are bound to. */
 typedef struct hg_frame {
   TSNode fn; // function_definition
+  uint64_t id; // this binding's, unique in the thread (a frame on the stack may take another's place)
   size_t n;
   const char **names;
   const hg_value *values;

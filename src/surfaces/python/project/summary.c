@@ -77,9 +77,47 @@ static hg_value combine(hg_arena *a, const hg_value *vals, const bool *cond, siz
 
 enum { MAX_RETURNS = 16 };
 
+static hg_value evaluate_anew(const hg_resolver *r, const hg_module *m, TSNode fn, TSNode call, const hg_value *self,
+                              int depth);
+
+// What a call returns depends on where it is read: the frame it stands in (by the binding's id, as
+// a frame on the stack may take the place of another), the loop variables, how deep, and what the
+// reading records (notes, parameter reads). Kept so, a call read again in one place is not
+// evaluated again (each name read in a method walks it anew, deciding its conditions: buildbot's
+// worker evaluated `self._getDockerClient(...)` 218 times for one context).
+typedef struct {
+  const hg_module *m, *from;
+  const void *notes, *params, *bindings;
+  uint64_t frame;
+  uint32_t fn, call, depth, pad;
+} return_key;
+
 // The value function `fn` of module m returns for the arguments at `call` (self bound when given).
 static hg_value evaluate(const hg_resolver *r, const hg_module *m, TSNode fn, TSNode call, const hg_value *self,
-                         int depth) {
+                        int depth) {
+  hg_summary_cache *c = r->cache;
+  if (!c)
+    return evaluate_anew(r, m, fn, call, self, depth);
+  return_key k;
+  memset(&k, 0, sizeof k);
+  k.m = m, k.from = r->module, k.notes = r->notes, k.params = r->params, k.bindings = r->bindings;
+  k.frame = r->frame ? r->frame->id : 0;
+  k.fn = ts_node_start_byte(fn), k.call = ts_node_start_byte(call);
+  k.depth = (uint32_t)depth + (r->hops ? (uint32_t)r->hops->depth << 8 : 0);
+  size_t *kept = hg_table_get(&c->returns, (const char *)&k, sizeof k);
+  if (kept)
+    return *(const hg_value *)(uintptr_t)*kept;
+  hg_value v = evaluate_anew(r, m, fn, call, self, depth);
+  return_key *key = hg_arena_alloc(c->arena, sizeof k);
+  *key = k;
+  hg_value *val = hg_arena_alloc(c->arena, sizeof v);
+  *val = v;
+  *hg_table_put(&c->returns, (const char *)key, sizeof k, NULL) = (uintptr_t)val;
+  return v;
+}
+
+static hg_value evaluate_anew(const hg_resolver *r, const hg_module *m, TSNode fn, TSNode call, const hg_value *self,
+                              int depth) {
   hg_hop hop;
   const char *why = hg_project__enter(r, &hop, m, fn);
   if (why)
@@ -140,6 +178,7 @@ hg_summary_cache *hg_summary_cache_new(hg_arena *arena) {
   hg_summary_cache *c = hg_arena_alloc(arena, sizeof(hg_summary_cache));
   *c = (hg_summary_cache){.arena = arena};
   hg_table_init(&c->members, arena, 0);
+  hg_table_init(&c->returns, arena, 0);
   return c;
 }
 
