@@ -385,6 +385,7 @@ void hg_extract(hg_extractor *self, const hg_ruleset *rules, const hg_config *co
     s.has_error = ts_node_has_error(site_node);
     hg_notes notes = {0};
     r.notes = &notes;
+    hg_summary_cache_next_read(r.cache);
     hg_param_reads params = {0};
     r.params = &params;
     hg_value (*read)(const hg_resolver *, TSNode) = NULL; // a reading its callers may decide

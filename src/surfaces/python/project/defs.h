@@ -96,6 +96,7 @@ struct hg_summary_cache {
   struct hg_calls *calls;
   hg_table members; // keyed by a class's module and place and the name, in the arena
   hg_table returns; // what a call of a project function returns, read where it stands (summary.c)
+  uint64_t reads;   // the site readings begun (hg_summary_cache_next_read): one's notes are its own
 };
 /** The calls of module m by name (calls.h), kept in r's per-file cache for the module it was asked
  *  of last (the file being checked: its sites ask again and again). */

@@ -81,14 +81,14 @@ static hg_value evaluate_anew(const hg_resolver *r, const hg_module *m, TSNode f
                               int depth);
 
 // What a call returns depends on where it is read: the frame it stands in (by the binding's id, as
-// a frame on the stack may take the place of another), the loop variables, how deep, and what the
-// reading records (notes, parameter reads). Kept so, a call read again in one place is not
+// a frame on the stack may take the place of another), the loop variables, how deep, and the site's
+// reading, whose notes its first evaluation records. Kept so, a call read again in one place is not
 // evaluated again (each name read in a method walks it anew, deciding its conditions: buildbot's
 // worker evaluated `self._getDockerClient(...)` 218 times for one context).
 typedef struct {
   const hg_module *m, *from;
-  const void *notes, *params, *bindings;
-  uint64_t frame;
+  const void *notes, *bindings;
+  uint64_t frame, read;
   uint32_t fn, call, depth, pad;
 } return_key;
 
@@ -96,12 +96,14 @@ typedef struct {
 static hg_value evaluate(const hg_resolver *r, const hg_module *m, TSNode fn, TSNode call, const hg_value *self,
                         int depth) {
   hg_summary_cache *c = r->cache;
-  if (!c)
+  // A reading that records the parameters it reads (the search for callers) must read them itself.
+  if (!c || r->params)
     return evaluate_anew(r, m, fn, call, self, depth);
   return_key k;
   memset(&k, 0, sizeof k);
-  k.m = m, k.from = r->module, k.notes = r->notes, k.params = r->params, k.bindings = r->bindings;
+  k.m = m, k.from = r->module, k.notes = r->notes, k.bindings = r->bindings;
   k.frame = r->frame ? r->frame->id : 0;
+  k.read = c->reads;  // notes of one site's reading are recorded once, for that reading
   k.fn = ts_node_start_byte(fn), k.call = ts_node_start_byte(call);
   k.depth = (uint32_t)depth + (r->hops ? (uint32_t)r->hops->depth << 8 : 0);
   size_t *kept = hg_table_get(&c->returns, (const char *)&k, sizeof k);
@@ -172,6 +174,11 @@ const hg_calls *hg_summary__calls(const hg_resolver *r, const hg_module *m) {
   if (c)
     c->calls_module = m, c->calls = calls;
   return calls;
+}
+
+void hg_summary_cache_next_read(hg_summary_cache *c) {
+  if (c)
+    c->reads++;
 }
 
 hg_summary_cache *hg_summary_cache_new(hg_arena *arena) {

@@ -14,6 +14,8 @@
  *  all apply the same builder reads it once. */
 typedef struct hg_summary_cache hg_summary_cache;
 hg_summary_cache *hg_summary_cache_new(hg_arena *arena);
+/** A site's reading begins: what calls return is kept for it apart from the readings before. */
+void hg_summary_cache_next_read(hg_summary_cache *c);
 
 
 /** What `call` yields: for a configured builder a BUILDER value holding what it yields (or an
