@@ -173,7 +173,8 @@ static void one_call(search *s, const hg_resolver *r, TSNode fn, TSNode cls, boo
   rm.params = &reads;
   TSNode callee = hg_node_field(call, "function"), callable;
   // A forwarding call handed fn (`partial(self.f, pod)`, `executor.submit(f, x)`): fn is its callable.
-  bool later = false, forwarded = hg_candidates__forwarded(&rm, m, call, &callable, &later);
+  uint32_t skip = 0;
+  bool later = false, forwarded = hg_candidates__forwarded(&rm, m, call, &callable, &skip, &later);
   if (forwarded && construct)
     return;
   const char *verb = construct ? "built at" : "called from";
@@ -232,7 +233,7 @@ static void one_call(search *s, const hg_resolver *r, TSNode fn, TSNode cls, boo
     return;
   }
   hg_frame frame;
-  hg_bind__forwarded(&rm, r->module, fn, args, forwarded ? 1 : 0, later, has_self ? &self : NULL, &frame, 1);
+  hg_bind__forwarded(&rm, r->module, fn, args, forwarded ? skip : 0, later, has_self ? &self : NULL, &frame, 1);
   if (ts_node_is_null(reads.fn) || reads.others || ts_node_is_null(g) || !ts_node_eq(reads.fn, g) ||
       level + 1 >= HG_CALLERS_MAX_LEVELS || cycle) {
     // The call's own values (a parameter of its function stays unknown past the levels, and in a
@@ -262,7 +263,7 @@ static void one_call(search *s, const hg_resolver *r, TSNode fn, TSNode cls, boo
         self = recv;
     }
     hg_frame f2;
-    hg_bind__forwarded(&ru, r->module, fn, args, forwarded ? 1 : 0, later, has_self ? &self : NULL, &f2, 1);
+    hg_bind__forwarded(&ru, r->module, fn, args, forwarded ? skip : 0, later, has_self ? &self : NULL, &f2, 1);
     push(s, out, f2, chain, call_at(site, m, call, up.items[i].calls));
   }
   free(up.items);
@@ -507,8 +508,9 @@ static const char *unconfirmed_call(const hg_resolver *r, TSNode method, TSNode 
       TSNode call = calls.items[k], callee = hg_node_field(call, "function"), obj = hg_node_field(callee, "object");
       TSNode callable;
       bool later;
+      uint32_t skip;
       if (!hg_node_is(callee, "attribute") || (i == 0 && hg_node_contains(method, call)) ||
-          hg_candidates__forwarded(&rm, m, call, &callable, &later))
+          hg_candidates__forwarded(&rm, m, call, &callable, &skip, &later))
         continue;  // a plain function, a call in the method itself (its own client's run), a forwarding call
       // Not a module the file imports (`subprocess.run(...)`), nor an object whose value is known.
       if (imported_module(&rm, obj))

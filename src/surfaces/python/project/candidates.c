@@ -3,6 +3,7 @@
 // it, and which calls of a parsed module may be its calls.
 #include "surfaces/python/project/candidates.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "surfaces/node.h"
@@ -42,6 +43,27 @@ static bool may_call_function(const hg_module *m, TSNode f, bool own, const char
   return ok;
 }
 
+// An entry of classes.forwarding_calls: a name (`functools.partial`, `*.submit`), then `@N` when the
+// callable is the N-th argument from 0 (`*.run_in_executor@1`). Its length without `@N`.
+static size_t entry_len(const char *entry) { return strcspn(entry, "@"); }
+
+// The last name of an entry (`submit` of `*.submit`), len bytes.
+static const char *last_name(const char *entry, size_t *len) {
+  size_t n = entry_len(entry), start = n;
+  while (start > 0 && entry[start - 1] != '.')
+    start--;
+  *len = n - start;
+  return entry + start;
+}
+
+// Does the callee (qualified through the imports, or for `*.x` its own last name) match `entry`?
+static bool forwarder_named(const char *entry, const char *qualified, TSNode callee, const char *src) {
+  size_t n = entry_len(entry);
+  if (!strncmp(entry, "*.", 2))
+    return hg_node_is(callee, "attribute") && hg_node_text_eq(hg_node_field(callee, "attribute"), src, entry + 2, n - 2);
+  return qualified && strlen(qualified) == n && !memcmp(qualified, entry, n);
+}
+
 // The calls of module m (the i-th looked in: 0 is r's own) written `name` or `x.name` that may call
 // the function or class `name` of module `def` (NULL: any call so written, confirmed later; so for
 // a method, called on objects).
@@ -60,21 +82,23 @@ void hg_candidates__candidate_calls(const hg_resolver *r, const hg_module *m, si
   // Forwarding calls handed it (`partial(f, ...)`, `executor.submit(self.f, ...)`), by their last names.
   const hg_policy *p = r->policy;
   for (size_t w = 0; p && w < p->n_forwarding_calls; w++) {
-    const char *fw = p->forwarding_calls[w], *dot = strrchr(fw, '.');
-    const char *last = dot ? dot + 1 : fw;
+    size_t last_len;
+    const char *last = last_name(p->forwarding_calls[w], &last_len);
     bool seen = false;  // an earlier entry of the same last name took these calls
     for (size_t e = 0; e < w && !seen; e++) {
-      const char *o = p->forwarding_calls[e], *od = strrchr(o, '.');
-      seen = !strcmp(od ? od + 1 : o, last);
+      size_t ol;
+      const char *o = last_name(p->forwarding_calls[e], &ol);
+      seen = ol == last_len && !memcmp(o, last, ol);
     }
     if (seen)
       continue;
-    if (!hg_index_calls(r->index, m, last, strlen(last), &calls, &n))
-      calls = hg_calls_named(hg_summary__calls(r, m), last, strlen(last), &n);
+    if (!hg_index_calls(r->index, m, last, last_len, &calls, &n))
+      calls = hg_calls_named(hg_summary__calls(r, m), last, last_len, &n);
     for (size_t k = 0; k < n; k++) {
       TSNode callable;
       bool later;
-      if (hg_candidates__forwarded(r, m, calls[k], &callable, &later) &&
+      uint32_t skip;
+      if (hg_candidates__forwarded(r, m, calls[k], &callable, &skip, &later) &&
           hg_node_text_eq(hg_node_is(callable, "attribute") ? hg_node_field(callable, "attribute") : callable, m->src,
                           name, len) &&
           (!def || may_call_function(m, callable, i == 0 && def == m, target)))
@@ -83,33 +107,29 @@ void hg_candidates__candidate_calls(const hg_resolver *r, const hg_module *m, si
   }
 }
 
-// Does `name` (the qualified callee, or for `*.x` an attribute callee's last name) match `entry`?
-static bool forwarder_named(const char *entry, const char *qualified, TSNode callee, const char *src) {
-  if (!strncmp(entry, "*.", 2))
-    return hg_node_is(callee, "attribute") &&
-           hg_node_text_eq(hg_node_field(callee, "attribute"), src, entry + 2, strlen(entry + 2));
-  return qualified && !strcmp(qualified, entry);
-}
-
-bool hg_candidates__forwarded(const hg_resolver *r, const hg_module *m, TSNode call, TSNode *callable, bool *later) {
+bool hg_candidates__forwarded(const hg_resolver *r, const hg_module *m, TSNode call, TSNode *callable, uint32_t *skip,
+                              bool *later) {
   const hg_policy *p = r->policy;
   TSNode callee = hg_node_field(call, "function"), args = hg_node_field(call, "arguments");
   if (!p || !p->n_forwarding_calls || ts_node_is_null(args) || !hg_node_arg_count(args))
     return false;
-  TSNode first = hg_node_arg(args, 0);
-  if (!hg_node_is(first, "identifier") && !hg_node_is(first, "attribute"))
-    return false;
   hg_buf q = {0};
   const char *qualified = m->imports && hg_imports_qualify(m->imports, callee, m->src, &q) ? q.data : NULL;
-  bool found = false;
-  for (size_t w = 0; w < p->n_forwarding_calls && !found; w++)
-    found = forwarder_named(p->forwarding_calls[w], qualified, callee, m->src);
+  const char *entry = NULL;
+  for (size_t w = 0; w < p->n_forwarding_calls && !entry; w++)
+    if (forwarder_named(p->forwarding_calls[w], qualified, callee, m->src))
+      entry = p->forwarding_calls[w];
   *later = false;
-  for (size_t w = 0; w < p->n_partial_calls && found && !*later; w++)
+  for (size_t w = 0; w < p->n_partial_calls && entry && !*later; w++)
     *later = forwarder_named(p->partial_calls[w], qualified, callee, m->src);
   hg_buf_free(&q);
-  *callable = first;
-  return found;
+  uint32_t at = entry && entry[entry_len(entry)] == '@' ? (uint32_t)strtoul(entry + entry_len(entry) + 1, NULL, 10) : 0;
+  TSNode f = entry && at < hg_node_arg_count(args) ? hg_node_arg(args, at) : (TSNode){0};
+  if (!hg_node_is(f, "identifier") && !hg_node_is(f, "attribute"))
+    return false;
+  *callable = f;
+  *skip = at + 1;
+  return true;
 }
 
 // The last part of a dotted module name ("pkg.sandbox": "sandbox"), or NULL for none.
