@@ -100,8 +100,8 @@ static bool bind_keyword(param *ps, size_t n, hg_value v, bool spread, hg_value_
 // Binds `args` (an argument_list of the caller's, or a null node) to the parameters of `fn` in
 // module m, with `self` (when given) as the first; values are the caller's. Unbound parameters
 // take their defaults, read in the definition's module.
-static void bind(const hg_resolver *caller, const hg_module *m, TSNode fn, TSNode args, uint32_t skip, bool later,
-                 const hg_value *self, hg_frame *out, int depth) {
+void hg_bind__forwarded(const hg_resolver *caller, const hg_module *m, TSNode fn, TSNode args, uint32_t skip,
+                        bool later, const hg_value *self, hg_frame *out, int depth) {
   param ps[MAX_PARAMS];
   size_t n = read_params(m, fn, ps, MAX_PARAMS), next = 0;
   param *star = NULL, *dstar = NULL;
@@ -211,12 +211,7 @@ static void bind(const hg_resolver *caller, const hg_module *m, TSNode fn, TSNod
 
 void hg_bind__call(const hg_resolver *caller, const hg_module *m, TSNode fn, TSNode args, const hg_value *self,
                    hg_frame *out, int depth) {
-  bind(caller, m, fn, args, 0, false, self, out, depth);
-}
-
-void hg_bind__forwarded(const hg_resolver *caller, const hg_module *m, TSNode fn, TSNode args, uint32_t skip,
-                        bool later, const hg_value *self, hg_frame *out, int depth) {
-  bind(caller, m, fn, args, skip, later, self, out, depth);
+  hg_bind__forwarded(caller, m, fn, args, 0, false, self, out, depth);
 }
 
 bool hg_bind__fits(const hg_module *m, TSNode fn, const char *src, TSNode args, bool self) {

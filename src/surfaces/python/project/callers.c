@@ -93,7 +93,7 @@ static bool forwards(TSNode e, int depth) {
 
 // A call on a cycle of calls (recursion, mutual recursion) that only hands on names and scalars
 // adds no value the cycle's calls from outside do not bring.
-static bool forwarding_call(TSNode call) {
+static bool hands_on_names(TSNode call) {
   TSNode args = hg_node_field(call, "arguments");
   for (uint32_t i = 0, n = hg_node_arg_count(args); i < n; i++) {
     TSNode a = hg_node_arg(args, i);
@@ -228,7 +228,7 @@ static void one_call(search *s, const hg_resolver *r, TSNode fn, TSNode cls, boo
   TSNode g;
   hg_scope_of(r->scopes, call, &g);
   bool cycle = !ts_node_is_null(g) && on_chain(s, m, g);
-  if (cycle && forwarding_call(call)) {
+  if (cycle && hands_on_names(call)) {
     s->cycle_calls++;
     return;
   }
