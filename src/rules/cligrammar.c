@@ -107,6 +107,10 @@ bool hg_policy_is_process_call(const hg_policy *self, const char *qualified) {
   return in_sorted(self->process_calls, self->n_process_calls, qualified);
 }
 
+bool hg_policy_is_partial_call(const hg_policy *self, const char *qualified) {
+  return self && hg_policy_list_has(self->partial_calls, self->n_partial_calls, qualified, strlen(qualified));
+}
+
 bool hg_policy_is_program(const hg_policy *self, const char *word) {
   return in(self->programs, self->n_programs, word);
 }

@@ -168,6 +168,9 @@ size_t hg_policy_skip_wrappers(const hg_policy *self, const char *const *words, 
 bool hg_policy_is_global_value_flag(const hg_policy *self, const char *word);
 /** Is `qualified` a call that runs a process with an argv list (cli.process_calls)? */
 bool hg_policy_is_process_call(const hg_policy *self, const char *qualified);
+/** Is `qualified` a partial application (classes.partial_calls: `functools.partial`), whose first
+ *  argument is called later with the keywords it binds and more? False for a NULL policy. */
+bool hg_policy_is_partial_call(const hg_policy *self, const char *qualified);
 /** Is `name` (len bytes) one of the `n` strings of `list`? */
 bool hg_policy_list_has(char *const *list, size_t n, const char *name, size_t len);
 

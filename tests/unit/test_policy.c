@@ -542,6 +542,13 @@ static void test_policy__classes(void **state) {
   assert_true(hg_policy_list_has(p->field_calls, p->n_field_calls, "dataclasses.field", 17));
   assert_true(hg_policy_list_has(p->property_decorators, p->n_property_decorators, "property", 8));
   assert_false(hg_policy_list_has(p->field_decorators, p->n_field_decorators, "dataclas", 8));
+  // A partial application is one the policy lists, by its qualified name (a bare `partial`: one
+  // no import names, as from `from functools import *`).
+  assert_true(hg_policy_is_partial_call(p, "functools.partial"));
+  assert_true(hg_policy_is_partial_call(p, "partial"));
+  assert_false(hg_policy_is_partial_call(p, "functools.partia"));
+  assert_false(hg_policy_is_partial_call(p, "functools.partialmethod"));
+  assert_false(hg_policy_is_partial_call(NULL, "functools.partial"));
   static const char MINIMAL[] = "require:\n  r: { summary: s, kwarg: { name: k }, flag: { name: --f }, fix: { kwarg: a, "
                                 "flag: b } }\n";
   char yaml[512];

@@ -242,8 +242,8 @@ static bool qualify(const hg_resolver *self, TSNode n, hg_buf *out, int depth) {
                nargs >= 1) {
       // __import__("docker") and importlib.import_module("docker") are the module itself
       ok = string_arg(self, hg_node_arg(args, 0), out);
-    } else if (ok && (!strcmp(name.data, "functools.partial") || !strcmp(name.data, "partial")) && nargs >= 1) {
-      ok = qualify(self, hg_node_arg(args, 0), out, depth + 1); // partial(f, ...) calls f
+    } else if (ok && hg_policy_is_partial_call(self->policy, name.data) && nargs >= 1) {
+      ok = qualify(self, hg_node_arg(args, 0), out, depth + 1); // partial(f, ...) calls f (classes.partial_calls)
     } else if (ok) {
       hg_buf_add(out, name.data, name.len);
       hg_buf_puts(out, "()");

@@ -215,7 +215,7 @@ static void push_call_spread(const hg_resolver *self, TSNode expr, value_vec *it
   }
 }
 
-// The functools.partial(...) call `n` stands for (a call, or a name assigned one), or a null node.
+// The partial application (policy classes.partial_calls: functools.partial(...)) `n` stands for (a call, or a name assigned one), or a null node.
 static TSNode partial_of(const hg_resolver *self, TSNode n) {
   TSNode call = hg_node_is(n, "call") ? n : hg_node_is(n, "identifier") ? hg_resolve__alias_of(self, n) : (TSNode){0};
   if (!hg_node_is(call, "call"))
@@ -224,7 +224,7 @@ static TSNode partial_of(const hg_resolver *self, TSNode n) {
          args = hg_node_field(call, "arguments");
   hg_buf q = {0};
   bool partial = !ts_node_is_null(fn) && !ts_node_is_null(args) && hg_resolve_qualify(self, fn, &q) &&
-                 (!strcmp(q.data, "functools.partial") || !strcmp(q.data, "partial"));
+                 hg_policy_is_partial_call(self->policy, q.data);
   hg_buf_free(&q);
   return partial ? call : (TSNode){0};
 }
