@@ -3,7 +3,8 @@
 ;; `containers.run` (docker-py, podman-py, aiodocker, python-on-whales, aliases, callables passed
 ;; by reference) are sdk-run.scm's, which names the kind by the verb; here are those only create
 ;; has. Of several patterns matching one call, the first is taken (this file's come before
-;; sdk-run.scm's).
+;; sdk-run.scm's). As there, a direct call with no argument (TypeError: the image, the config
+;; are required) is a mock's, no site.
 
 ;; aiodocker: containers.create_or_replace(name, config), the config being the Engine API's create
 ;; body, judged in the aiodocker dialect (HostConfig.CapDrop, HostConfig.ReadonlyRootfs ...; names
@@ -11,7 +12,7 @@
 ;; or to no SDK in a module that imports aiodocker and neither docker nor podman. The body is
 ;; `config=`, else the second positional argument; without either the arguments stand for it (and
 ;; cannot be verified).
-((call function: (attribute) @_callee arguments: (argument_list) @body) @site
+((call function: (attribute) @_callee arguments: (argument_list (_)) @body) @site
  (#resolves-to-suffix? @_callee "containers.create_or_replace")
  (#sdk? @_callee "aiodocker" "docker" "podman")
  (#file-contains? "docker")
@@ -42,7 +43,7 @@
 ;; mounts, the task template's resources=docker.types.Resources(mem_limit=..., cpu_limit=...). The
 ;; callee follows to docker (docker.from_env(), DockerClient()), or to no SDK in a module that
 ;; imports docker and neither podman nor aiodocker.
-((call function: (attribute) @_callee arguments: (argument_list) @body) @site
+((call function: (attribute) @_callee arguments: (argument_list (_)) @body) @site
  (#resolves-to-suffix? @_callee "services.create")
  (#sdk? @_callee "docker" "podman" "aiodocker")
  (#file-contains? "docker")

@@ -6,13 +6,19 @@
 ;; pattern takes both verbs and names the kind by the one its call resolves to,
 ;; (#set! hardguard.kind-by "@capture verb=kind ..."), so that the Python rules compile each shape
 ;; once (sdk-create.scm holds the shapes only `create` has).
+;; A direct call needs an argument, `(argument_list (_))`: every SDK's run and create take the image
+;; (aiodocker's, the config) as a required parameter, so `containers.run()` raises TypeError before
+;; any container starts: it is a mock's chain in a test (`docker_mock().containers.run().exec_run()
+;; .exit_code = 0`), not a site. Aliases are not held to it (`partial(client.containers.run,
+;; image)()` binds the image earlier), nor is sdk-lowlevel.scm's create_container on any receiver
+;; (a project's own method may take no argument: docker-compose's Service.create_container()).
 
 ;; podman-py: the same names on a podman client, judged in podman-py's dialect (its keywords are
 ;; docker-py's, but `security_opt` are SELinux labels, no_new_privileges=True is its own and
 ;; nano_cpus is dropped). #sdk? says whose call it is: the callee follows to podman
 ;; (podman.PodmanClient(...), podman.from_env()), or to no SDK at all in a module that imports
 ;; podman and neither docker nor aiodocker.
-((call function: (attribute) @_callee arguments: (argument_list) @args) @site
+((call function: (attribute) @_callee arguments: (argument_list (_)) @args) @site
  (#resolves-to-suffix? @_callee "containers.run" "containers.create")
  (#sdk? @_callee "podman" "docker" "aiodocker")
  (#set! hardguard.reads "kwargs")
@@ -25,7 +31,7 @@
 ;; or to no SDK in a module that imports aiodocker and neither docker nor podman. The body is
 ;; `config=`, else the first positional argument; without either the arguments stand for it (and
 ;; cannot be verified).
-((call function: (attribute) @_callee arguments: (argument_list) @body) @site
+((call function: (attribute) @_callee arguments: (argument_list (_)) @body) @site
  (#resolves-to-suffix? @_callee "containers.run" "containers.create")
  (#sdk? @_callee "aiodocker" "docker" "podman")
  (#file-contains? "docker")
@@ -38,7 +44,7 @@
 ;; python-on-whales on a receiver that follows nowhere (a pytest fixture's DockerClient, a
 ;; parameter) in a module that imports python_on_whales and no other SDK: `<name>.run(...)`,
 ;; `<name>.container.run(...)` (and create).
-((call function: (attribute) @_callee arguments: (argument_list) @args) @site
+((call function: (attribute) @_callee arguments: (argument_list (_)) @args) @site
  (#match? @_callee "^[^.\\s()\\[\\]]+\\s*[.]\\s*(container\\s*[.]\\s*)?(run|create)$")
  (#sdk? @_callee "python_on_whales" "docker" "podman" "aiodocker")
  (#imports? "python_on_whales")
@@ -53,7 +59,7 @@
 ;; command line.
 ((call
    function: [(identifier) (attribute)] @_callee
-   arguments: (argument_list) @args) @site
+   arguments: (argument_list (_)) @args) @site
  (#resolves-to? @_callee "python_on_whales.docker.run" "python_on_whales.docker.container.run"
    "python_on_whales.DockerClient().run" "python_on_whales.DockerClient().container.run"
    "python_on_whales.docker_client.DockerClient().run" "python_on_whales.docker_client.DockerClient().container.run"
@@ -72,7 +78,7 @@
    function: (attribute
      object: (attribute attribute: (identifier) @_containers)
      attribute: (identifier) @_verb)
-   arguments: (argument_list) @args) @site
+   arguments: (argument_list (_)) @args) @site
  (#eq? @_containers "containers")
  (#any-of? @_verb "run" "create")
  (#set! hardguard.reads "kwargs")
