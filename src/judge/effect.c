@@ -120,7 +120,7 @@ hg_effect *hg_effects_of(const hg_judge *j, const hg_site *site, uint64_t relaxe
                : j->req[r] == HG_UNVERIFIABLE ? HG_EFFECT_UNVERIFIABLE
                : j->cond_seen[r]              ? HG_EFFECT_CONDITIONAL
                                               : HG_EFFECT_MISSING;
-    if (e.status == HG_EFFECT_MISSING && j->alt_cond[r])
+    if (e.status == HG_EFFECT_MISSING && j->alt_cond[r] && !j->ctx_only[r])
       e.status = HG_EFFECT_CONDITIONAL; // set by some alternatives, not by all
     if (j->alt_cond[r] && e.status != HG_EFFECT_SATISFIED && e.status != HG_EFFECT_UNVERIFIABLE)
       e.reason = j->alt_cond[r]; // the alternative that falls short

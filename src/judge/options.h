@@ -53,6 +53,7 @@ typedef struct {
   size_t n_worlds;
   char *alt_cond[HG_POLICY_MAX_REQ];
   bool contexts; // the site was read in calling contexts: a requirement every one lacks names them all
+  bool ctx_only[HG_POLICY_MAX_REQ]; // alt_cond names only the calling contexts: every world lacks it alike
   // Per calling context read (an arm of a `contexts` alternative, in the order first met): what it
   // falls short of in the worlds that take it. Heap, freed by hg_judge_free.
   HG_VEC(hg_judge_context) ctx;

@@ -171,6 +171,24 @@ static char *world_conditions(const world *w, const hg_value *decided) {
   return hg_buf_detach(&b);
 }
 
+// "`called from app.py:3` or `called from app.py:9`": the calling contexts that lack requirement
+// r, each once, in the order first met; NULL when none has a condition.
+static char *contexts_lacking(const hg_judge *j, size_t r) {
+  hg_buf b = {0};
+  for (size_t i = 0; i < j->ctx.len; i++) {
+    const hg_judge_context *c = &j->ctx.items[i];
+    if (!(c->lacks & (UINT64_C(1) << r)) || !c->arm->cond)
+      continue;
+    bool said = false;
+    for (size_t e = 0; e < i && !said; e++)
+      said = (j->ctx.items[e].lacks & (UINT64_C(1) << r)) && j->ctx.items[e].arm->cond &&
+             !strcmp(j->ctx.items[e].arm->cond, c->arm->cond);
+    if (!said)
+      hg_buf_printf(&b, "%s`%s`", b.len ? " or " : "", c->arm->cond);
+  }
+  return hg_buf_detach(&b);
+}
+
 // ---- merging the worlds' readings ---------------------------------------------------------------
 
 // Notes what the calling contexts world w takes fall short of in its reading jw.
@@ -303,10 +321,13 @@ void hg_judge_read_worlds(hg_judge *j, hg_judge_reader read, const hg_value *fla
   // it too adds nothing.
   if (j->undoer && j->forbid_hit[j->undoer_forbid])
     j->undoer = NULL;
+  // A requirement every world decides alike is not conditional: no condition is named, but for the
+  // calling contexts that lack it (the callers are what must change), and only those.
   for (size_t r = 0; r < j->policy->n_req; r++)
-    if (!differs[r] && !j->contexts) {
+    if (!differs[r]) {
       free(j->alt_cond[r]);
-      j->alt_cond[r] = NULL;
+      j->alt_cond[r] = j->contexts && j->req[r] != HG_SAT ? contexts_lacking(j, r) : NULL;
+      j->ctx_only[r] = j->alt_cond[r] != NULL;
     }
 }
 
