@@ -70,7 +70,8 @@ static int load_init(hg_yaml *y, hg_policy *p, yaml_node_t *init, hg_error *err)
 static int load(hg_policy *p, hg_yaml *y, hg_error *err) {
   static const char *const top[] = {"dialects", "require", "forbid", "cli", "classes", "init", NULL};
   static const char *const class_keys[] = {"field_decorators", "field_bases", "field_calls", "property_decorators",
-                                           "mapping_calls", "forwarding_calls", "partial_calls", NULL};
+                                           "mapping_calls", "forwarding_calls", "partial_calls",
+                                           "inspecting_calls", NULL};
   static const char *const cli_keys[] = {"subcommands",  "boolean_flags", "repeatable_flags", "process_calls",
                                          "programs",     "verbs",         "wrappers",         "global_value_flags",
                                          NULL};
@@ -121,7 +122,8 @@ static int load(hg_policy *p, hg_yaml *y, hg_error *err) {
                            {"property_decorators", &p->property_decorators, &p->n_property_decorators},
                            {"mapping_calls", &p->mapping_calls, &p->n_mapping_calls},
                            {"forwarding_calls", &p->forwarding_calls, &p->n_forwarding_calls},
-                           {"partial_calls", &p->partial_calls, &p->n_partial_calls}};
+                           {"partial_calls", &p->partial_calls, &p->n_partial_calls},
+                           {"inspecting_calls", &p->inspecting_calls, &p->n_inspecting_calls}};
     if (load_lists(y, classes, "classes", lists, sizeof(lists) / sizeof(lists[0]), err) != 0)
       return -1;
   }
@@ -216,6 +218,7 @@ void hg_policy_free(hg_policy *self) {
   hg_strv_free(self->mapping_calls, self->n_mapping_calls);
   hg_strv_free(self->forwarding_calls, self->n_forwarding_calls);
   hg_strv_free(self->partial_calls, self->n_partial_calls);
+  hg_strv_free(self->inspecting_calls, self->n_inspecting_calls);
   hg_strv_free(self->property_decorators, self->n_property_decorators);
   for (size_t i = 0; i < self->n_dialects; i++) {
     hg_dialect *d = &self->dialects[i];

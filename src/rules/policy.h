@@ -126,6 +126,8 @@ typedef struct {
   size_t n_forwarding_calls; // arguments after it (deferToThread, executor.submit); `*.name`: any receiver
   char **partial_calls;   // ... of those, the ones whose callable is called later, with more
   size_t n_partial_calls; // arguments (functools.partial): the parameters they leave are unknown
+  char **inspecting_calls;   // calls handed a function or class that do not call it (isinstance,
+  size_t n_inspecting_calls; // issubclass, super): no calling context of it
   // init: the builder module `hardguard init` writes (all optional; NULL/0 when absent)
   char *init_module;     // its last dotted component ("container_hardening")
   char **init_callables; // function names, each yielding one dialect's `set:` values

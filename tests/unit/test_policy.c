@@ -549,6 +549,10 @@ static void test_policy__classes(void **state) {
   assert_false(hg_policy_is_partial_call(p, "functools.partia"));
   assert_false(hg_policy_is_partial_call(p, "functools.partialmethod"));
   assert_false(hg_policy_is_partial_call(NULL, "functools.partial"));
+  // Calls that look at a function or class without calling it: no calling context of it.
+  assert_true(hg_policy_list_has(p->inspecting_calls, p->n_inspecting_calls, "isinstance", 10));
+  assert_true(hg_policy_list_has(p->inspecting_calls, p->n_inspecting_calls, "typing.cast", 11));
+  assert_false(hg_policy_list_has(p->inspecting_calls, p->n_inspecting_calls, "functools.partial", 17));
   static const char MINIMAL[] = "require:\n  r: { summary: s, kwarg: { name: k }, flag: { name: --f }, fix: { kwarg: a, "
                                 "flag: b } }\n";
   char yaml[512];

@@ -525,47 +525,118 @@ static const char *unconfirmed_call(const hg_resolver *r, TSNode method, TSNode 
   return at;
 }
 
-// The line where function `fn`'s `name` is written in its own file as a value, not called (`f,`,
-// `self.f)`: handed to a retry helper, a callback, a call no forwarding call of the policy names),
-// outside its definition, in code (not in a string or a comment); 0 when nowhere.
-static uint32_t handed_on(const hg_resolver *r, TSNode fn, TSNode name) {
-  const char *word = r->src + ts_node_start_byte(name);
-  size_t len = ts_node_end_byte(name) - ts_node_start_byte(name), n = r->module->len;
+// Is `e` (an expression of module m) written as a value some code may call later, not looked at
+// only: an argument (but of a class's bases, a call of the policy's classes.inspecting_calls —
+// isinstance, super — or the callable of one of its forwarding_calls, a context already), an element, a mapping's entry, what is returned or assigned, a keyword's
+// value, through parentheses, `a if c else b` and `a or b`; not a type annotation, a comparison,
+// an except clause's classes or an attribute's object.
+static bool value_position(const hg_resolver *r, const hg_module *m, TSNode e) {
+  TSNode up = ts_node_parent(e);
+  while (hg_node_is(up, "parenthesized_expression") || hg_node_is(up, "conditional_expression") ||
+         hg_node_is(up, "boolean_operator")) {
+    e = up;
+    up = ts_node_parent(e);
+  }
+  if (hg_node_is(up, "keyword_argument"))
+    return ts_node_eq(hg_node_field(up, "value"), e);
+  if (hg_node_is(up, "assignment"))
+    return ts_node_eq(hg_node_field(up, "right"), e);
+  if (hg_node_is(up, "tuple") || hg_node_is(up, "expression_list"))
+    return !hg_node_is(ts_node_parent(up), "except_clause");
+  if (hg_node_is(up, "list") || hg_node_is(up, "set") || hg_node_is(up, "pair") || hg_node_is(up, "return_statement"))
+    return true;
+  if (!hg_node_is(up, "argument_list"))
+    return false;
+  TSNode call = ts_node_parent(up);
+  if (!hg_node_is(call, "call"))
+    return false;  // a class's bases: a subclass is not followed (docs/limits.md)
+  TSNode callable;
+  uint32_t skip;
+  bool later;
+  if (hg_candidates__forwarded(r, m, call, &callable, &skip, &later) && ts_node_eq(callable, e))
+    return false;  // the callable of a forwarding call (executor.submit(f, x)): a context already
+  TSNode callee = hg_node_field(call, "function");
+  hg_buf q = {0};
+  bool inspecting = m->imports && hg_imports_qualify(m->imports, callee, m->src, &q) && r->policy &&
+                    hg_policy_list_has(r->policy->inspecting_calls, r->policy->n_inspecting_calls, q.data, q.len);
+  hg_buf_free(&q);
+  return !inspecting;
+}
+
+// Does `e` (a name or `module.name` in module m, not r's) stand for r's module's `word`: is it
+// imported from there (`from executors import DockerExecutor`, `import pkg.executors as ex`)?
+static bool names_def(const hg_resolver *r, const hg_module *m, TSNode e, const char *word, size_t len) {
+  if (!m->imports || !r->module->name || !*r->module->name)
+    return false;
+  hg_buf q = {0};
+  bool ok = hg_imports_qualify(m->imports, e, m->src, &q) && q.len > len + 1 && q.data[q.len - len - 1] == '.' &&
+            !memcmp(q.data + q.len - len, word, len) &&
+            hg_module_matches(q.data, q.len - len - 1, r->module->name);
+  hg_buf_free(&q);
+  return ok;
+}
+
+// The first place module m writes `word` (a function's or class's name, len bytes) as a value, not
+// called (`f,`, `self.f)`, `{"docker": DockerExecutor}`: handed to a retry helper, a callback, a
+// registry, a call no forwarding call of the policy names), in code (not in a string or a
+// comment), outside `def` (its definition, when m is its module); 0 when nowhere.
+static uint32_t handed_on(const hg_resolver *r, const hg_module *m, TSNode def, const char *word, size_t len) {
+  size_t n = m->len;
   for (size_t at = 0; at + len <= n;) {
-    const char *hit = hg_find_word(r->src + at, n - at, word, len);
+    const char *hit = hg_find_word(m->src + at, n - at, word, len);
     if (!hit)
       return 0;
-    size_t k = (size_t)(hit - r->src), e = k + len;
+    size_t k = (size_t)(hit - m->src), e = k + len;
     at = e;
-    if (k >= ts_node_start_byte(fn) && k < ts_node_end_byte(fn))
+    if (m == r->module && k >= ts_node_start_byte(def) && k < ts_node_end_byte(def))
       continue;
-    while (e < n && (r->src[e] == ' ' || r->src[e] == '\t'))
+    while (e < n && (m->src[e] == ' ' || m->src[e] == '\t'))
       e++;
-    if (e < n && (r->src[e] == '(' || r->src[e] == '='))
-      continue;  // a call (not this function's: no call was found), or an assignment to the name
-    TSNode id = ts_node_descendant_for_byte_range(r->module->root, (uint32_t)k, (uint32_t)(k + len));
+    if (e < n && (m->src[e] == '(' || m->src[e] == '='))
+      continue;  // a call (the search has its calls), or an assignment to the name
+    TSNode id = ts_node_descendant_for_byte_range(m->root, (uint32_t)k, (uint32_t)(k + len));
     if (!hg_node_is(id, "identifier"))
       continue;
-    // A value: an argument, an element, what is returned or assigned, an attribute's name (self.f).
-    TSNode up = ts_node_parent(id);
-    static const char *const held[] = {"argument_list", "list", "tuple", "pair", "return_statement",
-                                       "expression_list", NULL};
-    bool value = hg_node_is(up, "attribute") ? ts_node_eq(hg_node_field(up, "attribute"), id)
-                 : hg_node_is(up, "keyword_argument") ? ts_node_eq(hg_node_field(up, "value"), id)
-                 : hg_node_is(up, "assignment")       ? ts_node_eq(hg_node_field(up, "right"), id)
-                                                      : false;
-    for (size_t t = 0; held[t] && !value; t++)
-      value = hg_node_is(up, held[t]);
-    if (!value)
-      continue;
-    if (hg_node_is(up, "attribute")) {  // `self.f`: itself a value, not called (`self.f(` was skipped)
-      TSNode above = ts_node_parent(up);
-      if (hg_node_is(above, "call") && ts_node_eq(hg_node_field(above, "function"), up))
+    TSNode up = ts_node_parent(id), e_node = id;
+    if (hg_node_is(up, "attribute")) {  // `self.f`, `executors.DockerExecutor`: the attribute is the value
+      if (!ts_node_eq(hg_node_field(up, "attribute"), id))
         continue;
+      e_node = up;
     }
-    return ts_node_start_point(id).row + 1;
+    if (m != r->module && !names_def(r, m, e_node, word, len))
+      continue;  // another file's name of that spelling (its own, or another module's)
+    if (value_position(r, m, e_node))
+      return ts_node_start_point(id).row + 1;
   }
   return 0;
+}
+
+// Where `name` (of `def`: a function, or the class built) is handed on as a value: in its own file,
+// then, for a function or class of the module (not a method), in each file importing the name or
+// the module (`from executors import DockerExecutor`, `import executors`). *m: that file.
+static uint32_t handed_on_anywhere(const hg_resolver *r, TSNode def, TSNode name, bool others, const hg_module **m) {
+  const char *word = r->src + ts_node_start_byte(name);
+  size_t len = ts_node_end_byte(name) - ts_node_start_byte(name);
+  *m = r->module;
+  uint32_t line = handed_on(r, r->module, def, word, len);
+  const char *mod = hg_candidates__last_part(r->module);
+  size_t n_name = 0, n_mod = 0;
+  const char *const *by_name = others ? hg_index_importers(r->index, word, len, &n_name) : NULL;
+  const char *const *by_mod = others && mod ? hg_index_importers(r->index, mod, strlen(mod), &n_mod) : NULL;
+  char own[PATH_MAX];
+  if (!line && others && !realpath(r->module->path, own))
+    own[0] = '\0';
+  for (size_t i = 0; !line && i < n_name + n_mod; i++) {
+    const char *const *files = i < n_name ? by_name : by_mod;
+    size_t at = i < n_name ? i : i - n_name;
+    bool seen = false;  // listed twice (it imports both)
+    for (size_t k = 0; i >= n_name && k < n_name && !seen; k++)
+      seen = by_name[k] == files[at] || !strcmp(by_name[k], files[at]);
+    const hg_module *o = seen ? NULL : hg_candidates__module_of(r, own, files, at + 1, NULL);
+    if (o && o != r->module && (line = handed_on(r, o, def, word, len)))
+      *m = o;
+  }
+  return line;
 }
 
 hg_value hg_summary_callers(const hg_resolver *r, TSNode site, const hg_param_reads *reads,
@@ -598,15 +669,20 @@ hg_value hg_summary_callers(const hg_resolver *r, TSNode site, const hg_param_re
     const char *class_name = ts_node_is_null(cls) ? "" : hg_node_text(hg_node_field(cls, "name"), r->src, r->arena);
     // A method called only on objects of a class hardguard cannot tell is not called nowhere.
     const char *elsewhere = !s.why && !built && !ts_node_is_null(cls) ? unconfirmed_call(r, fn, name) : NULL;
-    // Nowhere called, but handed on as a value in its own file (`partial(self.f, pod)`, a callback).
-    uint32_t handed = !s.why && !elsewhere && !built ? handed_on(r, fn, name) : 0;
+    // Nowhere called, but handed on as a value (`partial(self.f, pod)`, a callback, a registry).
+    const hg_module *hm = NULL;
+    uint32_t handed = !s.why && !elsewhere ? handed_on_anywhere(r, built ? cls : fn, name,
+                                                                built || ts_node_is_null(cls), &hm)
+                                           : 0;
     hg_param_reads again = {
         .why = s.why ? hg_project__printf(r->arena, "and %s", s.why)
                : handed
                    ? hg_project__printf(r->arena,
-                                        "and %s() is called nowhere in the project, but handed on as a value "
-                                        "(%s:%u), through which hardguard does not follow calls",
-                                        text, hg_project__path(r->module), handed)
+                                        built ? "and %s is built nowhere in the project, but handed on as a value "
+                                                "(%s:%u), through which hardguard does not follow calls"
+                                              : "and %s() is called nowhere in the project, but handed on as a value "
+                                                "(%s:%u), through which hardguard does not follow calls",
+                                        text, hg_project__path(hm), handed)
                : elsewhere
                    ? hg_project__printf(r->arena,
                                         "and %s() is called in the project only on objects hardguard does not "
@@ -619,7 +695,33 @@ hg_value hg_summary_callers(const hg_resolver *r, TSNode site, const hg_param_re
     r2.params = &again;
     return read(&r2, node);
   }
-  hg_value *arms = hg_arena_alloc(r->arena, s.out.len * sizeof(hg_value));
+  // Called, and handed on as a value too (a registry `{"docker": DockerExecutor}`, a callback): the
+  // calls made through that value are a context of their own, whose arguments are unknown.
+  TSNode cls = hg_defs__class_of_method(fn);
+  bool built = !ts_node_is_null(cls) && ((reads->self && !reads->param) ||
+                                         hg_node_text_eq(hg_node_field(fn, "name"), r->src, "__init__", 8));
+  TSNode def = built ? cls : fn, name = hg_node_field(def, "name");
+  const hg_module *hm = NULL;
+  uint32_t handed = ts_node_is_null(name) ? 0 : handed_on_anywhere(r, def, name, built || ts_node_is_null(cls), &hm);
+  size_t n_arms = s.out.len + (handed ? 1 : 0);
+  hg_value *arms = hg_arena_alloc(r->arena, n_arms * sizeof(hg_value));
+  if (handed) {
+    const char *text = hg_node_text(name, r->src, r->arena);
+    hg_param_reads unknown = {
+        .why = hg_project__printf(r->arena, built ? "and %s is handed on as a value (%s:%u), through which hardguard "
+                                                    "does not follow calls"
+                                                  : "and %s() is handed on as a value (%s:%u), through which "
+                                                    "hardguard does not follow calls",
+                                  text, hg_project__path(hm), handed)};
+    hg_resolver r2 = *r;
+    r2.params = &unknown;
+    hg_value *v = &arms[s.out.len];
+    *v = read(&r2, node);
+    v->cond = hg_project__printf(r->arena, "handed on as a value at %s:%u", hg_project__path(hm), handed);
+    v->calls = NULL;
+    v->key = NULL;
+    v->splat = false;
+  }
   for (size_t i = 0; i < s.out.len; i++) {
     hg_frame *keep = hg_arena_alloc(r->arena, sizeof(hg_frame));
     *keep = s.out.items[i].frame;
@@ -641,7 +743,7 @@ hg_value hg_summary_callers(const hg_resolver *r, TSNode site, const hg_param_re
                   .splat = true,
                   .contexts = true,
                   .items = arms,
-                  .n_items = s.out.len};
+                  .n_items = n_arms};
   free(s.out.items);
   if (first.kind == HG_VAL_UNKNOWN) {
     alt.splat = false; // the whole value (a body held in a parameter): one of the contexts' values
