@@ -49,3 +49,28 @@
  (#imports? "docker")
  (#not-defined-in-project? @_callee)
  (#set! hardguard.reads "kwargs"))
+
+;; A dispatcher of the project's own that is handed docker-py's low-level method by name, first:
+;; jupyterhub's DockerSpawner calls `await self.docker("create_container", image,
+;; host_config=host_config)`, whose body runs `getattr(self.client, method)(*args, **kwargs)` in a
+;; thread. Such a call creates a container, and is judged as create_container is: by the host
+;; config it hands on (with none, nothing is hardened). Only a callee the project defines, in a
+;; module that imports docker: a string naming the method is how the project chose to call it.
+((call
+   function: (attribute) @_callee
+   arguments: (argument_list
+     . (string (string_content) @_method)
+     (keyword_argument name: (identifier) @_host_config value: (_) @args))) @site
+ (#eq? @_method "create_container")
+ (#eq? @_host_config "host_config")
+ (#imports? "docker")
+ (#defined-in-project? @_callee)
+ (#set! hardguard.reads "kwargs"))
+((call
+   function: (attribute) @_callee
+   arguments: (argument_list . (string (string_content) @_method)) @args) @site
+ (#eq? @_method "create_container")
+ (#not-match? @args "host_config\\s*=")
+ (#imports? "docker")
+ (#defined-in-project? @_callee)
+ (#set! hardguard.reads "kwargs"))
