@@ -316,4 +316,5 @@ const hg_resolve_engine hg_python_engine = {
     .imported = hg_summary_imported,
     .bound = hg_summary_bound,
     .decide = hg_summary_decide,
-    .factory = hg_summary_factory};
+    .factory = hg_summary_factory,
+    .defined = hg_summary_defined};

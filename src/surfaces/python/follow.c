@@ -282,6 +282,8 @@ static bool apply_stmt(follow *f, hg_stmt s) {
   } else if (hg_node_is(e, "call")) {
     on_call(f, e, s.conditional);
   }
+  if (f->defined)
+    hg_follow__handed_on(f, s.stmt, s.conditional);
   return true;
 }
 

@@ -58,6 +58,8 @@ typedef struct hg_resolve_engine {
   int (*decide)(void *ctx, TSNode condition, TSNode branch);
   /** What calling `callee` without arguments yields (a dataclass field's default_factory). */
   hg_value (*factory)(const struct hg_resolver *self, TSNode callee, int depth);
+  /** Is `callee` a function, class or method the project defines (false when it cannot be told)? */
+  bool (*defined)(const struct hg_resolver *self, TSNode callee);
 } hg_resolve_engine;
 
 typedef struct hg_resolver {

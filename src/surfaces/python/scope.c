@@ -79,6 +79,43 @@ void hg_scope_memo_functions(hg_scope_memo *m, const TSNode *defs, size_t n) {
   m->n_defs = n;
 }
 
+size_t hg_scope_functions_named(const hg_scope_memo *m, const char *src, const char *name, size_t len, TSNode *out,
+                                size_t max) {
+  if (!m)
+    return SIZE_MAX;
+  size_t n = 0;
+  if (!m->defs_known) {  // not kept by a walk: one pass over the tree
+    TSTreeCursor cur = ts_tree_cursor_new(ts_tree_root_node(m->tree));
+    for (bool more = true; more;) {
+      TSNode d = ts_tree_cursor_current_node(&cur);
+      if (hg_node_is(d, "function_definition") && hg_node_text_eq(hg_node_field(d, "name"), src, name, len)) {
+        if (n == max) {
+          n = SIZE_MAX;
+          break;
+        }
+        out[n++] = d;
+      }
+      if (ts_tree_cursor_goto_first_child(&cur))
+        continue;
+      while (!ts_tree_cursor_goto_next_sibling(&cur))
+        if (!ts_tree_cursor_goto_parent(&cur)) {
+          more = false;
+          break;
+        }
+    }
+    ts_tree_cursor_delete(&cur);
+    return n;
+  }
+  for (size_t i = 0; i < m->n_defs; i++) {
+    if (!hg_node_text_eq(hg_node_field(m->defs[i].node, "name"), src, name, len))
+      continue;
+    if (n == max)
+      return SIZE_MAX;
+    out[n++] = m->defs[i].node;
+  }
+  return n;
+}
+
 // The scope by the ancestors, nearest first.
 static TSNode scope_by_ancestors(TSNode node, TSNode *function) {
   hg_ancestors up;

@@ -28,6 +28,12 @@ hg_scope_memo *hg_scope_memo_new(hg_arena *arena, const TSTree *tree);
  *  them instead of by a descent from the root. A NULL `defs` tells nothing. */
 void hg_scope_memo_functions(hg_scope_memo *memo, const TSNode *defs, size_t n);
 
+/** The function definitions of the memo's tree named `name` (len bytes), up to `max` in `out`; their
+ *  count, or SIZE_MAX with no memo or more than `max`. From the definitions a walk kept, else by
+ *  one pass over the tree. */
+size_t hg_scope_functions_named(const hg_scope_memo *memo, const char *src, const char *name, size_t len, TSNode *out,
+                                size_t max);
+
 /** The block (or module) whose statements `node` runs among; *function receives the enclosing
  *  function_definition, or a null node at module scope. `memo` (NULL: none) may know its tree's
  *  definitions. */
