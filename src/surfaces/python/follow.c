@@ -7,6 +7,7 @@
 #include "surfaces/node.h"
 #include "surfaces/python/resolve_internal.h"
 #include "surfaces/python/follow.h"
+#include "surfaces/python/handon.h"
 #include "surfaces/python/scope.h"
 
 // ---- following a name through its scope ---------------------------------------------------------
@@ -245,6 +246,26 @@ static void on_delete(follow *f, TSNode target, bool cond) {
 
 static bool apply_stmt(follow *f, hg_stmt s);
 
+// A mapping or list the name holds, handed to a call that may change it or changed in an item in
+// place (handon.h): that item, or what the call may add, is not known after it. A scalar, or what
+// is already unknown, stays.
+static void handed_on(follow *f, TSNode stmt, bool cond) {
+  hg_value_kind kind = f->cur.kind;
+  if (kind != HG_VAL_DICT && kind != HG_VAL_LIST)
+    return;
+  hg_handon h = hg_handon_find(&(hg_named){.r = f->r, .name = f->name, .len = f->len}, stmt);
+  if (ts_node_is_null(h.call))
+    return;
+  hg_value u = hg_resolve__unknown(f->r, h.call, h.why);
+  if (h.item && h.key && kind == HG_VAL_DICT) {
+    u.key = h.key;  // that item, on some paths (setdefault keeps one already there, changed too)
+    u.conditional |= cond;
+    hg_follow__add_items(f, HG_VAL_DICT, (hg_value){.kind = HG_VAL_DICT, .items = &u, .n_items = 1}, false);
+    return;
+  }
+  hg_follow__add_items(f, kind, u, cond);
+}
+
 // A statement between a name's creation and its use; each costs one step of the budget, and one
 // per item it adds.
 bool hg_follow__on_stmt(void *ctx, hg_stmt s) {
@@ -283,7 +304,7 @@ static bool apply_stmt(follow *f, hg_stmt s) {
     on_call(f, e, s.conditional);
   }
   if (f->defined)
-    hg_follow__handed_on(f, s.stmt, s.conditional);
+    handed_on(f, s.stmt, s.conditional);
   return true;
 }
 

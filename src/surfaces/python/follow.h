@@ -38,11 +38,6 @@ void hg_follow__add_items(follow *f, hg_value_kind kind, hg_value v, bool cond);
 void hg_follow__set_value(follow *f, hg_value v, bool cond);
 /** A statement between the name's creation and its use (hg_scope_walk's callback; ctx: a follow). */
 bool hg_follow__on_stmt(void *ctx, hg_stmt s);
-/** A statement that hands the name itself to a call of the project's own that may change it
- *  (handon.c: `loosen(opts)`, not a function of the file that leaves that parameter alone), or
- *  changes an item of it in place (`opts.setdefault("host_config", {}).update(hc)`): a mapping or
- *  list the name holds gains an unknown spread (that item, unknown), naming the call. */
-void hg_follow__handed_on(follow *f, TSNode stmt, bool cond);
 /** What the follow leaves in the name, read at `use`; frees its items. */
 hg_value hg_follow__value(follow *f, TSNode use);
 /** hg_scope_compound for a follow (branch.c): an if/elif/else or try/except whose every arm

@@ -3,12 +3,11 @@
 // site reads from the name after such a call is then not known, unless the call is a function of
 // the file whose body changes nothing of that parameter (nor hands it on to another of the
 // project's). A library's, an SDK's or a builtin call is taken to read what it is handed.
-#include <stdio.h>
 #include <string.h>
 
 #include "base/util.h"
 #include "surfaces/node.h"
-#include "surfaces/python/follow.h"
+#include "surfaces/python/handon.h"
 #include "surfaces/python/resolve_internal.h"
 #include "surfaces/python/scope.h"
 
@@ -17,6 +16,11 @@
 #define HANDON_MAX_NODES 4096
 // The definitions of one name in a file looked at.
 #define HANDON_MAX_DEFS 8
+
+// Is `n` the identifier `f` names?
+static bool is_name(const hg_named *f, TSNode n) {
+  return !ts_node_is_null(n) && hg_node_is(n, "identifier") && hg_node_text_eq(n, f->r->src, f->name, f->len);
+}
 
 // Can `callee` change what it is handed: is it the project's own (a function, class or method it
 // defines)? A call of a library's, an SDK's or a builtin is taken to read what it is handed
@@ -116,7 +120,7 @@ static bool param_for(const hg_resolver *r, TSNode def, bool method, TSNode arg,
 
 // May `call`, handed the followed name as its argument `arg` (the index-th positional one, or a
 // keyword's value), change what the name holds?
-static bool may_change(const follow *f, TSNode call, TSNode arg, uint32_t index) {
+static bool may_change(const hg_named *f, TSNode call, TSNode arg, uint32_t index) {
   const hg_resolver *r = f->r;
   TSNode callee = hg_node_field(call, "function");
   if (!projects_own(r, callee))
@@ -146,13 +150,13 @@ static bool may_change(const follow *f, TSNode call, TSNode arg, uint32_t index)
 // The first call in `stmt` handed the followed name itself (not spread: `f(**opts)` hands a copy)
 // that may change it; a null node when none. Calls of the name's own methods (`opts.update(x)`)
 // are the follow's, and a statement that binds the name anew (`opts = merge(opts, x)`) its value.
-static TSNode changer_in(const follow *f, TSNode stmt) {
+static TSNode changer_in(const hg_named *f, TSNode stmt) {
   TSTreeCursor cur = ts_tree_cursor_new(stmt);
   TSNode found = {0};
   size_t seen = 0;
   for (bool more = true; more && ts_node_is_null(found) && ++seen <= HANDON_MAX_NODES;) {
     TSNode n = ts_tree_cursor_current_node(&cur);
-    if (hg_node_is(n, "identifier") && hg_follow__is_name(f, n)) {
+    if (hg_node_is(n, "identifier") && is_name(f, n)) {
       TSNode up = ts_node_parent(n), args = hg_node_is(up, "keyword_argument") ? ts_node_parent(up) : up;
       bool handed = hg_node_is(up, "argument_list") ||
                     (hg_node_is(up, "keyword_argument") && ts_node_eq(hg_node_field(up, "value"), n));
@@ -187,7 +191,7 @@ static TSNode changer_in(const follow *f, TSNode stmt) {
 // An item of the name changed in place through a method of it: `opts.setdefault("host_config",
 // {}).update(hc)`, `opts["host_config"].update(hc)`, `opts.get("env").append(x)`. The item's key
 // (a string literal) in *key, else NULL; false when `call` is none of these.
-static bool item_changed(const follow *f, TSNode call, const char **key) {
+static bool item_changed(const hg_named *f, TSNode call, const char **key) {
   static const char *const changers[] = {"update", "setdefault", "pop", "popitem", "clear", "append",
                                          "extend", "insert",     "remove", NULL};
   TSNode fn = hg_node_field(call, "function");
@@ -198,12 +202,12 @@ static bool item_changed(const follow *f, TSNode call, const char **key) {
   for (size_t i = 0; changers[i] && !changer; i++)
     changer = hg_node_text_eq(attr, f->r->src, changers[i], strlen(changers[i]));
   TSNode k = {0};
-  if (hg_node_is(obj, "subscript") && hg_follow__is_name(f, hg_node_field(obj, "value")))
+  if (hg_node_is(obj, "subscript") && is_name(f, hg_node_field(obj, "value")))
     k = hg_node_field(obj, "subscript");
   else if (hg_node_is(obj, "call")) {
     TSNode of = hg_node_field(obj, "function"), args = hg_node_field(obj, "arguments");
     TSNode m = hg_node_is(of, "attribute") ? hg_node_field(of, "attribute") : (TSNode){0};
-    if (ts_node_is_null(m) || !hg_follow__is_name(f, hg_node_field(of, "object")) ||
+    if (ts_node_is_null(m) || !is_name(f, hg_node_field(of, "object")) ||
         !(hg_node_text_eq(m, f->r->src, "setdefault", 10) || hg_node_text_eq(m, f->r->src, "get", 3)) ||
         !hg_node_arg_count(args))
       return false;
@@ -223,7 +227,7 @@ static bool item_changed(const follow *f, TSNode call, const char **key) {
 // Does `stmt`'s text write the name where an argument stands (`(opts,`, `, opts)`, `k=opts)`)? A
 // byte scan, before any node is read: most statements that name it assign it, index it or spread
 // it (`**opts`).
-static bool may_hand(const follow *f, TSNode stmt) {
+static bool may_hand(const hg_named *f, TSNode stmt) {
   const char *src = f->r->src;
   uint32_t a = ts_node_start_byte(stmt), b = ts_node_end_byte(stmt);
   for (uint32_t at = a; at < b;) {
@@ -243,33 +247,23 @@ static bool may_hand(const follow *f, TSNode stmt) {
   return false;
 }
 
-void hg_follow__handed_on(follow *f, TSNode stmt, bool cond) {
+hg_handon hg_handon_find(const hg_named *f, TSNode stmt) {
+  hg_handon out = {0};
   TSNode e = hg_node_is(stmt, "expression_statement") ? ts_node_named_child(stmt, 0) : stmt;
   for (TSNode t = e; hg_node_is(t, "assignment"); t = hg_node_field(t, "right"))
-    if (hg_follow__is_name(f, hg_node_field(t, "left")))
-      return;  // bound anew: the assignment gives its value
-  // Only a mapping or list can be changed in place; a scalar, or what is already unknown, stays.
-  hg_value_kind kind = f->cur.kind;
-  if (!f->defined || (kind != HG_VAL_DICT && kind != HG_VAL_LIST))
-    return;
+    if (is_name(f, hg_node_field(t, "left")))
+      return out;  // bound anew: the assignment gives its value
   if (hg_node_is(e, "await"))
     e = ts_node_named_child(e, 0);
-  const char *key = NULL;
-  bool item = hg_node_is(e, "call") && item_changed(f, e, &key);
-  TSNode call = item ? e : may_hand(f, stmt) ? changer_in(f, stmt) : (TSNode){0};
-  if (ts_node_is_null(call))
-    return;
-  TSNode callee = hg_node_field(call, "function");
-  char why[160];
+  out.item = hg_node_is(e, "call") && item_changed(f, e, &out.key);
+  out.call = out.item ? e : may_hand(f, stmt) ? changer_in(f, stmt) : (TSNode){0};
+  if (ts_node_is_null(out.call))
+    return out;
+  TSNode callee = hg_node_field(out.call, "function");
   uint32_t a = ts_node_start_byte(callee), b = ts_node_end_byte(callee);
-  snprintf(why, sizeof(why), item ? "an item changed by %.*s() at line %u" : "handed to %.*s() at line %u, which may change it",
-           (int)(b - a > 60 ? 60 : b - a), f->r->src + a, ts_node_start_point(call).row + 1);
-  hg_value u = hg_resolve__unknown(f->r, call, hg_arena_strndup(f->r->arena, why, strlen(why)));
-  if (item && key && kind == HG_VAL_DICT) {
-    u.key = key;  // that item, on some paths (setdefault keeps one already there, changed too)
-    u.conditional |= cond;
-    hg_follow__add_items(f, HG_VAL_DICT, (hg_value){.kind = HG_VAL_DICT, .items = &u, .n_items = 1}, false);
-    return;
-  }
-  hg_follow__add_items(f, kind, u, cond);
+  out.why = hg_arena_printf(f->r->arena,
+                            out.item ? "an item changed by %.*s() at line %u"
+                                     : "handed to %.*s() at line %u, which may change it",
+                            (int)(b - a > 60 ? 60 : b - a), f->r->src + a, ts_node_start_point(out.call).row + 1);
+  return out;
 }
