@@ -120,6 +120,15 @@ bool hg_node_contains(TSNode outer, TSNode inner) {
          ts_node_end_byte(inner) <= ts_node_end_byte(outer);
 }
 
+bool hg_cursor_next(TSTreeCursor *cur, bool descend) {
+  if (descend && ts_tree_cursor_goto_first_child(cur))
+    return true;
+  while (!ts_tree_cursor_goto_next_sibling(cur))
+    if (!ts_tree_cursor_goto_parent(cur))
+      return false;
+  return true;
+}
+
 TSNode hg_node_root(TSNode n) { return ts_node_is_null(n) ? n : ts_tree_root_node(n.tree); }
 
 // Counted each time a tree is deleted (hg_tree_delete): what a thread keeps of a tree's nodes is

@@ -64,6 +64,11 @@ size_t hg_node_kept_path(const TSTree *tree);
 /** Does `outer` contain `inner` (by byte range)? */
 bool hg_node_contains(TSNode outer, TSNode inner);
 
+/** Steps `cur` to the next node in pre-order: into its first child when `descend`, else to the next
+ *  sibling of it or of its nearest ancestor that has one, never above the node the cursor was made
+ *  on; false when none is left. */
+bool hg_cursor_next(TSTreeCursor *cur, bool descend);
+
 /** A node's bytes and symbol: its key in a table of one tree's nodes (no padding). */
 typedef struct {
   uint32_t start, end, symbol;

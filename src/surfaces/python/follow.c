@@ -257,6 +257,8 @@ static void handed_on(follow *f, TSNode stmt, bool cond) {
   if (ts_node_is_null(h.call))
     return;
   hg_value u = hg_resolve__unknown(f->r, h.call, h.why);
+  if (!hg_node_is(h.call, "call"))  // a statement too long to read: named by its line, not its text
+    u.text = hg_arena_printf(f->r->arena, "the statement at line %u", ts_node_start_point(h.call).row + 1);
   if (h.item && h.key && kind == HG_VAL_DICT) {
     u.key = h.key;  // that item, on some paths (setdefault keeps one already there, changed too)
     u.conditional |= cond;

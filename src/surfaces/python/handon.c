@@ -11,8 +11,8 @@
 #include "surfaces/python/resolve_internal.h"
 #include "surfaces/python/scope.h"
 
-// A statement's nodes read at most (a hostile statement of a million calls is read in part; what
-// lies past it is not looked at, as any other statement's unread part).
+// A statement's or a function body's nodes read at most (a hostile statement of a million calls):
+// past it, the name is taken as possibly changed.
 #define HANDON_MAX_NODES 4096
 // The definitions of one name in a file looked at.
 #define HANDON_MAX_DEFS 8
@@ -72,18 +72,8 @@ static bool changes_param(const hg_resolver *r, TSNode def, const char *name, si
                   projects_own(r, hg_node_field(call, "function"));
       }
     }
-    // Into children, else the next sibling up the tree, not leaving the body (nor entering a
-    // nested function, whose parameters are its own).
-    if (!hg_node_is(n, "function_definition") && ts_tree_cursor_goto_first_child(&cur))
-      continue;
-    for (;;) {
-      if (ts_tree_cursor_goto_next_sibling(&cur))
-        break;
-      if (!ts_tree_cursor_goto_parent(&cur)) {
-        more = false;
-        break;
-      }
-    }
+    // Not into a nested function, whose parameters are its own.
+    more = hg_cursor_next(&cur, !hg_node_is(n, "function_definition"));
   }
   ts_tree_cursor_delete(&cur);
   return changes;
@@ -154,7 +144,11 @@ static TSNode changer_in(const hg_named *f, TSNode stmt) {
   TSTreeCursor cur = ts_tree_cursor_new(stmt);
   TSNode found = {0};
   size_t seen = 0;
-  for (bool more = true; more && ts_node_is_null(found) && ++seen <= HANDON_MAX_NODES;) {
+  for (bool more = true; more && ts_node_is_null(found);) {
+    if (++seen > HANDON_MAX_NODES) {
+      found = stmt;  // not read whole: not known to leave the name alone
+      break;
+    }
     TSNode n = ts_tree_cursor_current_node(&cur);
     if (hg_node_is(n, "identifier") && is_name(f, n)) {
       TSNode up = ts_node_parent(n), args = hg_node_is(up, "keyword_argument") ? ts_node_parent(up) : up;
@@ -173,16 +167,7 @@ static TSNode changer_in(const hg_named *f, TSNode stmt) {
           found = call;
       }
     }
-    if (!hg_node_is(n, "lambda") && !hg_node_is(n, "function_definition") && ts_tree_cursor_goto_first_child(&cur))
-      continue;
-    for (;;) {
-      if (ts_tree_cursor_goto_next_sibling(&cur))
-        break;
-      if (!ts_tree_cursor_goto_parent(&cur)) {
-        more = false;
-        break;
-      }
-    }
+    more = hg_cursor_next(&cur, !hg_node_is(n, "lambda") && !hg_node_is(n, "function_definition"));
   }
   ts_tree_cursor_delete(&cur);
   return found;
@@ -259,6 +244,10 @@ hg_handon hg_handon_find(const hg_named *f, TSNode stmt) {
   out.call = out.item ? e : may_hand(f, stmt) ? changer_in(f, stmt) : (TSNode){0};
   if (ts_node_is_null(out.call))
     return out;
+  if (!hg_node_is(out.call, "call")) {
+    out.why = "a statement longer than hardguard's budget of 4,096 nodes to read for calls that may change it";
+    return out;
+  }
   TSNode callee = hg_node_field(out.call, "function");
   uint32_t a = ts_node_start_byte(callee), b = ts_node_end_byte(callee);
   out.why = hg_arena_printf(f->r->arena,

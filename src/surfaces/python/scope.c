@@ -95,13 +95,7 @@ size_t hg_scope_functions_named(const hg_scope_memo *m, const char *src, const c
         }
         out[n++] = d;
       }
-      if (ts_tree_cursor_goto_first_child(&cur))
-        continue;
-      while (!ts_tree_cursor_goto_next_sibling(&cur))
-        if (!ts_tree_cursor_goto_parent(&cur)) {
-          more = false;
-          break;
-        }
+      more = hg_cursor_next(&cur, true);
     }
     ts_tree_cursor_delete(&cur);
     return n;
