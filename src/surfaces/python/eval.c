@@ -215,7 +215,8 @@ static void push_call_spread(const hg_resolver *self, TSNode expr, value_vec *it
   }
 }
 
-// The partial application (policy classes.partial_calls: functools.partial(...)) `n` stands for (a call, or a name assigned one), or a null node.
+// The partial application (policy classes.partial_calls: functools.partial(...)) `n` stands for
+// (a call, or a name assigned one), or a null node.
 static TSNode partial_of(const hg_resolver *self, TSNode n) {
   TSNode call = hg_node_is(n, "call") ? n : hg_node_is(n, "identifier") ? hg_resolve__alias_of(self, n) : (TSNode){0};
   if (!hg_node_is(call, "call"))

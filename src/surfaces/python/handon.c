@@ -32,9 +32,9 @@ static bool projects_own(const hg_resolver *r, TSNode callee) {
 
 // Does function `def`'s body change (or hand on) what its parameter `name` (len bytes) holds: an
 // item set or deleted, a method that changes a mapping or list called on it, `+=` or `|=` on it,
-// or the name handed to a call other than a reading call, or bound to another name?
+// the name handed to a call of the project's own (but in a `raise`), or bound to another name?
 static bool changes_param(const hg_resolver *r, TSNode def, const char *name, size_t len) {
-  static const char *const changers[] = {"update", "setdefault", "pop",    "popitem", "clear", "append",
+  static const char *const changers[] = {"update", "setdefault", "pop",    "popitem", "clear",   "append",
                                          "extend", "insert",     "remove", "sort",    "reverse", NULL};
   TSNode body = hg_node_field(def, "body");
   if (ts_node_is_null(body))
@@ -62,11 +62,11 @@ static bool changes_param(const hg_resolver *r, TSNode def, const char *name, si
       } else if (hg_node_is(up, "augmented_assignment"))
         changes = ts_node_eq(hg_node_field(up, "left"), n);
       else if (hg_node_is(up, "assignment"))
-        changes = ts_node_eq(hg_node_field(up, "right"), n);  // another name for it, changed there
+        changes = ts_node_eq(hg_node_field(up, "right"), n); // another name for it, changed there
       else if (hg_node_is(up, "keyword_argument") || hg_node_is(up, "argument_list")) {
         TSNode call = hg_node_is(up, "keyword_argument") ? ts_node_parent(above) : above;
         if (hg_node_is(up, "keyword_argument") && !ts_node_eq(hg_node_field(up, "value"), n))
-          call = (TSNode){0};  // the keyword's name
+          call = (TSNode){0}; // the keyword's name
         // An exception raised with it (`raise ValueError(o)`) ends the call: nothing is changed.
         changes = hg_node_is(call, "call") && !hg_node_is(ts_node_parent(call), "raise_statement") &&
                   projects_own(r, hg_node_field(call, "function"));
@@ -93,12 +93,13 @@ static bool param_for(const hg_resolver *r, TSNode def, bool method, TSNode arg,
   uint32_t want = index + (method ? 1 : 0), at = 0;
   for (uint32_t i = 0, n = ts_node_is_null(params) ? 0 : ts_node_named_child_count(params); i < n; i++) {
     TSNode p = ts_node_named_child(params, i);
-    TSNode id = hg_node_is(p, "identifier") ? p
+    TSNode id = hg_node_is(p, "identifier")        ? p
                 : hg_node_is(p, "typed_parameter") ? ts_node_named_child(p, 0)
-                : hg_node_is(p, "default_parameter") || hg_node_is(p, "typed_default_parameter") ? hg_node_field(p, "name")
-                                                                                                  : (TSNode){0};
+                : hg_node_is(p, "default_parameter") || hg_node_is(p, "typed_default_parameter")
+                    ? hg_node_field(p, "name")
+                    : (TSNode){0};
     if (ts_node_is_null(id) || !hg_node_is(id, "identifier"))
-      return false;  // *args, a keyword-only marker: not followed
+      return false; // *args, a keyword-only marker: not followed
     if (at++ == want) {
       *name = r->src + ts_node_start_byte(id);
       *len = ts_node_end_byte(id) - ts_node_start_byte(id);
@@ -146,7 +147,7 @@ static TSNode changer_in(const hg_named *f, TSNode stmt) {
   size_t seen = 0;
   for (bool more = true; more && ts_node_is_null(found);) {
     if (++seen > HANDON_MAX_NODES) {
-      found = stmt;  // not read whole: not known to leave the name alone
+      found = stmt; // not read whole: not known to leave the name alone
       break;
     }
     TSNode n = ts_tree_cursor_current_node(&cur);
@@ -177,8 +178,8 @@ static TSNode changer_in(const hg_named *f, TSNode stmt) {
 // {}).update(hc)`, `opts["host_config"].update(hc)`, `opts.get("env").append(x)`. The item's key
 // (a string literal) in *key, else NULL; false when `call` is none of these.
 static bool item_changed(const hg_named *f, TSNode call, const char **key) {
-  static const char *const changers[] = {"update", "setdefault", "pop", "popitem", "clear", "append",
-                                         "extend", "insert",     "remove", NULL};
+  static const char *const changers[] = {"update", "setdefault", "pop",    "popitem", "clear",
+                                         "append", "extend",     "insert", "remove",  NULL};
   TSNode fn = hg_node_field(call, "function");
   if (!hg_node_is(fn, "attribute"))
     return false;
@@ -202,7 +203,8 @@ static bool item_changed(const hg_named *f, TSNode call, const char **key) {
   if (!changer)
     return false;
   *key = NULL;
-  TSNode content = hg_node_is(k, "string") && ts_node_named_child_count(k) == 3 ? ts_node_named_child(k, 1) : (TSNode){0};
+  TSNode content =
+      hg_node_is(k, "string") && ts_node_named_child_count(k) == 3 ? ts_node_named_child(k, 1) : (TSNode){0};
   if (hg_node_is(content, "string_content"))
     *key = hg_arena_strndup(f->r->arena, f->r->src + ts_node_start_byte(content),
                             ts_node_end_byte(content) - ts_node_start_byte(content));
@@ -237,7 +239,7 @@ hg_handon hg_handon_find(const hg_named *f, TSNode stmt) {
   TSNode e = hg_node_is(stmt, "expression_statement") ? ts_node_named_child(stmt, 0) : stmt;
   for (TSNode t = e; hg_node_is(t, "assignment"); t = hg_node_field(t, "right"))
     if (is_name(f, hg_node_field(t, "left")))
-      return out;  // bound anew: the assignment gives its value
+      return out; // bound anew: the assignment gives its value
   if (hg_node_is(e, "await"))
     e = ts_node_named_child(e, 0);
   out.item = hg_node_is(e, "call") && item_changed(f, e, &out.key);

@@ -526,10 +526,11 @@ static const char *unconfirmed_call(const hg_resolver *r, TSNode method, TSNode 
 }
 
 // Is `e` (an expression of module m) written as a value some code may call later, not looked at
-// only: an argument (but of a class's bases, a call of the policy's classes.inspecting_calls —
-// isinstance, super — or the callable of one of its forwarding_calls, a context already), an element, a mapping's entry, what is returned or assigned, a keyword's
-// value, through parentheses, `a if c else b` and `a or b`; not a type annotation, a comparison,
-// an except clause's classes or an attribute's object.
+// only: an argument (but of a class's bases, of a call of the policy's classes.inspecting_calls —
+// isinstance, super — or the callable of one of its forwarding_calls, a context already), an
+// element, a mapping's entry, what is returned or assigned, a keyword's value, through
+// parentheses, `a if c else b` and `a or b`; not a type annotation, a comparison, an except
+// clause's classes or an attribute's object.
 static bool value_position(const hg_resolver *r, const hg_module *m, TSNode e) {
   TSNode up = ts_node_parent(e);
   while (hg_node_is(up, "parenthesized_expression") || hg_node_is(up, "conditional_expression") ||
@@ -639,6 +640,17 @@ static uint32_t handed_on_anywhere(const hg_resolver *r, TSNode def, TSNode name
   return line;
 }
 
+// "and DockerExecutor is handed on as a value (agent.py:5), through which hardguard does not follow
+// calls" (`nowhere`: "... is built nowhere in the project, but handed on ..."); `built`: a class.
+static const char *handed_why(const hg_resolver *r, bool built, bool nowhere, const char *text, const hg_module *m,
+                              uint32_t line) {
+  return hg_project__printf(r->arena,
+                            "and %s%s is %shanded on as a value (%s:%u), through which hardguard does not follow calls",
+                            text, built ? "" : "()",
+                            !nowhere ? "" : built ? "built nowhere in the project, but " : "called nowhere in the project, but ",
+                            hg_project__path(m), line);
+}
+
 hg_value hg_summary_callers(const hg_resolver *r, TSNode site, const hg_param_reads *reads,
                             hg_value (*read)(const hg_resolver *, TSNode), TSNode node, hg_value first) {
   TSNode fn;
@@ -676,13 +688,7 @@ hg_value hg_summary_callers(const hg_resolver *r, TSNode site, const hg_param_re
                                            : 0;
     hg_param_reads again = {
         .why = s.why ? hg_project__printf(r->arena, "and %s", s.why)
-               : handed
-                   ? hg_project__printf(r->arena,
-                                        built ? "and %s is built nowhere in the project, but handed on as a value "
-                                                "(%s:%u), through which hardguard does not follow calls"
-                                              : "and %s() is called nowhere in the project, but handed on as a value "
-                                                "(%s:%u), through which hardguard does not follow calls",
-                                        text, hg_project__path(hm), handed)
+               : handed ? handed_why(r, built, true, text, hm, handed)
                : elsewhere
                    ? hg_project__printf(r->arena,
                                         "and %s() is called in the project only on objects hardguard does not "
@@ -707,12 +713,7 @@ hg_value hg_summary_callers(const hg_resolver *r, TSNode site, const hg_param_re
   hg_value *arms = hg_arena_alloc(r->arena, n_arms * sizeof(hg_value));
   if (handed) {
     const char *text = hg_node_text(name, r->src, r->arena);
-    hg_param_reads unknown = {
-        .why = hg_project__printf(r->arena, built ? "and %s is handed on as a value (%s:%u), through which hardguard "
-                                                    "does not follow calls"
-                                                  : "and %s() is handed on as a value (%s:%u), through which "
-                                                    "hardguard does not follow calls",
-                                  text, hg_project__path(hm), handed)};
+    hg_param_reads unknown = {.why = handed_why(r, built, false, text, hm, handed)};
     hg_resolver r2 = *r;
     r2.params = &unknown;
     hg_value *v = &arms[s.out.len];
