@@ -171,10 +171,16 @@ static char *world_conditions(const world *w, const hg_value *decided) {
   return hg_buf_detach(&b);
 }
 
+// The calling contexts a requirement's reason names at most; the finding's related places (JSON
+// `related`, SARIF `relatedLocations`) list every one.
+#define CONTEXTS_NAMED 4
+
 // "`called from app.py:3` or `called from app.py:9`": the calling contexts that lack requirement
-// r, each once, in the order first met; NULL when none has a condition.
+// r, each once, in the order first met, the first CONTEXTS_NAMED of them ("... or 3 more calling
+// contexts"); NULL when none has a condition.
 static char *contexts_lacking(const hg_judge *j, size_t r) {
   hg_buf b = {0};
+  size_t named = 0, more = 0;
   for (size_t i = 0; i < j->ctx.len; i++) {
     const hg_judge_context *c = &j->ctx.items[i];
     if (!(c->lacks & (UINT64_C(1) << r)) || !c->arm->cond)
@@ -183,9 +189,17 @@ static char *contexts_lacking(const hg_judge *j, size_t r) {
     for (size_t e = 0; e < i && !said; e++)
       said = (j->ctx.items[e].lacks & (UINT64_C(1) << r)) && j->ctx.items[e].arm->cond &&
              !strcmp(j->ctx.items[e].arm->cond, c->arm->cond);
-    if (!said)
-      hg_buf_printf(&b, "%s`%s`", b.len ? " or " : "", c->arm->cond);
+    if (said)
+      continue;
+    if (named == CONTEXTS_NAMED) {
+      more++;
+      continue;
+    }
+    hg_buf_printf(&b, "%s`%s`", b.len ? " or " : "", c->arm->cond);
+    named++;
   }
+  if (more)
+    hg_buf_printf(&b, " or %zu more calling context%s", more, more == 1 ? "" : "s");
   return hg_buf_detach(&b);
 }
 
