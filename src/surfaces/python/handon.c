@@ -22,6 +22,16 @@ static bool is_name(const hg_named *f, TSNode n) {
   return !ts_node_is_null(n) && hg_node_is(n, "identifier") && hg_node_text_eq(n, f->r->src, f->name, f->len);
 }
 
+// Is `attr` the name of a method that changes a mapping or list in place (`update`, `append`, ...)?
+static bool changes_in_place(TSNode attr, const char *src) {
+  static const char *const changers[] = {"update", "setdefault", "pop",    "popitem", "clear",   "append",
+                                         "extend", "insert",     "remove", "sort",    "reverse", NULL};
+  for (size_t i = 0; changers[i]; i++)
+    if (hg_node_text_eq(attr, src, changers[i], strlen(changers[i])))
+      return true;
+  return false;
+}
+
 // Can `callee` change what it is handed: is it the project's own (a function, class or method it
 // defines)? A call of a library's, an SDK's or a builtin is taken to read what it is handed
 // (`log.debug("%s", opts)`, `json.dumps(opts)`, `client.containers.create_or_replace(name,
@@ -34,8 +44,6 @@ static bool projects_own(const hg_resolver *r, TSNode callee) {
 // item set or deleted, a method that changes a mapping or list called on it, `+=` or `|=` on it,
 // the name handed to a call of the project's own (but in a `raise`), or bound to another name?
 static bool changes_param(const hg_resolver *r, TSNode def, const char *name, size_t len) {
-  static const char *const changers[] = {"update", "setdefault", "pop",    "popitem", "clear",   "append",
-                                         "extend", "insert",     "remove", "sort",    "reverse", NULL};
   TSNode body = hg_node_field(def, "body");
   if (ts_node_is_null(body))
     return true;
@@ -56,9 +64,7 @@ static bool changes_param(const hg_resolver *r, TSNode def, const char *name, si
                   hg_node_is(above, "delete_statement") || hg_node_is(above, "expression_list");
       else if (hg_node_is(up, "attribute") && ts_node_eq(hg_node_field(up, "object"), n)) {
         TSNode attr = hg_node_field(up, "attribute");
-        for (size_t i = 0; changers[i] && !changes; i++)
-          changes = hg_node_text_eq(attr, r->src, changers[i], strlen(changers[i]));
-        changes = changes && hg_node_is(above, "call");
+        changes = changes_in_place(attr, r->src) && hg_node_is(above, "call");
       } else if (hg_node_is(up, "augmented_assignment"))
         changes = ts_node_eq(hg_node_field(up, "left"), n);
       else if (hg_node_is(up, "assignment"))
@@ -178,15 +184,11 @@ static TSNode changer_in(const hg_named *f, TSNode stmt) {
 // {}).update(hc)`, `opts["host_config"].update(hc)`, `opts.get("env").append(x)`. The item's key
 // (a string literal) in *key, else NULL; false when `call` is none of these.
 static bool item_changed(const hg_named *f, TSNode call, const char **key) {
-  static const char *const changers[] = {"update", "setdefault", "pop",    "popitem", "clear",
-                                         "append", "extend",     "insert", "remove",  NULL};
   TSNode fn = hg_node_field(call, "function");
   if (!hg_node_is(fn, "attribute"))
     return false;
   TSNode attr = hg_node_field(fn, "attribute"), obj = hg_node_field(fn, "object");
-  bool changer = false;
-  for (size_t i = 0; changers[i] && !changer; i++)
-    changer = hg_node_text_eq(attr, f->r->src, changers[i], strlen(changers[i]));
+  bool changer = changes_in_place(attr, f->r->src);
   TSNode k = {0};
   if (hg_node_is(obj, "subscript") && is_name(f, hg_node_field(obj, "value")))
     k = hg_node_field(obj, "subscript");
