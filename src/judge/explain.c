@@ -135,7 +135,10 @@ void hg_explain_unsure(hg_buf *msg, const hg_judge *j, const hg_site *site, uint
     hg_buf_printf(msg, "%s%s", first ? "; cannot be verified: " : ", ", j->policy->req[r].id);
     first = false;
     const hg_value *v = j->unverifiable[r];
-    if (!v)
+    size_t next = r + 1; // requirements in a row left unverifiable by one value name it once
+    while (next < j->policy->n_req && !(unsure & (UINT64_C(1) << next)))
+      next++;
+    if (!v || (next < j->policy->n_req && j->unverifiable[next] == v))
       continue;
     hg_buf_puts(msg, " (`");
     if (hg_readings[site->reads].yaml)

@@ -677,7 +677,7 @@ void hg_judge_read_words(hg_judge *j, const hg_value *list) {
 bool hg_judge_unlimited(const hg_judge *j, size_t r) {
   const hg_value *v = j->src[r];
   const char *name = j->src_name[r];
-  if (j->req[r] != HG_UNSAT || !v || !name || !literal(v))
+  if (j->req[r] == HG_SAT || !v || !name || !literal(v))
     return false;
   const hg_spelling *sp = &j->policy->req[r].spell[j->dialect];
   for (size_t m = 0; m < sp->n; m++)

@@ -16,6 +16,7 @@ typedef struct {
   const hg_value *arm;  // the context: an arm of a `contexts` alternative of the site's values
   uint64_t lacks;       // bit r: requirement r is not met in some world taking it
   bool forbids;         // a forbidden option is set in some world taking it
+  uint64_t surely;      // bit r: ... is plainly unmet in some world taking it (not only unverifiable)
 } hg_judge_context;
 
 /** Everything the reading found; pointers point into the site's values (or `words`). */
@@ -30,6 +31,7 @@ typedef struct {
   const char *src_name[HG_POLICY_MAX_REQ];         // ... under this keyword or flag (the policy's)
   bool cond_seen[HG_POLICY_MAX_REQ];               // an occurrence on some paths only was seen
   const hg_value *carrier;                         // the first spread hardguard could not follow
+  uint64_t carried;                                // bit r: unverifiable only as the carrier may set it
   const hg_value *undoer;                          // the first value known only in part that might set a
                                                    // forbidden option (a mount whose target is unknown)
   size_t undoer_forbid;                            // ... which one (an index into the policy's forbid)

@@ -204,13 +204,16 @@ static void verdict_of(hg_verdict *out, const hg_judge *j, const hg_policy *poli
 
 // The calls of each calling context that falls short (of a requirement not relaxed, or by setting
 // a forbidden option), as the finding's related places: the callers that must change.
-static void related_of(hg_verdict *out, const hg_judge *j, const hg_policy *policy) {
+static void related_of(hg_verdict *out, const hg_judge *j, const hg_policy *policy, const hg_config *config,
+                       const hg_site *site) {
   HG_VEC(hg_related) v = {0};
+  uint64_t at_calls = 0; // what the calls named lack between them
   for (size_t i = 0; i < j->ctx.len; i++) {
     const hg_judge_context *c = &j->ctx.items[i];
     uint64_t lacks = c->lacks & ~out->relaxed;
     if ((!lacks && !c->forbids) || !c->arm->calls)
       continue;
+    at_calls |= lacks;
     hg_buf m = {0};
     hg_buf_printf(&m, "the calling context `%s`", c->arm->cond ? c->arm->cond : "?");
     const char *sep = " lacks ";
@@ -233,8 +236,13 @@ static void related_of(hg_verdict *out, const hg_judge *j, const hg_policy *poli
   }
   out->related = v.items;
   out->n_related = v.len;
-  // The options come from the callers: the fix is theirs to make (--fix makes it there).
+  // The options come from the callers: the fix is theirs to make (--fix makes it there), of what
+  // they lack (what a context without calls to name cannot be verified to have is not theirs).
   if (out->fix && v.len) {
+    if (at_calls && at_calls != out->missing) {
+      free(out->fix);
+      out->fix = fix_hint(j, config, site, at_calls);
+    }
     hg_buf b = {0};
     hg_buf_puts(&b, "at the calls that lack it (");
     const char *sep = "";
@@ -302,17 +310,34 @@ void hg_evaluate(hg_verdict *out, const hg_policy *policy, const hg_config *conf
   }
   out->effective = hg_effects_of(&j, site, out->relaxed, &out->n_effective);
   if (out->rule != HG_RULE_NONE)
-    related_of(out, &j, policy);
+    related_of(out, &j, policy, config, site);
   hg_judge_free(&j);
+}
+
+// "`kwargs` at line 4 (a parameter of f() at line 2)": a value hardguard could not follow, where
+// it is and why.
+static void put_carrier(hg_buf *msg, const hg_site *site, const hg_value *v) {
+  if (hg_readings[site->reads].yaml && v->key)
+    hg_yaml_put_entry(msg, v->key, v);
+  else if (hg_readings[site->reads].yaml)
+    hg_yaml_put_value(msg, v, false);
+  else if (site->reads == HG_READS_COMMAND)
+    hg_explain_word(msg, v, site->reads);
+  else
+    hg_put_expr(msg, v, true);
+  hg_buf_puts(msg, "` at ");
+  hg_explain_where(msg, site, v);
+  hg_buf_printf(msg, " (%s)", v->origin ? v->origin : "not a literal");
 }
 
 static void judge_flags(hg_verdict *out, const hg_judge *jp, const hg_policy *policy, const hg_config *config,
                         const hg_site *site) {
   const hg_judge j = *jp;
-  // A spread hardguard cannot follow could carry anything: the site is unverifiable. A value it
-  // cannot follow for one requirement makes it unverifiable only when nothing is plainly missing;
-  // else the site is unhardened and the message names the requirements it cannot verify too.
-  const hg_value *unverifiable = j.carrier;
+  // A spread hardguard cannot follow could carry anything, and a value it cannot follow for one
+  // requirement could meet it (the worlds' readings count what a spread may carry as unverifiable,
+  // worlds.c): either makes the site unverifiable only when nothing is plainly missing; else the
+  // site is unhardened and the message names what it cannot verify too.
+  const hg_value *unverifiable = NULL;
   uint64_t unsure = 0;
   for (size_t r = 0; r < policy->n_req; r++) {
     if (j.req[r] != HG_SAT)
@@ -321,6 +346,8 @@ static void judge_flags(hg_verdict *out, const hg_judge *jp, const hg_policy *po
       unsure |= UINT64_C(1) << r;
   }
   bool plainly_missing = (out->missing & ~unsure) != 0;
+  if (!plainly_missing)
+    unverifiable = j.carrier;
   for (size_t r = 0; r < policy->n_req && !unverifiable && !plainly_missing; r++)
     if (j.req[r] == HG_UNVERIFIABLE)
       unverifiable = j.unverifiable[r];
@@ -413,18 +440,8 @@ static void judge_flags(hg_verdict *out, const hg_judge *jp, const hg_policy *po
   } else if (unverifiable) {
     out->rule = HG_RULE_UNVERIFIABLE_FLAGS;
     hg_buf_printf(&msg, "%s takes options from `", subject);
-    if (hg_readings[site->reads].yaml && unverifiable->key)
-      hg_yaml_put_entry(&msg, unverifiable->key, unverifiable);
-    else if (hg_readings[site->reads].yaml)
-      hg_yaml_put_value(&msg, unverifiable, false);
-    else if (site->reads == HG_READS_COMMAND)
-      hg_explain_word(&msg, unverifiable, site->reads);
-    else
-      hg_put_expr(&msg, unverifiable, true);
-    hg_buf_puts(&msg, "` at ");
-    hg_explain_where(&msg, site, unverifiable);
-    hg_buf_printf(&msg, " (%s), which cannot be verified",
-                  unverifiable->origin ? unverifiable->origin : "not a literal");
+    put_carrier(&msg, site, unverifiable);
+    hg_buf_puts(&msg, ", which cannot be verified");
   } else {
     out->rule = HG_RULE_UNHARDENED_SITE;
     hg_buf_printf(&msg,
@@ -443,6 +460,16 @@ static void judge_flags(hg_verdict *out, const hg_judge *jp, const hg_policy *po
     hg_explain_missing_where(&j, out->missing, &msg);
     hg_explain_unlimited(&msg, &j, policy, site, out->missing);
     hg_explain_traps(&msg, &j, site);
+  }
+  // A spread that could carry anything is named once: as what the site takes its options from, as
+  // what leaves requirements unverifiable, else in a sentence of its own.
+  bool carrier_named = !j.carrier || unverifiable == j.carrier;
+  for (size_t r = 0; j.carrier && r < policy->n_req && !carrier_named; r++)
+    carrier_named = (unsure & (UINT64_C(1) << r)) && j.unverifiable[r] == j.carrier;
+  if (!carrier_named) {
+    hg_buf_puts(&msg, "; cannot be verified either: `");
+    put_carrier(&msg, site, j.carrier);
+    hg_buf_puts(&msg, " may set any option");
   }
   bool undoer_named = false; // already named as a requirement it cannot verify
   for (size_t r = 0; j.undoer && r < policy->n_req && !undoer_named; r++) {

@@ -175,6 +175,12 @@ static char *world_conditions(const world *w, const hg_value *decided) {
 // `related`, SARIF `relatedLocations`) list every one.
 #define CONTEXTS_NAMED 4
 
+// Does calling context c lack requirement r? Plainly, when the site plainly misses it: a context
+// where only a spread might carry it is not one that must change.
+static bool lacking(const hg_judge *j, const hg_judge_context *c, size_t r) {
+  return ((j->req[r] == HG_UNSAT ? c->surely : c->lacks) & (UINT64_C(1) << r)) != 0;
+}
+
 // "`called from app.py:3` or `called from app.py:9`": the calling contexts that lack requirement
 // r, each once, in the order first met, the first CONTEXTS_NAMED of them ("... or 3 more calling
 // contexts"); NULL when none has a condition.
@@ -183,11 +189,11 @@ static char *contexts_lacking(const hg_judge *j, size_t r) {
   size_t named = 0, more = 0;
   for (size_t i = 0; i < j->ctx.len; i++) {
     const hg_judge_context *c = &j->ctx.items[i];
-    if (!(c->lacks & (UINT64_C(1) << r)) || !c->arm->cond)
+    if (!(lacking(j, c, r)) || !c->arm->cond)
       continue;
     bool said = false;
     for (size_t e = 0; e < i && !said; e++)
-      said = (j->ctx.items[e].lacks & (UINT64_C(1) << r)) && j->ctx.items[e].arm->cond &&
+      said = lacking(j, &j->ctx.items[e], r) && j->ctx.items[e].arm->cond &&
              !strcmp(j->ctx.items[e].arm->cond, c->arm->cond);
     if (said)
       continue;
@@ -205,14 +211,45 @@ static char *contexts_lacking(const hg_judge *j, size_t r) {
 
 // ---- merging the worlds' readings ---------------------------------------------------------------
 
+// In a reading with a spread hardguard cannot follow, a requirement not met is not known to be
+// missing: the spread may carry it. Another world that lacks it without such a spread decides
+// that it is missing (the site fails for sure, and the spread is named as well).
+static void carried(hg_judge *jw) {
+  if (!jw->carrier)
+    return;
+  for (size_t r = 0; r < jw->policy->n_req; r++)
+    if (jw->req[r] == HG_UNSAT) {
+      jw->req[r] = HG_UNVERIFIABLE;
+      jw->unverifiable[r] = jw->carrier;
+      jw->carried |= UINT64_C(1) << r;
+    }
+}
+
+// Requirement r's state in reading x, where what only a spread might carry counts as unmet: worlds
+// that differ just by such a spread do not select the requirement's shortfall by their conditions.
+static hg_state unmet_unless_carried(const hg_judge *x, size_t r) {
+  return (x->carried & (UINT64_C(1) << r)) ? HG_UNSAT : x->req[r];
+}
+
+// The value that decided requirement r in reading x, whose alternatives name its conditions: not
+// the spread that might carry it (every requirement it leaves unmet would name the same arms).
+static const hg_value *decided(const hg_judge *x, size_t r) {
+  if (x->unverifiable[r] && !(x->carried & (UINT64_C(1) << r)))
+    return x->unverifiable[r];
+  return x->src[r];
+}
+
 // Notes what the calling contexts world w takes fall short of in its reading jw.
 static void note_contexts(hg_judge *j, const hg_judge *jw, const world *w) {
   if (!w->contexts)
     return;
-  uint64_t lacks = 0;
-  for (size_t r = 0; r < j->policy->n_req; r++)
+  uint64_t lacks = 0, surely = 0;
+  for (size_t r = 0; r < j->policy->n_req; r++) {
     if (jw->req[r] != HG_SAT)
       lacks |= UINT64_C(1) << r;
+    if (jw->req[r] == HG_UNSAT)
+      surely |= UINT64_C(1) << r;
+  }
   bool forbids = false;
   for (size_t f = 0; f < j->policy->n_forbid && !forbids; f++)
     forbids = jw->forbid_hit[f] != NULL;
@@ -225,27 +262,42 @@ static void note_contexts(hg_judge *j, const hg_judge *jw, const world *w) {
     if (i == j->ctx.len)
       HG_VEC_PUSH(&j->ctx, ((hg_judge_context){.arm = w->taken[k]}));
     j->ctx.items[i].lacks |= lacks;
+    j->ctx.items[i].surely |= surely;
     j->ctx.items[i].forbids |= forbids;
   }
 }
 
+// Per requirement, whether the worlds read so far decide it differently: by state, and by state
+// where what only a spread might carry counts as unmet.
+typedef struct {
+  bool state[HG_POLICY_MAX_REQ], unmet[HG_POLICY_MAX_REQ];
+} differences;
+
 // Takes world `jw`'s reading into `j`: the first world whole, the others where they fall short.
-static void merge(hg_judge *j, hg_judge *jw, const world *w, bool first, bool *differs) {
+static void merge(hg_judge *j, hg_judge *jw, const world *w, bool first, differences *diff) {
   const hg_policy *p = j->policy;
   for (size_t r = 0; r < p->n_req; r++) {
+    uint64_t bit = UINT64_C(1) << r;
     if (!first && jw->req[r] != j->req[r])
-      differs[r] = true;
-    if (first || jw->req[r] < j->req[r]) {
+      diff->state[r] = true;
+    if (!first && unmet_unless_carried(jw, r) != unmet_unless_carried(j, r))
+      diff->unmet[r] = true;
+    // The world that falls shortest decides: a plain miss, then what only a spread might carry,
+    // then a value hardguard cannot read.
+    bool shorter = jw->req[r] < j->req[r] ||
+                   (jw->req[r] == j->req[r] && unmet_unless_carried(jw, r) < unmet_unless_carried(j, r));
+    if (first || shorter) {
       j->req[r] = jw->req[r];
       j->src[r] = jw->src[r];
       j->src_name[r] = jw->src_name[r];
       j->unverifiable[r] = jw->unverifiable[r];
+      j->carried = (j->carried & ~bit) | (jw->carried & bit);
       free(j->alt_cond[r]);
-      j->alt_cond[r] = world_conditions(w, jw->unverifiable[r] ? jw->unverifiable[r] : jw->src[r]);
-    } else if (w->contexts && jw->req[r] == j->req[r] && j->req[r] != HG_SAT && j->alt_cond[r] &&
-               strlen(j->alt_cond[r]) < 400) {
+      j->alt_cond[r] = world_conditions(w, decided(jw, r));
+    } else if (w->contexts && jw->req[r] == j->req[r] && unmet_unless_carried(jw, r) == unmet_unless_carried(j, r) &&
+               j->req[r] != HG_SAT && j->alt_cond[r] && strlen(j->alt_cond[r]) < 400) {
       // Every calling context that lacks it is named: the callers are what must change.
-      char *more = world_conditions(w, jw->unverifiable[r] ? jw->unverifiable[r] : jw->src[r]);
+      char *more = world_conditions(w, decided(jw, r));
       if (more && !strstr(j->alt_cond[r], more)) {
         char *joined = hg_xasprintf("%s or %s", j->alt_cond[r], more);
         free(j->alt_cond[r]);
@@ -293,10 +345,11 @@ void hg_judge_read_worlds(hg_judge *j, hg_judge_reader read, const hg_value *fla
   if (!hg_value_has_alt(flags)) {
     j->n_worlds = 1;
     read(j, flags);
+    carried(j);
     return;
   }
   world w = {.j = j};
-  bool differs[HG_POLICY_MAX_REQ] = {0};
+  differences differs = {0};
   size_t n = 0;
   for (;;) {
     w.at = 0;
@@ -307,7 +360,8 @@ void hg_judge_read_worlds(hg_judge *j, hg_judge_reader read, const hg_value *fla
     hg_judge jw;
     hg_judge_init(&jw, j->policy, (int)j->dialect, j->md);
     read(&jw, v);
-    merge(j, &jw, &w, n == 0, differs);
+    carried(&jw);
+    merge(j, &jw, &w, n == 0, &differs);
     hg_judge_free(&jw);
     n++;
     // The next world: the last position with an arm left takes it; the ones after it start over.
@@ -336,9 +390,11 @@ void hg_judge_read_worlds(hg_judge *j, hg_judge_reader read, const hg_value *fla
   if (j->undoer && j->forbid_hit[j->undoer_forbid])
     j->undoer = NULL;
   // A requirement every world decides alike is not conditional: no condition is named, but for the
-  // calling contexts that lack it (the callers are what must change), and only those.
+  // calling contexts that lack it (the callers are what must change), and only those. With calling
+  // contexts, worlds that differ only by what a spread might carry are alike: the contexts that
+  // plainly lack it are named, not every arm their worlds took.
   for (size_t r = 0; r < j->policy->n_req; r++)
-    if (!differs[r]) {
+    if (!differs.unmet[r] && (!differs.state[r] || j->contexts)) {
       free(j->alt_cond[r]);
       j->alt_cond[r] = j->contexts && j->req[r] != HG_SAT ? contexts_lacking(j, r) : NULL;
       j->ctx_only[r] = j->alt_cond[r] != NULL;

@@ -170,6 +170,25 @@ static void test_worlds__spread_alternative_in_argv(void **state) {
   hg_verdict_clear(&v);
 }
 
+// A spread hardguard cannot read in one world, none in the other: what the spread's world does
+// not meet it may carry (unverifiable), what the known world lacks is plainly missing, and the
+// spread is named too; with a spread in both worlds the site is only unverifiable.
+static void test_worlds__known_world_lacks_beside_a_spread(void **state) {
+  env *e = *state;
+  hg_value opts = U("opts", "a parameter of f() at line 1");
+  hg_value items[] = {KW_SET(S("none"))};
+  items[6] = spread(ALT("opts or {}", when("opts", opts),
+                        when("not opts", ((hg_value){.kind = HG_VAL_DICT, .text = "{}", .line = 2}))));
+  hg_verdict v;
+  judge_kwargs(e, items, 7, &v);
+  expect(&v, HG_RULE_UNHARDENED_SITE, PIDS, "missing: pids-limit (when `not opts`); cannot be verified either: `opts`");
+  hg_verdict_clear(&v);
+  items[6] = spread(ALT("opts or more", when("opts", opts), when("not opts", U("more", "an attribute"))));
+  judge_kwargs(e, items, 7, &v);
+  expect(&v, HG_RULE_UNVERIFIABLE_FLAGS, PIDS, "not literally present: pids-limit");
+  hg_verdict_clear(&v);
+}
+
 // Too many alternatives: bounded, and what lies past the budget is unknown, never a pass.
 static void test_worlds__budget(void **state) {
   env *e = *state;
@@ -219,6 +238,7 @@ int main(void) {
       cmocka_unit_test(test_worlds__limit_known_in_every_arm), cmocka_unit_test(test_worlds__any_arm_weakens),
       cmocka_unit_test(test_worlds__spread_alternative_in_argv), cmocka_unit_test(test_worlds__budget),
       cmocka_unit_test(test_worlds__has_alt),
+      cmocka_unit_test(test_worlds__known_world_lacks_beside_a_spread),
   };
   return cmocka_run_group_tests(tests, setup, teardown);
 }
