@@ -74,3 +74,42 @@
  (#imports? "docker")
  (#defined-in-project? @_callee)
  (#set! hardguard.reads "kwargs"))
+
+;; create_container handed to a call that runs it with the arguments it is given, first:
+;; OpenManus's sandbox runs `await asyncio.to_thread(self.client.api.create_container,
+;; image=..., host_config=host_config, ...)`. The forwarding call is the site, judged as
+;; create_container is, by the host config it hands on (with none, nothing is hardened).
+;; (run_in_executor takes no keywords, so it cannot hand on a host config by name.)
+((call
+   function: [(identifier) (attribute)] @_forward
+   arguments: (argument_list
+     . (comment)* . (attribute attribute: (identifier) @_verb) @_callee) @body) @site
+ (#eq? @_verb "create_container")
+ (#match? @body "host_config\\s*=\\s*[{(]")
+ (#resolves-to-suffix? @_forward "asyncio.to_thread" "submit" "run_in_threadpool")
+ (#imports? "docker")
+ (#not-defined-in-project? @_callee)
+ (#set! hardguard.reads "body")
+ (#set! hardguard.body-keyword "host_config")
+ (#set! hardguard.dialect "docker-py-host-config"))
+((call
+   function: [(identifier) (attribute)] @_forward
+   arguments: (argument_list
+     . (comment)* . (attribute attribute: (identifier) @_verb) @_callee
+     (keyword_argument name: (identifier) @_host_config value: (_) @args))) @site
+ (#eq? @_verb "create_container")
+ (#eq? @_host_config "host_config")
+ (#resolves-to-suffix? @_forward "asyncio.to_thread" "submit" "run_in_threadpool")
+ (#imports? "docker")
+ (#not-defined-in-project? @_callee)
+ (#set! hardguard.reads "kwargs"))
+((call
+   function: [(identifier) (attribute)] @_forward
+   arguments: (argument_list
+     . (comment)* . (attribute attribute: (identifier) @_verb) @_callee) @args) @site
+ (#eq? @_verb "create_container")
+ (#not-match? @args "host_config\\s*=")
+ (#resolves-to-suffix? @_forward "asyncio.to_thread" "submit" "run_in_threadpool")
+ (#imports? "docker")
+ (#not-defined-in-project? @_callee)
+ (#set! hardguard.reads "kwargs"))
