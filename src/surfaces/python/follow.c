@@ -348,6 +348,20 @@ static hg_value outer_value(const follow *f) {
       const char *o = origin(self, "a parameter of %.*s() at line %u", fname, ts_node_start_point(fn).row + 1);
       return hg_resolve__unknown(self, use, why ? hg_arena_printf(self->arena, "%s, %s", o, why) : o);
     }
+    // A name a nested function reads from the function around it (a closure): what that function's
+    // statements left in it, walked to its end as the module's are (it ran to the call, or returned
+    // the nested function), else what it held coming in there; inward out.
+    TSNode around;
+    TSNode around_scope = hg_scope_of(self->scopes, fn, &around);
+    if (!ts_node_is_null(around)) {
+      follow o = {.r = self, .name = f->name, .len = f->len, .depth = f->depth + 1, .use = use, .fn = around};
+      if (o.depth <= HG_RESOLVE_MAX_DEPTH)
+        walk(&o, around_scope, (TSNode){0});
+      if (o.defined || o.spent)
+        return hg_follow__value(&o, use);
+      free(o.items.items);
+      return outer_value(&o);
+    }
     // A module-level name read inside a function: the module ran to its end before the call.
     TSNode module = hg_node_root(fn);
     follow m = {.r = self, .name = f->name, .len = f->len, .depth = f->depth + 1, .use = use};

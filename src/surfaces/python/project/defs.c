@@ -85,6 +85,34 @@ hg_target hg_defs__find(const hg_module *m, const char *name, size_t len) {
 
 hg_target hg_defs__qualified(const hg_resolver *r, const char *q, int depth);
 
+hg_target hg_defs__nested(const hg_resolver *r, TSNode use) {
+  hg_target t = {.kind = HG_DEF_NONE};
+  const char *name = r->src + ts_node_start_byte(use);
+  size_t len = ts_node_end_byte(use) - ts_node_start_byte(use);
+  uint32_t at = ts_node_start_byte(use);
+  TSNode fn;
+  hg_scope_of(r->scopes, use, &fn);
+  for (int around = 0; r->module && !ts_node_is_null(fn) && around < HG_SUMMARY_MAX_DEPTH; around++) {
+    TSTreeCursor cur = ts_tree_cursor_new(hg_node_field(fn, "body"));
+    for (bool more = ts_tree_cursor_goto_first_child(&cur); more; more = ts_tree_cursor_goto_next_sibling(&cur)) {
+      TSNode s = ts_tree_cursor_current_node(&cur);
+      if (ts_node_start_byte(s) >= at)
+        break;
+      TSNode d = hg_node_is(s, "decorated_definition") ? hg_node_field(s, "definition") : s;
+      if (hg_node_is(d, "function_definition") && hg_node_text_eq(hg_node_field(d, "name"), r->src, name, len)) {
+        t = (hg_target){.kind = HG_DEF_FUNCTION, .module = r->module, .node = d};
+        if (!ts_node_eq(s, d))
+          t.decorated = s;
+      }
+    }
+    ts_tree_cursor_delete(&cur);
+    if (t.kind != HG_DEF_NONE)
+      return t;
+    hg_scope_of(r->scopes, fn, &fn);
+  }
+  return t;
+}
+
 // `name` as module m binds it: its own definition, else what it imports under that name.
 hg_target hg_defs__lookup(const hg_resolver *r, const hg_module *m, const char *name, size_t len, int depth) {
   hg_target t = hg_defs__find(m, name, len);

@@ -32,6 +32,10 @@ const char *hg_project__enter(const hg_resolver *r, hg_hop *hop, const hg_module
 
 /** The last top-level definition of `name` in module m (a def, a class or an assignment). */
 hg_target hg_defs__find(const hg_module *m, const char *name, size_t len);
+/** The function a `def` among the statements of a function around identifier `use` defines under
+ *  its name (a nested function: `def _f(): ...` then `return _f()`), the last before `use`, in the
+ *  innermost function that has one; kind NONE when none. */
+hg_target hg_defs__nested(const hg_resolver *r, TSNode use);
 /** `name` as module m binds it: its own definition, else what it imports under that name. */
 hg_target hg_defs__lookup(const hg_resolver *r, const hg_module *m, const char *name, size_t len, int depth);
 /** The base classes of `cls` that are defined in the project (named by a bare name), in order. */

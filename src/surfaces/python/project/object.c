@@ -272,6 +272,8 @@ hg_target hg_object__callee(const hg_resolver *r, TSNode fn, int depth, hg_value
   if (hg_node_is(fn, "identifier")) {
     uint32_t a = ts_node_start_byte(fn), e = ts_node_end_byte(fn);
     if (r->module)
+      t = hg_defs__nested(r, fn);
+    if (r->module && t.kind == HG_DEF_NONE)
       t = hg_defs__lookup(r, r->module, r->src + a, e - a, 0);
     return t;
   }
