@@ -118,6 +118,7 @@ static void check_site(hg_checker *self, const hg_policy *policy, const hg_confi
       .n_effective = v.n_effective,
       .related = v.related,
       .n_related = v.n_related,
+      .at_callers = v.at_callers,
   };
   f.source_line = line_text(src, s.start_byte, &f.source_col);
   for (size_t r = 0; r < policy->n_req; r++)

@@ -431,7 +431,7 @@ static void fix_group(fixer *fx, const group *g, const hg_findings *findings, co
       outcome(fx, f, false, hg_xstrdup(never_fixed(f->rule)));
       continue;
     }
-    if (!f->n_related) // else fixed at its callers
+    if (!f->at_callers) // else fixed at its callers
       HG_VEC_PUSH(&sites, ((site){.f = f, .choice = -1}));
   }
   for (size_t k = 0; k < g->callers.len; k++)
@@ -490,7 +490,7 @@ int hg_fix_run(hg_fix_report *out, const hg_fix_options *o, const hg_findings *f
   site_vec callers = {0};
   for (size_t i = 0; i < findings->len; i++) {
     const hg_finding *f = &findings->items[i];
-    for (size_t k = 0; k < f->n_related && hg_finding_fails(f) && fixable_rule(f->rule); k++)
+    for (size_t k = 0; f->at_callers && k < f->n_related && hg_finding_fails(f) && fixable_rule(f->rule); k++)
       if (f->related[k].nearest)
         HG_VEC_PUSH(&callers, ((site){.f = f, .caller = &f->related[k], .choice = -1}));
   }

@@ -97,6 +97,7 @@ typedef struct {
   size_t n_effective;    // per forbidden option set; none for client, dynamic-code and unparsable sites
   hg_related *related;   // heap: the calls of each failing calling context, in the order read
   size_t n_related;
+  bool at_callers;       // the fix is at those calls (they hand the site its options), not in the site
   char *source_line;  // the site's first line, for the caret display; of a long line, the part
                       // around the site between ellipses (…)
   uint32_t source_col; // the column source_line's first character stands at (0, 1: the line's start)

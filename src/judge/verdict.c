@@ -202,6 +202,19 @@ static void verdict_of(hg_verdict *out, const hg_judge *j, const hg_policy *poli
     }
 }
 
+// Can a calling context's call add what the site lacks: does the site read what the contexts'
+// calls pass it (a parameter: `**opts`, `*argv`, `network_mode=net`)? Options a site reads only
+// from `self` (`volumes=self.volumes`, read for each construction of the object) are the site's
+// to change, even where the callers decide their values.
+static bool handed_by_callers(const hg_value *v, int depth) {
+  if (v->kind == HG_VAL_ALT && v->contexts)
+    return v->handed;
+  for (size_t i = 0; depth < 8 && i < v->n_items; i++)
+    if (handed_by_callers(&v->items[i], depth + 1))
+      return true;
+  return false;
+}
+
 // The calls of each calling context that falls short (of a requirement not relaxed, or by setting
 // a forbidden option), as the finding's related places: the callers that must change.
 static void related_of(hg_verdict *out, const hg_judge *j, const hg_policy *policy, const hg_config *config,
@@ -238,7 +251,8 @@ static void related_of(hg_verdict *out, const hg_judge *j, const hg_policy *poli
   out->n_related = v.len;
   // The options come from the callers: the fix is theirs to make (--fix makes it there), of what
   // they lack (what a context without calls to name cannot be verified to have is not theirs).
-  if (out->fix && v.len) {
+  out->at_callers = v.len && handed_by_callers(&site->flags, 0);
+  if (out->fix && out->at_callers) {
     if (at_calls && at_calls != out->missing) {
       free(out->fix);
       out->fix = fix_hint(j, config, site, at_calls);

@@ -21,6 +21,7 @@ typedef struct {
   size_t n_effective;
   hg_related *related;  // heap: the calls of the calling contexts that fail (finding.h)
   size_t n_related;
+  bool at_callers;      // the fix is the callers' to make: they hand the site its options
 } hg_verdict;
 
 /** Judges `site`. `md` is the calling thread's pcre2 match data. Free with hg_verdict_clear. */

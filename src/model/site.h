@@ -61,6 +61,8 @@ struct hg_value {
   bool of_builder;     // UNKNOWN: the result of a call to a configured builder that cannot be read
   bool contexts;       // ALT: each arm is a calling context of the site ("called from app.py:12"),
                        // named in messages even where every arm agrees
+  bool handed;         // ... and the site reads what the contexts' calls pass it (a parameter, not
+                       // only `self`): a call can add what the site lacks
   const hg_call_at *calls; // an arm of a `contexts` ALT: its calls, the one nearest the site first
   uint32_t group;      // kwargs: 0 for a call's own keyword or spread; n for every entry of the n-th
                        // dict literal spread into the call (later entries of one group override)

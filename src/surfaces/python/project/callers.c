@@ -655,6 +655,28 @@ static const char *handed_why(const hg_resolver *r, bool built, bool nowhere, co
                             hg_project__path(m), line);
 }
 
+// Does v hold a value hardguard cannot read (within 8 levels)?
+static bool holds_unknown(const hg_value *v, int depth) {
+  if (v->kind == HG_VAL_UNKNOWN)
+    return true;
+  for (size_t i = 0; depth < 8 && i < v->n_items; i++)
+    if (holds_unknown(&v->items[i], depth + 1))
+      return true;
+  return false;
+}
+
+// Does the site, read without its callers, take options whole or through a spread it cannot read
+// (`**opts`, `*self.flags`, a body handed in)? Then its calls hand it options, and can add what it
+// lacks; options written in the site (`volumes=self.volumes`) are the site's to add.
+static bool takes_from_callers(const hg_value *first) {
+  if (first->kind == HG_VAL_UNKNOWN)
+    return true;
+  for (size_t i = 0; i < first->n_items; i++)
+    if (first->items[i].splat && holds_unknown(&first->items[i], 0))
+      return true;
+  return false;
+}
+
 hg_value hg_summary_callers(const hg_resolver *r, TSNode site, const hg_param_reads *reads,
                             hg_value (*read)(const hg_resolver *, TSNode), TSNode node, hg_value first) {
   TSNode fn;
@@ -747,6 +769,7 @@ hg_value hg_summary_callers(const hg_resolver *r, TSNode site, const hg_param_re
                   .line = first.line,
                   .splat = true,
                   .contexts = true,
+                  .handed = takes_from_callers(&first),
                   .items = arms,
                   .n_items = n_arms};
   free(s.out.items);
