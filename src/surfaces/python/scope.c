@@ -53,6 +53,7 @@ struct hg_scope_memo {
   } *defs;
   size_t n_defs;
   bool defs_known;
+  bool nested;  // ... one of them is defined in another
 };
 
 hg_scope_memo *hg_scope_memo_new(hg_arena *arena, const TSTree *tree) {
@@ -73,10 +74,15 @@ void hg_scope_memo_functions(hg_scope_memo *m, const TSNode *defs, size_t n) {
     uint32_t a = ts_node_start_byte(defs[i]), b = ts_node_end_byte(defs[i]);
     while (depth && m->defs[open[depth - 1]].end <= a) depth--;
     m->defs[i] = (struct def_of){.node = defs[i], .start = a, .end = b, .up = depth ? open[depth - 1] : -1};
+    m->nested |= depth > 0;
     open[depth++] = (int32_t)i;
   }
   free(open);
   m->n_defs = n;
+}
+
+bool hg_scope_may_nest(const hg_scope_memo *m, TSNode node) {
+  return !m || !m->defs_known || node.tree != m->tree || m->nested;
 }
 
 size_t hg_scope_functions_named(const hg_scope_memo *m, const char *src, const char *name, size_t len, TSNode *out,

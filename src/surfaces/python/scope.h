@@ -28,6 +28,10 @@ hg_scope_memo *hg_scope_memo_new(hg_arena *arena, const TSTree *tree);
  *  them instead of by a descent from the root. A NULL `defs` tells nothing. */
 void hg_scope_memo_functions(hg_scope_memo *memo, const TSNode *defs, size_t n);
 
+/** May a function be defined inside another in `node`'s tree? False only when the memo knows
+ *  that tree's definitions and none is. */
+bool hg_scope_may_nest(const hg_scope_memo *memo, TSNode node);
+
 /** The function definitions of the memo's tree named `name` (len bytes), up to `max` in `out`; their
  *  count, or SIZE_MAX with no memo or more than `max`. From the definitions a walk kept, else by
  *  one pass over the tree. */

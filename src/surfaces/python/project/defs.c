@@ -87,6 +87,8 @@ hg_target hg_defs__qualified(const hg_resolver *r, const char *q, int depth);
 
 hg_target hg_defs__nested(const hg_resolver *r, TSNode use) {
   hg_target t = {.kind = HG_DEF_NONE};
+  if (!hg_scope_may_nest(r->scopes, use))
+    return t;
   const char *name = r->src + ts_node_start_byte(use);
   size_t len = ts_node_end_byte(use) - ts_node_start_byte(use);
   uint32_t at = ts_node_start_byte(use);
