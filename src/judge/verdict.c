@@ -202,10 +202,11 @@ static void verdict_of(hg_verdict *out, const hg_judge *j, const hg_policy *poli
     }
 }
 
-// Can a calling context's call add what the site lacks: does the site read what the contexts'
-// calls pass it (a parameter: `**opts`, `*argv`, `network_mode=net`)? Options a site reads only
-// from `self` (`volumes=self.volumes`, read for each construction of the object) are the site's
-// to change, even where the callers decide their values.
+// Can a calling context's call add what the site lacks: does the site take its options whole, or
+// through a spread, from what the contexts' calls pass it (`**opts`, `*argv`, a body handed in:
+// the surface marks such contexts `handed`)? Options written in the site (`volumes=self.volumes`,
+// read for each construction of the object) are the site's to change, even where the callers
+// decide their values.
 static bool handed_by_callers(const hg_value *v, int depth) {
   if (v->kind == HG_VAL_ALT && v->contexts)
     return v->handed;
