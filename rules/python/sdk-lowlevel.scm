@@ -78,15 +78,17 @@
 ;; create_container handed to a call that runs it with the arguments it is given, first:
 ;; OpenManus's sandbox runs `await asyncio.to_thread(self.client.api.create_container,
 ;; image=..., host_config=host_config, ...)`. The forwarding call is the site, judged as
-;; create_container is, by the host config it hands on (with none, nothing is hardened).
-;; (run_in_executor takes no keywords, so it cannot hand on a host config by name.)
+;; create_container is, by the host config it hands on (with none, nothing is hardened). The
+;; forwarding calls are policy.yml's classes.forwarding_calls that call their callable now, handed
+;; by position (#policy-calls?). (run_in_executor takes no keywords, so it cannot hand on a host
+;; config by name.)
 ((call
    function: [(identifier) (attribute)] @_forward
    arguments: (argument_list
      . (comment)* . (attribute attribute: (identifier) @_verb) @_callee) @body) @site
  (#eq? @_verb "create_container")
  (#match? @body "host_config\\s*=\\s*[{(]")
- (#resolves-to-suffix? @_forward "asyncio.to_thread" "submit" "run_in_threadpool")
+ (#policy-calls? @_forward "forwarding_calls")
  (#imports? "docker")
  (#not-defined-in-project? @_callee)
  (#set! hardguard.reads "body")
@@ -99,7 +101,7 @@
      (keyword_argument name: (identifier) @_host_config value: (_) @args))) @site
  (#eq? @_verb "create_container")
  (#eq? @_host_config "host_config")
- (#resolves-to-suffix? @_forward "asyncio.to_thread" "submit" "run_in_threadpool")
+ (#policy-calls? @_forward "forwarding_calls")
  (#imports? "docker")
  (#not-defined-in-project? @_callee)
  (#set! hardguard.reads "kwargs"))
@@ -109,7 +111,7 @@
      . (comment)* . (attribute attribute: (identifier) @_verb) @_callee) @args) @site
  (#eq? @_verb "create_container")
  (#not-match? @args "host_config\\s*=")
- (#resolves-to-suffix? @_forward "asyncio.to_thread" "submit" "run_in_threadpool")
+ (#policy-calls? @_forward "forwarding_calls")
  (#imports? "docker")
  (#not-defined-in-project? @_callee)
  (#set! hardguard.reads "kwargs"))

@@ -99,12 +99,14 @@
 ;; executor.submit(...), starlette's run_in_threadpool(...) pass on their other arguments;
 ;; anyio's and trio's run_sync(...) and loop.run_in_executor(None, client.containers.run, image)
 ;; positional ones only (run_in_executor takes no keywords; run_sync's own are no docker-py options).
-;; The callable is any argument that resolves to it.
+;; The callable is any argument that resolves to it. The calls are policy.yml's
+;; classes.forwarding_calls (#policy-calls?: those that call their callable now, handed by position;
+;; below, those handed it in `target=`, and the partial_calls), the list the search for a
+;; function's callers reads too.
 ((call
    function: [(identifier) (attribute)] @_forward
    arguments: (argument_list [(identifier) (attribute)] @_callee) @args) @site
- (#resolves-to-suffix? @_forward
-   "asyncio.to_thread" "submit" "to_thread.run_sync" "from_thread.run_sync" "run_in_threadpool" "run_in_executor")
+ (#policy-calls? @_forward "forwarding_calls")
  (#resolves-to-suffix? @_callee "containers.run" "containers.create")
  (#set! hardguard.reads "kwargs")
  (#set! hardguard.kind-by "@_callee run=sdk-run create=sdk-create"))
@@ -116,7 +118,7 @@
    (call
      function: [(identifier) (attribute)] @_partial
      arguments: (argument_list . [(identifier) (attribute)] @_callee) @args) @site)
- (#resolves-to? @_partial "functools.partial" "partial")
+ (#policy-calls? @_partial "partial_calls")
  (#resolves-to-suffix? @_callee "containers.run" "containers.create")
  (#set! hardguard.reads "kwargs")
  (#set! hardguard.kind-by "@_callee run=sdk-run create=sdk-create"))
@@ -124,7 +126,7 @@
    value: (call
      function: [(identifier) (attribute)] @_partial
      arguments: (argument_list . [(identifier) (attribute)] @_callee) @args) @site)
- (#resolves-to? @_partial "functools.partial" "partial")
+ (#policy-calls? @_partial "partial_calls")
  (#resolves-to-suffix? @_callee "containers.run" "containers.create")
  (#set! hardguard.reads "kwargs")
  (#set! hardguard.kind-by "@_callee run=sdk-run create=sdk-create"))
@@ -141,7 +143,7 @@
      . (_)? . (keyword_argument name: (identifier) @_kwargs) @args)) @site
  (#eq? @_target "target")
  (#eq? @_kwargs "kwargs")
- (#resolves-to? @_thread "threading.Thread" "multiprocessing.Process")
+ (#policy-calls? @_thread "forwarding_calls" "target")
  (#resolves-to-suffix? @_callee "containers.run" "containers.create")
  (#set! hardguard.reads "kwargs")
  (#set! hardguard.kind-by "@_callee run=sdk-run create=sdk-create"))
@@ -151,7 +153,7 @@
      (keyword_argument name: (identifier) @_target value: [(identifier) (attribute)] @_callee)) @args) @site
  (#eq? @_target "target")
  (#not-match? @args "\\bkwargs\\s*=")
- (#resolves-to? @_thread "threading.Thread" "multiprocessing.Process")
+ (#policy-calls? @_thread "forwarding_calls" "target")
  (#resolves-to-suffix? @_callee "containers.run" "containers.create")
  (#set! hardguard.reads "kwargs")
  (#set! hardguard.kind-by "@_callee run=sdk-run create=sdk-create"))

@@ -57,7 +57,7 @@ static int kind_by_setup(char *const *kinds, size_t n_kinds, const hg_shapes *q,
 
 int hg_pattern_setup(hg_pattern *p, const hg_shapes *q, uint32_t i, const hg_captures *c, const char *kind,
                      char *const *kinds, size_t n_kinds, const hg_policy *policy, hg_error *err) {
-  if (hg_predicates_compile(&p->predicates, q, i, err) != 0) return -1;
+  if (hg_predicates_compile(&p->predicates, q, i, policy, err) != 0) return -1;
   if (!kind) {
     const char *fact = hg_predicates_property(p->predicates, "hardguard.fact");
     if (fact && strcmp(fact, "marker") == 0) {

@@ -1,5 +1,6 @@
 #include "rules/predicate.h"
 
+#include <ctype.h>
 #include <stdatomic.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -78,6 +79,7 @@ static const struct {
     {"value-contains?", OP_VALUE_CONTAINS, 1},
     {"defined-in-project?", OP_DEFINED, 0},
     {"not-defined-in-project?", OP_NOT_DEFINED, 0},
+    {"policy-calls?", OP_RESOLVES_TO, 1},
 };
 
 void hg_predicates_bind_words(hg_predicates *self, hg_file_words *words) {
@@ -109,8 +111,47 @@ void hg_predicates_free(hg_predicates *self) {
   free(self);
 }
 
+// The length of a classes list entry's name, without its `@` part (`*.run_in_executor@1`).
+static size_t entry_name_len(const char *entry) { return strcspn(entry, "@"); }
+
+// Is `name` (len bytes) one of `list`'s entries' names?
+static bool names_entry(char *const *list, size_t n, const char *name, size_t len) {
+  for (size_t i = 0; i < n; i++)
+    if (entry_name_len(list[i]) == len && !memcmp(list[i], name, len)) return true;
+  return false;
+}
+
+// #policy-calls? @c "forwarding_calls" ["kw"] | "partial_calls": the names a #resolves-to? of the
+// policy's classes list holds (predicate.h), so that a call is written once for the sites and for
+// the search of a function's callers. 0, or -1 with err.
+static int policy_calls(const hg_policy *policy, char *const *args, size_t n_args, char ***out, size_t *n_out,
+                        hg_error *err) {
+  if (!policy) return hg_error_set(err, "#policy-calls? needs the rules' policy");
+  bool forwarding = !strcmp(args[0], "forwarding_calls"), partial = !strcmp(args[0], "partial_calls");
+  if ((!forwarding && !partial) || n_args > 2 || (partial && n_args > 1))
+    return hg_error_set(err, "#policy-calls? takes \"forwarding_calls\" (and the keyword the callable is handed "
+                             "in, if any) or \"partial_calls\"");
+  char *const *list = forwarding ? policy->forwarding_calls : policy->partial_calls;
+  size_t n = forwarding ? policy->n_forwarding_calls : policy->n_partial_calls;
+  const char *kw = n_args > 1 ? args[1] : NULL;
+  *out = hg_xcalloc(n ? n : 1, sizeof(char *));
+  *n_out = 0;
+  for (size_t i = 0; i < n; i++) {
+    size_t len = entry_name_len(list[i]);
+    const char *at = list[i][len] == '@' ? list[i] + len + 1 : "";
+    size_t kw_len = strcspn(at, "(");
+    bool keyword = isalpha((unsigned char)*at) || *at == '_';
+    bool take = !forwarding ? true
+                : kw        ? keyword && strlen(kw) == kw_len && !memcmp(at, kw, kw_len)
+                            // handed it by position and calling it now: a partial is called later
+                            : !keyword && !names_entry(policy->partial_calls, policy->n_partial_calls, list[i], len);
+    if (take) (*out)[(*n_out)++] = hg_xstrndup(list[i], len);
+  }
+  return 0;
+}
+
 static int compile_one(hg_predicates *self, const hg_shapes *q, uint32_t pattern, const TSQueryPredicateStep *s,
-                       uint32_t n, hg_error *err) {
+                       uint32_t n, const hg_policy *policy, hg_error *err) {
   if (n == 0 || s[0].type != TSQueryPredicateStepTypeString)
     return hg_error_set(err, "a predicate must start with its name");
   const char *name = hg_shapes_string(q, s[0].value_id);
@@ -128,7 +169,8 @@ static int compile_one(hg_predicates *self, const hg_shapes *q, uint32_t pattern
     return hg_error_set(err,
                         "unknown predicate #%s (known: #eq? #not-eq? #any-of? #contains? #match? "
                         "#not-match? #resolves-to? #resolves-to-suffix? #file-contains? #imports? "
-                        "#not-imports? #sdk? #value-contains? #defined-in-project? #not-defined-in-project? #set!)",
+                        "#not-imports? #sdk? #value-contains? #defined-in-project? #not-defined-in-project? "
+                        "#policy-calls? #set!)",
                         name);
   if (OPS[k].op == OP_FILE_CONTAINS || OPS[k].op == OP_IMPORTS || OPS[k].op == OP_NOT_IMPORTS) {
     // No capture: the file holds one of the strings (a site whose code may come from elsewhere in
@@ -177,6 +219,14 @@ static int compile_one(hg_predicates *self, const hg_shapes *q, uint32_t pattern
       }
       p.args[p.n_args++] = hg_xstrdup(hg_shapes_string(q, s[i].value_id));
     }
+  }
+  if (!strcmp(name, "policy-calls?")) {
+    char **names = NULL;
+    size_t n_names = 0;
+    int rc = policy_calls(policy, p.args, p.n_args, &names, &n_names, err);
+    hg_strv_free(p.args, p.n_args);
+    if (rc != 0) return -1;
+    p.args = names, p.n_args = n_names;
   }
   if (p.op == OP_RESOLVES_TO || p.op == OP_RESOLVES_SUFFIX) {
     p.lasts = hg_xcalloc(p.n_args, sizeof(char *));
@@ -227,7 +277,8 @@ static int compile_one(hg_predicates *self, const hg_shapes *q, uint32_t pattern
   return 0;
 }
 
-int hg_predicates_compile(hg_predicates **out, const hg_shapes *query, uint32_t index, hg_error *err) {
+int hg_predicates_compile(hg_predicates **out, const hg_shapes *query, uint32_t index, const hg_policy *policy,
+                          hg_error *err) {
   *out = NULL;
   uint32_t n;
   const TSQueryPredicateStep *steps = hg_shapes_predicates(query, index, &n);
@@ -235,7 +286,7 @@ int hg_predicates_compile(hg_predicates **out, const hg_shapes *query, uint32_t 
   hg_predicates *self = hg_xcalloc(1, sizeof(hg_predicates));
   for (uint32_t start = 0, i = 0; i < n; i++) {
     if (steps[i].type != TSQueryPredicateStepTypeDone) continue;
-    if (compile_one(self, query, index, steps + start, i - start, err) != 0) {
+    if (compile_one(self, query, index, steps + start, i - start, policy, err) != 0) {
       hg_predicates_free(self);
       return -1;
     }
@@ -381,6 +432,9 @@ static bool eval_one(const predicate *p, const TSQueryMatch *m, hg_predctx *ctx)
     size_t qn = strlen(q);
     for (size_t i = 0; i < p->n_args; i++) {
       size_t an = strlen(p->args[i]);
+      // `*.name`: a method of that name, on any receiver
+      if (!strncmp(p->args[i], "*.", 2) && qn > an - 2 && q[qn - an + 1] == '.' && !strcmp(q + qn - an + 2, p->args[i] + 2))
+        return true;
       if (strcmp(q, p->args[i]) == 0) return true;
       if (p->op == OP_RESOLVES_SUFFIX && qn > an && q[qn - an - 1] == '.' && strcmp(q + qn - an, p->args[i]) == 0)
         return true;

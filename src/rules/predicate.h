@@ -3,9 +3,10 @@
  * (pcre2), #resolves-to? (a dotted name, after following the file's imports, is one of the given
  * qualified names), #file-contains? (no capture: the file holds one of the strings), #imports? and
  * #not-imports? (no capture: the file imports one of the modules or a submodule, in any form),
- * #defined-in-project? and #not-defined-in-project? (the callee's definition is in the project) and
- * the #set! directive. Any other predicate is a load error. Compiled once per pattern; evaluated
- * per match on a worker. */
+ * #defined-in-project? and #not-defined-in-project? (the callee's definition is in the project),
+ * #policy-calls? (a #resolves-to? of the names a list of the policy's `classes:` holds, below) and
+ * the #set! directive. Any other predicate is a load error. A #resolves-to? name `*.name` is a method
+ * of that name on any receiver. Compiled once per pattern; evaluated per match on a worker. */
 #ifndef HG_PREDICATE_H
 #define HG_PREDICATE_H
 
@@ -18,8 +19,13 @@
 typedef struct hg_predicates hg_predicates;
 
 /** Compiles the predicates of pattern `index`. Sets *out to NULL when it has none. On failure
- *  err holds a message without location (the caller adds the pattern's file:line:col). */
-int hg_predicates_compile(hg_predicates **out, const hg_shapes *query, uint32_t index, hg_error *err);
+ *  err holds a message without location (the caller adds the pattern's file:line:col).
+ *  `policy` gives #policy-calls? its names (NULL: that predicate is a load error):
+ *  `(#policy-calls? @c "forwarding_calls")`, the forwarding calls handed their callable by position
+ *  that call it now (partial_calls left out); `(... "forwarding_calls" "target")`, those handed it in
+ *  keyword `target`; `(... "partial_calls")`, the partial calls. */
+int hg_predicates_compile(hg_predicates **out, const hg_shapes *query, uint32_t index, const hg_policy *policy,
+                          hg_error *err);
 void hg_predicates_free(hg_predicates *self);
 
 /** The value a `#set! key value` directive gave, or NULL. Owned by self. */

@@ -76,7 +76,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   bool ok = true;
   for (uint32_t i = 0; i < n_patterns && ok; i++) {
     hg_error err;
-    ok = hg_predicates_compile(&preds[i], q, i, &err) == 0;
+    ok = hg_predicates_compile(&preds[i], q, i, NULL, &err) == 0;
     if (ok) {
       // What the rule loader asks of every compiled pattern.
       (void)hg_predicates_property(preds[i], "hardguard.reads");

@@ -117,7 +117,7 @@ static void test_filewords__predicates_read_them(void **state) {
   hg_buf_free(&text);
   hg_predicates *p = NULL;
   hg_error err = {{0}};
-  assert_int_equal(hg_predicates_compile(&p, q, 0, &err), 0);
+  assert_int_equal(hg_predicates_compile(&p, q, 0, NULL, &err), 0);
   hg_file_words *w = hg_file_words_new(), *other = hg_file_words_new();
   hg_predicates_bind_words(p, w);
   hg_file_words_seal(w);

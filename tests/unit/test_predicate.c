@@ -87,7 +87,7 @@ static size_t run_asking(fixture *f, const char *query, const char *src, const h
   assert_int_equal(hg_shapes_count(q), 1);
   hg_predicates *p = NULL;
   hg_error err = {{0}};
-  if (hg_predicates_compile(&p, q, 0, &err) != 0) fail_msg("%s", err.message);
+  if (hg_predicates_compile(&p, q, 0, NULL, &err) != 0) fail_msg("%s", err.message);
   TSTree *tree = ts_parser_parse_string(f->parser, NULL, src, (uint32_t)strlen(src));
   hg_imports *none = hg_imports_new(f->arena, "");
   hg_python_model model = {.src = src, .imports = imports ? imports : none};
@@ -298,7 +298,7 @@ static void test_predicate__imports_names_modules(void **state) {
 static hg_predicates *compile_one(const char *query, hg_shapes **q_out, hg_error *err, int *rc) {
   hg_shapes *q = new_query(query);
   hg_predicates *p = (hg_predicates *)(uintptr_t)1;
-  *rc = hg_predicates_compile(&p, q, 0, err);
+  *rc = hg_predicates_compile(&p, q, 0, NULL, err);
   *q_out = q;
   return p;
 }
@@ -476,8 +476,8 @@ static void test_predicate__node_tests(void **state) {
   hg_shapes *q = new_query(query);
   hg_predicates *p = NULL, *p2 = NULL;
   hg_error err = {{0}};
-  assert_int_equal(hg_predicates_compile(&p, q, 0, &err), 0);
-  assert_int_equal(hg_predicates_compile(&p2, q, 1, &err), 0);
+  assert_int_equal(hg_predicates_compile(&p, q, 0, NULL, &err), 0);
+  assert_int_equal(hg_predicates_compile(&p2, q, 1, NULL, &err), 0);
   char tests[64] = "";
   hg_predicates_node_tests(p, record_test, tests);
   // #resolves-to-suffix? @x, #contains? @a, #file-contains?, #not-eq? @x, #any-of? @x; not #match?,

@@ -52,7 +52,7 @@ static void own_build(own *o, const char *query) {
   o->preds = calloc(o->n, sizeof(*o->preds));
   for (uint32_t i = 0; i < o->n; i++) {
     hg_error err = {{0}};
-    if (hg_predicates_compile(&o->preds[i], o->query, i, &err) != 0) fail_msg("%s", err.message);
+    if (hg_predicates_compile(&o->preds[i], o->query, i, NULL, &err) != 0) fail_msg("%s", err.message);
   }
   o->pre = hg_prefilter_new((const hg_predicates *const *)o->preds, o->n);
 }

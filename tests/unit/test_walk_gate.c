@@ -216,7 +216,7 @@ static void test_walk_gate__checks_of_patterns(void **state) {
   hg_pattern patterns[4] = {{0}};
   for (uint32_t i = 0; i < 4; i++) {
     hg_error err = {{0}};
-    if (hg_predicates_compile(&patterns[i].predicates, s, i, &err) != 0) fail_msg("%s", err.message);
+    if (hg_predicates_compile(&patterns[i].predicates, s, i, NULL, &err) != 0) fail_msg("%s", err.message);
   }
   hg_checks c;
   hg_checks_build(&c, d, patterns, 4);
