@@ -131,7 +131,7 @@ static bool may_change(const hg_named *f, TSNode call, TSNode arg, uint32_t inde
   if (!hg_node_is(fname, "identifier"))
     return true;
   TSNode defs[HANDON_MAX_DEFS];
-  size_t n = hg_scope_functions_named(r->scopes, r->src, r->src + ts_node_start_byte(fname),
+  size_t n = hg_scope_functions_named(r->scopes, call, r->src, r->src + ts_node_start_byte(fname),
                                       ts_node_end_byte(fname) - ts_node_start_byte(fname), defs, HANDON_MAX_DEFS);
   if (n == SIZE_MAX || n == 0)
     return true;

@@ -85,13 +85,13 @@ bool hg_scope_may_nest(const hg_scope_memo *m, TSNode node) {
   return !m || !m->defs_known || node.tree != m->tree || m->nested;
 }
 
-size_t hg_scope_functions_named(const hg_scope_memo *m, const char *src, const char *name, size_t len, TSNode *out,
-                                size_t max) {
+size_t hg_scope_functions_named(const hg_scope_memo *m, TSNode in, const char *src, const char *name, size_t len,
+                                TSNode *out, size_t max) {
   if (!m)
     return SIZE_MAX;
   size_t n = 0;
-  if (!m->defs_known) {  // not kept by a walk: one pass over the tree
-    TSTreeCursor cur = ts_tree_cursor_new(ts_tree_root_node(m->tree));
+  if (!m->defs_known || in.tree != m->tree) {  // not kept by a walk, or another tree: one pass over it
+    TSTreeCursor cur = ts_tree_cursor_new(ts_tree_root_node(in.tree));
     for (bool more = true; more;) {
       TSNode d = ts_tree_cursor_current_node(&cur);
       if (hg_node_is(d, "function_definition") && hg_node_text_eq(hg_node_field(d, "name"), src, name, len)) {

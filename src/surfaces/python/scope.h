@@ -32,11 +32,11 @@ void hg_scope_memo_functions(hg_scope_memo *memo, const TSNode *defs, size_t n);
  *  that tree's definitions and none is. */
 bool hg_scope_may_nest(const hg_scope_memo *memo, TSNode node);
 
-/** The function definitions of the memo's tree named `name` (len bytes), up to `max` in `out`; their
- *  count, or SIZE_MAX with no memo or more than `max`. From the definitions a walk kept, else by
- *  one pass over the tree. */
-size_t hg_scope_functions_named(const hg_scope_memo *memo, const char *src, const char *name, size_t len, TSNode *out,
-                                size_t max);
+/** The function definitions of `in`'s tree (whose bytes are `src`) named `name` (len bytes), up to
+ *  `max` in `out`; their count, or SIZE_MAX with no memo or more than `max`. From the definitions a
+ *  walk kept when the memo's tree is that one, else by one pass over the tree. */
+size_t hg_scope_functions_named(const hg_scope_memo *memo, TSNode in, const char *src, const char *name, size_t len,
+                                TSNode *out, size_t max);
 
 /** The block (or module) whose statements `node` runs among; *function receives the enclosing
  *  function_definition, or a null node at module scope. `memo` (NULL: none) may know its tree's
