@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/utf8.h"
 #include "judge/verdict.h"
 #include "surfaces/extract.h"
 #include "surfaces/parse.h"
@@ -179,8 +180,8 @@ static bool not_parsed(hg_source *src, uint32_t line, char *error, char *message
 
 static bool parsable(hg_source *src, const hg_surface *sf, hg_findings *findings, hg_file_errors *errors) {
   unsigned char *d = (unsigned char *)src->data;
-  size_t n = src->len;
-  if (n >= 2 && ((d[0] == 0xFF && d[1] == 0xFE) || (d[0] == 0xFE && d[1] == 0xFF))) {
+  size_t n = src->len, mark;
+  if (hg_utf8_wide_mark(src->data, n, &mark)) {
     file_error(errors, src, HG_FILE_UNREADABLE, 0,
                hg_xstrdup("UTF-16 or UTF-32 text (byte-order mark); hardguard reads UTF-8 source"));
     return false;

@@ -16,6 +16,7 @@
 #include "base/grammar_alloc.h"
 #include "base/source.h"
 #include "base/spare.h"
+#include "base/utf8.h"
 
 // tree-sitter's tree of a file takes some thirty times the file's size (a 1.5 MB file of
 // literals needs 45 MB). Files this big are checked one at a time, and the memory of each tree is
@@ -192,11 +193,19 @@ static bool scan_source(worker *w, hg_source *src, int by_name) {
   bool again = w->counted;  // read again: counted the first time
   if (!again) w->stats.files++;
   // A file the prefilter rules out is neither copied nor parsed: its bytes stay in the reader.
-  // UTF-16/32 text (a byte-order mark) hides its words from the prefilter, so it goes on to the
-  // check, which reports it as not checked instead of letting it pass.
-  const unsigned char *d = (const unsigned char *)src->data;
-  bool wide = src->len >= 2 && ((d[0] == 0xFF && d[1] == 0xFE) || (d[0] == 0xFE && d[1] == 0xFF));
-  if (!wide && !hg_ruleset_may_contain_site(w->job->opts->rules, surface, src->data, src->len, NULL)) return false;
+  // UTF-16/32 text (a byte-order mark) is read by the prefilter decoded: one that holds a site's
+  // words, or does not decode, goes on to the check, which reports it as not checked (hardguard
+  // parses UTF-8) instead of letting it pass.
+  size_t mark;
+  if (hg_utf8_wide_mark(src->data, src->len, &mark)) {
+    hg_buf text = {0};
+    bool words = !hg_utf8_from_wide(&text, src->data, src->len) ||
+                 hg_ruleset_may_contain_site(w->job->opts->rules, surface, text.data ? text.data : "", text.len, NULL);
+    hg_buf_free(&text);
+    if (!words) return false;
+  } else if (!hg_ruleset_may_contain_site(w->job->opts->rules, surface, src->data, src->len, NULL)) {
+    return false;
+  }
   if (!again) w->stats.parsed++;
   if (src->len < BIG_FILE) {
     check(w, surface, src);

@@ -1,5 +1,10 @@
 #include "base/utf8.h"
 
+#include <errno.h>
+#include <iconv.h>
+#include <stdint.h>
+#include <string.h>
+
 size_t hg_utf8_seq(const char *s) {
   const unsigned char *p = (const unsigned char *)s;
   if (p[0] < 0x80) return 1;
@@ -67,4 +72,46 @@ const char *hg_utf8_escaped(hg_buf *out, const char *s) {
     p += n ? n : 1;
   }
   return out->data;
+}
+
+const char *hg_utf8_wide_mark(const char *data, size_t len, size_t *mark_len) {
+  static const struct {
+    const char *mark;
+    size_t len;
+    const char *name;
+  } marks[] = {  // UTF-32LE's mark starts as UTF-16LE's: the longer first
+      {"\xFF\xFE\0\0", 4, "UTF-32LE"},
+      {"\0\0\xFE\xFF", 4, "UTF-32BE"},
+      {"\xFF\xFE", 2, "UTF-16LE"},
+      {"\xFE\xFF", 2, "UTF-16BE"},
+  };
+  for (size_t i = 0; i < sizeof(marks) / sizeof(marks[0]); i++)
+    if (len >= marks[i].len && !memcmp(data, marks[i].mark, marks[i].len)) {
+      *mark_len = marks[i].len;
+      return marks[i].name;
+    }
+  return NULL;
+}
+
+bool hg_utf8_from_wide(hg_buf *out, const char *data, size_t len) {
+  size_t mark;
+  const char *name = hg_utf8_wide_mark(data, len, &mark);
+  out->len = 0;
+  if (!name) return false;
+  iconv_t cd = iconv_open("UTF-8", name);
+  if (cd == (iconv_t)-1) return false;
+  char *in = (char *)(uintptr_t)(data + mark);
+  size_t left = len - mark;
+  bool ok = true;
+  while (ok && left) {
+    hg_buf_grow(out, left * 2 + 16);
+    char *o = out->data + out->len;
+    size_t room = out->cap - out->len - 1, before = room;
+    ok = iconv(cd, &in, &left, &o, &room) != (size_t)-1 || errno == E2BIG || errno == EINVAL;
+    out->len += before - room;
+    if (ok && left && errno == EINVAL) break;  // a character cut short by the end: the text ends before it
+  }
+  iconv_close(cd);
+  if (out->data) out->data[out->len] = '\0';
+  return ok;
 }

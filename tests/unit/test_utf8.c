@@ -55,10 +55,45 @@ static void test_utf8__sanitized(void **state) {
   free(s);
 }
 
+// Text with a UTF-16 or UTF-32 byte-order mark decodes to UTF-8 (the mark left out); a character
+// cut short by the end ends the text; an unpaired surrogate or no mark at all does not decode.
+static void test_utf8__from_wide(void **state) {
+  (void)state;
+  static const struct {
+    const char *bytes;
+    size_t len;
+    const char *mark;  // the encoding the mark names (NULL: none)
+    bool ok;
+    const char *text;
+  } cases[] = {
+      {"\xff\xfe" "d\0o\0\xe9\0", 8, "UTF-16LE", true, "do\xc3\xa9"},
+      {"\xfe\xff" "\0d\0o\xd8\x3d\xdc\x0d", 10, "UTF-16BE", true, "do\xf0\x9f\x90\x8d"},
+      {"\xff\xfe\0\0" "d\0\0\0", 8, "UTF-32LE", true, "d"},
+      {"\0\0\xfe\xff" "\0\0\0d\0\0\0o", 12, "UTF-32BE", true, "do"},
+      {"\xff\xfe" "d\0o\0x", 7, "UTF-16LE", true, "do"},    // an odd byte at the end
+      {"\xff\xfe" "d\0\x00\xdc" "o\0", 8, "UTF-16LE", false, NULL},  // a low surrogate alone
+      {"docker", 6, NULL, false, NULL},
+      {"\xff", 1, NULL, false, NULL},
+  };
+  for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+    size_t mark = 0;
+    const char *name = hg_utf8_wide_mark(cases[i].bytes, cases[i].len, &mark);
+    if (cases[i].mark) assert_string_equal(name, cases[i].mark);
+    else assert_null(name);
+    hg_buf out = {0};
+    bool ok = hg_utf8_from_wide(&out, cases[i].bytes, cases[i].len);
+    if (ok != cases[i].ok) print_error("case %zu\n", i);
+    assert_int_equal(ok, cases[i].ok);
+    if (ok) assert_string_equal(out.data, cases[i].text);
+    hg_buf_free(&out);
+  }
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_utf8__sequence_lengths),
       cmocka_unit_test(test_utf8__sanitized),
+      cmocka_unit_test(test_utf8__from_wide),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
