@@ -27,30 +27,31 @@ void hg_explain_missing(const hg_policy *p, uint64_t missing, hg_buf *b) {
 }
 
 // The missing requirements, each named with the alternative that lacks it when the site's
-// alternatives disagree: "network-none (when `not strict`)".
+// alternatives disagree: "network-none (when `not strict`)". Those that share one condition are
+// named together, in the order the first of them stands, and the condition once: "read-only,
+// pids-limit (each when `not kwargs`), network-none (when `host`)".
 void hg_explain_missing_where(const hg_judge *j, uint64_t missing, hg_buf *b) {
-  // One condition shared by every missing requirement (and more than one of them) is said once.
-  const char *shared = NULL;
-  size_t count = 0;
-  bool same = true;
-  for (size_t r = 0; r < j->policy->n_req; r++)
-    if (missing & (UINT64_C(1) << r)) {
-      const char *c = j->alt_cond[r];
-      same &= c && (!shared || !strcmp(shared, c));
-      shared = c;
+  uint64_t said = 0;
+  bool first = true;
+  for (size_t r = 0; r < j->policy->n_req; r++) {
+    uint64_t bit = UINT64_C(1) << r;
+    if (!(missing & bit) || (said & bit))
+      continue;
+    const char *c = j->alt_cond[r];
+    size_t count = 0;
+    for (size_t o = r; o < j->policy->n_req; o++) {
+      uint64_t ob = UINT64_C(1) << o;
+      const char *oc = j->alt_cond[o];
+      if (!(missing & ob) || (said & ob) || (!c) != (!oc) || (c && strcmp(c, oc)))
+        continue;
+      hg_buf_printf(b, "%s%s", first ? "" : ", ", j->policy->req[o].id);
+      said |= ob;
+      first = false;
       count++;
     }
-  same &= count > 1;
-  bool first = true;
-  for (size_t r = 0; r < j->policy->n_req; r++)
-    if (missing & (UINT64_C(1) << r)) {
-      hg_buf_printf(b, "%s%s", first ? "" : ", ", j->policy->req[r].id);
-      if (j->alt_cond[r] && !same)
-        hg_buf_printf(b, " (when %s)", j->alt_cond[r]);
-      first = false;
-    }
-  if (same)
-    hg_buf_printf(b, " (each when %s)", shared);
+    if (c)
+      hg_buf_printf(b, count > 1 ? " (each when %s)" : " (when %s)", c);
+  }
 }
 
 // "; `pids_limit=-1` (line 4) means no limit to Docker" for each requirement a "no limit" value

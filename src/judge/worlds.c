@@ -152,23 +152,37 @@ static bool holds(const hg_value *arm, const hg_value *decided) {
   return arm && decided && decided->text && holds_at(arm, decided, 0);
 }
 
-// "`D.exists()`" or "`D.exists()` and `not color`": what selects this world, from the conditions
-// of the arms it took — only those of the arm holding `decided` when one does; NULL when none has
-// a condition.
-static char *world_conditions(const world *w, const hg_value *decided) {
+// The positions whose arms' conditions select this world for `decided`: those of the arms holding
+// it when one does, else of every arm with a condition (as bits); false when a value outside every
+// alternative decides (the same in every world).
+static bool named_positions(const world *w, const hg_value *decided, unsigned *mask) {
   bool any = false;
-  for (size_t k = 0; k < w->len && !any; k++)
+  for (size_t k = 0; k < w->len && k < w->at && !any; k++)
     any = holds(w->taken[k], decided);
+  *mask = 0;
   if (decided && !any)
-    return NULL; // a value outside every alternative decides the same in every world
+    return false;
+  for (size_t k = 0; k < w->len && k < w->at; k++)
+    if (w->taken[k] && w->taken[k]->cond && (!any || holds(w->taken[k], decided)))
+      *mask |= 1u << k;
+  return true;
+}
+
+// "`D.exists()`" or "`D.exists()` and `not color`": the conditions of the arms `taken` at the
+// positions in mask.
+static char *conditions_at(const hg_value *const *taken, size_t len, unsigned mask) {
   hg_buf b = {0};
-  for (size_t k = 0; k < w->len; k++) {
-    const hg_value *arm = w->taken[k];
-    if (!arm || !arm->cond || (any && !holds(arm, decided)))
-      continue;
-    hg_buf_printf(&b, "%s`%s`", b.len ? " and " : "", arm->cond);
-  }
+  for (size_t k = 0; k < len; k++)
+    if (mask & (1u << k))
+      hg_buf_printf(&b, "%s`%s`", b.len ? " and " : "", taken[k]->cond);
   return hg_buf_detach(&b);
+}
+
+// What selects this world, from the conditions of the arms it took — only those of the arm holding
+// `decided` when one does; NULL when none has a condition.
+static char *world_conditions(const world *w, const hg_value *decided) {
+  unsigned mask;
+  return named_positions(w, decided, &mask) ? conditions_at(w->taken, w->len < w->at ? w->len : w->at, mask) : NULL;
 }
 
 // The calling contexts a requirement's reason names at most; the finding's related places (JSON
@@ -341,6 +355,54 @@ static void merge(hg_judge *j, hg_judge *jw, const world *w, bool first, differe
   jw->words = NULL;
 }
 
+// ---- the conditions a shortfall needs ----------------------------------------------------------
+
+// How short world reading x falls of requirement r (lower: shorter), as merge() ranks the worlds.
+static uint8_t rank_of(const hg_judge *x, size_t r) {
+  return (uint8_t)(x->req[r] * 4 + unmet_unless_carried(x, r));
+}
+
+// A world read, for reduce(): the arms it took and how short it fell of each requirement; and, for
+// the requirements it decided, the positions its conditions were named at.
+typedef struct {
+  const hg_value *taken[HG_WORLDS_MAX_CHOICES];
+  size_t len;
+  uint8_t rank[HG_POLICY_MAX_REQ];
+} world_seen;
+
+// Does world s take every arm world d took at the positions in mask?
+static bool takes_arms(const world_seen *s, const world_seen *d, unsigned mask) {
+  for (size_t k = 0; k < d->len; k++) {
+    if (!(mask & (1u << k)))
+      continue;
+    bool found = false;
+    for (size_t i = 0; i < s->len && !found; i++)
+      found = s->taken[i] == d->taken[k];
+    if (!found)
+      return false;
+  }
+  return true;
+}
+
+// The conditions that select the shortfall of requirement r in world d (named at the positions in
+// mask), without those it does not need: a condition is left out when every world read that takes
+// the arms of the others falls as short (`enable_gpu` and `not kwargs`, where every world without
+// the kwargs lacks the flag: `not kwargs`). Each world's arms are compared, not its positions,
+// which another choice before them may shift.
+static unsigned reduce(const world_seen *seen, size_t n, const world_seen *d, size_t r, unsigned mask) {
+  for (size_t k = 0; k < d->len; k++) {
+    if (!(mask & (1u << k)))
+      continue;
+    unsigned fewer = mask & ~(1u << k);
+    bool as_short = true;
+    for (size_t i = 0; i < n && as_short; i++)
+      as_short = !takes_arms(&seen[i], d, fewer) || seen[i].rank[r] == d->rank[r];
+    if (as_short)
+      mask = fewer;
+  }
+  return mask;
+}
+
 void hg_judge_read_worlds(hg_judge *j, hg_judge_reader read, const hg_value *flags) {
   if (!hg_value_has_alt(flags)) {
     j->n_worlds = 1;
@@ -351,6 +413,10 @@ void hg_judge_read_worlds(hg_judge *j, hg_judge_reader read, const hg_value *fla
   world w = {.j = j};
   differences differs = {0};
   size_t n = 0;
+  world_seen *seen = hg_xcalloc(HG_WORLDS_MAX, sizeof(world_seen));
+  size_t decider[HG_POLICY_MAX_REQ] = {0};  // the world whose conditions a requirement's are
+  unsigned named[HG_POLICY_MAX_REQ] = {0};  // ... at these positions
+  bool whole[HG_POLICY_MAX_REQ] = {0};      // ... when some are (merge() joins none without calling contexts)
   for (;;) {
     w.at = 0;
     w.contexts = false;
@@ -361,6 +427,16 @@ void hg_judge_read_worlds(hg_judge *j, hg_judge_reader read, const hg_value *fla
     hg_judge_init(&jw, j->policy, (int)j->dialect, j->md);
     read(&jw, v);
     carried(&jw);
+    world_seen *ws = &seen[n];
+    ws->len = w.len < w.at ? w.len : w.at;
+    memcpy(ws->taken, w.taken, ws->len * sizeof(ws->taken[0]));
+    for (size_t r = 0; r < j->policy->n_req; r++) {
+      ws->rank[r] = rank_of(&jw, r);
+      if (n == 0 || ws->rank[r] < rank_of(j, r)) {
+        decider[r] = n;
+        whole[r] = named_positions(&w, decided(&jw, r), &named[r]);
+      }
+    }
     merge(j, &jw, &w, n == 0, &differs);
     hg_judge_free(&jw);
     n++;
@@ -398,7 +474,15 @@ void hg_judge_read_worlds(hg_judge *j, hg_judge_reader read, const hg_value *fla
       free(j->alt_cond[r]);
       j->alt_cond[r] = j->contexts && j->req[r] != HG_SAT ? contexts_lacking(j, r) : NULL;
       j->ctx_only[r] = j->alt_cond[r] != NULL;
+    } else if (j->alt_cond[r] && whole[r] && !j->contexts) {
+      const world_seen *d = &seen[decider[r]];
+      unsigned needed = reduce(seen, n, d, r, named[r]);
+      if (needed && needed != named[r]) {
+        free(j->alt_cond[r]);
+        j->alt_cond[r] = conditions_at(d->taken, d->len, needed);
+      }
     }
+  free(seen);
 }
 
 uint64_t hg_judge_yields(const hg_judge *parent, const hg_value *builder, bool flags) {

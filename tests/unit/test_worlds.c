@@ -189,6 +189,31 @@ static void test_worlds__known_world_lacks_beside_a_spread(void **state) {
   hg_verdict_clear(&v);
 }
 
+// A shortfall names the conditions that select it, not every arm of the first world that falls
+// short: pids-limit is missing whenever the spread is left out (`not opts`), whichever user the
+// other alternative picks; a condition every such world needs stays.
+static void test_worlds__shortfall_names_the_conditions_it_needs(void **state) {
+  env *e = *state;
+  hg_value opts = U("opts", "a parameter of f() at line 1");
+  hg_value items[8] = {KW_SET(S("none"))};
+  items[6] = spread(ALT("opts or {}", when("opts", opts),
+                        when("not opts", ((hg_value){.kind = HG_VAL_DICT, .text = "{}", .line = 2}))));
+  items[7] = key("user", ALT("user or nobody", when("user", S("1000")), when("not user", S("nobody"))));
+  hg_verdict v;
+  judge_kwargs(e, items, 8, &v);
+  expect(&v, HG_RULE_UNHARDENED_SITE, PIDS, "missing: pids-limit (when `not opts`); cannot be verified either");
+  assert_null(strstr(v.message, "`user`"));
+  assert_null(strstr(v.message, "`not user`"));
+  hg_verdict_clear(&v);
+  // Another spread sets the limit when `strict`: the shortfall needs both conditions.
+  items[7] = spread(ALT("extra", when("strict", ((hg_value){.kind = HG_VAL_DICT, .text = "{...}", .line = 3,
+                                                            .items = ARR(key("pids_limit", N("64"))), .n_items = 1})),
+                        when("not strict", ((hg_value){.kind = HG_VAL_DICT, .text = "{}", .line = 3}))));
+  judge_kwargs(e, items, 8, &v);
+  expect(&v, HG_RULE_UNHARDENED_SITE, PIDS, "missing: pids-limit (when `not opts` and `not strict`)");
+  hg_verdict_clear(&v);
+}
+
 // Too many alternatives: bounded, and what lies past the budget is unknown, never a pass.
 static void test_worlds__budget(void **state) {
   env *e = *state;
@@ -239,6 +264,7 @@ int main(void) {
       cmocka_unit_test(test_worlds__spread_alternative_in_argv), cmocka_unit_test(test_worlds__budget),
       cmocka_unit_test(test_worlds__has_alt),
       cmocka_unit_test(test_worlds__known_world_lacks_beside_a_spread),
+      cmocka_unit_test(test_worlds__shortfall_names_the_conditions_it_needs),
   };
   return cmocka_run_group_tests(tests, setup, teardown);
 }
