@@ -84,13 +84,17 @@ void hg_sh__finish(hg_sh *sh, word *w, TSNode arg, hg_value_vec *out) {
   w->env_line = 0;
 }
 
-// Text the shell splits into fields (an unquoted expansion): blanks end the word being built.
+// Text the shell splits into fields (an unquoted expansion): blanks end the word being built. Each
+// field is set on only some paths when the text is (`$HARDEN` assigned in one branch of an if).
 void hg_sh__put_split(hg_sh *sh, word *w, const char *s, TSNode arg, hg_value_vec *out) {
+  bool conditional = w->conditional;
   for (const char *p = s; *p; p++) {
-    if (*p == ' ' || *p == '\t' || *p == '\n')
+    if (*p == ' ' || *p == '\t' || *p == '\n') {
       hg_sh__finish(sh, w, arg, out);
-    else
+      w->conditional = conditional;
+    } else {
       hg_sh__put(w, p, 1);
+    }
   }
 }
 

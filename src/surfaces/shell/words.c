@@ -208,8 +208,10 @@ static void put_value(hg_sh *sh, const shval *v, bool quoted, bool all_items, bo
       hg_sh__put(w, v->items[i], strlen(v->items[i]));
     } else {
       hg_sh__put_split(sh, w, v->items[i], arg, out);
-      if (i + 1 < v->n)
+      if (i + 1 < v->n) {
         hg_sh__finish(sh, w, arg, out);
+        w->conditional = v->conditional;
+      }
     }
   }
   if (!v->n && quoted && !joined && !w->text.len)
