@@ -49,6 +49,15 @@ static char *words_of(const char *script) {
     hg_buf_puts(&b, i ? "|" : "");
     if (w->kind == HG_VAL_UNKNOWN)
       hg_buf_puts(&b, w->splat ? "*" : "?");
+    if (w->kind == HG_VAL_ALT && w->n_items && w->items[0].kind == HG_VAL_LIST) {
+      // A variable's branches: each branch's words, "(a b / c)"
+      hg_buf_putc(&b, '(');
+      for (size_t k = 0; k < w->n_items; k++)
+        for (size_t e = 0; e < w->items[k].n_items; e++)
+          hg_buf_printf(&b, "%s%s", e ? " " : k ? " / " : "", w->items[k].items[e].text);
+      hg_buf_putc(&b, ')');
+      continue;
+    }
     for (const char *c = w->text; *c; c++)
       hg_buf_putc(&b, *c == HG_HOLE ? '#' : *c);
     if (w->conditional)
@@ -78,9 +87,18 @@ static void test_shell__words(void **state) {
        "docker|run|--read-only|--memory 1g|--rm|x"},
       {"A=(a b)\ndocker run \"${A[*]}\"", "docker|run|a b"},
       {"A=()\ndocker run \"${A[@]}\" x", "docker|run|x"},
-      // The last assignment before the use counts; one inside an if only on some paths.
+      // The last assignment before the use counts; one inside an if only on some paths: with the
+      // assignment every path made before it, or those of every branch, one of several (each
+      // branch's words, latest first); anything else (a loop, an if without an else, an if not on
+      // every path) is set on only some paths, every word of it.
       {"F=--rm\nF=--read-only\ndocker run $F", "docker|run|--read-only"},
-      {"F=--rm\nif x; then F=--read-only; fi\ndocker run $F", "docker|run|--read-only~"},
+      {"F=--rm\nif x; then F=--read-only; fi\ndocker run $F", "docker|run|(--read-only / --rm)"},
+      {"if x; then F='--read-only --rm'; elif y; then F=--rm; else F=; fi\ndocker run $F",
+       "docker|run|( / --rm / --read-only --rm)"},
+      {"if x; then A=(--read-only \"-m 1g\"); else A=(); fi\ndocker run \"${A[@]}\"", "docker|run|( / --read-only -m 1g)"},
+      {"if x; then F='--read-only --rm'; fi\ndocker run $F", "docker|run|--read-only~|--rm~"},
+      {"for i in 1; do F='--read-only --rm'; done\nF2=1\ndocker run $F", "docker|run|--read-only~|--rm~"},
+      {"if x; then if y; then F=--rm; else F=--read-only; fi; fi\ndocker run $F", "docker|run|--read-only~"},
       // A default only when the script does not assign the variable.
       {"M=1g\ndocker run --memory ${M:-2g}", "docker|run|--memory|1g"},
       // Unknown: the environment, arguments, command output; unquoted ones may be several words.

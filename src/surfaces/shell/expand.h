@@ -76,5 +76,15 @@ shval hg_sh__lookup(hg_sh *sh, const char *name, TSNode use);
 shval hg_sh__assigned(hg_sh *sh, const hg_sh_assign *a, TSNode use);
 /** $0..$9, $@, $*, $#: the script's or function's arguments. */
 bool hg_sh__special(const char *name);
+/** Appends variable value `v` to the word (quoted: as one piece; else split into fields;
+ *  all_items: an array's elements as words of their own, `joined` by blanks for `${a[*]}`). */
+void hg_sh__put_value(hg_sh *sh, const shval *v, bool quoted, bool all_items, bool joined, word *w, TSNode arg,
+                      hg_value_vec *out);
+
+// branches.c
+/** When argument `arg` is a variable alone (`$H`, `"${H[@]}"`) that the script assigns in the
+ *  branches of an if (or in one, after an assignment on every path), appends one alternative of
+ *  the words each branch gives it, and says so; false when it is not. */
+bool hg_sh__branch_words(hg_sh *sh, TSNode arg, hg_value_vec *out);
 
 #endif

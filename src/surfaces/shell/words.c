@@ -161,7 +161,7 @@ shval hg_sh__lookup(hg_sh *sh, const char *name, TSNode use) {
 
 // Appends a variable's value to the word: as one piece when quoted, split into fields when not;
 // an array's elements (`${a[@]}`) as words of their own.
-static void put_value(hg_sh *sh, const shval *v, bool quoted, bool all_items, bool joined, word *w, TSNode arg,
+void hg_sh__put_value(hg_sh *sh, const shval *v, bool quoted, bool all_items, bool joined, word *w, TSNode arg,
                       hg_value_vec *out) {
   if (v->conditional)
     w->conditional = true;
@@ -286,7 +286,7 @@ static void emit_expansion(hg_sh *sh, TSNode n, bool quoted, word *w, TSNode arg
     hg_sh__hole(w, "a shell expansion hardguard does not evaluate", quoted);
     return;
   }
-  put_value(sh, &v, quoted, all_items, joined, w, arg, out);
+  hg_sh__put_value(sh, &v, quoted, all_items, joined, w, arg, out);
 }
 
 void hg_sh__emit(hg_sh *sh, TSNode n, bool quoted, word *w, TSNode arg, hg_value_vec *out) {
@@ -320,7 +320,7 @@ void hg_sh__emit(hg_sh *sh, TSNode n, bool quoted, word *w, TSNode arg, hg_value
     if (hg_node_is(v, "variable_name") || hg_node_is(v, "special_variable_name")) {
       const char *name = hg_sh__text(sh, v);
       shval val = hg_sh__lookup(sh, name, n);
-      put_value(sh, &val, quoted, !strcmp(name, "@") || !strcmp(name, "*"), !strcmp(name, "*"), w, arg, out);
+      hg_sh__put_value(sh, &val, quoted, !strcmp(name, "@") || !strcmp(name, "*"), !strcmp(name, "*"), w, arg, out);
       if (!strcmp(name, "@"))
         w->spread = true; // "$@" is as many words as there are arguments
     } else {
@@ -340,6 +340,8 @@ void hg_sh__emit(hg_sh *sh, TSNode n, bool quoted, word *w, TSNode arg, hg_value
 }
 
 void hg_sh_words(hg_sh *self, TSNode arg, hg_value_vec *out) {
+  if (hg_sh__branch_words(self, arg, out))
+    return;
   word w = {0};
   hg_sh__emit(self, arg, false, &w, arg, out);
   hg_sh__finish(self, &w, arg, out);
