@@ -181,6 +181,10 @@ static int surface_named(const hg_scan_options *opts, const char *path) {
   return s >= 0 || !opts->claims ? s : hg_walk_claimed(opts->claims, path);
 }
 
+// A UTF-16/32 file past this is not decoded for the prefilter (its text takes up to 1.5 times its
+// size): it is named as not checked.
+enum { WIDE_MAX = 16 << 20 };
+
 // Scans a file read whole. `by_name`: the surface its path says (surface_named), or -1, when its
 // `#!` line or its content decides (hg_surface_of); -1 then too for a file no surface reads (a
 // README or a YAML file named on the command line).
@@ -194,12 +198,12 @@ static bool scan_source(worker *w, hg_source *src, int by_name) {
   if (!again) w->stats.files++;
   // A file the prefilter rules out is neither copied nor parsed: its bytes stay in the reader.
   // UTF-16/32 text (a byte-order mark) is read by the prefilter decoded: one that holds a site's
-  // words, or does not decode, goes on to the check, which reports it as not checked (hardguard
-  // parses UTF-8) instead of letting it pass.
+  // words, or does not decode (or is past WIDE_MAX, not decoded), goes on to the check, which
+  // reports it as not checked (hardguard parses UTF-8) instead of letting it pass.
   size_t mark;
   if (hg_utf8_wide_mark(src->data, src->len, &mark)) {
     hg_buf text = {0};
-    bool words = !hg_utf8_from_wide(&text, src->data, src->len) ||
+    bool words = src->len > WIDE_MAX || !hg_utf8_from_wide(&text, src->data, src->len) ||
                  hg_ruleset_may_contain_site(w->job->opts->rules, surface, text.data ? text.data : "", text.len, NULL);
     hg_buf_free(&text);
     if (!words) return false;
