@@ -32,12 +32,12 @@ static void alt_push(hg_sh *sh, alt_search *s, hg_value v) {
     HG_VEC_PUSH(&s->out, v);
 }
 
-// `n` as a variable standing alone: $X, ${X}, ${X:-default} (and the = forms), "$X", "${X:-d}".
-// *deflt, *n_deflt: the default's nodes (none without one).
-static const char *var_ref(hg_sh *sh, TSNode n, TSNode *deflt, uint32_t *n_deflt, uint32_t max) {
-  *n_deflt = 0;
-  while (hg_node_is(n, "command_name") || (hg_node_is(n, "string") && ts_node_named_child_count(n) == 1))
+const char *hg_sh__lone_variable(hg_sh *sh, TSNode n, hg_sh_ref *ref) {
+  *ref = (hg_sh_ref){0};
+  while (hg_node_is(n, "command_name") || (hg_node_is(n, "string") && ts_node_named_child_count(n) == 1)) {
+    ref->quoted |= hg_node_is(n, "string");
     n = ts_node_named_child(n, 0);
+  }
   if (hg_node_is(n, "simple_expansion")) {
     TSNode v = ts_node_named_child(n, 0);
     return hg_node_is(v, "variable_name") ? hg_sh__text(sh, v) : NULL;
@@ -51,22 +51,35 @@ static const char *var_ref(hg_sh *sh, TSNode n, TSNode *deflt, uint32_t *n_deflt
       const char *t = hg_sh__text(sh, c);
       if (!strcmp(t, "${") || !strcmp(t, "}"))
         continue;
-      if (!name || op)
-        return NULL; // ${#X}, or a second operator
+      if (!name || op || ref->all_items)
+        return NULL; // ${#X}, a second operator, or one after ${A[@]}
       op = t;
     } else if (!name && hg_node_is(c, "variable_name")) {
       name = hg_sh__text(sh, c);
-    } else if (name && op && *n_deflt < max) {
-      deflt[(*n_deflt)++] = c;
+    } else if (!name && hg_node_is(c, "subscript") && hg_node_is(hg_node_field(c, "name"), "variable_name")) {
+      const char *index = hg_sh__text(sh, hg_node_field(c, "index"));
+      if (strcmp(index, "@") && strcmp(index, "*"))
+        return NULL; // one element
+      ref->all_items = true;
+      ref->joined = !strcmp(index, "*");
+      name = hg_sh__text(sh, hg_node_field(c, "name"));
+    } else if (name && op && ref->n_deflt < HG_ARRAY_LEN(ref->deflt)) {
+      ref->deflt[ref->n_deflt++] = c;
     } else {
       return NULL;
     }
   }
   if (op && strcmp(op, ":-") && strcmp(op, "-") && strcmp(op, ":=") && strcmp(op, "="))
     return NULL;
-  if (op && !*n_deflt)
-    deflt[(*n_deflt)++] = (TSNode){0}; // ${X:-}: the empty word
+  if (op && !ref->n_deflt)
+    ref->deflt[ref->n_deflt++] = (TSNode){0}; // ${X:-}: the empty word
   return name;
+}
+
+// `n` as a variable standing alone, with its default (none of an array's elements).
+static const char *var_ref(hg_sh *sh, TSNode n, hg_sh_ref *ref) {
+  const char *name = hg_sh__lone_variable(sh, n, ref);
+  return ref->all_items ? NULL : name;
 }
 
 static void alternatives(hg_sh *sh, TSNode n, const char *cond, int depth, alt_search *s);
@@ -124,11 +137,10 @@ static void var_alternatives(hg_sh *sh, const char *name, TSNode use, int depth,
 
 static void alternatives(hg_sh *sh, TSNode n, const char *cond, int depth, alt_search *s) {
   s->visits++;
-  TSNode deflt[8];
-  uint32_t n_deflt = 0;
+  hg_sh_ref ref = {0};
   const char *name = NULL;
   if (depth < MAX_VAR_DEPTH && s->visits < MAX_ALT_VISITS)
-    name = var_ref(sh, n, deflt, &n_deflt, HG_ARRAY_LEN(deflt));
+    name = var_ref(sh, n, &ref);
   if (!name) {
     // Any other word: what the reader makes of it, as one word.
     word w = {0};
@@ -143,14 +155,14 @@ static void alternatives(hg_sh *sh, TSNode n, const char *cond, int depth, alt_s
     return;
   }
   var_alternatives(sh, name, n, depth, s);
-  if (!n_deflt)
+  if (!ref.n_deflt)
     return;
   // The default: when the variable is unset (or empty, for the `:` forms).
   word w = {0};
   hg_value_vec none = {0};
-  for (uint32_t i = 0; i < n_deflt; i++)
-    if (!ts_node_is_null(deflt[i]))
-      hg_sh__emit(sh, deflt[i], true, &w, deflt[i], &none);
+  for (uint32_t i = 0; i < ref.n_deflt; i++)
+    if (!ts_node_is_null(ref.deflt[i]))
+      hg_sh__emit(sh, ref.deflt[i], true, &w, ref.deflt[i], &none);
   free(none.items);
   alt_push(sh, s, (hg_value){.kind = HG_VAL_STR,
                              .text = hg_arena_strndup(sh->arena, w.text.data ? w.text.data : "", w.text.len),
@@ -160,9 +172,8 @@ static void alternatives(hg_sh *sh, TSNode n, const char *cond, int depth, alt_s
 }
 
 bool hg_sh_alternatives(hg_sh *self, TSNode arg, hg_value *out) {
-  TSNode deflt[8];
-  uint32_t n_deflt;
-  if (!var_ref(self, arg, deflt, &n_deflt, HG_ARRAY_LEN(deflt)))
+  hg_sh_ref ref;
+  if (!var_ref(self, arg, &ref))
     return false;
   alt_search s = {0};
   alternatives(self, arg, NULL, 0, &s);

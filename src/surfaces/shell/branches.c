@@ -11,46 +11,6 @@
 // assignment, set on only some paths (never counted toward a requirement).
 enum { MAX_BRANCHES = 8 };
 
-// `arg` as a variable standing alone, `$H`, `${H}`, `"$H"`, `"${H[@]}"`, `${H[*]}`: its name, and
-// how its value is put (quoted, an array's elements, joined); NULL for any other word.
-static const char *lone_variable(hg_sh *sh, TSNode arg, bool *quoted, bool *all_items, bool *joined) {
-  *quoted = *all_items = *joined = false;
-  TSNode n = arg;
-  if (hg_node_is(n, "string")) {
-    if (ts_node_named_child_count(n) != 1)
-      return NULL;
-    *quoted = true;
-    n = ts_node_named_child(n, 0);
-  }
-  if (hg_node_is(n, "simple_expansion")) {
-    TSNode v = ts_node_named_child(n, 0);
-    return hg_node_is(v, "variable_name") ? hg_sh__text(sh, v) : NULL;
-  }
-  if (!hg_node_is(n, "expansion"))
-    return NULL;
-  const char *name = NULL;
-  for (uint32_t i = 0; i < ts_node_child_count(n); i++) {
-    TSNode c = ts_node_child(n, i);
-    if (!ts_node_is_named(c)) {
-      const char *t = hg_sh__text(sh, c);
-      if (strcmp(t, "${") && strcmp(t, "}"))
-        return NULL; // an operator: ${H:-x}, ${#H}, ${H%x}
-    } else if (!name && hg_node_is(c, "variable_name")) {
-      name = hg_sh__text(sh, c);
-    } else if (!name && hg_node_is(c, "subscript") && hg_node_is(hg_node_field(c, "name"), "variable_name")) {
-      const char *index = hg_sh__text(sh, hg_node_field(c, "index"));
-      if (strcmp(index, "@") && strcmp(index, "*"))
-        return NULL;
-      *all_items = true;
-      *joined = !strcmp(index, "*");
-      name = hg_sh__text(sh, hg_node_field(c, "name"));
-    } else {
-      return NULL;
-    }
-  }
-  return name;
-}
-
 // The branch of an if whose statements hold `assign` directly (its nearest branching construct):
 // the if_statement itself for the `then` part, an elif_clause or an else_clause; *in_if receives
 // the if_statement. A null node when the nearest is anything else (a loop, a case, `&&`).
@@ -166,8 +126,12 @@ static const char *branch_condition(hg_sh *sh, const hg_sh_assign *a, const char
 }
 
 bool hg_sh__branch_words(hg_sh *sh, TSNode arg, hg_value_vec *out) {
-  bool quoted, all_items, joined;
-  const char *name = lone_variable(sh, arg, &quoted, &all_items, &joined);
+  if (hg_node_is(arg, "command_name"))
+    return false; // the program word: its alternatives are alternatives.c's
+  hg_sh_ref ref;
+  const char *name = hg_sh__lone_variable(sh, arg, &ref);
+  if (ref.n_deflt)
+    return false; // ${H:-d}: the default is lookup's to read
   const hg_sh_assign *assigns[MAX_BRANCHES];
   TSNode if_stmt = {0};
   size_t n = name && !hg_sh__special(name) ? reaching(sh, name, arg, assigns, &if_stmt) : 0;
@@ -179,7 +143,7 @@ bool hg_sh__branch_words(hg_sh *sh, TSNode arg, hg_value_vec *out) {
     v.conditional = false; // the branch is the alternative's
     word w = {0};
     hg_value_vec words = {0};
-    hg_sh__put_value(sh, &v, quoted, all_items, joined, &w, arg, &words);
+    hg_sh__put_value(sh, &v, ref.quoted, ref.all_items, ref.joined, &w, arg, &words);
     hg_sh__finish(sh, &w, arg, &words);
     hg_buf_free(&w.text);
     uint32_t line = ts_node_start_point(assigns[k]->node).row + 1;

@@ -81,6 +81,18 @@ bool hg_sh__special(const char *name);
 void hg_sh__put_value(hg_sh *sh, const shval *v, bool quoted, bool all_items, bool joined, word *w, TSNode arg,
                       hg_value_vec *out);
 
+// alternatives.c
+/** How a word that is a variable alone puts it: its default's nodes (`${X:-d}`; one null node for
+ *  `${X:-}`), quoted, an array's elements (`${A[@]}`), joined by blanks (`${A[*]}`). */
+typedef struct {
+  TSNode deflt[8];
+  uint32_t n_deflt;
+  bool quoted, all_items, joined;
+} hg_sh_ref;
+/** `n` as a variable standing alone — `$X`, `${X}`, `"$X"`, `${X:-default}` (and the `=` forms),
+ *  `"${A[@]}"`, `${A[*]}` — its name and how it is put; NULL for any other word. */
+const char *hg_sh__lone_variable(hg_sh *sh, TSNode n, hg_sh_ref *ref);
+
 // branches.c
 /** When argument `arg` is a variable alone (`$H`, `"${H[@]}"`) that the script assigns in the
  *  branches of an if (or in one, after an assignment on every path), appends one alternative of
