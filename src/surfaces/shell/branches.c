@@ -1,6 +1,7 @@
-// A variable the script assigns in the branches of an if: the words it gives a command as one of
-// several (the value model's alternatives, docs/value-model.md), one per branch, so that a script
-// whose every branch hardens passes and one whose some branch does not names that branch.
+// A command's argument as its words (sh.h hg_sh_words): words.c's expansion, but for a variable
+// the script assigns in the branches of an if, whose words are one of several (the value model's
+// alternatives, docs/value-model.md), one per branch, so that a script whose every branch hardens
+// passes and one whose some branch does not names that branch.
 #include <stdlib.h>
 #include <string.h>
 
@@ -125,7 +126,10 @@ static const char *branch_condition(hg_sh *sh, const hg_sh_assign *a, const char
   return c ? c : hg_arena_printf(sh->arena, "%s assigned at line %u", name, ts_node_start_point(a->node).row + 1);
 }
 
-bool hg_sh__branch_words(hg_sh *sh, TSNode arg, hg_value_vec *out) {
+// When `arg` is a variable alone that the script assigns in the branches of an if (or in one,
+// after an assignment on every path), appends one alternative of the words each branch gives it,
+// and says so.
+static bool branch_words(hg_sh *sh, TSNode arg, hg_value_vec *out) {
   if (hg_node_is(arg, "command_name"))
     return false; // the program word: its alternatives are alternatives.c's
   hg_sh_ref ref;
@@ -158,4 +162,13 @@ bool hg_sh__branch_words(hg_sh *sh, TSNode arg, hg_value_vec *out) {
                                .items = arms,
                                .n_items = n}));
   return true;
+}
+
+void hg_sh_words(hg_sh *self, TSNode arg, hg_value_vec *out) {
+  if (branch_words(self, arg, out))
+    return;
+  word w = {0};
+  hg_sh__emit(self, arg, false, &w, arg, out);
+  hg_sh__finish(self, &w, arg, out);
+  hg_buf_free(&w.text);
 }

@@ -1,7 +1,8 @@
 /* Inside the shell surface's word reader: the value a variable holds where it is used, the word
  * being built, and the functions the reader's files share (assigns.c: the assignments; word.c:
  * building one word; words.c: expanding a command's words with the variables; alternatives.c: the
- * values a program word may hold). Everything lives in the file's arena. */
+ * values a program word may hold; branches.c: a command's argument, a variable's branches read as
+ * alternatives). Everything lives in the file's arena. */
 #ifndef HG_SH_EXPAND_H
 #define HG_SH_EXPAND_H
 
@@ -93,10 +94,5 @@ typedef struct {
  *  `"${A[@]}"`, `${A[*]}` — its name and how it is put; NULL for any other word. */
 const char *hg_sh__lone_variable(hg_sh *sh, TSNode n, hg_sh_ref *ref);
 
-// branches.c
-/** When argument `arg` is a variable alone (`$H`, `"${H[@]}"`) that the script assigns in the
- *  branches of an if (or in one, after an assignment on every path), appends one alternative of
- *  the words each branch gives it, and says so; false when it is not. */
-bool hg_sh__branch_words(hg_sh *sh, TSNode arg, hg_value_vec *out);
 
 #endif

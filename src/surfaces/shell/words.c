@@ -339,14 +339,6 @@ void hg_sh__emit(hg_sh *sh, TSNode n, bool quoted, word *w, TSNode arg, hg_value
   }
 }
 
-void hg_sh_words(hg_sh *self, TSNode arg, hg_value_vec *out) {
-  if (hg_sh__branch_words(self, arg, out))
-    return;
-  word w = {0};
-  hg_sh__emit(self, arg, false, &w, arg, out);
-  hg_sh__finish(self, &w, arg, out);
-  hg_buf_free(&w.text);
-}
 
 const char *hg_sh_scalar_at(hg_sh *self, const char *name, TSNode use) {
   shval v = hg_sh__lookup(self, name, use);
