@@ -106,13 +106,18 @@ void hg_candidates__candidate_calls(const hg_resolver *r, const hg_module *m, si
       HG_VEC_PUSH(out, calls[k]);
   // Forwarding calls handed it (`partial(f, ...)`, `executor.submit(self.f, ...)`), by their last names.
   const hg_policy *p = r->policy;
+  enum { LASTS = 32 };  // entries whose last names are worked out once a call (more: each time)
+  const char *lasts[LASTS];
+  size_t last_lens[LASTS];
+  for (size_t w = 0; p && w < p->n_forwarding_calls && w < LASTS; w++)
+    lasts[w] = last_name(p->forwarding_calls[w], &last_lens[w]);
   for (size_t w = 0; p && w < p->n_forwarding_calls; w++) {
     size_t last_len;
-    const char *last = last_name(p->forwarding_calls[w], &last_len);
+    const char *last = w < LASTS ? (last_len = last_lens[w], lasts[w]) : last_name(p->forwarding_calls[w], &last_len);
     bool seen = false;  // an earlier entry of the same last name took these calls
     for (size_t e = 0; e < w && !seen; e++) {
       size_t ol;
-      const char *o = last_name(p->forwarding_calls[e], &ol);
+      const char *o = e < LASTS ? (ol = last_lens[e], lasts[e]) : last_name(p->forwarding_calls[e], &ol);
       seen = ol == last_len && !memcmp(o, last, ol);
     }
     if (seen)
