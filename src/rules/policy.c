@@ -2,6 +2,7 @@
 // forbidden options in spelling.c, the command-line grammar in cligrammar.c) and freeing it.
 #include "rules/policy.h"
 
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -237,4 +238,14 @@ void hg_policy_free(hg_policy *self) {
   free(self->init_dialects);
   free(self->path);
   free(self);
+}
+
+size_t hg_policy_call_name(const char *entry, const char **at) {
+  size_t n = strcspn(entry, "@");
+  *at = entry[n] == '@' ? entry + n + 1 : entry + n;
+  return n;
+}
+
+size_t hg_policy_call_keyword(const char *at) {
+  return isalpha((unsigned char)*at) || *at == '_' ? strcspn(at, "(") : 0;
 }

@@ -136,6 +136,15 @@ typedef struct {
   bool lazy_regexes;  // its matchers' regexes are compiled when first matched (hg_policy_load_doc)
 } hg_policy;
 
+/** An entry of a `classes:` list of calls: a name (`functools.partial`, `*.submit`), then `@N` when
+ *  the callable is the N-th argument from 0 (`*.run_in_executor@1`), or `@kw(args,kwargs)` when it
+ *  is the keyword `kw` (`threading.Thread@target(args,kwargs)`). The length of its name, and in *at
+ *  the part after `@` ("" without one). */
+size_t hg_policy_call_name(const char *entry, const char **at);
+/** The length of the keyword that part (`target(args,kwargs)`) hands the callable in; 0 for `@N`
+ *  or no part. */
+size_t hg_policy_call_keyword(const char *at);
+
 /** Parses policy YAML; 0, or -1 with "path:line:col: what was expected" in err. */
 int hg_policy_load(hg_policy **out, const char *path, const char *bytes, size_t len, hg_error *err);
 /** The same from a document already loaded (the built-in policy's, built from the seed). `known_good`:

@@ -1,6 +1,5 @@
 #include "rules/predicate.h"
 
-#include <ctype.h>
 #include <stdatomic.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -111,13 +110,11 @@ void hg_predicates_free(hg_predicates *self) {
   free(self);
 }
 
-// The length of a classes list entry's name, without its `@` part (`*.run_in_executor@1`).
-static size_t entry_name_len(const char *entry) { return strcspn(entry, "@"); }
-
 // Is `name` (len bytes) one of `list`'s entries' names?
 static bool names_entry(char *const *list, size_t n, const char *name, size_t len) {
+  const char *at;
   for (size_t i = 0; i < n; i++)
-    if (entry_name_len(list[i]) == len && !memcmp(list[i], name, len)) return true;
+    if (hg_policy_call_name(list[i], &at) == len && !memcmp(list[i], name, len)) return true;
   return false;
 }
 
@@ -137,10 +134,9 @@ static int policy_calls(const hg_policy *policy, char *const *args, size_t n_arg
   *out = hg_xcalloc(n ? n : 1, sizeof(char *));
   *n_out = 0;
   for (size_t i = 0; i < n; i++) {
-    size_t len = entry_name_len(list[i]);
-    const char *at = list[i][len] == '@' ? list[i] + len + 1 : "";
-    size_t kw_len = strcspn(at, "(");
-    bool keyword = isalpha((unsigned char)*at) || *at == '_';
+    const char *at;
+    size_t len = hg_policy_call_name(list[i], &at), kw_len = hg_policy_call_keyword(at);
+    bool keyword = kw_len > 0;
     bool take = !forwarding ? true
                 : kw        ? keyword && strlen(kw) == kw_len && !memcmp(at, kw, kw_len)
                             // handed it by position and calling it now: a partial is called later

@@ -56,17 +56,27 @@ void hg_sh_init(hg_sh *self, const char *src, hg_arena *arena, TSNode root) {
   }
 }
 
+hg_sh_branching hg_sh__branching(TSNode n) {
+  static const char *const ifs[] = {"if_statement", "elif_clause", "else_clause"};
+  static const char *const others[] = {"case_item", "while_statement", "for_statement", "c_style_for_statement",
+                                       "list"};
+  for (size_t i = 0; i < HG_ARRAY_LEN(ifs); i++)
+    if (hg_node_is(n, ifs[i]))
+      return SH_IF_BRANCH;
+  for (size_t i = 0; i < HG_ARRAY_LEN(others); i++)
+    if (hg_node_is(n, others[i]))
+      return SH_OTHER_BRANCH;
+  return SH_NOT_BRANCHING;
+}
+
 // Is the assignment made on only some of the paths that reach `use`: inside an if, a case, a
 // loop or one side of && / || that does not also hold the use?
 bool hg_sh__conditional_for(TSNode assign, TSNode use) {
-  static const char *const branching[] = {"if_statement",    "elif_clause",   "else_clause",           "case_item",
-                                          "while_statement", "for_statement", "c_style_for_statement", "list"};
   for (TSNode p = ts_node_parent(assign); !ts_node_is_null(p); p = ts_node_parent(p)) {
     if (hg_node_contains(p, use))
       return false;
-    for (size_t i = 0; i < HG_ARRAY_LEN(branching); i++)
-      if (hg_node_is(p, branching[i]))
-        return true;
+    if (hg_sh__branching(p) != SH_NOT_BRANCHING)
+      return true;
   }
   return false;
 }

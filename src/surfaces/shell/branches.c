@@ -16,17 +16,15 @@ enum { MAX_BRANCHES = 8 };
 // the if_statement itself for the `then` part, an elif_clause or an else_clause; *in_if receives
 // the if_statement. A null node when the nearest is anything else (a loop, a case, `&&`).
 static TSNode branch_of(TSNode assign, TSNode *in_if) {
-  static const char *const branching[] = {"if_statement",    "elif_clause",   "else_clause",           "case_item",
-                                          "while_statement", "for_statement", "c_style_for_statement", "list"};
-  for (TSNode p = ts_node_parent(assign); !ts_node_is_null(p); p = ts_node_parent(p))
-    for (size_t i = 0; i < HG_ARRAY_LEN(branching); i++) {
-      if (!hg_node_is(p, branching[i]))
-        continue;
-      if (i > 2)
-        return (TSNode){0};
-      *in_if = i == 0 ? p : ts_node_parent(p);
+  for (TSNode p = ts_node_parent(assign); !ts_node_is_null(p); p = ts_node_parent(p)) {
+    hg_sh_branching b = hg_sh__branching(p);
+    if (b == SH_OTHER_BRANCH)
+      return (TSNode){0};
+    if (b == SH_IF_BRANCH) {
+      *in_if = hg_node_is(p, "if_statement") ? p : ts_node_parent(p);
       return hg_node_is(*in_if, "if_statement") ? p : (TSNode){0};
     }
+  }
   return (TSNode){0};
 }
 

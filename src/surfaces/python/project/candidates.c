@@ -3,7 +3,6 @@
 // it, and which calls of a parsed module may be its calls.
 #include "surfaces/python/project/candidates.h"
 
-#include <ctype.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
@@ -66,11 +65,11 @@ static bool may_call_function(const hg_resolver *r, const hg_module *m, TSNode f
   return ok;
 }
 
-// An entry of classes.forwarding_calls: a name (`functools.partial`, `*.submit`), then `@N` when the
-// callable is the N-th argument from 0 (`*.run_in_executor@1`), or `@kw(args,kwargs)` when it is
-// the keyword `kw` and the call hands it the sequence and the mapping those keywords hold
-// (`threading.Thread@target(args,kwargs)`). Its length without the `@` part.
-static size_t entry_len(const char *entry) { return strcspn(entry, "@"); }
+// The length of an entry's name (rules/policy.h hg_policy_call_name), without its `@` part.
+static size_t entry_len(const char *entry) {
+  const char *at;
+  return hg_policy_call_name(entry, &at);
+}
 
 // The last name of an entry (`submit` of `*.submit`), len bytes.
 static const char *last_name(const char *entry, size_t *len) {
@@ -139,10 +138,10 @@ void hg_candidates__candidate_calls(const hg_resolver *r, const hg_module *m, si
 // The keyword of a `@kw(args,kwargs)` entry's part `at` (after its `@`) that holds the callable, and
 // the two that hand on its arguments; false for `@N`.
 static bool keyword_form(const char *at, hg_forward *how, const char **kw, size_t *kw_len) {
-  if (!isalpha((unsigned char)*at) && *at != '_')
-    return false;
   *kw = at;
-  *kw_len = strcspn(at, "(");
+  *kw_len = hg_policy_call_keyword(at);
+  if (!*kw_len)
+    return false;
   const char *open = at + *kw_len;
   how->args_kw = *open == '(' ? open + 1 : NULL;
   how->args_len = how->args_kw ? strcspn(how->args_kw, ",)") : 0;
@@ -168,10 +167,12 @@ bool hg_candidates__forwarded(const hg_resolver *r, const hg_module *m, TSNode c
   for (size_t w = 0; w < p->n_partial_calls && entry && !how->later; w++)
     how->later = forwarder_named(p->partial_calls[w], qualified, callee, m->src);
   hg_buf_free(&q);
-  const char *part = entry && entry[entry_len(entry)] == '@' ? entry + entry_len(entry) + 1 : NULL, *kw = NULL;
+  const char *part = NULL, *kw = NULL;
+  if (entry)
+    hg_policy_call_name(entry, &part);
   size_t kw_len = 0;
   TSNode f = {0};
-  if (part && keyword_form(part, how, &kw, &kw_len)) {
+  if (part && *part && keyword_form(part, how, &kw, &kw_len)) {
     for (uint32_t i = 0, k = hg_node_arg_count(args); i < k && ts_node_is_null(f); i++) {
       TSNode a = hg_node_arg(args, i);
       if (hg_node_is(a, "keyword_argument") && hg_node_text_eq(hg_node_field(a, "name"), m->src, kw, kw_len))
