@@ -99,6 +99,17 @@ static void test_shell__words(void **state) {
       {"if x; then F='--read-only --rm'; fi\ndocker run $F", "docker|run|--read-only~|--rm~"},
       {"for i in 1; do F='--read-only --rm'; done\nF2=1\ndocker run $F", "docker|run|--read-only~|--rm~"},
       {"if x; then if y; then F=--rm; else F=--read-only; fi; fi\ndocker run $F", "docker|run|--read-only~"},
+      // A case's arms likewise, when one is `*)` or an assignment comes before; an arm or a branch
+      // ending in exit reaches no use (the one branch left is every path's); arms that run on
+      // (`;&`, `;;&`) are no alternatives.
+      {"case $m in a|b) F=--rm ;; *) F=--read-only ;; esac\ndocker run $F", "docker|run|(--read-only / --rm)"},
+      {"F=--rm\ncase $m in a) F=--read-only ;; esac\ndocker run $F", "docker|run|(--read-only / --rm)"},
+      {"case $m in a) F=--rm ;; b) F=--read-only ;; esac\ndocker run $F", "docker|run|--read-only~"},
+      {"case $m in a) F=--rm ;; *) F=x; exit 1 ;; esac\ndocker run $F", "docker|run|--rm"},
+      {"case $m in a) F=--rm ;; *) exit 1 ;; esac\ndocker run $F", "docker|run|--rm"},
+      {"if x; then F=--rm; else echo no; exit 2; fi\ndocker run $F", "docker|run|--rm"},
+      {"if x; then F=--rm; else false || exit 2; fi\ndocker run $F", "docker|run|--rm~"},
+      {"case $m in a) F=--rm ;& *) F=--read-only ;; esac\ndocker run $F", "docker|run|--read-only~"},
       // A default only when the script does not assign the variable.
       {"M=1g\ndocker run --memory ${M:-2g}", "docker|run|--memory|1g"},
       // Unknown: the environment, arguments, command output; unquoted ones may be several words.

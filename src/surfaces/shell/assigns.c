@@ -58,11 +58,12 @@ void hg_sh_init(hg_sh *self, const char *src, hg_arena *arena, TSNode root) {
 
 hg_sh_branching hg_sh__branching(TSNode n) {
   static const char *const ifs[] = {"if_statement", "elif_clause", "else_clause"};
-  static const char *const others[] = {"case_item", "while_statement", "for_statement", "c_style_for_statement",
-                                       "list"};
+  static const char *const others[] = {"while_statement", "for_statement", "c_style_for_statement", "list"};
   for (size_t i = 0; i < HG_ARRAY_LEN(ifs); i++)
     if (hg_node_is(n, ifs[i]))
       return SH_IF_BRANCH;
+  if (hg_node_is(n, "case_item"))
+    return SH_CASE_ARM;
   for (size_t i = 0; i < HG_ARRAY_LEN(others); i++)
     if (hg_node_is(n, others[i]))
       return SH_OTHER_BRANCH;

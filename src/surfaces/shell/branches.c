@@ -1,7 +1,7 @@
 // A command's argument as its words (sh.h hg_sh_words): words.c's expansion, but for a variable
-// the script assigns in the branches of an if, whose words are one of several (the value model's
-// alternatives, docs/value-model.md), one per branch, so that a script whose every branch hardens
-// passes and one whose some branch does not names that branch.
+// the script assigns in the branches of an if or the arms of a case, whose words are one of
+// several (the value model's alternatives, docs/value-model.md), one per branch, so that a script
+// whose every branch hardens passes and one whose some branch does not names that branch.
 #include <stdlib.h>
 #include <string.h>
 
@@ -12,40 +12,90 @@
 // assignment, set on only some paths (never counted toward a requirement).
 enum { MAX_BRANCHES = 8 };
 
-// The branch of an if whose statements hold `assign` directly (its nearest branching construct):
-// the if_statement itself for the `then` part, an elif_clause or an else_clause; *in_if receives
-// the if_statement. A null node when the nearest is anything else (a loop, a case, `&&`).
-static TSNode branch_of(TSNode assign, TSNode *in_if) {
+// The branch whose statements hold `assign` directly (its nearest branching construct): of an if,
+// the if_statement itself for the `then` part, an elif_clause or an else_clause; of a case, the
+// case_item. *choice receives the if_statement or case_statement. A null node when the nearest is
+// anything else (a loop, `&&`).
+static TSNode branch_of(TSNode assign, TSNode *choice) {
   for (TSNode p = ts_node_parent(assign); !ts_node_is_null(p); p = ts_node_parent(p)) {
     hg_sh_branching b = hg_sh__branching(p);
     if (b == SH_OTHER_BRANCH)
       return (TSNode){0};
+    if (b == SH_CASE_ARM) {
+      *choice = ts_node_parent(p);
+      return hg_node_is(*choice, "case_statement") ? p : (TSNode){0};
+    }
     if (b == SH_IF_BRANCH) {
-      *in_if = hg_node_is(p, "if_statement") ? p : ts_node_parent(p);
-      return hg_node_is(*in_if, "if_statement") ? p : (TSNode){0};
+      *choice = hg_node_is(p, "if_statement") ? p : ts_node_parent(p);
+      return hg_node_is(*choice, "if_statement") ? p : (TSNode){0};
     }
   }
   return (TSNode){0};
 }
 
-// How many branches an if has when it has an else (then, each elif, else); 0 without one.
-static size_t branches_of(TSNode if_stmt) {
-  size_t n = 1;
-  bool otherwise = false;
-  for (uint32_t i = 0; i < ts_node_named_child_count(if_stmt); i++) {
-    TSNode c = ts_node_named_child(if_stmt, i);
-    n += hg_node_is(c, "elif_clause");
-    otherwise |= hg_node_is(c, "else_clause");
+// Does an arm of the case end in `;&` or `;;&` (bash: run on into the next arm, or test the next
+// patterns too)? Then more than one arm may assign on one path: its arms are no alternatives.
+static bool falls_through(hg_sh *sh, TSNode case_stmt) {
+  for (uint32_t i = 0; i < ts_node_named_child_count(case_stmt); i++) {
+    TSNode item = ts_node_named_child(case_stmt, i);
+    for (uint32_t k = 0; hg_node_is(item, "case_item") && k < ts_node_child_count(item); k++) {
+      TSNode c = ts_node_child(item, k);
+      uint32_t a = ts_node_start_byte(c), n = ts_node_end_byte(c) - a;
+      if (!ts_node_is_named(c) && ((n == 2 && !memcmp(sh->src + a, ";&", 2)) || (n == 3 && !memcmp(sh->src + a, ";;&", 3))))
+        return true;
+    }
   }
-  return otherwise ? n + 1 : 0;
+  return false;
+}
+
+// Does the branch end in `exit` (its last statement the command `exit ...`)? Then no path through
+// it reaches what follows the if or case.
+static bool leaves(hg_sh *sh, TSNode branch) {
+  TSNode last = {0};
+  bool body = hg_node_is(branch, "else_clause"); // else its statements start after `then` or `)`
+  for (uint32_t k = 0; k < ts_node_child_count(branch); k++) {
+    TSNode c = ts_node_child(branch, k);
+    if (!ts_node_is_named(c)) {
+      uint32_t at = ts_node_start_byte(c), n = ts_node_end_byte(c) - at;
+      body |= (n == 4 && !memcmp(sh->src + at, "then", 4)) || (n == 1 && sh->src[at] == ')');
+      continue;
+    }
+    if (hg_node_is(c, "elif_clause") || hg_node_is(c, "else_clause"))
+      break;
+    if (body && !hg_node_is(c, "comment"))
+      last = c;
+  }
+  TSNode name = hg_node_is(last, "command") ? hg_node_field(last, "name") : (TSNode){0};
+  return !ts_node_is_null(name) && hg_node_text_eq(name, sh->src, "exit", 4);
+}
+
+// How many branches of an if or a case may reach what follows it when one of them is always taken
+// (an if's then, each elif and its else; a case's arms, one of them `*)`), those ending in `exit`
+// left out; 0 when some path takes none.
+static size_t branches_of(hg_sh *sh, TSNode choice) {
+  size_t n = hg_node_is(choice, "if_statement") && !leaves(sh, choice);
+  bool otherwise = false;
+  for (uint32_t i = 0; i < ts_node_named_child_count(choice); i++) {
+    TSNode c = ts_node_named_child(choice, i);
+    if (hg_node_is(c, "elif_clause") || hg_node_is(c, "case_item") || hg_node_is(c, "else_clause"))
+      n += !leaves(sh, c);
+    otherwise |= hg_node_is(c, "else_clause");
+    for (uint32_t k = 0; hg_node_is(c, "case_item") && k < ts_node_child_count(c); k++) {
+      TSNode v = ts_node_child(c, k);
+      const char *field = ts_node_field_name_for_child(c, k);
+      otherwise |= field && !strcmp(field, "value") && ts_node_end_byte(v) - ts_node_start_byte(v) == 1 &&
+                   sh->src[ts_node_start_byte(v)] == '*';
+    }
+  }
+  return otherwise ? n : 0;
 }
 
 // The assignments of `name` that may reach `use`, latest first, when the latest is made in a branch
-// and every path to the use takes one of them: one per branch of an if with an else, or those
-// branches' and an assignment made on every path before them. Their count (0: no such set), and
-// *if_stmt the if.
-static size_t reaching(hg_sh *sh, const char *name, TSNode use, const hg_sh_assign **out, TSNode *if_stmt) {
-  TSNode func = hg_sh_function_of(use), in_if = {0};
+// and every path to the use takes one of them: one per branch of an if with an else or of a case
+// with a `*)` arm, or those branches' and an assignment made on every path before them. Their
+// count (0: no such set), and *choice the if or case.
+static size_t reaching(hg_sh *sh, const char *name, TSNode use, const hg_sh_assign **out, TSNode *choice) {
+  TSNode func = hg_sh_function_of(use), in = {0};
   uint32_t at = ts_node_start_byte(use);
   TSNode seen[MAX_BRANCHES];
   size_t n = 0;
@@ -60,13 +110,16 @@ static size_t reaching(hg_sh *sh, const char *name, TSNode use, const hg_sh_assi
       if (!n || n == MAX_BRANCHES)
         return 0; // made on every path: no branches (lookup's), or too many of them
       out[n++] = a;
-      *if_stmt = in_if;
+      *choice = in;
       return n;
     }
-    TSNode own_if = {0}, b = branch_of(a->node, &own_if);
-    if (ts_node_is_null(b) || (n && !hg_sh__same_node(own_if, in_if)) || hg_sh__conditional_for(own_if, use))
-      return 0; // a loop's, a case's, another if's, or an if on only some paths
-    in_if = own_if;
+    TSNode own = {0}, b = branch_of(a->node, &own);
+    if (!ts_node_is_null(b) && leaves(sh, b))
+      continue; // a branch ending in exit: this assignment never reaches the use
+    if (ts_node_is_null(b) || (n && !hg_sh__same_node(own, in)) || hg_sh__conditional_for(own, use) ||
+        (!n && hg_node_is(own, "case_statement") && falls_through(sh, own)))
+      return 0; // a loop's, another if's or case's, one on only some paths, or arms that run on
+    in = own;
     bool again = false; // an earlier assignment in a branch already read: the later one wins there
     for (size_t k = 0; k < n && !again; k++)
       again = hg_sh__same_node(seen[k], b);
@@ -76,8 +129,8 @@ static size_t reaching(hg_sh *sh, const char *name, TSNode use, const hg_sh_assi
       return 0;
     seen[n] = b;
     out[n++] = a;
-    if (n == branches_of(in_if)) {
-      *if_stmt = in_if;
+    if (n == branches_of(sh, in)) {
+      *choice = in;
       return n; // each branch assigns it
     }
   }
@@ -106,27 +159,49 @@ static const char *condition_of(hg_sh *sh, TSNode n) {
   return hg_arena_strndup(sh->arena, sh->src + a, b - a);
 }
 
-// What selects the branch of `if_stmt` holding assignment `a`: the if's condition for its `then`,
-// an elif's own, `! c` for the else, or for an assignment before the if (no branch taken), of an
-// if with one condition; else the assignment's line.
-static const char *branch_condition(hg_sh *sh, const hg_sh_assign *a, const char *name, TSNode if_stmt) {
-  TSNode own_if = {0}, b = branch_of(a->node, &own_if);
+// The text of a case arm's patterns as written, with the case's word: `case "$MODE" in strict|hard)`
+// (up to the arm's `)`: tree-sitter-bash's nodes of a pattern need not cover it).
+static const char *arm_of(hg_sh *sh, TSNode case_stmt, TSNode item) {
+  TSNode subject = hg_node_field(case_stmt, "value");
+  uint32_t at = UINT32_MAX, end = 0;
+  for (uint32_t k = 0; k < ts_node_child_count(item) && !end; k++) {
+    TSNode c = ts_node_child(item, k);
+    const char *field = ts_node_field_name_for_child(item, k);
+    if (field && !strcmp(field, "value") && at == UINT32_MAX)
+      at = ts_node_start_byte(c);
+    else if (at != UINT32_MAX && !ts_node_is_named(c) && ts_node_end_byte(c) - ts_node_start_byte(c) == 1 &&
+             sh->src[ts_node_start_byte(c)] == ')')
+      end = ts_node_start_byte(c);
+  }
+  if (ts_node_is_null(subject) || !end)
+    return NULL;
+  return hg_arena_printf(sh->arena, "case %s in %.*s)", hg_sh__text(sh, subject), (int)(end - at), sh->src + at);
+}
+
+// What selects the branch of `choice` (an if or a case) holding assignment `a`: the if's condition
+// for its `then`, an elif's own, `! c` for the else, a case arm's patterns; for an assignment
+// before it (no branch taken), `! c` of an if with one condition; else the assignment's line.
+static const char *branch_condition(hg_sh *sh, const hg_sh_assign *a, const char *name, TSNode choice) {
+  TSNode own = {0}, b = branch_of(a->node, &own);
   const char *c = NULL;
-  if (!ts_node_is_null(b) && !hg_node_is(b, "else_clause")) {
+  bool taken = !ts_node_is_null(b) && hg_sh__same_node(own, choice);
+  if (taken && hg_node_is(b, "case_item")) {
+    c = arm_of(sh, choice, b);
+  } else if (taken && !hg_node_is(b, "else_clause")) {
     c = condition_of(sh, b);
-  } else {
+  } else if (hg_node_is(choice, "if_statement")) {
     bool elif = false;
-    for (uint32_t i = 0; i < ts_node_named_child_count(if_stmt); i++)
-      elif |= hg_node_is(ts_node_named_child(if_stmt, i), "elif_clause");
-    const char *first = elif ? NULL : condition_of(sh, if_stmt);
+    for (uint32_t i = 0; i < ts_node_named_child_count(choice); i++)
+      elif |= hg_node_is(ts_node_named_child(choice, i), "elif_clause");
+    const char *first = elif ? NULL : condition_of(sh, choice);
     c = first ? hg_arena_printf(sh->arena, "! %s", first) : NULL;
   }
   return c ? c : hg_arena_printf(sh->arena, "%s assigned at line %u", name, ts_node_start_point(a->node).row + 1);
 }
 
-// When `arg` is a variable alone that the script assigns in the branches of an if (or in one,
-// after an assignment on every path), appends one alternative of the words each branch gives it,
-// and says so.
+// When `arg` is a variable alone that the script assigns in the branches of an if or the arms of a
+// case (or in some, after an assignment on every path), appends one alternative of the words each
+// branch gives it (the words themselves when every other branch ends in exit), and says so.
 static bool branch_words(hg_sh *sh, TSNode arg, hg_value_vec *out) {
   if (hg_node_is(arg, "command_name"))
     return false; // the program word: its alternatives are alternatives.c's
@@ -135,23 +210,25 @@ static bool branch_words(hg_sh *sh, TSNode arg, hg_value_vec *out) {
   if (ref.n_deflt)
     return false; // ${H:-d}: the default is lookup's to read
   const hg_sh_assign *assigns[MAX_BRANCHES];
-  TSNode if_stmt = {0};
-  size_t n = name && !hg_sh__special(name) ? reaching(sh, name, arg, assigns, &if_stmt) : 0;
-  if (n < 2)
+  TSNode choice = {0};
+  size_t n = name && !hg_sh__special(name) ? reaching(sh, name, arg, assigns, &choice) : 0;
+  if (!n)
     return false;
   hg_value *arms = hg_arena_alloc(sh->arena, n * sizeof(hg_value));
   for (size_t k = 0; k < n; k++) {
     shval v = hg_sh__assigned(sh, assigns[k], arg);
-    v.conditional = false; // the branch is the alternative's
+    v.conditional = false; // the branch is the alternative's (the one branch not ending in exit: every path's)
     word w = {0};
     hg_value_vec words = {0};
-    hg_sh__put_value(sh, &v, ref.quoted, ref.all_items, ref.joined, &w, arg, &words);
-    hg_sh__finish(sh, &w, arg, &words);
+    hg_sh__put_value(sh, &v, ref.quoted, ref.all_items, ref.joined, &w, arg, n == 1 ? out : &words);
+    hg_sh__finish(sh, &w, arg, n == 1 ? out : &words);
     hg_buf_free(&w.text);
+    if (n == 1)
+      return true;
     uint32_t line = ts_node_start_point(assigns[k]->node).row + 1;
     arms[k] = hg_values_finish(
         sh->arena, (hg_value){.kind = HG_VAL_LIST, .text = hg_sh__text(sh, assigns[k]->node), .line = line}, &words);
-    arms[k].cond = branch_condition(sh, assigns[k], name, if_stmt);
+    arms[k].cond = branch_condition(sh, assigns[k], name, choice);
   }
   HG_VEC_PUSH(out, ((hg_value){.kind = HG_VAL_ALT,
                                .text = hg_sh__text(sh, arg),

@@ -54,8 +54,8 @@ static inline const char *hg_sh__text(hg_sh *sh, TSNode n) { return hg_node_text
 // assigns.c
 bool hg_sh__same_node(TSNode a, TSNode b);
 /** Does `n` run its statements on only some paths: a branch of an if (the if_statement itself for
- *  its `then` part, an elif_clause, an else_clause), or a case arm, a loop, `&&` / `||`? */
-typedef enum { SH_NOT_BRANCHING, SH_IF_BRANCH, SH_OTHER_BRANCH } hg_sh_branching;
+ *  its `then` part, an elif_clause, an else_clause), an arm of a case, or a loop, `&&` / `||`? */
+typedef enum { SH_NOT_BRANCHING, SH_IF_BRANCH, SH_CASE_ARM, SH_OTHER_BRANCH } hg_sh_branching;
 hg_sh_branching hg_sh__branching(TSNode n);
 /** Is the assignment made on only some of the paths that reach `use`? */
 bool hg_sh__conditional_for(TSNode assign, TSNode use);
