@@ -110,6 +110,9 @@ static void test_shell__words(void **state) {
       {"if x; then F=--rm; else echo no; exit 2; fi\ndocker run $F", "docker|run|--rm"},
       {"if x; then F=--rm; else false || exit 2; fi\ndocker run $F", "docker|run|--rm~"},
       {"case $m in a) F=--rm ;& *) F=--read-only ;; esac\ndocker run $F", "docker|run|--read-only~"},
+      // Inside a longer word, the word on each branch (a variable used twice takes one branch).
+      {"M=2g\nif x; then M=0; fi\ndocker run --memory=$M \"-m=${M}/$M\"",
+       "docker|run|(--memory=0 / --memory=2g)|(-m=0/0 / -m=2g/2g)"},
       // A default only when the script does not assign the variable.
       {"M=1g\ndocker run --memory ${M:-2g}", "docker|run|--memory|1g"},
       // Unknown: the environment, arguments, command output; unquoted ones may be several words.

@@ -199,29 +199,55 @@ static const char *branch_condition(hg_sh *sh, const hg_sh_assign *a, const char
   return c ? c : hg_arena_printf(sh->arena, "%s assigned at line %u", name, ts_node_start_point(a->node).row + 1);
 }
 
-// When `arg` is a variable alone that the script assigns in the branches of an if or the arms of a
-// case (or in some, after an assignment on every path), appends one alternative of the words each
-// branch gives it (the words themselves when every other branch ends in exit), and says so.
+// The first variable of `arg` (`$V`, `${V}`, `${A[@]}`, not one with a default: lookup's) that the
+// script assigns in branches reaching it: its name, those assignments (*n) and the if or case.
+// NULL when there is none.
+static const char *branching_variable(hg_sh *sh, TSNode arg, const hg_sh_assign **assigns, size_t *n, TSNode *choice) {
+  const char *found = NULL;
+  TSTreeCursor cur = ts_tree_cursor_new(arg);
+  for (bool more = true; more && !found;) {
+    TSNode c = ts_tree_cursor_current_node(&cur);
+    bool variable = hg_node_is(c, "simple_expansion") || hg_node_is(c, "expansion");
+    if (variable) {
+      hg_sh_ref ref;
+      const char *name = hg_sh__lone_variable(sh, c, &ref);
+      if (name && !ref.n_deflt && !hg_sh__special(name) && (*n = reaching(sh, name, c, assigns, choice)))
+        found = name;
+    }
+    // A command's output or arithmetic is not the word's text: its variables are not followed.
+    if (!variable && !hg_node_is(c, "command_substitution") && !hg_node_is(c, "process_substitution") &&
+        !hg_node_is(c, "arithmetic_expansion") && ts_tree_cursor_goto_first_child(&cur))
+      continue;
+    more = false;
+    do
+      more = ts_tree_cursor_goto_next_sibling(&cur);
+    while (!more && ts_tree_cursor_goto_parent(&cur));
+  }
+  ts_tree_cursor_delete(&cur);
+  return found;
+}
+
+// When a variable in `arg` (alone, or part of a longer word: `--memory=$M`) is one the script
+// assigns in the branches of an if or the arms of a case (or in some, after an assignment on every
+// path), appends one alternative of the words `arg` gives on each branch (the words themselves
+// when every other branch ends in exit), and says so.
 static bool branch_words(hg_sh *sh, TSNode arg, hg_value_vec *out) {
   if (hg_node_is(arg, "command_name"))
     return false; // the program word: its alternatives are alternatives.c's
-  hg_sh_ref ref;
-  const char *name = hg_sh__lone_variable(sh, arg, &ref);
-  if (ref.n_deflt)
-    return false; // ${H:-d}: the default is lookup's to read
   const hg_sh_assign *assigns[MAX_BRANCHES];
   TSNode choice = {0};
-  size_t n = name && !hg_sh__special(name) ? reaching(sh, name, arg, assigns, &choice) : 0;
-  if (!n)
+  size_t n = 0;
+  const char *name = branching_variable(sh, arg, assigns, &n, &choice);
+  if (!name)
     return false;
   hg_value *arms = hg_arena_alloc(sh->arena, n * sizeof(hg_value));
   for (size_t k = 0; k < n; k++) {
-    shval v = hg_sh__assigned(sh, assigns[k], arg);
-    v.conditional = false; // the branch is the alternative's (the one branch not ending in exit: every path's)
     word w = {0};
     hg_value_vec words = {0};
-    hg_sh__put_value(sh, &v, ref.quoted, ref.all_items, ref.joined, &w, arg, n == 1 ? out : &words);
+    sh->pin_name = name, sh->pin = assigns[k];
+    hg_sh__emit(sh, arg, false, &w, arg, n == 1 ? out : &words);
     hg_sh__finish(sh, &w, arg, n == 1 ? out : &words);
+    sh->pin_name = NULL, sh->pin = NULL;
     hg_buf_free(&w.text);
     if (n == 1)
       return true;

@@ -35,6 +35,10 @@ typedef struct {
   size_t n_assigns;
   int depth;  // of variables followed through other variables
   void *memo; // what each assignment gives, once worked out (words.c)
+  // While a word is read once per branch of an if or case (branches.c): the variable those
+  // branches assign, and the assignment this reading takes for it where the word names it.
+  const char *pin_name;
+  const hg_sh_assign *pin;
 } hg_sh;
 
 /** Collects the assignments of the script under `root`. */

@@ -85,13 +85,16 @@ void hg_sh__finish(hg_sh *sh, word *w, TSNode arg, hg_value_vec *out) {
 }
 
 // Text the shell splits into fields (an unquoted expansion): blanks end the word being built. Each
-// field is set on only some paths when the text is (`$HARDEN` assigned in one branch of an if).
+// field is set on only some paths when the text is (`$HARDEN` assigned in one branch of an if), and
+// comes from the line its text does (the assignment's).
 void hg_sh__put_split(hg_sh *sh, word *w, const char *s, TSNode arg, hg_value_vec *out) {
   bool conditional = w->conditional;
+  uint32_t line = w->line;
   for (const char *p = s; *p; p++) {
     if (*p == ' ' || *p == '\t' || *p == '\n') {
       hg_sh__finish(sh, w, arg, out);
       w->conditional = conditional;
+      w->line = line;
     } else {
       hg_sh__put(w, p, 1);
     }

@@ -118,10 +118,19 @@ bool hg_sh__special(const char *name) {
 
 // The value of variable `name` at `use`: its last assignment before the use in the same function
 // or at the top level; for a use inside a function, which runs when called, the last top-level
-// assignment anywhere when there is none before it.
+// assignment anywhere when there is none before it. In a word read once per branch, the pinned
+// variable is that branch's assignment.
 shval hg_sh__lookup(hg_sh *sh, const char *name, TSNode use) {
   if (hg_sh__special(name))
     return (shval){.kind = VAL_UNKNOWN, .origin = hg_arena_printf(sh->arena, "an argument of the script or function")};
+  if (sh->pin_name && !sh->depth && !strcmp(name, sh->pin_name)) {
+    // The word read once per branch: this branch's assignment, the branch the alternative's.
+    sh->depth++;
+    shval v = hg_sh__assigned(sh, sh->pin, use);
+    sh->depth--;
+    v.conditional = false;
+    return v;
+  }
   if (sh->depth >= MAX_VAR_DEPTH)
     return (shval){
         .kind = VAL_UNKNOWN,
