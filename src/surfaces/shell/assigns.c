@@ -56,6 +56,19 @@ void hg_sh_init(hg_sh *self, const char *src, hg_arena *arena, TSNode root) {
   }
 }
 
+size_t hg_sh__assigns_before(const hg_sh *sh, uint32_t at) {
+  // The assignments are in file order (a pre-order walk): the first starting at `at` or later.
+  size_t lo = 0, hi = sh->n_assigns;
+  while (lo < hi) {
+    size_t mid = lo + (hi - lo) / 2;
+    if (ts_node_start_byte(sh->assigns[mid].node) < at)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  return lo;
+}
+
 hg_sh_branching hg_sh__branching(TSNode n) {
   static const char *const ifs[] = {"if_statement", "elif_clause", "else_clause"};
   static const char *const others[] = {"while_statement", "for_statement", "c_style_for_statement", "list"};

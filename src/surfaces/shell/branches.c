@@ -99,7 +99,7 @@ static size_t reaching(hg_sh *sh, const char *name, TSNode use, const hg_sh_assi
   uint32_t at = ts_node_start_byte(use);
   TSNode seen[MAX_BRANCHES];
   size_t n = 0;
-  for (size_t i = sh->n_assigns; i-- > 0;) {
+  for (size_t i = hg_sh__assigns_before(sh, at); i-- > 0;) {
     const hg_sh_assign *a = &sh->assigns[i];
     if (ts_node_end_byte(a->node) > at || strcmp(a->name, name))
       continue;

@@ -53,6 +53,9 @@ static inline const char *hg_sh__text(hg_sh *sh, TSNode n) { return hg_node_text
 
 // assigns.c
 bool hg_sh__same_node(TSNode a, TSNode b);
+/** How many of the script's assignments start before byte `at` (those a use there may see, and
+ *  those that hold it): a search from the use back starts there, not at the script's end. */
+size_t hg_sh__assigns_before(const hg_sh *sh, uint32_t at);
 /** Does `n` run its statements on only some paths: a branch of an if (the if_statement itself for
  *  its `then` part, an elif_clause, an else_clause), an arm of a case, or a loop, `&&` / `||`? */
 typedef enum { SH_NOT_BRANCHING, SH_IF_BRANCH, SH_CASE_ARM, SH_OTHER_BRANCH } hg_sh_branching;

@@ -138,7 +138,7 @@ shval hg_sh__lookup(hg_sh *sh, const char *name, TSNode use) {
   TSNode func = hg_sh_function_of(use);
   uint32_t at = ts_node_start_byte(use);
   const hg_sh_assign *found = NULL;
-  for (size_t i = sh->n_assigns; i-- > 0 && !found;) {
+  for (size_t i = hg_sh__assigns_before(sh, at); i-- > 0 && !found;) {
     const hg_sh_assign *a = &sh->assigns[i];
     // An assignment reaches uses after it, not those inside it (`A=($A x)` reads the old A).
     if (ts_node_end_byte(a->node) > at || strcmp(a->name, name))
