@@ -109,6 +109,8 @@ static void test_shell__words(void **state) {
       {"case $m in a) F=--rm ;; *) exit 1 ;; esac\ndocker run $F", "docker|run|--rm"},
       {"if x; then F=--rm; else echo no; exit 2; fi\ndocker run $F", "docker|run|--rm"},
       {"if x; then F=--rm; else false || exit 2; fi\ndocker run $F", "docker|run|--rm~"},
+      {"f() {\n if x; then F=--rm; else return 1; fi\n docker run $F\n}", "docker|run|--rm"},
+      {"if x; then F=--rm; else return 1; fi\ndocker run $F", "docker|run|--rm~"},
       {"case $m in a) F=--rm ;& *) F=--read-only ;; esac\ndocker run $F", "docker|run|--read-only~"},
       // Inside a longer word, the word on each branch (a variable used twice takes one branch).
       {"M=2g\nif x; then M=0; fi\ndocker run --memory=$M \"-m=${M}/$M\"",

@@ -48,8 +48,10 @@ static bool falls_through(hg_sh *sh, TSNode case_stmt) {
   return false;
 }
 
-// Does the branch end in `exit` (its last statement the command `exit ...`)? Then no path through
-// it reaches what follows the if or case.
+// Does the branch end in `exit`, or in a function `return` (its last statement that command)? Then
+// no path through it reaches what follows the if or case (in that function: a use elsewhere is not
+// in the same scope, which reaching() requires). A top-level `return` of a script run, not sourced,
+// fails and goes on.
 static bool leaves(hg_sh *sh, TSNode branch) {
   TSNode last = {0};
   bool body = hg_node_is(branch, "else_clause"); // else its statements start after `then` or `)`
@@ -66,7 +68,8 @@ static bool leaves(hg_sh *sh, TSNode branch) {
       last = c;
   }
   TSNode name = hg_node_is(last, "command") ? hg_node_field(last, "name") : (TSNode){0};
-  return !ts_node_is_null(name) && hg_node_text_eq(name, sh->src, "exit", 4);
+  return !ts_node_is_null(name) && (hg_node_text_eq(name, sh->src, "exit", 4) ||
+                                    (hg_node_text_eq(name, sh->src, "return", 6) && !ts_node_is_null(hg_sh_function_of(branch))));
 }
 
 // How many branches of an if or a case may reach what follows it when one of them is always taken
