@@ -4,14 +4,17 @@
 ;; name assigned from one, which the reader follows). `create_host_config(...)` alone creates
 ;; nothing: it is read where it reaches host_config=. A method the project defines itself (its own
 ;; wrapper class's create_container, self.create_container inside it) is not docker-py's.
-;; host_config given as a mapping (`host_config={"CapDrop": ["ALL"], ...}`, inline or through a
-;; name): the Engine API's HostConfig as docker-py sends it, judged in the docker-py-host-config
-;; dialect. It comes first: of several patterns matching one call, the first is taken.
+;; host_config given as a mapping (`host_config={"CapDrop": ["ALL"], ...}`, `dict(...)`, inline or
+;; through a name: #mapping?): the Engine API's HostConfig as docker-py sends it, judged in the
+;; docker-py-host-config dialect. It comes first: of several patterns matching one call, the first
+;; is taken.
 ((call
    function: (attribute attribute: (identifier) @_verb) @_callee
-   arguments: (argument_list) @body) @site
+   arguments: (argument_list
+     (keyword_argument name: (identifier) @_host_config value: (_) @_mapping)) @body) @site
  (#eq? @_verb "create_container")
- (#match? @body "host_config\\s*=\\s*[{(]")
+ (#eq? @_host_config "host_config")
+ (#mapping? @_mapping)
  (#not-defined-in-project? @_callee)
  (#set! hardguard.reads "body")
  (#set! hardguard.body-keyword "host_config")
@@ -85,9 +88,11 @@
 ((call
    function: [(identifier) (attribute)] @_forward
    arguments: (argument_list
-     . (comment)* . (attribute attribute: (identifier) @_verb) @_callee) @body) @site
+     . (comment)* . (attribute attribute: (identifier) @_verb) @_callee
+     (keyword_argument name: (identifier) @_host_config value: (_) @_mapping)) @body) @site
  (#eq? @_verb "create_container")
- (#match? @body "host_config\\s*=\\s*[{(]")
+ (#eq? @_host_config "host_config")
+ (#mapping? @_mapping)
  (#policy-calls? @_forward "forwarding_calls")
  (#imports? "docker")
  (#not-defined-in-project? @_callee)

@@ -22,6 +22,7 @@ typedef enum {
   OP_VALUE_CONTAINS,
   OP_DEFINED,
   OP_NOT_DEFINED,
+  OP_MAPPING,
 } op_kind;
 
 typedef struct {
@@ -78,6 +79,7 @@ static const struct {
     {"value-contains?", OP_VALUE_CONTAINS, 1},
     {"defined-in-project?", OP_DEFINED, 0},
     {"not-defined-in-project?", OP_NOT_DEFINED, 0},
+    {"mapping?", OP_MAPPING, 0},
     {"policy-calls?", OP_RESOLVES_TO, 1},
 };
 
@@ -166,7 +168,7 @@ static int compile_one(hg_predicates *self, const hg_shapes *q, uint32_t pattern
                         "unknown predicate #%s (known: #eq? #not-eq? #any-of? #contains? #match? "
                         "#not-match? #resolves-to? #resolves-to-suffix? #file-contains? #imports? "
                         "#not-imports? #sdk? #value-contains? #defined-in-project? #not-defined-in-project? "
-                        "#policy-calls? #set!)",
+                        "#mapping? #policy-calls? #set!)",
                         name);
   if (OPS[k].op == OP_FILE_CONTAINS || OPS[k].op == OP_IMPORTS || OPS[k].op == OP_NOT_IMPORTS) {
     // No capture: the file holds one of the strings (a site whose code may come from elsewhere in
@@ -477,6 +479,9 @@ static bool eval_one(const predicate *p, const TSQueryMatch *m, hg_predctx *ctx)
     bool defined = ctx->names && ctx->names->defined && ctx->names->defined(ctx->model, node);
     return p->op == OP_DEFINED ? defined : !defined;
   }
+  case OP_MAPPING:
+    // The capture's value, names followed, is a mapping (each of several, when it is one of them).
+    return ctx->names && ctx->names->mapping && ctx->names->mapping(ctx->model, node);
   case OP_FILE_CONTAINS:
   case OP_IMPORTS:
   case OP_NOT_IMPORTS: break; // decided above

@@ -39,7 +39,7 @@ void hg_predicates_literals(const hg_predicates *self,
                             void (*fn)(void *ctx, unsigned group, const char *lit, bool whole), void *ctx);
 
 /** What a surface knows of a file's names and values, for the predicates that ask it: #imports?,
- *  #resolves-to?, #sdk?, #value-contains? and #defined-in-project?. The rules engine does not read
+ *  #resolves-to?, #sdk?, #value-contains?, #defined-in-project? and #mapping?. The rules engine does not read
  *  a language's names itself; the surface answers through these (as tree-sitter leaves predicates
  *  to its caller). A surface without names (shell, make) gives none: then nothing is imported,
  *  nothing qualifies, no value is known and nothing is defined in the project. */
@@ -62,6 +62,9 @@ typedef struct {
   const char *(*string_value)(void *model, TSNode node);
   /** Is the definition of the callee `node` in the project? NULL when the surface has none. */
   bool (*defined)(void *model, TSNode node);
+  /** Does `node` hold a mapping literal (followed through names; each of several, when it is one
+   *  of them)? NULL when the surface has none. */
+  bool (*mapping)(void *model, TSNode node);
 } hg_names;
 
 typedef struct {

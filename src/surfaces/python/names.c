@@ -68,10 +68,40 @@ static bool defined(void *model, TSNode node) {
   return m->resolver && hg_summary_defined(m->resolver, node);
 }
 
+// A value that is a mapping: a dict (not the resolver's "set on only some paths" form, a dict of
+// conditional spreads of what each path assigned), or one of several such.
+static bool holds_mapping(const hg_value *v) {
+  if (v->kind == HG_VAL_ALT) {
+    for (size_t i = 0; i < v->n_items; i++)
+      if (!holds_mapping(&v->items[i]))
+        return false;
+    return v->n_items > 0;
+  }
+  if (v->kind != HG_VAL_DICT)
+    return false;
+  for (size_t i = 0; i < v->n_items; i++)
+    if (v->items[i].splat && v->items[i].conditional)
+      return false;
+  return true;
+}
+
+static bool mapping(void *model, TSNode node) {
+  const hg_python_model *m = model;
+  while (hg_node_is(node, "parenthesized_expression") && ts_node_named_child_count(node) == 1)
+    node = ts_node_named_child(node, 0);
+  if (hg_node_is(node, "dictionary"))
+    return true; // a dict display, whatever it spreads
+  if (!m->resolver)
+    return false;
+  hg_value v = hg_resolve_value(m->resolver, node);
+  return holds_mapping(&v);
+}
+
 const hg_names hg_python_names = {
     .qualify = qualify,
     .may_end_in = may_end_in,
     .ends_elsewhere = ends_elsewhere,
     .imports = hg_python_imports,
     .string_value = string_value,
-    .defined = defined};
+    .defined = defined,
+    .mapping = mapping};
