@@ -69,7 +69,7 @@ void hg_explain_unlimited(hg_buf *msg, const hg_judge *j, const hg_policy *polic
                                                                                       : " ";
     bool quote = (site->reads == HG_READS_KWARGS || site->reads == HG_READS_BODY) && v->kind == HG_VAL_STR;
     size_t n = strlen(j->src_name[r]);
-    if (!strncmp(v->text, j->src_name[r], n) && v->text[n] == '=' && !strcmp(sep, " ")) {
+    if (v->text && !strncmp(v->text, j->src_name[r], n) && v->text[n] == '=' && !strcmp(sep, " ")) {
       // a command line's `--cpus=0`: the word is the flag and its value
       hg_buf_printf(msg, "; `%s` (line %u) means no limit to Docker", v->text, v->line);
       continue;

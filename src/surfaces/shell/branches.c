@@ -73,8 +73,8 @@ static bool leaves(hg_sh *sh, TSNode branch) {
 }
 
 // How many branches of an if or a case may reach what follows it when one of them is always taken
-// (an if's then, each elif and its else; a case's arms, one of them `*)`), those ending in `exit`
-// left out; 0 when some path takes none.
+// (an if's then, each elif and its else; a case's arms, one of them `*)`), those that leave
+// (`exit`, a function's `return`) left out; 0 when some path takes none.
 static size_t branches_of(hg_sh *sh, TSNode choice) {
   size_t n = hg_node_is(choice, "if_statement") && !leaves(sh, choice);
   bool otherwise = false;
@@ -118,7 +118,7 @@ static size_t reaching(hg_sh *sh, const char *name, TSNode use, const hg_sh_assi
     }
     TSNode own = {0}, b = branch_of(a->node, &own);
     if (!ts_node_is_null(b) && leaves(sh, b))
-      continue; // a branch ending in exit: this assignment never reaches the use
+      continue; // a branch that leaves (exit, return): this assignment never reaches the use
     if (ts_node_is_null(b) || (n && !hg_sh__same_node(own, in)) || hg_sh__conditional_for(own, use) ||
         (!n && hg_node_is(own, "case_statement") && falls_through(sh, own)))
       return 0; // a loop's, another if's or case's, one on only some paths, or arms that run on
@@ -233,7 +233,7 @@ static const char *branching_variable(hg_sh *sh, TSNode arg, const hg_sh_assign 
 // When a variable in `arg` (alone, or part of a longer word: `--memory=$M`) is one the script
 // assigns in the branches of an if or the arms of a case (or in some, after an assignment on every
 // path), appends one alternative of the words `arg` gives on each branch (the words themselves
-// when every other branch ends in exit), and says so.
+// when every other branch leaves: exit, return), and says so.
 static bool branch_words(hg_sh *sh, TSNode arg, hg_value_vec *out) {
   if (hg_node_is(arg, "command_name"))
     return false; // the program word: its alternatives are alternatives.c's
