@@ -15,11 +15,92 @@ enum { MAX_DEPTH = 8 };
 
 static const char *text_of(const hg_makefile *m, TSNode n) { return hg_node_text(n, m->data, m->arena); }
 
+// `cond` (a make conditional's directive: `ifdef X`, `ifeq (a,b)`) negated as make would write it.
+static const char *negated(hg_makefile *m, const char *cond) {
+  static const char *const swap[][2] = {{"ifdef", "ifndef"}, {"ifndef", "ifdef"}, {"ifeq", "ifneq"}, {"ifneq", "ifeq"}};
+  for (size_t i = 0; i < HG_ARRAY_LEN(swap); i++) {
+    size_t n = strlen(swap[i][0]);
+    if (!strncmp(cond, swap[i][0], n) && (cond[n] == ' ' || cond[n] == '\t' || cond[n] == '('))
+      return hg_arena_printf(m->arena, "%s%s", swap[i][1], cond + n);
+  }
+  return hg_arena_printf(m->arena, "not %s", cond);
+}
+
+// A directive's text, trimmed.
+static const char *directive(hg_makefile *m, TSNode n) {
+  uint32_t a = ts_node_start_byte(n), b = ts_node_end_byte(n);
+  while (b > a && (m->data[b - 1] == ' ' || m->data[b - 1] == '\t' || m->data[b - 1] == '\n'))
+    b--;
+  return hg_arena_strndup(m->arena, m->data + a, b - a);
+}
+
+// Appends condition `d` (a directive node) to k.
+static void add_condition(hg_makefile *m, hg_make_conditional *k, TSNode d) {
+  if (k->n_conds == HG_MAKE_MAX_CONDS || ts_node_is_null(d)) {
+    k->too_many = true;
+    return;
+  }
+  k->conds[k->n_conds] = directive(m, d);
+  k->nots[k->n_conds] = negated(m, k->conds[k->n_conds]);
+  k->n_conds++;
+}
+
+// The index in m->ifs of conditional node `c` of the file being read, added when first met: its
+// directive's condition, then each `else if...`'s in order.
+static uint32_t conditional(hg_makefile *m, TSNode c) {
+  for (size_t i = 0; i < m->ifs.len; i++)
+    if (m->ifs.items[i].data == m->data && m->ifs.items[i].at == ts_node_start_byte(c))
+      return (uint32_t)i;
+  hg_make_conditional k = {.data = m->data, .at = ts_node_start_byte(c)};
+  add_condition(m, &k, hg_node_field(c, "condition"));
+  for (uint32_t i = 0, n = ts_node_named_child_count(c); i < n; i++)
+    if (hg_node_is(ts_node_named_child(c, i), "elsif_directive"))
+      add_condition(m, &k, hg_node_field(ts_node_named_child(c, i), "condition"));
+  HG_VEC_PUSH(&m->ifs, k);
+  return (uint32_t)(m->ifs.len - 1);
+}
+
+// The make conditionals assignment `n` stands in, outermost first, and the arm of each: 0 for the
+// directive's own lines, i for the i-th `else if...`, the number of conditions for the `else`.
+static void place(hg_makefile *m, TSNode n, hg_make_assignment *a) {
+  uint32_t under[HG_MAKE_MAX_NEST];
+  uint8_t arm[HG_MAKE_MAX_NEST];
+  unsigned k = 0;
+  TSNode child = n;
+  for (TSNode p = ts_node_parent(n); !ts_node_is_null(p); child = p, p = ts_node_parent(p)) {
+    if (!hg_node_is(p, "conditional"))
+      continue;
+    if (k == HG_MAKE_MAX_NEST) {
+      a->too_deep = true;
+      return;
+    }
+    uint32_t c = conditional(m, p);
+    const hg_make_conditional *info = &m->ifs.items[c];
+    unsigned which = 0;
+    if (hg_node_is(child, "else_directive")) {
+      which = info->n_conds;
+    } else if (hg_node_is(child, "elsif_directive")) {
+      for (TSNode s = ts_node_prev_named_sibling(child); !ts_node_is_null(s); s = ts_node_prev_named_sibling(s))
+        which += hg_node_is(s, "elsif_directive");
+      which++;
+    }
+    if (info->too_many)
+      a->too_deep = true;
+    under[k] = c;
+    arm[k++] = (uint8_t)which;
+  }
+  for (unsigned i = 0; i < k; i++)
+    a->under[i] = under[k - 1 - i], a->arm[i] = arm[k - 1 - i];
+  a->n_under = (uint8_t)k;
+}
+
 void hg_make_collect(hg_makefile *m, TSNode root, uint32_t lo, uint32_t hi) {
   TSTreeCursor cur = ts_tree_cursor_new(root);
   for (;;) {
     TSNode n = ts_tree_cursor_current_node(&cur);
-    bool descend = !hg_node_is(n, "recipe") && ts_node_end_byte(n) > lo && ts_node_start_byte(n) < hi;
+    // A recipe's lines are the shell's; tree-sitter-make also puts in a recipe the conditionals that
+    // follow it, whose assignments are the Makefile's (`ifdef X` / `M := 1g` / `endif` after a rule).
+    bool descend = !hg_node_is(n, "recipe_line") && ts_node_end_byte(n) > lo && ts_node_start_byte(n) < hi;
     if (descend && hg_node_is(n, "variable_assignment")) {
       descend = false;
       if (ts_node_start_byte(n) < lo)
@@ -35,6 +116,7 @@ void hg_make_collect(hg_makefile *m, TSNode root, uint32_t lo, uint32_t hi) {
         if (!ts_node_is_named(c) && strchr(":+?!=", m->data[ts_node_start_byte(c)]))
           a.op = text_of(m, c);
       }
+      place(m, n, &a);
       HG_VEC_PUSH(&m->vars, a);
     }
   next:
@@ -50,6 +132,7 @@ void hg_make_collect(hg_makefile *m, TSNode root, uint32_t lo, uint32_t hi) {
 
 void hg_make_free(hg_makefile *m) {
   free(m->vars.items);
+  free(m->ifs.items);
   free(m->unknown.items);
   free(m->why.items);
 }
@@ -59,6 +142,43 @@ static void expand(hg_makefile *m, const char *t, size_t n, hg_buf *out, int dep
 static void unknown_variable(hg_makefile *m, const char *name, int depth, hg_buf *out);
 static void environment_variable(hg_makefile *m, const char *name, hg_buf *out);
 static int fork_arm(hg_makefile *m, const char *cond0, const char *cond1);
+
+// The arm of conditional c this reading takes: each condition in turn is a fork (taken alike
+// wherever the reading meets c again); -1 past the forks a reading takes, or for a conditional
+// hardguard does not read in full.
+static int taken(hg_makefile *m, hg_make_conditional *c) {
+  if (c->seen && c->seen == m->reading)
+    return c->taken;
+  c->seen = m->reading;
+  c->taken = c->too_many ? -1 : (int)c->n_conds;
+  for (unsigned i = 0; i < c->n_conds && !c->too_many; i++) {
+    int f = fork_arm(m, c->conds[i], c->nots[i]);
+    if (f != 1) {
+      c->taken = f < 0 ? -1 : (int)i;
+      break;
+    }
+  }
+  return c->taken;
+}
+
+// Is v an assignment of variable `name` that this reading makes (in the arms of the conditionals
+// it stands in that the reading takes)? One that cannot be told sets *unsure.
+static bool made(hg_makefile *m, const hg_make_assignment *v, const char *name, bool *unsure) {
+  if (strcmp(v->name, name))
+    return false;
+  if (v->too_deep) {
+    *unsure = true;
+    return false;
+  }
+  for (unsigned l = 0; l < v->n_under; l++) {
+    int t = taken(m, &m->ifs.items[v->under[l]]);
+    if (t < 0)
+      *unsure = true;
+    if (t != v->arm[l])
+      return false;
+  }
+  return true;
+}
 
 // The value make gives variable `name` when the recipe runs (the whole Makefile has been read),
 // appended to `out`: the last `=`/`:=` assignment, with `+=` appended after it and `?=` only when
@@ -71,17 +191,27 @@ static bool value_of(hg_makefile *m, const char *name, hg_buf *out, int depth) {
   const hg_make_assignment *v = m->vars.items;
   size_t n = m->vars.len;
   ssize_t base = -1;
-  bool appended = false;
+  bool appended = false, unsure = false;
   for (size_t i = 0; i < n; i++)
-    if (!strcmp(v[i].name, name) && strcmp(v[i].op, "+=") && strcmp(v[i].op, "?="))
+    if (made(m, &v[i], name, &unsure) && strcmp(v[i].op, "+=") && strcmp(v[i].op, "?="))
       base = (ssize_t)i;
   if (base < 0)
     for (size_t i = 0; i < n && base < 0; i++)
-      if (!strcmp(v[i].name, name) && !strcmp(v[i].op, "?="))
+      if (made(m, &v[i], name, &unsure) && !strcmp(v[i].op, "?="))
         base = (ssize_t)i;
   for (size_t i = base < 0 ? 0 : (size_t)base + 1; i < n && !appended; i++)
-    appended = !strcmp(v[i].name, name) && !strcmp(v[i].op, "+=");
-  if ((base < 0 && !appended) || (base >= 0 && !strcmp(v[base].op, "!="))) // unset, or a shell command's output
+    appended = made(m, &v[i], name, &unsure) && !strcmp(v[i].op, "+=");
+  if (unsure) { // a conditional past the forks a reading takes: which assignments count is not known
+    m->unset = HG_MAKE_UNSURE;
+    return false;
+  }
+  if (base < 0 && !appended) { // unset (where its assignments stand in arms this reading does not take)
+    for (size_t i = 0; i < n && !m->unset; i++)
+      if (!strcmp(v[i].name, name))
+        m->unset = HG_MAKE_NOT_HERE;
+    return false;
+  }
+  if (base >= 0 && !strcmp(v[base].op, "!=")) // a shell command's output
     return false;
   bool any = base >= 0;
   if (any && !strcmp(v[base].op, "?=") &&
@@ -93,7 +223,7 @@ static bool value_of(hg_makefile *m, const char *name, hg_buf *out, int depth) {
     expand(m, v[base].value, v[base].len, out, depth + 1);
   }
   for (size_t i = base < 0 ? 0 : (size_t)base + 1; i < n && !m->cut; i++)
-    if (!strcmp(v[i].name, name) && !strcmp(v[i].op, "+=")) {
+    if (made(m, &v[i], name, &unsure) && !strcmp(v[i].op, "+=")) {
       if (any)
         hg_buf_putc(out, ' ');
       expand(m, v[i].value, v[i].len, out, depth + 1);
@@ -129,6 +259,8 @@ static bool listed(const hg_makefile *m, const char *name) {
 // `$(name)` that make's value does not give: left as `${name}`, for the shell reading to report.
 static void unknown_variable(hg_makefile *m, const char *name, int depth, hg_buf *out) {
   hg_buf_printf(out, "${%s}", name);
+  int unset = m->unset;
+  m->unset = 0;
   if (listed(m, name))
     return;
   bool assigned = false;
@@ -136,6 +268,10 @@ static void unknown_variable(hg_makefile *m, const char *name, int depth, hg_buf
     assigned = !strcmp(m->vars.items[k].name, name);
   const char *why =
       m->cut ? "$(%s) is too large to expand (budget)"
+      : unset == HG_MAKE_UNSURE
+          ? "$(%s) is set under make conditionals past the forks hardguard reads a line through (budget)"
+      : unset == HG_MAKE_NOT_HERE ? "$(%s) is set only in arms of make conditionals this path does not take (the "
+                                    "environment or the make command line may give it)"
       : depth > MAX_DEPTH ? "$(%s) refers to itself or to variables nested too deep"
       : assigned           ? "$(%s) is computed by make (a function or a shell command)"
                            : "$(%s) is not defined in this Makefile (it comes from the environment or the make "

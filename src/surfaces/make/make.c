@@ -157,6 +157,7 @@ static void read_line(hg_extractor *self, const hg_ruleset *rules, const hg_sour
   for (unsigned r = 0; r < n; r++) {
     m->pick = r;
     m->forks = 0;
+    m->reading++;
     hg_embed e = recipe(m, a, b);
     unsigned k = m->forks < HG_MAKE_MAX_FORKS ? m->forks : HG_MAKE_MAX_FORKS;
     if ((1u << k) > n)
@@ -191,8 +192,11 @@ static void read_line(hg_extractor *self, const hg_ruleset *rules, const hg_sour
           }
       hg_site site = *s;
       if (differ && s->flags.kind == HG_VAL_LIST) {
-        hg_value alt = {.kind = HG_VAL_ALT, .splat = true, .text = "the arms of $(if ...) and ?=",
-                        .line = s->flags.line, .n_items = arms.len};
+        hg_value alt = {.kind = HG_VAL_ALT,
+                        .splat = true,
+                        .text = "the arms of $(if ...), ?= and make conditionals",
+                        .line = s->flags.line,
+                        .n_items = arms.len};
         alt.items = hg_arena_alloc(arena, arms.len * sizeof(hg_value));
         memcpy(alt.items, arms.items, arms.len * sizeof(hg_value));
         site.flags = (hg_value){.kind = HG_VAL_LIST, .line = s->flags.line, .n_items = 1};

@@ -41,7 +41,8 @@ static bool falls_through(hg_sh *sh, TSNode case_stmt) {
     for (uint32_t k = 0; hg_node_is(item, "case_item") && k < ts_node_child_count(item); k++) {
       TSNode c = ts_node_child(item, k);
       uint32_t a = ts_node_start_byte(c), n = ts_node_end_byte(c) - a;
-      if (!ts_node_is_named(c) && ((n == 2 && !memcmp(sh->src + a, ";&", 2)) || (n == 3 && !memcmp(sh->src + a, ";;&", 3))))
+      if (!ts_node_is_named(c) &&
+          ((n == 2 && !memcmp(sh->src + a, ";&", 2)) || (n == 3 && !memcmp(sh->src + a, ";;&", 3))))
         return true;
     }
   }
@@ -68,8 +69,10 @@ static bool leaves(hg_sh *sh, TSNode branch) {
       last = c;
   }
   TSNode name = hg_node_is(last, "command") ? hg_node_field(last, "name") : (TSNode){0};
-  return !ts_node_is_null(name) && (hg_node_text_eq(name, sh->src, "exit", 4) ||
-                                    (hg_node_text_eq(name, sh->src, "return", 6) && !ts_node_is_null(hg_sh_function_of(branch))));
+  if (ts_node_is_null(name))
+    return false;
+  return hg_node_text_eq(name, sh->src, "exit", 4) ||
+         (hg_node_text_eq(name, sh->src, "return", 6) && !ts_node_is_null(hg_sh_function_of(branch)));
 }
 
 // How many branches of an if or a case may reach what follows it when one of them is always taken
