@@ -45,24 +45,36 @@ static void add_condition(hg_makefile *m, hg_make_conditional *k, TSNode d) {
   k->n_conds++;
 }
 
-// The index in m->ifs of conditional node `c` of the file being read, added when first met: its
-// directive's condition, then each `else if...`'s in order.
-static uint32_t conditional(hg_makefile *m, TSNode c) {
-  for (size_t i = 0; i < m->ifs.len; i++)
-    if (m->ifs.items[i].data == m->data && m->ifs.items[i].at == ts_node_start_byte(c))
-      return (uint32_t)i;
-  hg_make_conditional k = {.data = m->data, .at = ts_node_start_byte(c)};
+// Adds conditional node `c` to m->ifs: its directive's condition, then each `else if...`'s in
+// order. hg_make_collect adds them as its walk meets them, so that one walk's are in file order.
+static void add_conditional(hg_makefile *m, TSNode c) {
+  hg_make_conditional k = {.at = ts_node_start_byte(c)};
   add_condition(m, &k, hg_node_field(c, "condition"));
   for (uint32_t i = 0, n = ts_node_named_child_count(c); i < n; i++)
     if (hg_node_is(ts_node_named_child(c, i), "elsif_directive"))
       add_condition(m, &k, hg_node_field(ts_node_named_child(c, i), "condition"));
   HG_VEC_PUSH(&m->ifs, k);
-  return (uint32_t)(m->ifs.len - 1);
+}
+
+// The index in m->ifs of conditional node `c`, which the walk under way added (from index `first`,
+// in file order: a binary search).
+static uint32_t conditional(const hg_makefile *m, size_t first, TSNode c) {
+  size_t lo = first, hi = m->ifs.len;
+  uint32_t at = ts_node_start_byte(c);
+  while (lo < hi) {
+    size_t mid = lo + (hi - lo) / 2;
+    if (m->ifs.items[mid].at < at)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  // The walk added every conditional holding an assignment it reads; UINT32_MAX should it not have.
+  return lo < m->ifs.len && m->ifs.items[lo].at == at ? (uint32_t)lo : UINT32_MAX;
 }
 
 // The make conditionals assignment `n` stands in, outermost first, and the arm of each: 0 for the
 // directive's own lines, i for the i-th `else if...`, the number of conditions for the `else`.
-static void place(hg_makefile *m, TSNode n, hg_make_assignment *a) {
+static void place(hg_makefile *m, size_t first, TSNode n, hg_make_assignment *a) {
   uint32_t under[HG_MAKE_MAX_NEST];
   uint8_t arm[HG_MAKE_MAX_NEST];
   unsigned k = 0;
@@ -74,7 +86,11 @@ static void place(hg_makefile *m, TSNode n, hg_make_assignment *a) {
       a->too_deep = true;
       return;
     }
-    uint32_t c = conditional(m, p);
+    uint32_t c = conditional(m, first, p);
+    if (c == UINT32_MAX) {
+      a->too_deep = true;
+      return;
+    }
     const hg_make_conditional *info = &m->ifs.items[c];
     unsigned which = 0;
     if (hg_node_is(child, "else_directive")) {
@@ -96,11 +112,14 @@ static void place(hg_makefile *m, TSNode n, hg_make_assignment *a) {
 
 void hg_make_collect(hg_makefile *m, TSNode root, uint32_t lo, uint32_t hi) {
   TSTreeCursor cur = ts_tree_cursor_new(root);
+  size_t first = m->ifs.len; // this walk's conditionals start here
   for (;;) {
     TSNode n = ts_tree_cursor_current_node(&cur);
     // A recipe's lines are the shell's; tree-sitter-make also puts in a recipe the conditionals that
     // follow it, whose assignments are the Makefile's (`ifdef X` / `M := 1g` / `endif` after a rule).
     bool descend = !hg_node_is(n, "recipe_line") && ts_node_end_byte(n) > lo && ts_node_start_byte(n) < hi;
+    if (descend && hg_node_is(n, "conditional"))
+      add_conditional(m, n);
     if (descend && hg_node_is(n, "variable_assignment")) {
       descend = false;
       if (ts_node_start_byte(n) < lo)
@@ -116,7 +135,7 @@ void hg_make_collect(hg_makefile *m, TSNode root, uint32_t lo, uint32_t hi) {
         if (!ts_node_is_named(c) && strchr(":+?!=", m->data[ts_node_start_byte(c)]))
           a.op = text_of(m, c);
       }
-      place(m, n, &a);
+      place(m, first, n, &a);
       HG_VEC_PUSH(&m->vars, a);
     }
   next:

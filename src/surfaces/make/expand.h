@@ -31,8 +31,7 @@
  *  assignment stands in. Make decides it while reading the Makefile; hardguard does not evaluate
  *  its conditions: each is a fork (expand.h), taken alike by every variable in one reading. */
 typedef struct {
-  const char *data; // the file's bytes and the conditional's start: which one it is
-  uint32_t at;
+  uint32_t at; // where it starts in its file (one walk adds its conditionals in this order)
   const char *conds[HG_MAKE_MAX_CONDS]; // the directive and each `else if...`'s, as written ...
   const char *nots[HG_MAKE_MAX_CONDS];  // ... and negated (ifdef <-> ifndef, ifeq <-> ifneq)
   unsigned n_conds;
