@@ -72,8 +72,22 @@ typedef struct {
   enum { HG_MAKE_UNSURE = 1, HG_MAKE_NOT_HERE } unset;
 } hg_makefile;
 
-/** Appends the variable assignments of the tree under `root` (recipes are not entered) that
- *  start in bytes [lo, hi) to `vars`. */
+// forks.c
+/** The arm this reading takes at its next fork (bit `forks` of `pick`), noting cond0 or cond1 as
+ *  what selects it; -1 past HG_MAKE_MAX_FORKS (the caller takes its unknown arm). */
+int hg_make__fork_arm(hg_makefile *m, const char *cond0, const char *cond1);
+/** Adds conditional node `c` of the file being read to `ifs` (a walk adds them in file order). */
+void hg_make__add_conditional(hg_makefile *m, TSNode c);
+/** Records in `a` the conditionals assignment node `n` stands in and its arm of each, found among
+ *  those the walk under way added (from index `first`). */
+void hg_make__place(hg_makefile *m, size_t first, TSNode n, hg_make_assignment *a);
+/** Is v an assignment of `name` this reading makes (its arms taken)? One it cannot tell (past the
+ *  forks, or nested too deep) sets *unsure. */
+bool hg_make__made(hg_makefile *m, const hg_make_assignment *v, const char *name, bool *unsure);
+
+// expand.c
+/** Appends the variable assignments of the tree under `root` (recipe lines are not entered) that
+ *  start in bytes [lo, hi) to `vars`, with the conditionals they stand in. */
 void hg_make_collect(hg_makefile *m, TSNode root, uint32_t lo, uint32_t hi);
 /** Appends make's expansion of `len` bytes of Makefile text `t` to `out`. */
 void hg_make_expand(hg_makefile *m, const char *t, size_t len, hg_buf *out);
