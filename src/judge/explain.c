@@ -68,9 +68,8 @@ void hg_explain_unlimited(hg_buf *msg, const hg_judge *j, const hg_policy *polic
                       : site->reads == HG_READS_COMPOSE                               ? ": "
                                                                                       : " ";
     bool quote = (site->reads == HG_READS_KWARGS || site->reads == HG_READS_BODY) && v->kind == HG_VAL_STR;
-    size_t n = strlen(j->src_name[r]);
-    if (v->text && !strncmp(v->text, j->src_name[r], n) && v->text[n] == '=' && !strcmp(sep, " ")) {
-      // a command line's `--cpus=0`: the word is the flag and its value
+    if (j->src_value[r] != v->text) {
+      // the word holds the flag and its value (`--cpus=0`, `-m0`): named as written
       hg_buf_printf(msg, "; `%s` (line %u) means no limit to Docker", v->text, v->line);
       continue;
     }

@@ -98,13 +98,15 @@ static const char *policy_name(const hg_matcher *m, const char *name) {
 }
 
 // Sets requirement `r` from one occurrence, written at `where` (a value of the site, named in
-// messages) under keyword or flag `name`. With `last_wins` the occurrence replaces what came
+// messages) under keyword or flag `name`, with value `value` (`where`'s text, or the part of it
+// after `=` when the word holds both: `--cpus=0`, `-m0`). With `last_wins` the occurrence replaces what came
 // before (a scalar CLI option: docker keeps the last value); otherwise the best occurrence counts
 // (alternative keywords, CLI options that add up).
 // An occurrence set on only some paths (`where->conditional`) can never satisfy a requirement,
 // only fall short of it: the weakest path counts.
 
-static void record(hg_judge *j, size_t r, hg_state s, const hg_value *where, const char *name, bool last_wins) {
+static void record(hg_judge *j, size_t r, hg_state s, const hg_value *where, const char *name, const char *value,
+                   bool last_wins) {
   if (where->conditional) {
     j->cond_seen[r] = true;
     if (s >= j->req[r])
@@ -116,6 +118,7 @@ static void record(hg_judge *j, size_t r, hg_state s, const hg_value *where, con
   j->req[r] = s;
   j->src[r] = where;
   j->src_name[r] = name;
+  j->src_value[r] = value;
   j->unverifiable[r] = s == HG_UNVERIFIABLE ? first_unknown(where) : NULL;
 }
 
@@ -256,7 +259,7 @@ static void apply_keyword(hg_judge *j, const char *key, const hg_value *v, bool 
     const hg_spelling *sp = &j->policy->req[r].spell[j->dialect];
     for (size_t m = 0; m < sp->n; m++)
       if (hg_matcher_has_name(&sp->m[m], key))
-        record(j, r, match_value(j, &sp->m[m], v), v, policy_name(&sp->m[m], key), last_wins);
+        record(j, r, match_value(j, &sp->m[m], v), v, policy_name(&sp->m[m], key), v->text, last_wins);
   }
   // A keyword the dialect's SDK reads otherwise than its docker-py namesake.
   const hg_dialect *d = &j->policy->dialects[j->dialect];
@@ -351,7 +354,7 @@ static void apply_flag(hg_judge *j, const char *name, const hg_value *v, const h
     for (size_t m = 0; m < sp->n; m++)
       if (hg_matcher_has_name(&sp->m[m], name)) {
         hg_state s = v ? match_value(j, &sp->m[m], v) : HG_UNSAT;
-        record(j, r, s, where, policy_name(&sp->m[m], name), !repeatable);
+        record(j, r, s, where, policy_name(&sp->m[m], name), v ? v->text : NULL, !repeatable);
         if (j->builder && !j->in_builder && !repeatable && s != HG_SAT) {
           j->builder_safe = false;
           if (!j->overrider)
@@ -626,7 +629,7 @@ void hg_judge_read_mapping(hg_judge *j, const hg_value *mapping) {
             worst = ends.items[e], state = st;
         }
         if (worst)
-          record(j, r, absent ? HG_UNSAT : state, worst, mt->names[k], false);
+          record(j, r, absent ? HG_UNSAT : state, worst, mt->names[k], worst->text, false);
       }
     }
   }
@@ -676,12 +679,12 @@ void hg_judge_read_words(hg_judge *j, const hg_value *list) {
 
 bool hg_judge_unlimited(const hg_judge *j, size_t r) {
   const hg_value *v = j->src[r];
-  const char *name = j->src_name[r];
-  if (j->req[r] == HG_SAT || !v || !name || !literal(v))
+  const char *name = j->src_name[r], *value = j->src_value[r];
+  if (j->req[r] == HG_SAT || !v || !name || !value || !literal(v))
     return false;
   const hg_spelling *sp = &j->policy->req[r].spell[j->dialect];
   for (size_t m = 0; m < sp->n; m++)
-    if (policy_name(&sp->m[m], name) && hg_matcher_unlimited(&sp->m[m], v->text, j->md))
+    if (policy_name(&sp->m[m], name) && hg_matcher_unlimited(&sp->m[m], value, j->md))
       return true;
   return false;
 }

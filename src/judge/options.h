@@ -29,6 +29,8 @@ typedef struct {
   const hg_value *unverifiable[HG_POLICY_MAX_REQ]; // the value that left requirement i unverifiable
   const hg_value *src[HG_POLICY_MAX_REQ];          // the occurrence that decided requirement i ...
   const char *src_name[HG_POLICY_MAX_REQ];         // ... under this keyword or flag (the policy's)
+  const char *src_value[HG_POLICY_MAX_REQ];        // ... with this value: src's text, or its part after
+                                                   // `=` when the word holds both (`--cpus=0`, `-m0`)
   bool cond_seen[HG_POLICY_MAX_REQ];               // an occurrence on some paths only was seen
   const hg_value *carrier;                         // the first spread hardguard could not follow
   uint64_t carried;                                // bit r: unverifiable only as the carrier may set it

@@ -304,6 +304,7 @@ static void merge(hg_judge *j, hg_judge *jw, const world *w, bool first, differe
       j->req[r] = jw->req[r];
       j->src[r] = jw->src[r];
       j->src_name[r] = jw->src_name[r];
+      j->src_value[r] = jw->src_value[r];
       j->unverifiable[r] = jw->unverifiable[r];
       j->carried = (j->carried & ~bit) | (jw->carried & bit);
       free(j->alt_cond[r]);

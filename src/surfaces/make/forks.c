@@ -115,7 +115,7 @@ void hg_make__place(hg_makefile *m, size_t first, TSNode n, hg_make_assignment *
 // wherever the reading meets c again); -1 past the forks a reading takes, or for a conditional
 // hardguard does not read in full.
 static int taken(hg_makefile *m, hg_make_conditional *c) {
-  if (c->seen && c->seen == m->reading)
+  if (c->seen == m->reading) // readings are numbered from 1: seen 0 is none yet
     return c->taken;
   c->seen = m->reading;
   c->taken = c->too_many ? -1 : (int)c->n_conds;

@@ -68,8 +68,9 @@ static bool defined(void *model, TSNode node) {
   return m->resolver && hg_summary_defined(m->resolver, node);
 }
 
-// A value that is a mapping: a dict (not the resolver's "set on only some paths" form, a dict of
-// conditional spreads of what each path assigned), or one of several such.
+// A value that is a mapping on every path: a dict, or one of several. A dict's spread stands for
+// the entries of a mapping (`{**x}` needs one), except one on only some paths of what is not a
+// mapping: the value the name held on the other paths (`HC = None`, then `HC = {...}` in an `if`).
 static bool holds_mapping(const hg_value *v) {
   if (v->kind == HG_VAL_ALT) {
     for (size_t i = 0; i < v->n_items; i++)
@@ -80,7 +81,7 @@ static bool holds_mapping(const hg_value *v) {
   if (v->kind != HG_VAL_DICT)
     return false;
   for (size_t i = 0; i < v->n_items; i++)
-    if (v->items[i].splat && v->items[i].conditional)
+    if (v->items[i].splat && v->items[i].conditional && !holds_mapping(&v->items[i]))
       return false;
   return true;
 }

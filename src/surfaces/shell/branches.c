@@ -33,18 +33,40 @@ static TSNode branch_of(TSNode assign, TSNode *choice) {
   return (TSNode){0};
 }
 
-// Does an arm of the case end in `;&` or `;;&` (bash: run on into the next arm, or test the next
-// patterns too)? Then more than one arm may assign on one path: its arms are no alternatives.
+// What a case arm's own tokens say, in one walk of them: where its patterns start and end (at its
+// `)`: tree-sitter-bash's nodes of a pattern need not cover it), whether one of them is `*`, and
+// whether it ends in `;&` or `;;&` (bash: run on into the next arm, or test the next patterns too).
+typedef struct {
+  uint32_t at, end; // the patterns' text: src[at, end); end 0 when no `)` follows them
+  bool otherwise;   // a `*` pattern: every path takes some arm
+  bool runs_on;     // `;&` or `;;&`
+} arm_shape;
+
+static arm_shape shape_of(hg_sh *sh, TSNode item) {
+  arm_shape s = {.at = UINT32_MAX};
+  for (uint32_t k = 0; k < ts_node_child_count(item); k++) {
+    TSNode c = ts_node_child(item, k);
+    uint32_t a = ts_node_start_byte(c), n = ts_node_end_byte(c) - a;
+    const char *field = ts_node_field_name_for_child(item, k);
+    if (field && !strcmp(field, "value")) {
+      s.at = s.at == UINT32_MAX ? a : s.at;
+      s.otherwise |= n == 1 && sh->src[a] == '*';
+    } else if (!ts_node_is_named(c)) {
+      if (!s.end && s.at != UINT32_MAX && n == 1 && sh->src[a] == ')')
+        s.end = a;
+      s.runs_on |= (n == 2 && !memcmp(sh->src + a, ";&", 2)) || (n == 3 && !memcmp(sh->src + a, ";;&", 3));
+    }
+  }
+  return s;
+}
+
+// Does an arm of the case run on into the next? Then more than one arm may assign on one path: its
+// arms are no alternatives.
 static bool falls_through(hg_sh *sh, TSNode case_stmt) {
   for (uint32_t i = 0; i < ts_node_named_child_count(case_stmt); i++) {
     TSNode item = ts_node_named_child(case_stmt, i);
-    for (uint32_t k = 0; hg_node_is(item, "case_item") && k < ts_node_child_count(item); k++) {
-      TSNode c = ts_node_child(item, k);
-      uint32_t a = ts_node_start_byte(c), n = ts_node_end_byte(c) - a;
-      if (!ts_node_is_named(c) &&
-          ((n == 2 && !memcmp(sh->src + a, ";&", 2)) || (n == 3 && !memcmp(sh->src + a, ";;&", 3))))
-        return true;
-    }
+    if (hg_node_is(item, "case_item") && shape_of(sh, item).runs_on)
+      return true;
   }
   return false;
 }
@@ -85,13 +107,7 @@ static size_t branches_of(hg_sh *sh, TSNode choice) {
     TSNode c = ts_node_named_child(choice, i);
     if (hg_node_is(c, "elif_clause") || hg_node_is(c, "case_item") || hg_node_is(c, "else_clause"))
       n += !leaves(sh, c);
-    otherwise |= hg_node_is(c, "else_clause");
-    for (uint32_t k = 0; hg_node_is(c, "case_item") && k < ts_node_child_count(c); k++) {
-      TSNode v = ts_node_child(c, k);
-      const char *field = ts_node_field_name_for_child(c, k);
-      otherwise |= field && !strcmp(field, "value") && ts_node_end_byte(v) - ts_node_start_byte(v) == 1 &&
-                   sh->src[ts_node_start_byte(v)] == '*';
-    }
+    otherwise |= hg_node_is(c, "else_clause") || (hg_node_is(c, "case_item") && shape_of(sh, c).otherwise);
   }
   return otherwise ? n : 0;
 }
@@ -165,23 +181,14 @@ static const char *condition_of(hg_sh *sh, TSNode n) {
   return hg_arena_strndup(sh->arena, sh->src + a, b - a);
 }
 
-// The text of a case arm's patterns as written, with the case's word: `case "$MODE" in strict|hard)`
-// (up to the arm's `)`: tree-sitter-bash's nodes of a pattern need not cover it).
+// The text of a case arm's patterns as written, with the case's word: `case "$MODE" in strict|hard)`.
 static const char *arm_of(hg_sh *sh, TSNode case_stmt, TSNode item) {
   TSNode subject = hg_node_field(case_stmt, "value");
-  uint32_t at = UINT32_MAX, end = 0;
-  for (uint32_t k = 0; k < ts_node_child_count(item) && !end; k++) {
-    TSNode c = ts_node_child(item, k);
-    const char *field = ts_node_field_name_for_child(item, k);
-    if (field && !strcmp(field, "value") && at == UINT32_MAX)
-      at = ts_node_start_byte(c);
-    else if (at != UINT32_MAX && !ts_node_is_named(c) && ts_node_end_byte(c) - ts_node_start_byte(c) == 1 &&
-             sh->src[ts_node_start_byte(c)] == ')')
-      end = ts_node_start_byte(c);
-  }
-  if (ts_node_is_null(subject) || !end)
+  arm_shape arm = shape_of(sh, item);
+  if (ts_node_is_null(subject) || !arm.end)
     return NULL;
-  return hg_arena_printf(sh->arena, "case %s in %.*s)", hg_sh__text(sh, subject), (int)(end - at), sh->src + at);
+  return hg_arena_printf(sh->arena, "case %s in %.*s)", hg_sh__text(sh, subject), (int)(arm.end - arm.at),
+                         sh->src + arm.at);
 }
 
 // What selects the branch of `choice` (an if or a case) holding assignment `a`: the if's condition
