@@ -40,15 +40,31 @@ static bool may_match(const hg_judge *j, const hg_matcher *m, const hg_value *v)
 
 typedef hg_state (*match_fn)(const hg_judge *j, const hg_matcher *m, const hg_value *v);
 
-// Of a list, the best any element reaches (a list counts when one element does).
+// Of a list, the best any element reaches (a list counts when one element does); an element on
+// only some paths (`conditional`) never counts, as an occurrence on only some paths never does.
 static hg_state best_item(const hg_judge *j, const hg_matcher *m, const hg_value *list, match_fn match) {
   hg_state best = HG_UNSAT;
   for (size_t i = 0; i < list->n_items; i++) {
     hg_state s = match(j, m, &list->items[i]);
+    if (list->items[i].conditional && s == HG_SAT)
+      s = HG_UNSAT;
     if (s > best)
       best = s;
   }
   return best;
+}
+
+// A list or dict set at all, for a requirement that asks only that (no value regex): an item on
+// every path makes it; with none known (every item on only some paths, or spread from what may be
+// empty), a container on only some paths never counts and one spread from unknowns is unverifiable.
+static hg_state filled(const hg_value *v) {
+  bool every_conditional = true;
+  for (size_t i = 0; i < v->n_items; i++) {
+    if (!v->items[i].conditional && !v->items[i].splat)
+      return HG_SAT;
+    every_conditional &= v->items[i].conditional;
+  }
+  return every_conditional ? HG_UNSAT : HG_UNVERIFIABLE;
 }
 
 // How value `v` stands against requirement matcher `m`: one rule for every surface. A literal
@@ -70,9 +86,9 @@ static hg_state match_value(const hg_judge *j, const hg_matcher *m, const hg_val
   switch (v->kind) {
   case HG_VAL_LIST:
     if (!hg_matcher_has_value(m))
-      return unset(v) ? HG_UNSAT : HG_SAT;
+      return filled(v);
     return best_item(j, m, v, match_value);
-  case HG_VAL_DICT: return !hg_matcher_has_value(m) && !unset(v) ? HG_SAT : hg_matcher_has_value(m) ? HG_UNVERIFIABLE : HG_UNSAT;
+  case HG_VAL_DICT: return hg_matcher_has_value(m) ? HG_UNVERIFIABLE : filled(v);
   case HG_VAL_BUILDER:
     if (v->n_items == 1)
       return match_value(j, m, &v->items[0]);

@@ -338,13 +338,31 @@ static void test_follow__branches_weakest_path(void **state) {
                "        kw[\"cap_add\"] = []\n"
                "    client.containers.run(image, **kw)\n",
        "sdk-run", 6, 5, HG_RULE_WEAKENING_OPTION, 0, HG_VIA_FLAGS, "", "`cap_add=[\"NET_ADMIN\"]` (line 3)"},
-      {"a reassignment on one branch: earlier flags are not guaranteed",
+      {"a reassignment on one branch (no else): that branch's value where it runs, the earlier one elsewhere",
        HARD_PY "def f(client, image, x):\n"
                "    kw = dict(HARD)\n"
                "    if x:\n"
                "        kw = {\"mem_limit\": \"1g\"}\n"
                "    client.containers.run(image, **kw)\n",
-       "sdk-run", 6, 5, UNHARDENED(ALL_MISSING), NULL},
+       "sdk-run", 6, 5,
+       UNHARDENED("no-new-privileges,cap-drop-all,network-none,read-only,cpu-limit,pids-limit"), "(each when `x`)"},
+      {"a limit set before an if and emptied in its one branch: no limit where the branch runs",
+       HARD_PY "def f(client, image, lax):\n"
+               "    mem = \"256m\"\n"
+               "    if lax:\n"
+               "        mem = 0\n"
+               "    kw = {k: v for k, v in HARD.items() if k != \"mem_limit\"}\n"
+               "    client.containers.run(image, mem_limit=mem, **kw)\n",
+       "sdk-run", 7, 5, UNHARDENED("memory-limit"), "memory-limit (when `lax`)"},
+      {"an if/elif without an else: each branch, and the value before where none runs",
+       HARD_PY "def f(client, image, a, b):\n"
+               "    net = \"none\"\n"
+               "    if a:\n"
+               "        net = \"bridge\"\n"
+               "    elif b:\n"
+               "        net = \"none\"\n"
+               "    client.containers.run(image, **{**HARD, \"network_mode\": net})\n",
+       "sdk-run", 8, 5, UNHARDENED("network-none"), "network-none (when `a`)"},
       {"a reassignment on every path replaces the value",
        HARD_PY "def f(client, image):\n"
                "    kw = dict(HARD)\n"

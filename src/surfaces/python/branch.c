@@ -16,7 +16,7 @@
 #define HG_BRANCH_MAX_NESTING 8
 
 typedef struct {
-  TSNode block;
+  TSNode block;     // null: no statement runs (an if without an else when none of its arms does)
   const char *cond; // what selects the arm
 } arm;
 
@@ -68,7 +68,7 @@ static follow fork_of(const follow *f) {
   g.items = (hg_value_vec){0};
   for (size_t i = 0; i < f->items.len; i++)
     HG_VEC_PUSH(&g.items, f->items.items[i]);
-  g.changes = 0;
+  g.changes = g.rebinds = 0;
   g.nesting = f->nesting + 1;
   return g;
 }
@@ -94,22 +94,32 @@ static bool same_items(const hg_value *a, const hg_value *b, size_t n) {
 
 // Every arm read from the state before: the name becomes the ALT of what each arm left in it
 // (or, when each kept the container it was building, the container with the ALT of what each arm
-// added spliced in). False when an arm leaves the name as it was (it may not be assigned at all).
+// added spliced in). An arm that leaves the name as it was is one of them when the name held a
+// value before (`mem = "256m"` then `if big: mem = "1g"`: "256m" when `not big`). False when no arm
+// changes the name, or one leaves it as it was and it held nothing before (it may not be assigned
+// at all), or one leaves it as it was and the others only change the container it holds in place
+// (`kw["x"] = ...`, `kw.update(...)`): their items are then on only some paths (`conditional`),
+// which says as much without an alternative per such `if` (a site's alternatives are few:
+// HG_ALT_MAX).
 static bool alternatives(follow *f, TSNode stmt, const arm *arms, size_t n, bool conditional) {
   follow *gs = calloc(n, sizeof(follow));
-  bool every = true, spent = false, prefix = f->container;
+  bool every = true, any = false, kept = false, rebound = false, spent = false, prefix = f->container;
   size_t base = f->items.len;
   for (size_t i = 0; i < n; i++) {
     gs[i] = fork_of(f);
-    walk_arm(&gs[i], arms[i].block);
-    every &= gs[i].changes > 0;
+    if (!ts_node_is_null(arms[i].block))
+      walk_arm(&gs[i], arms[i].block);
+    any |= gs[i].changes > 0;
+    kept |= gs[i].changes == 0;
+    rebound |= gs[i].rebinds > 0;
+    every &= gs[i].changes > 0 || f->defined;
     spent |= gs[i].spent;
     prefix &= gs[i].container && gs[i].cur.kind == f->cur.kind && gs[i].items.len >= base &&
               same_items(gs[i].items.items, f->items.items, base);
   }
   if (spent)
     f->spent = true;
-  if (!every || spent) {
+  if (!every || !any || spent || (kept && prefix && !rebound)) {
     for (size_t i = 0; i < n; i++)
       free(gs[i].items.items);
     free(gs);
@@ -125,9 +135,10 @@ static bool alternatives(follow *f, TSNode stmt, const arm *arms, size_t n, bool
       for (size_t k = base; k < gs[i].items.len; k++)
         HG_VEC_PUSH(&added, gs[i].items.items[k]);
       free(gs[i].items.items);
+      TSNode at = ts_node_is_null(arms[i].block) ? stmt : arms[i].block;
       alts[i] = hg_values_finish(f->r->arena,
-                                 (hg_value){.kind = f->cur.kind, .text = hg_resolve__text(f->r, arms[i].block),
-                                            .line = ts_node_start_point(arms[i].block).row + 1},
+                                 (hg_value){.kind = f->cur.kind, .text = hg_resolve__text(f->r, at),
+                                            .line = ts_node_start_point(at).row + 1},
                                  &added);
     } else {
       alts[i] = hg_follow__value(&gs[i], stmt);
@@ -215,13 +226,19 @@ static bool if_statement(follow *f, TSNode stmt, bool conditional) {
                          false);
     return true;
   }
-  if (too_many || !has_else || n == 0)
+  if (too_many || n == 0)
     return false;
-  if (n == 1) {
+  if (has_else && n == 1) {
     if (conditional)
       return false;
     walk_arm(f, arms[0].block); // the one arm that runs: as if written in place
     return true;
+  }
+  if (!has_else) {
+    // No arm may run: the name keeps what it held before, when it held something.
+    if (!f->defined || n == HG_ALT_MAX)
+      return false;
+    arms[n++] = (arm){.block = {{0}}, .cond = before};
   }
   return alternatives(f, stmt, arms, n, conditional);
 }

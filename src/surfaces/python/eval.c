@@ -182,6 +182,12 @@ static hg_value value_of(const hg_resolver *self, TSNode n, int depth) {
 
 // Every value says which file it stands in (values from other modules of the project keep theirs).
 static hg_value value_at(const hg_resolver *self, TSNode n, int depth) {
+  if (self->call_keywords && hg_node_is(n, "none")) // host_config=None: docker-py's default, nothing set
+    return (hg_value){.kind = HG_VAL_DICT, .text = "None", .line = ts_node_start_point(n).row + 1};
+  if (self->call_keywords && (hg_node_is(n, "dictionary") || (hg_node_is(n, "call") && callee_is(self, n, "dict"))))
+    // A mapping: the Engine API's HostConfig, whose names are no keywords (sdk-lowlevel.scm reads
+    // one in its own dialect where host_config is a mapping on every path, #mapping?).
+    return hg_resolve__unknown(self, n, "a mapping, the Engine API's HostConfig, not create_host_config()'s keywords");
   if (self->call_keywords && !hg_node_is(n, "identifier") && !hg_node_is(n, "call") &&
       !hg_node_is(n, "parenthesized_expression") && !hg_node_is(n, "conditional_expression") &&
       !hg_node_is(n, "boolean_operator")) {
@@ -276,8 +282,13 @@ hg_value hg_resolve_kwargs(const hg_resolver *self, TSNode args) {
       hg_resolver keywords = *self;
       keywords.call_keywords = true;
       hg_value u = value_at(&keywords, args, 1);
-      u.splat = true;
-      HG_VEC_PUSH(&items, u);
+      if (u.kind == HG_VAL_DICT) { // a name built up as a dict: its entries (a None before: none)
+        for (size_t k = 0; k < u.n_items; k++)
+          HG_VEC_PUSH(&items, u.items[k]);
+      } else {
+        u.splat = true;
+        HG_VEC_PUSH(&items, u);
+      }
       return finish(self,
                     (hg_value){.kind = HG_VAL_DICT,
                                .text = hg_resolve__text(self, args),

@@ -89,6 +89,7 @@ void hg_follow__add_items(follow *f, hg_value_kind kind, hg_value v, bool cond) 
 
 void hg_follow__set_value(follow *f, hg_value v, bool cond) {
   f->changes++;
+  f->rebinds++;
   if (!cond || !f->defined) {
     f->container = false;
     f->items.len = 0;

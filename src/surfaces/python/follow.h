@@ -22,6 +22,7 @@ typedef struct {
   hg_value_vec items;
   bool spent; // the file's budget ran out while following
   unsigned changes; // how many statements changed what the name holds (branch.c: did an arm?)
+  unsigned rebinds; // ... of them bound it anew (`name = ...`), not changed what it holds in place
   int nesting;      // compound statements read as alternatives or unrolled around this follow
 } follow;
 
