@@ -30,6 +30,7 @@ static hg_value unknown(hg_go_eval *e, const hg_go_src *f, TSNode n, const char 
 // ---- values -------------------------------------------------------------------------------------
 
 static hg_value value(hg_go_eval *e, const hg_go_src *f, TSNode n, TSNode at);
+static hg_value evaluate(hg_go_eval *e, const hg_go_src *f, TSNode n, TSNode at, uint32_t result, uint32_t of);
 
 static hg_value finish(hg_go_eval *e, hg_value v, hg_value_vec *items) { return hg_values_finish(e->arena, v, items); }
 
@@ -247,16 +248,22 @@ static void scan_statement(local_scan *s, TSNode st) {
   }
   if (hg_node_is(st, "var_spec")) {
     // var x T [= v]: the names are children in field `name`
-    uint32_t index = 0;
+    uint32_t index = 0, names = 0;
+    for (uint32_t c = 0, cn = all_kids(st); c < cn; c++) {
+      const char *field = ts_node_field_name_for_child(st, c);
+      names += field && !strcmp(field, "name");
+    }
     for (uint32_t c = 0, cn = all_kids(st); c < cn; c++) {
       const char *field = ts_node_field_name_for_child(st, c);
       if (!field || strcmp(field, "name") != 0)
         continue;
       if (hg_node_text_eq(ts_node_child(st, c), f->src, s->name, s->len)) {
         TSNode x = hg_node_arg(right, index);
+        uint32_t nr = hg_node_arg_count(right);
         hg_value v = ts_node_is_null(right) ? (hg_value){.kind = HG_VAL_NONE, .text = "", .line = line_of(st)} // the zero value
-                     : ts_node_is_null(x)   ? unknown(e, f, right, "one of a call's results, which hardguard does not follow")
-                                            : value(e, f, x, st);
+                     : nr == names ? value(e, f, x, st)
+                     : nr == 1     ? evaluate(e, f, hg_node_arg(right, 0), st, index, names)
+                                   : unknown(e, f, right, "one of a call's results, which hardguard does not follow");
         s->pointer = !ts_node_is_null(right) && (ts_node_is_null(x) || pointer_like(x));
         apply(s, st, v);
       }
@@ -268,8 +275,7 @@ static void scan_statement(local_scan *s, TSNode st) {
   for (uint32_t i = 0; i < nl; i++) {
     TSNode l = hg_node_arg(left, i);
     if (hg_node_is(l, "identifier") && hg_node_text_eq(l, f->src, s->name, s->len)) {
-      hg_value v = nl == nr ? value(e, f, hg_node_arg(right, i), st)
-                            : unknown(e, f, right, "one of a call's results, which hardguard does not follow");
+      hg_value v = nl == nr ? value(e, f, hg_node_arg(right, i), st) : evaluate(e, f, hg_node_arg(right, 0), st, i, nl);
       s->pointer = nl != nr || pointer_like(hg_node_arg(right, i));
       apply(s, st, v);
       continue;
@@ -277,8 +283,7 @@ static void scan_statement(local_scan *s, TSNode st) {
     const char *path[8];
     size_t n;
     if (s->found && field_path(e, f, l, s->name, s->len, path, &n)) {
-      hg_value x = nl == nr ? value(e, f, hg_node_arg(right, i), st)
-                            : unknown(e, f, right, "one of a call's results, which hardguard does not follow");
+      hg_value x = nl == nr ? value(e, f, hg_node_arg(right, i), st) : evaluate(e, f, hg_node_arg(right, 0), st, i, nl);
       // Set inside an `if`, a loop or a case that does not hold the site: on some paths only (the
       // value model's `conditional`, as a keyword set in a branch is for Python).
       x.conditional = condition_of(e, f, st, s->body, s->at) != NULL;
@@ -479,9 +484,40 @@ static hg_value identifier(hg_go_eval *e, const hg_go_src *f, TSNode id, TSNode 
   return unknown(e, f, id, "a name hardguard cannot find in the function or its package");
 }
 
-// The value function `fn` (a declaration in file g) returns: its return statements' first results,
-// alternatives when they differ.
-static hg_value returns(hg_go_eval *e, const hg_go_src *g, TSNode fn, TSNode call, const char *via) {
+// Does a return statement's last result (its error) surely hold an error: `fmt.Errorf(...)`,
+// `errors.New(...)`, or the name an enclosing `if name != nil` tested? Its other results are then
+// not a value the caller goes on with (Go's `v, err := f()`; `if err != nil { return err }`).
+static bool surely_fails(const hg_go_src *g, TSNode ret, TSNode list) {
+  TSNode err = hg_node_arg(list, hg_node_arg_count(list) - 1);
+  if (hg_node_is(err, "call_expression")) {
+    TSNode fn = hg_node_field(err, "function");
+    return text_is(g, fn, "fmt.Errorf") || text_is(g, fn, "errors.New");
+  }
+  if (!hg_node_is(err, "identifier"))
+    return false;
+  for (TSNode p = ts_node_parent(ret); !ts_node_is_null(p) && !hg_node_is(p, "function_declaration") &&
+                                       !hg_node_is(p, "method_declaration") && !hg_node_is(p, "func_literal");
+       p = ts_node_parent(p)) {
+    TSNode cond = hg_node_is(p, "if_statement") ? hg_node_field(p, "condition") : (TSNode){0};
+    TSNode cons = hg_node_field(p, "consequence");
+    if (!hg_node_is(cond, "binary_expression") || !text_is(g, hg_node_field(cond, "operator"), "!=") ||
+        !hg_node_is(hg_node_field(cond, "right"), "nil") || !hg_node_contains(cons, ret))
+      continue;
+    TSNode tested = hg_node_field(cond, "left");
+    if (ts_node_end_byte(tested) - ts_node_start_byte(tested) == ts_node_end_byte(err) - ts_node_start_byte(err) &&
+        !memcmp(g->src + ts_node_start_byte(tested), g->src + ts_node_start_byte(err),
+                ts_node_end_byte(err) - ts_node_start_byte(err)))
+      return true;
+  }
+  return false;
+}
+
+// The value function `fn` (a declaration in file g) returns as result `result` of `of`: that result
+// of its return statements, alternatives when they differ. Of several results, a return whose
+// error surely holds one is left out (surely_fails); one that hands on another call's results
+// (`return g()`) is not followed.
+static hg_value returns(hg_go_eval *e, const hg_go_src *g, TSNode fn, TSNode call, const char *via, uint32_t result,
+                        uint32_t of) {
   HG_VEC(TSNode) rets = {0};
   HG_VEC(TSNode) stack = {0};
   HG_VEC_PUSH(&stack, hg_node_field(fn, "body"));
@@ -499,19 +535,27 @@ static hg_value returns(hg_go_eval *e, const hg_go_src *g, TSNode fn, TSNode cal
   }
   free(stack.items);
   hg_value out;
+  hg_value_vec arms = {0};
   if (!rets.len) {
     out = unknown(e, g, call, "a function with no return hardguard can read");
   } else {
-    hg_value_vec arms = {0};
     for (size_t i = rets.len; i-- > 0;) { // in file order
       TSNode list = ts_node_named_child(rets.items[i], 0);
-      TSNode first = hg_node_arg(list, 0);
-      hg_value v = ts_node_is_null(first) ? unknown(e, g, rets.items[i], "a bare return of named results")
-                                          : value(e, g, first, rets.items[i]);
+      TSNode first = hg_node_arg(list, result);
+      uint32_t n = ts_node_is_null(list) ? 0 : hg_node_arg_count(list);
+      if (of > 1 && n == of && surely_fails(g, rets.items[i], list))
+        continue;
+      TSNode only = hg_node_arg(list, 0);
+      hg_value v = ts_node_is_null(list)    ? unknown(e, g, rets.items[i], "a bare return of named results")
+                   : n == of                ? value(e, g, first, rets.items[i])
+                   : n == 1 && hg_node_is(only, "call_expression") ? evaluate(e, g, only, rets.items[i], result, of)
+                                            : unknown(e, g, rets.items[i], "one of a call's results, which hardguard does not follow");
       v.cond = hg_arena_printf(e->arena, "the return at %s:%u", g->path, line_of(rets.items[i]));
       HG_VEC_PUSH(&arms, v);
     }
-    if (arms.len == 1) {
+    if (!arms.len) {
+      out = unknown(e, g, call, "a function whose every return fails");
+    } else if (arms.len == 1) {
       out = arms.items[0];
       out.cond = NULL;
       free(arms.items);
@@ -529,13 +573,14 @@ static hg_value returns(hg_go_eval *e, const hg_go_src *g, TSNode fn, TSNode cal
 static const char *const CONVERSIONS[] = {"NetworkMode", "IpcMode", "PidMode", "UsernsMode", "CgroupnsMode", "UTSMode",
                                           "StrSlice", "string", "int", "int64", "int32", "uint64", "float64", NULL};
 
-static hg_value call(hg_go_eval *e, const hg_go_src *f, TSNode n, TSNode at) {
+// The call's result `result` of `of` (0 of 1: its value).
+static hg_value call(hg_go_eval *e, const hg_go_src *f, TSNode n, TSNode at, uint32_t result, uint32_t of) {
   TSNode callee = hg_node_field(n, "function");
   TSNode args = hg_node_field(n, "arguments");
   TSNode last = hg_node_is(callee, "selector_expression") ? hg_node_field(callee, "field") : callee;
-  if (hg_node_is(callee, "identifier") && text_is(f, callee, "append"))
+  if (of == 1 && hg_node_is(callee, "identifier") && text_is(f, callee, "append"))
     return append_of(e, f, n, at);
-  for (size_t i = 0; CONVERSIONS[i]; i++)
+  for (size_t i = 0; CONVERSIONS[i] && of == 1; i++)
     if (text_is(f, last, CONVERSIONS[i]) && hg_node_arg_count(args) == 1)
       return value(e, f, hg_node_arg(args, 0), at);
   // A function of this package, or of a package of the project this file imports.
@@ -574,7 +619,7 @@ static hg_value call(hg_go_eval *e, const hg_go_src *f, TSNode n, TSNode at) {
   // Its parameters are this call's arguments, read here (with the arguments this site gives it).
   hg_go_call frame = {.fn = d.node, .call = n, .at = at, .file = f, .outer = e->calls, .def_path = d.file.path};
   e->calls = &frame;
-  hg_value v = returns(e, &d.file, d.node, n, via);
+  hg_value v = returns(e, &d.file, d.node, n, via, result, of);
   e->calls = frame.outer;
   if (!is_builder)
     return v;
@@ -616,9 +661,12 @@ static const char *fold(hg_go_eval *e, const hg_value *a, const char *op, const 
   return hg_arena_printf(e->arena, "%lld", r);
 }
 
-static hg_value value(hg_go_eval *e, const hg_go_src *f, TSNode n, TSNode at) {
+// What `n` holds (its result `result` of `of`, for a call whose several results are bound at once).
+static hg_value evaluate(hg_go_eval *e, const hg_go_src *f, TSNode n, TSNode at, uint32_t result, uint32_t of) {
   if (ts_node_is_null(n))
     return (hg_value){.kind = HG_VAL_NONE, .text = ""};
+  if (of > 1 && !hg_node_is(n, "call_expression"))
+    return unknown(e, f, n, "one of a call's results, which hardguard does not follow");
   if (e->depth >= MAX_DEPTH || !e->budget)
     return unknown(e, f, n, "a value nested past hardguard's budget");
   e->budget--;
@@ -702,7 +750,7 @@ static hg_value value(hg_go_eval *e, const hg_go_src *f, TSNode n, TSNode at) {
       }
     }
   } else if (hg_node_is(n, "call_expression")) {
-    v = call(e, f, n, at);
+    v = call(e, f, n, at, result, of);
   } else if (hg_node_is(n, "func_literal")) {
     v = modifier(e, f, n);
   } else {
@@ -715,5 +763,7 @@ static hg_value value(hg_go_eval *e, const hg_go_src *f, TSNode n, TSNode at) {
     v.path = NULL; // the site's own file
   return v;
 }
+
+static hg_value value(hg_go_eval *e, const hg_go_src *f, TSNode n, TSNode at) { return evaluate(e, f, n, at, 0, 1); }
 
 hg_value hg_go_value(hg_go_eval *e, const hg_go_src *f, TSNode expr, TSNode at) { return value(e, f, expr, at); }
