@@ -30,7 +30,15 @@ static hg_value unknown(hg_go_eval *e, const hg_go_src *f, TSNode n, const char 
 // ---- values -------------------------------------------------------------------------------------
 
 static hg_value value(hg_go_eval *e, const hg_go_src *f, TSNode n, TSNode at);
-static hg_value evaluate(hg_go_eval *e, const hg_go_src *f, TSNode n, TSNode at, uint32_t result, uint32_t of);
+// Which of a call's results a name is bound to: `result` of `of` (0 of 1: the value of a call or
+// of anything else); with `checked`, the caller binds the error (the last result) to a name, not
+// `_`, so a return that surely fails is not a value it goes on with.
+typedef struct {
+  uint32_t result, of;
+  bool checked;
+} wanted;
+
+static hg_value evaluate(hg_go_eval *e, const hg_go_src *f, TSNode n, TSNode at, wanted w);
 
 static hg_value finish(hg_go_eval *e, hg_value v, hg_value_vec *items) { return hg_values_finish(e->arena, v, items); }
 
@@ -249,10 +257,13 @@ static void scan_statement(local_scan *s, TSNode st) {
   if (hg_node_is(st, "var_spec")) {
     // var x T [= v]: the names are children in field `name`
     uint32_t index = 0, names = 0;
+    TSNode last = {0};
     for (uint32_t c = 0, cn = all_kids(st); c < cn; c++) {
       const char *field = ts_node_field_name_for_child(st, c);
-      names += field && !strcmp(field, "name");
+      if (field && !strcmp(field, "name"))
+        names++, last = ts_node_child(st, c);
     }
+    bool checked = !ts_node_is_null(last) && !text_is(f, last, "_");
     for (uint32_t c = 0, cn = all_kids(st); c < cn; c++) {
       const char *field = ts_node_field_name_for_child(st, c);
       if (!field || strcmp(field, "name") != 0)
@@ -260,9 +271,9 @@ static void scan_statement(local_scan *s, TSNode st) {
       if (hg_node_text_eq(ts_node_child(st, c), f->src, s->name, s->len)) {
         TSNode x = hg_node_arg(right, index);
         uint32_t nr = hg_node_arg_count(right);
-        hg_value v = ts_node_is_null(right) ? (hg_value){.kind = HG_VAL_NONE, .text = "", .line = line_of(st)} // the zero value
+        hg_value v = ts_node_is_null(right) ? (hg_value){.kind = HG_VAL_NONE, .text = "", .line = line_of(st)} // zero
                      : nr == names ? value(e, f, x, st)
-                     : nr == 1     ? evaluate(e, f, hg_node_arg(right, 0), st, index, names)
+                     : nr == 1     ? evaluate(e, f, hg_node_arg(right, 0), st, (wanted){index, names, checked})
                                    : unknown(e, f, right, "one of a call's results, which hardguard does not follow");
         s->pointer = !ts_node_is_null(right) && (ts_node_is_null(x) || pointer_like(x));
         apply(s, st, v);
@@ -272,10 +283,12 @@ static void scan_statement(local_scan *s, TSNode st) {
     return;
   }
   uint32_t nl = hg_node_arg_count(left), nr = hg_node_arg_count(right);
+  bool checked = nl && !text_is(f, hg_node_arg(left, nl - 1), "_"); // the error is bound to a name
   for (uint32_t i = 0; i < nl; i++) {
     TSNode l = hg_node_arg(left, i);
     if (hg_node_is(l, "identifier") && hg_node_text_eq(l, f->src, s->name, s->len)) {
-      hg_value v = nl == nr ? value(e, f, hg_node_arg(right, i), st) : evaluate(e, f, hg_node_arg(right, 0), st, i, nl);
+      hg_value v = nl == nr ? value(e, f, hg_node_arg(right, i), st)
+                            : evaluate(e, f, hg_node_arg(right, 0), st, (wanted){i, nl, checked});
       s->pointer = nl != nr || pointer_like(hg_node_arg(right, i));
       apply(s, st, v);
       continue;
@@ -283,7 +296,8 @@ static void scan_statement(local_scan *s, TSNode st) {
     const char *path[8];
     size_t n;
     if (s->found && field_path(e, f, l, s->name, s->len, path, &n)) {
-      hg_value x = nl == nr ? value(e, f, hg_node_arg(right, i), st) : evaluate(e, f, hg_node_arg(right, 0), st, i, nl);
+      hg_value x = nl == nr ? value(e, f, hg_node_arg(right, i), st)
+                            : evaluate(e, f, hg_node_arg(right, 0), st, (wanted){i, nl, checked});
       // Set inside an `if`, a loop or a case that does not hold the site: on some paths only (the
       // value model's `conditional`, as a keyword set in a branch is for Python).
       x.conditional = condition_of(e, f, st, s->body, s->at) != NULL;
@@ -512,12 +526,11 @@ static bool surely_fails(const hg_go_src *g, TSNode ret, TSNode list) {
   return false;
 }
 
-// The value function `fn` (a declaration in file g) returns as result `result` of `of`: that result
-// of its return statements, alternatives when they differ. Of several results, a return whose
-// error surely holds one is left out (surely_fails); one that hands on another call's results
-// (`return g()`) is not followed.
-static hg_value returns(hg_go_eval *e, const hg_go_src *g, TSNode fn, TSNode call, const char *via, uint32_t result,
-                        uint32_t of) {
+// The value function `fn` (a declaration in file g) returns as the result `w` says: that result of
+// its return statements, alternatives when they differ. Of several results, with the error
+// checked, a return whose error surely holds one is left out (surely_fails); one that hands on
+// another call's results (`return g()`) is followed to them.
+static hg_value returns(hg_go_eval *e, const hg_go_src *g, TSNode fn, TSNode call, const char *via, wanted w) {
   HG_VEC(TSNode) rets = {0};
   HG_VEC(TSNode) stack = {0};
   HG_VEC_PUSH(&stack, hg_node_field(fn, "body"));
@@ -541,15 +554,16 @@ static hg_value returns(hg_go_eval *e, const hg_go_src *g, TSNode fn, TSNode cal
   } else {
     for (size_t i = rets.len; i-- > 0;) { // in file order
       TSNode list = ts_node_named_child(rets.items[i], 0);
-      TSNode first = hg_node_arg(list, result);
+      TSNode first = hg_node_arg(list, w.result);
       uint32_t n = ts_node_is_null(list) ? 0 : hg_node_arg_count(list);
-      if (of > 1 && n == of && surely_fails(g, rets.items[i], list))
+      if (w.checked && w.of > 1 && n == w.of && surely_fails(g, rets.items[i], list))
         continue;
       TSNode only = hg_node_arg(list, 0);
-      hg_value v = ts_node_is_null(list)    ? unknown(e, g, rets.items[i], "a bare return of named results")
-                   : n == of                ? value(e, g, first, rets.items[i])
-                   : n == 1 && hg_node_is(only, "call_expression") ? evaluate(e, g, only, rets.items[i], result, of)
-                                            : unknown(e, g, rets.items[i], "one of a call's results, which hardguard does not follow");
+      bool forwards = n == 1 && hg_node_is(only, "call_expression"); // return other(): its results
+      hg_value v = ts_node_is_null(list) ? unknown(e, g, rets.items[i], "a bare return of named results")
+                   : n == w.of           ? value(e, g, first, rets.items[i])
+                   : forwards            ? evaluate(e, g, only, rets.items[i], w)
+                         : unknown(e, g, rets.items[i], "one of a call's results, which hardguard does not follow");
       v.cond = hg_arena_printf(e->arena, "the return at %s:%u", g->path, line_of(rets.items[i]));
       HG_VEC_PUSH(&arms, v);
     }
@@ -573,14 +587,14 @@ static hg_value returns(hg_go_eval *e, const hg_go_src *g, TSNode fn, TSNode cal
 static const char *const CONVERSIONS[] = {"NetworkMode", "IpcMode", "PidMode", "UsernsMode", "CgroupnsMode", "UTSMode",
                                           "StrSlice", "string", "int", "int64", "int32", "uint64", "float64", NULL};
 
-// The call's result `result` of `of` (0 of 1: its value).
-static hg_value call(hg_go_eval *e, const hg_go_src *f, TSNode n, TSNode at, uint32_t result, uint32_t of) {
+// The call's result `w` says (its value, or one of its several results).
+static hg_value call(hg_go_eval *e, const hg_go_src *f, TSNode n, TSNode at, wanted w) {
   TSNode callee = hg_node_field(n, "function");
   TSNode args = hg_node_field(n, "arguments");
   TSNode last = hg_node_is(callee, "selector_expression") ? hg_node_field(callee, "field") : callee;
-  if (of == 1 && hg_node_is(callee, "identifier") && text_is(f, callee, "append"))
+  if (w.of == 1 && hg_node_is(callee, "identifier") && text_is(f, callee, "append"))
     return append_of(e, f, n, at);
-  for (size_t i = 0; CONVERSIONS[i] && of == 1; i++)
+  for (size_t i = 0; CONVERSIONS[i] && w.of == 1; i++)
     if (text_is(f, last, CONVERSIONS[i]) && hg_node_arg_count(args) == 1)
       return value(e, f, hg_node_arg(args, 0), at);
   // A function of this package, or of a package of the project this file imports.
@@ -619,7 +633,7 @@ static hg_value call(hg_go_eval *e, const hg_go_src *f, TSNode n, TSNode at, uin
   // Its parameters are this call's arguments, read here (with the arguments this site gives it).
   hg_go_call frame = {.fn = d.node, .call = n, .at = at, .file = f, .outer = e->calls, .def_path = d.file.path};
   e->calls = &frame;
-  hg_value v = returns(e, &d.file, d.node, n, via, result, of);
+  hg_value v = returns(e, &d.file, d.node, n, via, w);
   e->calls = frame.outer;
   if (!is_builder)
     return v;
@@ -662,10 +676,10 @@ static const char *fold(hg_go_eval *e, const hg_value *a, const char *op, const 
 }
 
 // What `n` holds (its result `result` of `of`, for a call whose several results are bound at once).
-static hg_value evaluate(hg_go_eval *e, const hg_go_src *f, TSNode n, TSNode at, uint32_t result, uint32_t of) {
+static hg_value evaluate(hg_go_eval *e, const hg_go_src *f, TSNode n, TSNode at, wanted w) {
   if (ts_node_is_null(n))
     return (hg_value){.kind = HG_VAL_NONE, .text = ""};
-  if (of > 1 && !hg_node_is(n, "call_expression"))
+  if (w.of > 1 && !hg_node_is(n, "call_expression"))
     return unknown(e, f, n, "one of a call's results, which hardguard does not follow");
   if (e->depth >= MAX_DEPTH || !e->budget)
     return unknown(e, f, n, "a value nested past hardguard's budget");
@@ -750,7 +764,7 @@ static hg_value evaluate(hg_go_eval *e, const hg_go_src *f, TSNode n, TSNode at,
       }
     }
   } else if (hg_node_is(n, "call_expression")) {
-    v = call(e, f, n, at, result, of);
+    v = call(e, f, n, at, w);
   } else if (hg_node_is(n, "func_literal")) {
     v = modifier(e, f, n);
   } else {
@@ -764,6 +778,8 @@ static hg_value evaluate(hg_go_eval *e, const hg_go_src *f, TSNode n, TSNode at,
   return v;
 }
 
-static hg_value value(hg_go_eval *e, const hg_go_src *f, TSNode n, TSNode at) { return evaluate(e, f, n, at, 0, 1); }
+static hg_value value(hg_go_eval *e, const hg_go_src *f, TSNode n, TSNode at) {
+  return evaluate(e, f, n, at, (wanted){.result = 0, .of = 1});
+}
 
 hg_value hg_go_value(hg_go_eval *e, const hg_go_src *f, TSNode expr, TSNode at) { return value(e, f, expr, at); }
