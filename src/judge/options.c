@@ -55,14 +55,17 @@ static hg_state best_item(const hg_judge *j, const hg_matcher *m, const hg_value
 }
 
 // A list or dict set at all, for a requirement that asks only that (no value regex): an item on
-// every path makes it; with none known (every item on only some paths, or spread from what may be
-// empty), a container on only some paths never counts and one spread from unknowns is unverifiable.
+// every path makes it (or a spread, on every path, of a list or dict that is); with none (every item
+// on only some paths, or spread from what may be empty), a container on only some paths never
+// counts and one spread from unknowns is unverifiable.
 static hg_state filled(const hg_value *v) {
   bool every_conditional = true;
   for (size_t i = 0; i < v->n_items; i++) {
-    if (!v->items[i].conditional && !v->items[i].splat)
+    const hg_value *it = &v->items[i];
+    bool container = it->kind == HG_VAL_LIST || it->kind == HG_VAL_DICT;
+    if (!it->conditional && (!it->splat || (container && filled(it) == HG_SAT)))
       return HG_SAT;
-    every_conditional &= v->items[i].conditional;
+    every_conditional &= it->conditional;
   }
   return every_conditional ? HG_UNSAT : HG_UNVERIFIABLE;
 }

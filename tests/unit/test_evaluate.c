@@ -229,6 +229,56 @@ static void test_evaluate__kwargs_missing_and_wrong_values(void **state) {
   RUN_KW(e, cases);
 }
 
+// An item on only some paths (`conditional`: the resolver's reading of a name bound again in a
+// loop) never counts: a cap_drop list whose "ALL" is on some paths only, a limit that is "256m" or
+// 0 (two spreads, each on some paths), a limit that is a list of nothing else; an unconditional
+// spread of an unknown leaves it unverifiable, of a known list that holds an item, set.
+static void test_evaluate__items_on_some_paths_never_count(void **state) {
+  env *e = *state;
+  struct {
+    const char *name;
+    size_t slot; // the keyword changed: 1 cap_drop, 4 mem_limit
+    hg_value_kind kind;
+    hg_value items[2];
+    size_t n;
+    hg_rule_id rule;
+    uint64_t missing;
+  } cases[] = {
+      {"cap_drop [ALL] on some paths", 1, HG_VAL_LIST,
+       {{.kind = HG_VAL_STR, .text = "ALL", .conditional = true}}, 1, HG_RULE_UNHARDENED_SITE, CAP},
+      {"mem_limit 256m or 0", 4, HG_VAL_DICT,
+       {{.kind = HG_VAL_STR, .text = "256m", .splat = true, .conditional = true},
+        {.kind = HG_VAL_NUM, .text = "0", .splat = true, .conditional = true}},
+       2, HG_RULE_UNHARDENED_SITE, MEM},
+      {"mem_limit a list of one item on some paths", 4, HG_VAL_LIST,
+       {{.kind = HG_VAL_STR, .text = "1g", .conditional = true}}, 1, HG_RULE_UNHARDENED_SITE, MEM},
+      {"mem_limit a spread of an unknown", 4, HG_VAL_DICT,
+       {{.kind = HG_VAL_UNKNOWN, .text = "x", .origin = "a variable", .splat = true}}, 1,
+       HG_RULE_UNVERIFIABLE_FLAGS, MEM},
+  };
+  for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+    kw_site s;
+    build_kwargs(&s, (const kw[]){KW_ALL, {0}}, false);
+    hg_value *v = &s.items[cases[i].slot];
+    *v = (hg_value){.kind = cases[i].kind, .text = "(...)", .key = v->key, .line = 3, .items = cases[i].items,
+                    .n_items = cases[i].n};
+    hg_verdict verdict;
+    hg_evaluate(&verdict, e->policy, e->no_builders, &s.site, e->md);
+    check_verdict(cases[i].name, &verdict, cases[i].rule, HG_VIA_NONE, cases[i].missing);
+    hg_verdict_clear(&verdict);
+  }
+  // A spread of a known list that holds an item on every path: set.
+  hg_value inner[] = {{.kind = HG_VAL_STR, .text = "1g"}};
+  hg_value outer[] = {{.kind = HG_VAL_LIST, .text = "[...]", .splat = true, .items = inner, .n_items = 1}};
+  kw_site s;
+  build_kwargs(&s, (const kw[]){KW_ALL, {0}}, false);
+  s.items[4] = (hg_value){.kind = HG_VAL_LIST, .text = "[*M]", .key = "mem_limit", .line = 3, .items = outer, .n_items = 1};
+  hg_verdict verdict;
+  hg_evaluate(&verdict, e->policy, e->no_builders, &s.site, e->md);
+  check_verdict("mem_limit a spread of a known list", &verdict, PASS_FLAGS);
+  hg_verdict_clear(&verdict);
+}
+
 static void test_evaluate__kwargs_alternative_spellings_pass(void **state) {
   env *e = *state;
   static const kw_case cases[] = {
@@ -813,6 +863,7 @@ int main(void) {
       cmocka_unit_test(test_evaluate__policy_order),
       cmocka_unit_test(test_evaluate__kwargs_all_seven_pass_via_flags),
       cmocka_unit_test(test_evaluate__kwargs_missing_and_wrong_values),
+      cmocka_unit_test(test_evaluate__items_on_some_paths_never_count),
       cmocka_unit_test(test_evaluate__allowable_relaxes_only_what_is_missing),
       cmocka_unit_test(test_evaluate__kwargs_alternative_spellings_pass),
       cmocka_unit_test(test_evaluate__kwargs_builder_spread_passes),
