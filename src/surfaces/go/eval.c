@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "surfaces/go/stmts.h"
 #include "surfaces/node.h"
 
 // Nesting followed for one value (names through names, calls through calls), no deeper.
@@ -76,50 +77,6 @@ static hg_value literal(hg_go_eval *e, const hg_go_src *f, TSNode body, TSNode w
   return finish(e, (hg_value){.kind = keyed ? HG_VAL_DICT : HG_VAL_LIST, .text = text(e, f, whole), .line = line_of(whole),
                               .path = f->path},
                 &items);
-}
-
-// The function (declaration, method or literal) holding `n`, or a null node.
-static TSNode enclosing_function(TSNode n) {
-  for (TSNode p = ts_node_parent(n); !ts_node_is_null(p); p = ts_node_parent(p))
-    if (hg_node_is(p, "function_declaration") || hg_node_is(p, "method_declaration") || hg_node_is(p, "func_literal"))
-      return p;
-  return (TSNode){0};
-}
-
-static bool is_param(const hg_go_src *f, TSNode fn, const char *name, size_t len) {
-  TSNode lists[2] = {hg_node_field(fn, "parameters"), hg_node_field(fn, "receiver")};
-  for (int l = 0; l < 2; l++)
-    for (uint32_t i = 0, n = kids(lists[l]); i < n; i++) {
-      TSNode decl = ts_node_named_child(lists[l], i);
-      for (uint32_t c = 0, cn = all_kids(decl); c < cn; c++) {
-        const char *field = ts_node_field_name_for_child(decl, c);
-        if (field && !strcmp(field, "name") && hg_node_text_eq(ts_node_child(decl, c), f->src, name, len))
-          return true;
-      }
-    }
-  return false;
-}
-
-// What selects statement `stmt` within function body `body` when the site `at` is not inside the
-// same block: the condition of the nearest `if` (negated in its else), a loop or a case; NULL when
-// every path to `at` runs it.
-static const char *condition_of(hg_go_eval *e, const hg_go_src *f, TSNode stmt, TSNode body, TSNode at) {
-  for (TSNode p = ts_node_parent(stmt), child = stmt; !ts_node_is_null(p) && !ts_node_eq(child, body);
-       child = p, p = ts_node_parent(p)) {
-    if (hg_node_contains(p, at))
-      return NULL;
-    if (hg_node_is(p, "if_statement")) {
-      TSNode cond = hg_node_field(p, "condition");
-      bool negated = ts_node_eq(hg_node_field(p, "alternative"), child);
-      return hg_arena_printf(e->arena, "%s%s", negated ? "not " : "", text(e, f, cond));
-    }
-    if (hg_node_is(p, "for_statement"))
-      return "the loop runs";
-    if (hg_node_is(p, "expression_case") || hg_node_is(p, "type_case") || hg_node_is(p, "default_case") ||
-        hg_node_is(p, "communication_case"))
-      return hg_arena_printf(e->arena, "%.60s", text(e, f, ts_node_named_child(p, 0)));
-  }
-  return NULL;
 }
 
 static hg_value alt(hg_go_eval *e, hg_value before, hg_value after, const char *cond, TSNode stmt) {
@@ -234,7 +191,7 @@ static bool pointer_like(TSNode x) {
 }
 
 static void apply(local_scan *s, TSNode stmt, hg_value updated) {
-  const char *cond = s->found ? condition_of(s->e, s->f, stmt, s->body, s->at) : NULL;
+  const char *cond = s->found ? hg_go_condition_of(s->e->arena, s->f, stmt, s->body, s->at) : NULL;
   s->v = cond ? alt(s->e, s->v, updated, cond, stmt) : updated;
   s->found = true;
 }
@@ -300,7 +257,7 @@ static void scan_statement(local_scan *s, TSNode st) {
                             : evaluate(e, f, hg_node_arg(right, 0), st, (wanted){i, nl, checked});
       // Set inside an `if`, a loop or a case that does not hold the site: on some paths only (the
       // value model's `conditional`, as a keyword set in a branch is for Python).
-      x.conditional = condition_of(e, f, st, s->body, s->at) != NULL;
+      x.conditional = hg_go_condition_of(e->arena, f, st, s->body, s->at) != NULL;
       s->v = with_field(e, s->v, path, n, x);
     }
   }
@@ -330,7 +287,7 @@ static void passed(local_scan *s, TSNode call) {
     hg_value changed = unknown(e, f, call, hg_arena_printf(e->arena, "a call given `%.*s`, which may change it",
                                                             (int)s->len, s->name));
     changed.splat = true;
-    changed.conditional = condition_of(e, f, call, s->body, s->at) != NULL;
+    changed.conditional = hg_go_condition_of(e->arena, f, call, s->body, s->at) != NULL;
     hg_value_vec items = {0};
     hg_value v = s->v.kind == HG_VAL_BUILDER && s->v.n_items == 1 ? s->v.items[0] : s->v;
     if (v.kind != HG_VAL_DICT)
@@ -457,8 +414,8 @@ static hg_value identifier(hg_go_eval *e, const hg_go_src *f, TSNode id, TSNode 
     return (hg_value){.kind = name[0] == 't' ? HG_VAL_TRUE : HG_VAL_FALSE, .text = text(e, f, id), .line = line_of(id)};
   if (hg_node_text_eq(id, f->src, "nil", 3))
     return (hg_value){.kind = HG_VAL_NONE, .text = "nil", .line = line_of(id)};
-  for (TSNode fn = ts_node_is_null(at) ? (TSNode){0} : enclosing_function(at); !ts_node_is_null(fn);
-       fn = enclosing_function(fn)) {
+  for (TSNode fn = ts_node_is_null(at) ? (TSNode){0} : hg_go_enclosing_function(at); !ts_node_is_null(fn);
+       fn = hg_go_enclosing_function(fn)) {
     local_scan s = {.e = e,
                     .f = f,
                     .name = name,
@@ -468,16 +425,16 @@ static hg_value identifier(hg_go_eval *e, const hg_go_src *f, TSNode id, TSNode 
                     .until = ts_node_start_byte(at)};
     // The parameter of a function read as a modifier: what it was given is the zero value (the
     // fields the modifier reads before setting them are unset), then what the function sets.
-    if (ts_node_eq(fn, e->modifier) && is_param(f, fn, name, len)) {
+    if (ts_node_eq(fn, e->modifier) && hg_go_is_param(f, fn, name, len)) {
       s.found = s.pointer = true;
       s.v = (hg_value){.kind = HG_VAL_DICT, .text = text(e, f, id), .line = line_of(id)};
-    } else if (is_param(f, fn, name, len) && argument_of(e, f, fn, name, len, &s.v)) {
+    } else if (hg_go_is_param(f, fn, name, len) && argument_of(e, f, fn, name, len, &s.v)) {
       s.found = s.pointer = true; // a function followed from a call: the argument it was given
     }
     scan(&s, s.body);
     if (s.found)
       return s.v;
-    if (is_param(f, fn, name, len))
+    if (hg_go_is_param(f, fn, name, len))
       return unknown(e, f, id, "a parameter, which hardguard does not follow to the function's callers");
   }
   hg_go_definition d;
@@ -498,37 +455,9 @@ static hg_value identifier(hg_go_eval *e, const hg_go_src *f, TSNode id, TSNode 
   return unknown(e, f, id, "a name hardguard cannot find in the function or its package");
 }
 
-// Does a return statement's last result (its error) surely hold an error: `fmt.Errorf(...)`,
-// `errors.New(...)`, or the name an enclosing `if name != nil` tested? Its other results are then
-// not a value the caller goes on with (Go's `v, err := f()`; `if err != nil { return err }`).
-static bool surely_fails(const hg_go_src *g, TSNode ret, TSNode list) {
-  TSNode err = hg_node_arg(list, hg_node_arg_count(list) - 1);
-  if (hg_node_is(err, "call_expression")) {
-    TSNode fn = hg_node_field(err, "function");
-    return text_is(g, fn, "fmt.Errorf") || text_is(g, fn, "errors.New");
-  }
-  if (!hg_node_is(err, "identifier"))
-    return false;
-  for (TSNode p = ts_node_parent(ret); !ts_node_is_null(p) && !hg_node_is(p, "function_declaration") &&
-                                       !hg_node_is(p, "method_declaration") && !hg_node_is(p, "func_literal");
-       p = ts_node_parent(p)) {
-    TSNode cond = hg_node_is(p, "if_statement") ? hg_node_field(p, "condition") : (TSNode){0};
-    TSNode cons = hg_node_field(p, "consequence");
-    if (!hg_node_is(cond, "binary_expression") || !text_is(g, hg_node_field(cond, "operator"), "!=") ||
-        !hg_node_is(hg_node_field(cond, "right"), "nil") || !hg_node_contains(cons, ret))
-      continue;
-    TSNode tested = hg_node_field(cond, "left");
-    if (ts_node_end_byte(tested) - ts_node_start_byte(tested) == ts_node_end_byte(err) - ts_node_start_byte(err) &&
-        !memcmp(g->src + ts_node_start_byte(tested), g->src + ts_node_start_byte(err),
-                ts_node_end_byte(err) - ts_node_start_byte(err)))
-      return true;
-  }
-  return false;
-}
-
 // The value function `fn` (a declaration in file g) returns as the result `w` says: that result of
 // its return statements, alternatives when they differ. Of several results, with the error
-// checked, a return whose error surely holds one is left out (surely_fails); one that hands on
+// checked, a return whose error surely holds one is left out (hg_go_surely_fails); one that hands on
 // another call's results (`return g()`) is followed to them.
 static hg_value returns(hg_go_eval *e, const hg_go_src *g, TSNode fn, TSNode call, const char *via, wanted w) {
   HG_VEC(TSNode) rets = {0};
@@ -556,7 +485,7 @@ static hg_value returns(hg_go_eval *e, const hg_go_src *g, TSNode fn, TSNode cal
       TSNode list = ts_node_named_child(rets.items[i], 0);
       TSNode first = hg_node_arg(list, w.result);
       uint32_t n = ts_node_is_null(list) ? 0 : hg_node_arg_count(list);
-      if (w.checked && w.of > 1 && n == w.of && surely_fails(g, rets.items[i], list))
+      if (w.checked && w.of > 1 && n == w.of && hg_go_surely_fails(g, rets.items[i], list))
         continue;
       TSNode only = hg_node_arg(list, 0);
       bool forwards = n == 1 && hg_node_is(only, "call_expression"); // return other(): its results
