@@ -103,7 +103,7 @@ static bool same_items(const hg_value *a, const hg_value *b, size_t n) {
 // HG_ALT_MAX).
 static bool alternatives(follow *f, TSNode stmt, const arm *arms, size_t n, bool conditional) {
   follow *gs = calloc(n, sizeof(follow));
-  bool every = true, any = false, kept = false, rebound = false, spent = false, prefix = f->container;
+  bool any = false, kept = false, rebound = false, spent = false, prefix = f->container;
   size_t base = f->items.len;
   for (size_t i = 0; i < n; i++) {
     gs[i] = fork_of(f);
@@ -112,14 +112,13 @@ static bool alternatives(follow *f, TSNode stmt, const arm *arms, size_t n, bool
     any |= gs[i].changes > 0;
     kept |= gs[i].changes == 0;
     rebound |= gs[i].rebinds > 0;
-    every &= gs[i].changes > 0 || f->defined;
     spent |= gs[i].spent;
     prefix &= gs[i].container && gs[i].cur.kind == f->cur.kind && gs[i].items.len >= base &&
               same_items(gs[i].items.items, f->items.items, base);
   }
   if (spent)
     f->spent = true;
-  if (!every || !any || spent || (kept && prefix && !rebound)) {
+  if (!any || spent || (kept && (!f->defined || (prefix && !rebound)))) {
     for (size_t i = 0; i < n; i++)
       free(gs[i].items.items);
     free(gs);
