@@ -29,17 +29,20 @@
  (#not-defined-in-project? @_callee)
  (#set! hardguard.reads "kwargs"))
 
-;; Without a host_config at all, on a receiver known to be docker's low-level client
-;; (docker.APIClient(...), or the .api of a high-level client): nothing is hardened.
+;; Without a host_config keyword of its own, on a receiver known to be docker's low-level client
+;; (docker.APIClient(...), or the .api of a high-level client): the host_config a spread hands on
+;; (`create_container(**kw)`, kw holding host_config=api.create_host_config(...): the options are
+;; that call's keywords, hardguard.options-keyword); with none, nothing is hardened. A call with
+;; its own host_config= keyword is taken by the patterns above first.
 ((call
    function: (attribute object: (_) @_client attribute: (identifier) @_verb)
    arguments: (argument_list) @args) @site
  (#eq? @_verb "create_container")
- (#not-match? @args "host_config\\s*=")
  (#resolves-to? @_client
    "docker.APIClient()" "docker.api.APIClient()" "docker.api.client.APIClient()" "docker.client.APIClient()"
    "docker.from_env().api" "docker.DockerClient().api" "docker.client.from_env().api")
- (#set! hardguard.reads "kwargs"))
+ (#set! hardguard.reads "kwargs")
+ (#set! hardguard.options-keyword "host_config"))
 
 ;; The same on any receiver in a module that imports docker in any form (the client is made
 ;; elsewhere: self.client set up in a base class, context.docker_client, self.client.api), unless
@@ -48,10 +51,10 @@
    function: (attribute attribute: (identifier) @_verb) @_callee
    arguments: (argument_list) @args) @site
  (#eq? @_verb "create_container")
- (#not-match? @args "host_config\\s*=")
  (#imports? "docker")
  (#not-defined-in-project? @_callee)
- (#set! hardguard.reads "kwargs"))
+ (#set! hardguard.reads "kwargs")
+ (#set! hardguard.options-keyword "host_config"))
 
 ;; A dispatcher of the project's own that is handed docker-py's low-level method by name, first:
 ;; jupyterhub's DockerSpawner calls `await self.docker("create_container", image,
@@ -73,10 +76,10 @@
    function: (attribute) @_callee
    arguments: (argument_list . (string (string_content) @_method)) @args) @site
  (#eq? @_method "create_container")
- (#not-match? @args "host_config\\s*=")
  (#imports? "docker")
  (#defined-in-project? @_callee)
- (#set! hardguard.reads "kwargs"))
+ (#set! hardguard.reads "kwargs")
+ (#set! hardguard.options-keyword "host_config"))
 
 ;; create_container handed to a call that runs it with the arguments it is given, first:
 ;; OpenManus's sandbox runs `await asyncio.to_thread(self.client.api.create_container,
@@ -115,8 +118,8 @@
    arguments: (argument_list
      . (comment)* . (attribute attribute: (identifier) @_verb) @_callee) @args) @site
  (#eq? @_verb "create_container")
- (#not-match? @args "host_config\\s*=")
  (#policy-calls? @_forward "forwarding_calls")
  (#imports? "docker")
  (#not-defined-in-project? @_callee)
- (#set! hardguard.reads "kwargs"))
+ (#set! hardguard.reads "kwargs")
+ (#set! hardguard.options-keyword "host_config"))

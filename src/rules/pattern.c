@@ -91,6 +91,9 @@ int hg_pattern_setup(hg_pattern *p, const hg_shapes *q, uint32_t i, const hg_cap
   const char *unwrap = hg_predicates_property(p->predicates, "hardguard.body-unwrap");
   if (keywords) hg_argv_split(&p->body_keywords, keywords);
   if (unwrap) hg_argv_split(&p->body_unwrap, unwrap);
+  p->options_keyword = hg_predicates_property(p->predicates, "hardguard.options-keyword");
+  if (p->options_keyword && p->reads != HG_READS_KWARGS)
+    return hg_error_set(err, "hardguard.options-keyword is for a \"kwargs\" pattern");
   p->kind_capture = UINT32_MAX;
   const char *kind_by = hg_predicates_property(p->predicates, "hardguard.kind-by");
   if (kind_by && kind_by_setup(kinds, n_kinds, q, i, p, kind_by, msg, sizeof(msg)) != 0)

@@ -36,6 +36,10 @@ typedef struct {
   uint32_t body_position;
   bool body_is_keywords;
   hg_argv_words body_unwrap;
+  // KWARGS sites: the keyword whose value holds the options when a spread hands it on
+  // (#set! hardguard.options-keyword "host_config": docker-py's create_container(**kw), whose kw
+  // holds host_config=api.create_host_config(...)); NULL: the call's own keywords
+  const char *options_keyword;
   // (#set! hardguard.kind-by "@capture verb=kind ..."): the site's kind is the one named for the
   // last name the capture's value resolves to (its text when it cannot be followed), else `kind`
   uint32_t kind_capture;     // UINT32_MAX: no kind-by

@@ -323,6 +323,53 @@ hg_value hg_resolve_kwargs(const hg_resolver *self, TSNode args) {
       &items);
 }
 
+// Under self->keywords_of (a pattern's options-keyword: docker-py's create_container takes its
+// options in host_config), the options a call's keywords hand on are those of that keyword's value,
+// wherever the keyword comes from (`**kw` whose kw holds host_config=api.create_host_config(...)):
+// its items take the place of the call's own keywords. The last one on every path replaces those
+// before it; one after it on only some paths leaves every one of them on only some paths (a value
+// set in place in an `if`: no condition names it). A spread that cannot be followed stays (it
+// could hold the keyword). Without the keyword, the call's own keywords, as hg_resolve_kwargs.
+hg_value hg_resolve_options_at(const hg_resolver *self, TSNode args) {
+  hg_value all = hg_resolve_kwargs(self, args);
+  const char *key = self->keywords_of;
+  size_t last = SIZE_MAX; // the last item under the key on every path
+  bool found = false, some_paths = false;
+  for (size_t i = 0; key && all.kind == HG_VAL_DICT && i < all.n_items; i++)
+    if (all.items[i].key && !strcmp(all.items[i].key, key)) {
+      found = true;
+      if (!all.items[i].conditional)
+        last = i, some_paths = false;
+      else
+        some_paths = true;
+    }
+  if (!found)
+    return all;
+  value_vec items = {0};
+  for (size_t i = 0; i < all.n_items; i++) {
+    hg_value v = all.items[i];
+    if (v.key && (strcmp(v.key, key) || (last != SIZE_MAX && i < last)))
+      continue; // the call's own keywords, or a value replaced after it
+    if (!v.key) {
+      HG_VEC_PUSH(&items, v);
+      continue;
+    }
+    v.conditional |= some_paths;
+    if (v.kind != HG_VAL_DICT) {
+      v.key = NULL;
+      v.splat = true;
+      HG_VEC_PUSH(&items, v);
+      continue;
+    }
+    for (size_t k = 0; k < v.n_items; k++) {
+      hg_value e = v.items[k];
+      e.conditional |= v.conditional;
+      HG_VEC_PUSH(&items, e);
+    }
+  }
+  return finish(self, (hg_value){.kind = HG_VAL_DICT, .text = all.text, .line = all.line}, &items);
+}
+
 const hg_resolve_engine hg_python_engine = {
     .value_at = value_at,
     .imported = hg_summary_imported,

@@ -15,5 +15,8 @@ hg_value hg_resolve_value(const hg_resolver *self, TSNode node);
 /** The keywords reaching a call: keyword arguments and `**` spreads of an argument_list, dict
  *  literals spread in place, in order. */
 hg_value hg_resolve_kwargs(const hg_resolver *self, TSNode argument_list);
+/** The options a call's keywords hand on under self->keywords_of (the value of that keyword,
+ *  spreads followed), else the keywords themselves (hg_resolve_kwargs). */
+hg_value hg_resolve_options_at(const hg_resolver *self, TSNode argument_list);
 
 #endif

@@ -392,7 +392,8 @@ void hg_extract(hg_extractor *self, const hg_ruleset *rules, const hg_config *co
     switch (p->reads) {
     case HG_READS_KWARGS:
       if (hg_extract__capture(sm->captures, sm->n, c->args, &flags))
-        read = hg_resolve_kwargs;
+        read = p->options_keyword ? hg_resolve_options_at : hg_resolve_kwargs;
+      r.keywords_of = p->options_keyword;
       break;
     case HG_READS_ARGV:
       if (hg_extract__capture(sm->captures, sm->n, c->argv, &flags))
@@ -430,6 +431,7 @@ void hg_extract(hg_extractor *self, const hg_ruleset *rules, const hg_config *co
     }
     r.notes = NULL;
     r.params = NULL;
+    r.keywords_of = NULL;
     if (notes.len) {
       hg_note *kept = hg_arena_alloc(arena, notes.len * sizeof(hg_note));
       memcpy(kept, notes.items, notes.len * sizeof(hg_note));

@@ -49,6 +49,20 @@ static void ensure_defined(follow *f) {
   f->defined = true;
 }
 
+// Does the mapping being built hold `key`: 1 on every path (an item under it set unconditionally),
+// 0 on none (every item known, none under it), -1 maybe (a spread, or an item on some paths).
+static int holds_key(const follow *f, const char *key) {
+  int held = 0;
+  for (size_t i = 0; i < f->items.len; i++) {
+    const hg_value *v = &f->items.items[i];
+    if (!v->key || (!strcmp(v->key, key) && v->conditional))
+      held = held == 1 ? 1 : -1;  // a spread, or an item on some paths, may hold it
+    else if (!strcmp(v->key, key))
+      held = v->kind == HG_VAL_NONE ? -1 : 1;  // None: set so, or popped (pop leaves one)
+  }
+  return held;
+}
+
 static void to_container(follow *f, hg_value_kind kind) {
   f->changes++;
   ensure_defined(f);
@@ -158,10 +172,14 @@ static void on_call(follow *f, TSNode call, bool cond) {
     to_container(f, f->container ? f->cur.kind : HG_VAL_DICT);
     f->defined = true;
     if (METHOD("setdefault") && key.kind == HG_VAL_STR && hg_node_arg_count(args) == 2) {
-      hg_value item = hg_resolve_value_at(f->r, hg_node_arg(args, 1), f->depth + 1);
+      int held = f->cur.kind == HG_VAL_DICT ? holds_key(f, key.text) : -1;
+      // It sets the key where the mapping lacks it: on every path where it surely does (a mapping
+      // known item by item), on none where it surely holds the key, else on only some paths.
+      hg_value item = hg_resolve_item_at(f->r, key.text, strlen(key.text), hg_node_arg(args, 1), f->depth + 1);
       item.key = key.text;
-      item.conditional = true;
-      HG_VEC_PUSH(&f->items, item);
+      item.conditional = held != 0 || cond;
+      if (held != 1)
+        HG_VEC_PUSH(&f->items, item);
     } else if (METHOD("pop") && key.kind == HG_VAL_STR && f->cur.kind == HG_VAL_DICT) {
       hg_value gone = {.kind = HG_VAL_NONE,
                        .text = "None",
@@ -193,7 +211,8 @@ static void on_assignment(follow *f, TSNode asg, bool cond) {
     } else if (hg_node_is(left, "subscript") && hg_follow__is_name(f, hg_node_field(left, "value"))) {
       TSNode sub = hg_node_field(left, "subscript");
       hg_value key = ts_node_is_null(sub) ? (hg_value){0} : hg_resolve_value_at(f->r, sub, f->depth + 1);
-      hg_value item = hg_resolve_value_at(f->r, value, f->depth + 1);
+      hg_value item = key.kind == HG_VAL_STR ? hg_resolve_item_at(f->r, key.text, strlen(key.text), value, f->depth + 1)
+                                             : hg_resolve_value_at(f->r, value, f->depth + 1);
       to_container(f, HG_VAL_DICT);
       f->defined = true;
       if (key.kind == HG_VAL_STR && !strchr(key.text, HG_HOLE)) {

@@ -85,7 +85,8 @@ void hg_resolve__entries(const hg_resolver *self, TSNode dict, value_vec *items,
     } else if (hg_node_is(c, "pair")) {
       TSNode k = hg_node_field(c, "key"), v = hg_node_field(c, "value");
       hg_value key = hg_resolve_value_at(self, k, depth + 1);
-      hg_value val = hg_resolve_value_at(self, v, depth + 1);
+      hg_value val = key.kind == HG_VAL_STR ? hg_resolve_item_at(self, key.text, strlen(key.text), v, depth + 1)
+                                            : hg_resolve_value_at(self, v, depth + 1);
       if (key.kind == HG_VAL_STR && !strchr(key.text, HG_HOLE)) {
         val.key = key.text;
       } else {
@@ -103,8 +104,9 @@ void hg_resolve__keyword(const hg_resolver *self, TSNode kwarg, value_vec *items
   TSNode k = hg_node_field(kwarg, "name"), v = hg_node_field(kwarg, "value");
   if (ts_node_is_null(k) || ts_node_is_null(v))
     return;
-  hg_value val = hg_resolve_value_at(self, v, depth + 1);
-  val.key = hg_resolve__text(self, k);
+  const char *key = hg_resolve__text(self, k);
+  hg_value val = hg_resolve_item_at(self, key, strlen(key), v, depth + 1);
+  val.key = key;
   HG_VEC_PUSH(items, val);
 }
 
@@ -167,6 +169,14 @@ hg_value hg_resolve__binary(const hg_resolver *self, TSNode n, int depth) {
 // the readers above this core); the core and the readers call it through the resolver, never up.
 hg_value hg_resolve_value_at(const hg_resolver *self, TSNode node, int depth) {
   return self->engine->value_at(self, node, depth);
+}
+
+hg_value hg_resolve_item_at(const hg_resolver *self, const char *key, size_t len, TSNode node, int depth) {
+  if (!self->keywords_of || strlen(self->keywords_of) != len || memcmp(self->keywords_of, key, len) != 0)
+    return self->engine->value_at(self, node, depth);
+  hg_resolver keywords = *self;
+  keywords.call_keywords = true;
+  return self->engine->value_at(&keywords, node, depth);
 }
 
 const char *hg_resolve_param_read(const hg_resolver *self, TSNode fn, bool is_self) {

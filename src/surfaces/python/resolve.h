@@ -86,6 +86,9 @@ typedef struct hg_resolver {
   hg_param_reads *params;          // unbound parameters read (NULL: not recorded)
   bool call_keywords;              // a call read here stands for its keywords (host_config=name,
                                    // the name assigned create_host_config(...) on each branch)
+  const char *keywords_of;         // an item under this key stands for the keywords of the call its
+                                   // value is, as call_keywords reads it (a pattern's options-keyword:
+                                   // create_container(**kw), kw holding host_config=...); NULL: none
 } hg_resolver;
 
 /** A file's budget for value following: far above what real code needs (a file of 10,000 sites
@@ -137,6 +140,9 @@ bool hg_resolve_is_builder(const hg_resolver *self, TSNode call);
 /** The value of an expression node, `depth` levels into an expression being read (a bound on
  *  nesting), as the resolver's engine reads it. */
 hg_value hg_resolve_value_at(const hg_resolver *self, TSNode node, int depth);
+/** The value of a mapping's item keyed `key` (len bytes) whose value is expression `node`: as
+ *  hg_resolve_value_at reads it, or, under self->keywords_of, as a call's keywords. */
+hg_value hg_resolve_item_at(const hg_resolver *self, const char *key, size_t len, TSNode node, int depth);
 /** An unknown value standing for `node`, with the reason. */
 hg_value hg_resolve_unknown(const hg_resolver *self, TSNode node, const char *origin);
 /** What a module leaves in the name `name` (an identifier node of self's module) after running
