@@ -1,7 +1,9 @@
 ;; sdk-lowlevel: docker-py's low-level API creates a container:
 ;; api.create_container(image, host_config=api.create_host_config(...)). The requirements are read
-;; from the keywords of the host config call (@args is the host_config value: an inline call, or a
-;; name assigned from one, which the reader follows). `create_host_config(...)` alone creates
+;; from the keywords of the host config call, beside the call's own (network_disabled=True): @args
+;; is the call's arguments, and (#set! hardguard.options-keyword "host_config") reads the value of
+;; that keyword — written in the call, or under that key in a mapping a `**` spread hands on — as
+;; the keywords of the call it is (inline, or a name assigned one). `create_host_config(...)` alone creates
 ;; nothing: it is read where it reaches host_config=. A method the project defines itself (its own
 ;; wrapper class's create_container, self.create_container inside it) is not docker-py's.
 ;; host_config given as a mapping (`host_config={"CapDrop": ["ALL"], ...}`, `dict(...)`, inline or
@@ -23,11 +25,12 @@
 ((call
    function: (attribute attribute: (identifier) @_verb) @_callee
    arguments: (argument_list
-     (keyword_argument name: (identifier) @_host_config value: (_) @args))) @site
+     (keyword_argument name: (identifier) @_host_config)) @args) @site
  (#eq? @_verb "create_container")
  (#eq? @_host_config "host_config")
  (#not-defined-in-project? @_callee)
- (#set! hardguard.reads "kwargs"))
+ (#set! hardguard.reads "kwargs")
+ (#set! hardguard.options-keyword "host_config"))
 
 ;; Without a host_config keyword of its own, on a receiver known to be docker's low-level client
 ;; (docker.APIClient(...), or the .api of a high-level client): the host_config a spread hands on
@@ -56,22 +59,12 @@
  (#set! hardguard.reads "kwargs")
  (#set! hardguard.options-keyword "host_config"))
 
-;; A dispatcher of the project's own that is handed docker-py's low-level method by name, first:
+;; A dispatcher of the project's own that is handed docker-py's low-level method by name:
 ;; jupyterhub's DockerSpawner calls `await self.docker("create_container", image,
-;; host_config=host_config)`, whose body runs `getattr(self.client, method)(*args, **kwargs)` in a
-;; thread. Such a call creates a container, and is judged as create_container is: by the host
-;; config it hands on (with none, nothing is hardened). Only a callee the project defines, in a
+;; host_config=host_config)` (or `**create_kwargs` holding it), whose body runs
+;; `getattr(self.client, method)(*args, **kwargs)` in a thread. Such a call creates a container, and
+;; is judged as create_container is: by the host config it hands on (with none, nothing is hardened). Only a callee the project defines, in a
 ;; module that imports docker: a string naming the method is how the project chose to call it.
-((call
-   function: (attribute) @_callee
-   arguments: (argument_list
-     . (string (string_content) @_method)
-     (keyword_argument name: (identifier) @_host_config value: (_) @args))) @site
- (#eq? @_method "create_container")
- (#eq? @_host_config "host_config")
- (#imports? "docker")
- (#defined-in-project? @_callee)
- (#set! hardguard.reads "kwargs"))
 ((call
    function: (attribute) @_callee
    arguments: (argument_list . (string (string_content) @_method)) @args) @site
@@ -81,8 +74,8 @@
  (#set! hardguard.reads "kwargs")
  (#set! hardguard.options-keyword "host_config"))
 
-;; create_container handed to a call that runs it with the arguments it is given, first:
-;; OpenManus's sandbox runs `await asyncio.to_thread(self.client.api.create_container,
+;; create_container handed to a call that runs it with the arguments it is given: OpenManus's
+;; sandbox runs `await asyncio.to_thread(self.client.api.create_container,
 ;; image=..., host_config=host_config, ...)`. The forwarding call is the site, judged as
 ;; create_container is, by the host config it hands on (with none, nothing is hardened). The
 ;; forwarding calls are policy.yml's classes.forwarding_calls that call their callable now, handed
@@ -102,17 +95,6 @@
  (#set! hardguard.reads "body")
  (#set! hardguard.body-keyword "host_config")
  (#set! hardguard.dialect "docker-py-host-config"))
-((call
-   function: [(identifier) (attribute)] @_forward
-   arguments: (argument_list
-     . (comment)* . (attribute attribute: (identifier) @_verb) @_callee
-     (keyword_argument name: (identifier) @_host_config value: (_) @args))) @site
- (#eq? @_verb "create_container")
- (#eq? @_host_config "host_config")
- (#policy-calls? @_forward "forwarding_calls")
- (#imports? "docker")
- (#not-defined-in-project? @_callee)
- (#set! hardguard.reads "kwargs"))
 ((call
    function: [(identifier) (attribute)] @_forward
    arguments: (argument_list

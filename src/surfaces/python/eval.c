@@ -324,12 +324,12 @@ hg_value hg_resolve_kwargs(const hg_resolver *self, TSNode args) {
 }
 
 // Under self->keywords_of (a pattern's options-keyword: docker-py's create_container takes its
-// options in host_config), the options a call's keywords hand on are those of that keyword's value,
-// wherever the keyword comes from (`**kw` whose kw holds host_config=api.create_host_config(...)):
-// its items take the place of the call's own keywords. The last one on every path replaces those
-// before it; one after it on only some paths leaves every one of them on only some paths (a value
-// set in place in an `if`: no condition names it). A spread that cannot be followed stays (it
-// could hold the keyword). Without the keyword, the call's own keywords, as hg_resolve_kwargs.
+// options in host_config), a call's keywords with that keyword's value read as a call's keywords
+// in its place, wherever the keyword comes from (`**kw` whose kw holds
+// host_config=api.create_host_config(...)), beside the call's own (network_disabled=True). The last
+// one on every path replaces those before it; one after it on only some paths leaves every one of
+// them on only some paths (a value set in place in an `if`: no condition names it). A spread that
+// cannot be followed stays (it could hold the keyword).
 hg_value hg_resolve_options_at(const hg_resolver *self, TSNode args) {
   hg_value all = hg_resolve_kwargs(self, args);
   const char *key = self->keywords_of;
@@ -348,12 +348,12 @@ hg_value hg_resolve_options_at(const hg_resolver *self, TSNode args) {
   value_vec items = {0};
   for (size_t i = 0; i < all.n_items; i++) {
     hg_value v = all.items[i];
-    if (v.key && (strcmp(v.key, key) || (last != SIZE_MAX && i < last)))
-      continue; // the call's own keywords, or a value replaced after it
-    if (!v.key) {
-      HG_VEC_PUSH(&items, v);
+    if (!v.key || strcmp(v.key, key)) {
+      HG_VEC_PUSH(&items, v); // the call's own keywords (network_disabled=True), or a spread
       continue;
     }
+    if (last != SIZE_MAX && i < last)
+      continue; // a value replaced after it
     v.conditional |= some_paths;
     if (v.kind != HG_VAL_DICT) {
       v.key = NULL;
