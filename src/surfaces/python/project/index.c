@@ -44,6 +44,8 @@ struct hg_index {
   char cwd[PATH_MAX]; // modules under it are named relative to it, as the walk names files
   char real_root[PATH_MAX]; // the config's root, a real path (the candidates' paths are)
   hg_table by_path;           // candidate path -> its entry (a pointer)
+  hg_table bases;             // an importer's directory -> its package base (package_base), or NULL
+  HG_VEC(char *) base_strs;   // the bases' keys and values, to free
   HG_VEC(entry *) entries;    // every entry, to free
   size_t parsed;
   hg_mentions *mentions; // which files write a name as a call (built on first question)
@@ -82,6 +84,10 @@ void hg_index_free(hg_index *self) {
   }
   free(self->entries.items);
   hg_table_free(&self->by_path);
+  hg_table_free(&self->bases);
+  for (size_t i = 0; i < self->base_strs.len; i++)
+    free(self->base_strs.items[i]);
+  free(self->base_strs.items);
   hg_mentions_free(self->mentions);
   for (size_t i = 0; i < self->n_roots; i++)
     free(self->roots[i]);
@@ -241,6 +247,42 @@ static const hg_module *under(hg_index *self, const char *dir, const char *dotte
   return m;
 }
 
+static bool is_file(const char *path) {
+  struct stat st;
+  return stat(path, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+// The directory above the topmost package holding directory `dir` (each package a directory with an
+// __init__.py): where the package is imported from when it is run, as Python's path and pytest's
+// rootdir find it (a monorepo's server/app/... imported as `app....`); NULL when `dir` is no
+// package. Asked once a directory.
+static const char *package_base(hg_index *self, const char *dir) {
+  size_t n = strlen(dir);
+  const size_t *known = hg_table_get(&self->bases, dir, n);
+  if (known)
+    return (const char *)(uintptr_t)*known;
+  char *key = hg_xstrdup(dir), *base = NULL;
+  HG_VEC_PUSH(&self->base_strs, key);
+  hg_buf p = {0};
+  for (size_t len = n; len > 0;) {
+    p.len = 0;
+    hg_buf_printf(&p, "%.*s/__init__.py", (int)len, dir);
+    if (!is_file(p.data))
+      break;
+    while (len > 0 && dir[len - 1] != '/')
+      len--;
+    if (len > 0)
+      len--;  // the parent, without its slash
+    free(base);
+    base = len ? hg_xstrndup(dir, len) : hg_xstrdup(dir[0] == '/' ? "/" : ".");
+  }
+  hg_buf_free(&p);
+  if (base)
+    HG_VEC_PUSH(&self->base_strs, base);
+  *hg_table_put(&self->bases, key, n, NULL) = (size_t)(uintptr_t)base;
+  return base;
+}
+
 const hg_module *hg_index_module(hg_index *self, const char *dotted, size_t len, const char *from_path,
                                  const hg_module *held) {
   if (!self || !hg_dotted_name(dotted, len))
@@ -256,15 +298,14 @@ const hg_module *hg_index_module(hg_index *self, const char *dotted, size_t len,
     const char *slash = strrchr(from_path, '/');
     char *dir = slash ? hg_xstrndup(from_path, (size_t)(slash - from_path)) : hg_xstrdup(".");
     m = under(self, dir, dotted, len, held);
+    // A package below the roots imports its modules by names from above its topmost package.
+    const char *base = m ? NULL : package_base(self, dir);
+    if (base)
+      m = under(self, base, dotted, len, held);
     free(dir);
   }
   pthread_mutex_unlock(&self->lock);
   return m;
-}
-
-static bool is_file(const char *path) {
-  struct stat st;
-  return stat(path, &st) == 0 && S_ISREG(st.st_mode);
 }
 
 bool hg_index_has_module(hg_index *self, const char *dotted, size_t len) {
