@@ -579,6 +579,13 @@ static void path_values(hg_judge *j, const hg_value *at, const char *p, value_pt
     return;
   if (at->kind == HG_VAL_BUILDER && at->n_items == 1)
     at = &at->items[0]; // a builder's call in place of the mapping: what it yields
+  if (at->kind == HG_VAL_UNKNOWN && depth > 0) {
+    // Under a name on the way, a value hardguard could not follow (Go's `Config: cfg`, a
+    // parameter): it can hold only what lies below that name, so it is the value looked up there,
+    // unknown, not a spread that could hold anything.
+    HG_VEC_PUSH(out, at);
+    return;
+  }
   if (at->kind == HG_VAL_LIST) {
     size_t before = out->len;
     bool missing = false;

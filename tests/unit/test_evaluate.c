@@ -858,6 +858,36 @@ static void test_evaluate__compose_service(void **state) {
   hg_verdict_clear(&v);
 }
 
+// An unknown value under a name of the mapping (a compose service's `deploy:` hardguard could not
+// read) can hold only what lies below it: the limits spelled there (deploy.resources.limits) are
+// unverifiable, and what it cannot hold (read_only) is plainly missing. Read as a spread that
+// could hold anything, the site was unverifiable, read-only included.
+static void test_evaluate__unknown_under_a_name_holds_only_what_lies_below(void **state) {
+  env *e = *state;
+  hg_value nnp[] = {{.kind = HG_VAL_STR, .text = "no-new-privileges:true", .line = 3}};
+  hg_value all[] = {{.kind = HG_VAL_STR, .text = "all", .line = 4}};
+  hg_value items[] = {
+      {.key = "security_opt", .kind = HG_VAL_LIST, .line = 2, .items = nnp, .n_items = 1},
+      {.key = "cap_drop", .kind = HG_VAL_LIST, .line = 4, .items = all, .n_items = 1},
+      C_STR("network_mode", "none", 5),
+      {.key = "deploy", .kind = HG_VAL_UNKNOWN, .text = "deploy", .origin = "a value read from elsewhere", .line = 6},
+      C_STR("pids_limit", "64", 7),
+      C_STR("read_only", "true", 8),
+  };
+  hg_site site = {.kind = "compose-service", .reads = HG_READS_COMPOSE, .line = 1, .col = 3,
+                  .flags = {.kind = HG_VAL_DICT, .items = items, .n_items = 5}};
+  hg_verdict v;
+  hg_evaluate(&v, e->policy, e->no_builders, &site, e->md);
+  check_verdict("read_only missing beside an unknown deploy", &v, UNHARDENED(RO | MEM | CPU));
+  assert_non_null(strstr(v.message, "missing: read-only; cannot be verified: memory-limit"));
+  hg_verdict_clear(&v);
+
+  site.flags.n_items = 6; // with read_only: only the limits below `deploy` are left unverified
+  hg_evaluate(&v, e->policy, e->no_builders, &site, e->md);
+  check_verdict("limits unverifiable under an unknown deploy", &v, HG_RULE_UNVERIFIABLE_FLAGS, HG_VIA_NONE, MEM | CPU);
+  hg_verdict_clear(&v);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_evaluate__policy_order),
@@ -881,6 +911,7 @@ int main(void) {
       cmocka_unit_test(test_evaluate__fix_hints),
       cmocka_unit_test(test_evaluate__client_sites),
       cmocka_unit_test(test_evaluate__compose_service),
+      cmocka_unit_test(test_evaluate__unknown_under_a_name_holds_only_what_lies_below),
   };
   return cmocka_run_group_tests_name("evaluate", tests, setup_env, teardown_env);
 }
