@@ -30,7 +30,8 @@
  (#eq? @_host_config "host_config")
  (#not-defined-in-project? @_callee)
  (#set! hardguard.reads "kwargs")
- (#set! hardguard.options-keyword "host_config"))
+ (#set! hardguard.options-keyword "host_config")
+ (#set! hardguard.dialect "docker-py-lowlevel"))
 
 ;; Without a host_config keyword of its own, on a receiver known to be docker's low-level client
 ;; (docker.APIClient(...), or the .api of a high-level client): the host_config a spread hands on
@@ -45,7 +46,8 @@
    "docker.APIClient()" "docker.api.APIClient()" "docker.api.client.APIClient()" "docker.client.APIClient()"
    "docker.from_env().api" "docker.DockerClient().api" "docker.client.from_env().api")
  (#set! hardguard.reads "kwargs")
- (#set! hardguard.options-keyword "host_config"))
+ (#set! hardguard.options-keyword "host_config")
+ (#set! hardguard.dialect "docker-py-lowlevel"))
 
 ;; The same on any receiver in a module that imports docker in any form (the client is made
 ;; elsewhere: self.client set up in a base class, context.docker_client, self.client.api), unless
@@ -57,7 +59,8 @@
  (#imports? "docker")
  (#not-defined-in-project? @_callee)
  (#set! hardguard.reads "kwargs")
- (#set! hardguard.options-keyword "host_config"))
+ (#set! hardguard.options-keyword "host_config")
+ (#set! hardguard.dialect "docker-py-lowlevel"))
 
 ;; A dispatcher of the project's own that is handed docker-py's low-level method by name:
 ;; jupyterhub's DockerSpawner calls `await self.docker("create_container", image,
@@ -72,7 +75,8 @@
  (#imports? "docker")
  (#defined-in-project? @_callee)
  (#set! hardguard.reads "kwargs")
- (#set! hardguard.options-keyword "host_config"))
+ (#set! hardguard.options-keyword "host_config")
+ (#set! hardguard.dialect "docker-py-lowlevel"))
 
 ;; create_container handed to a call that runs it with the arguments it is given: OpenManus's
 ;; sandbox runs `await asyncio.to_thread(self.client.api.create_container,
@@ -104,4 +108,5 @@
  (#imports? "docker")
  (#not-defined-in-project? @_callee)
  (#set! hardguard.reads "kwargs")
- (#set! hardguard.options-keyword "host_config"))
+ (#set! hardguard.options-keyword "host_config")
+ (#set! hardguard.dialect "docker-py-lowlevel"))

@@ -84,6 +84,8 @@ static char *fix_hint(const hg_judge *j, const hg_config *c, const hg_site *site
       hg_strvec_free(&w);
     }
   }
+  if (!first && p->dialects[dialect].fix_into)
+    hg_buf_printf(&b, " to %s", p->dialects[dialect].fix_into);
   if (not_offered.len)
     hg_buf_printf(&b, "%s(not offered: %s)", b.len ? " " : "",
                   not_offered.data);

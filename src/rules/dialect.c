@@ -26,7 +26,8 @@ int hg_policy_site_dialect(const hg_policy *self, int reads, int dialect) {
 }
 
 static int load_dialect(hg_yaml *y, hg_policy *p, yaml_node_t *key, yaml_node_t *node, hg_dialect *d, hg_error *err) {
-  static const char *const keys[] = {"reads", "subject", "like", "fold_case", "traps", "at", "paths", NULL};
+  static const char *const keys[] = {"reads", "subject", "like", "fold_case", "traps", "at", "paths", "fix_into",
+                                     NULL};
   d->id = hg_xstrdup((const char *)key->data.scalar.value);
   d->like = -1;
   char what[160];
@@ -36,7 +37,7 @@ static int load_dialect(hg_yaml *y, hg_policy *p, yaml_node_t *key, yaml_node_t 
   yaml_node_t *reads = hg_yaml_get(y, node, "reads"), *subject = hg_yaml_get(y, node, "subject"),
               *like = hg_yaml_get(y, node, "like"), *fold = hg_yaml_get(y, node, "fold_case"),
               *traps = hg_yaml_get(y, node, "traps"), *at = hg_yaml_get(y, node, "at"),
-              *paths = hg_yaml_get(y, node, "paths");
+              *paths = hg_yaml_get(y, node, "paths"), *fix_into = hg_yaml_get(y, node, "fix_into");
   if (!reads)
     return hg_yaml_error(y, node, err, "%s: needs 'reads' (the reading modes it spells)", what);
   char **modes = NULL;
@@ -66,6 +67,11 @@ static int load_dialect(hg_yaml *y, hg_policy *p, yaml_node_t *key, yaml_node_t 
     if (hg_yaml_scalar(y, subject, what, &s, err) != 0)
       return -1;
     d->subject = hg_xstrdup(s);
+  }
+  if (fix_into) {
+    if (hg_yaml_scalar(y, fix_into, what, &s, err) != 0)
+      return -1;
+    d->fix_into = hg_xstrdup(s);
   }
   if (like) {
     if (hg_yaml_scalar(y, like, what, &s, err) != 0)

@@ -226,6 +226,7 @@ void hg_policy_free(hg_policy *self) {
     free(d->id);
     free(d->subject);
     free(d->at);
+    free(d->fix_into);
     for (size_t k = 0; k < d->n_traps; k++) {
       free(d->traps[k].name);
       free(d->traps[k].text);

@@ -31,6 +31,7 @@ typedef struct {
   bool fold_case;   // mapping names match in any case (Go's encoding/json, which the Engine API decodes with)
   char *at;         // a mapping dialect's sites hold the mapping at this dotted name of its spellings
                     // (docker-py's host_config= dict is the body's HostConfig); NULL: the whole
+  char *fix_into;   // where a fix line's options go ("add ... to <fix_into>"); NULL: beside the site's own
   int like;         // the dialect it borrows spellings from, or -1
   hg_trap *traps;
   size_t n_traps;

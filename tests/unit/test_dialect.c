@@ -64,7 +64,7 @@ static void test_dialect__real_policy_dialects(void **state) {
   const hg_policy *p = policy(state);
   static const char *const ids[] = {"docker-py",        "cli",        "compose",   "testcontainers",
                                     "podman-py",        "python-on-whales", "engine-api", "aiodocker",
-                                    "k8s-python",       "docker-py-host-config", "docker-py-service",
+                                    "k8s-python",       "docker-py-lowlevel", "docker-py-host-config", "docker-py-service",
                                     "go-moby",          "go-dockerclient",  "testcontainers-go", "dockerode",
                                     "testcontainers-node"};
   assert_int_equal(p->n_dialects, sizeof(ids) / sizeof(ids[0]));
