@@ -31,6 +31,7 @@
  (#not-defined-in-project? @_callee)
  (#set! hardguard.reads "kwargs")
  (#set! hardguard.options-keyword "host_config")
+ (#set! hardguard.own-keywords "network_disabled")
  (#set! hardguard.dialect "docker-py-lowlevel"))
 
 ;; Without a host_config keyword of its own, on a receiver known to be docker's low-level client
@@ -47,6 +48,7 @@
    "docker.from_env().api" "docker.DockerClient().api" "docker.client.from_env().api")
  (#set! hardguard.reads "kwargs")
  (#set! hardguard.options-keyword "host_config")
+ (#set! hardguard.own-keywords "network_disabled")
  (#set! hardguard.dialect "docker-py-lowlevel"))
 
 ;; The same on any receiver in a module that imports docker in any form (the client is made
@@ -60,6 +62,7 @@
  (#not-defined-in-project? @_callee)
  (#set! hardguard.reads "kwargs")
  (#set! hardguard.options-keyword "host_config")
+ (#set! hardguard.own-keywords "network_disabled")
  (#set! hardguard.dialect "docker-py-lowlevel"))
 
 ;; A dispatcher of the project's own that is handed docker-py's low-level method by name:
@@ -76,6 +79,7 @@
  (#defined-in-project? @_callee)
  (#set! hardguard.reads "kwargs")
  (#set! hardguard.options-keyword "host_config")
+ (#set! hardguard.own-keywords "network_disabled")
  (#set! hardguard.dialect "docker-py-lowlevel"))
 
 ;; create_container handed to a call that runs it with the arguments it is given: OpenManus's
@@ -109,4 +113,5 @@
  (#not-defined-in-project? @_callee)
  (#set! hardguard.reads "kwargs")
  (#set! hardguard.options-keyword "host_config")
+ (#set! hardguard.own-keywords "network_disabled")
  (#set! hardguard.dialect "docker-py-lowlevel"))

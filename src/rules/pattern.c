@@ -94,6 +94,10 @@ int hg_pattern_setup(hg_pattern *p, const hg_shapes *q, uint32_t i, const hg_cap
   p->options_keyword = hg_predicates_property(p->predicates, "hardguard.options-keyword");
   if (p->options_keyword && p->reads != HG_READS_KWARGS)
     return hg_error_set(err, "hardguard.options-keyword is for a \"kwargs\" pattern");
+  const char *own = hg_predicates_property(p->predicates, "hardguard.own-keywords");
+  if (own && !p->options_keyword)
+    return hg_error_set(err, "hardguard.own-keywords goes with hardguard.options-keyword");
+  if (own) hg_argv_split(&p->own_keywords, own);
   p->kind_capture = UINT32_MAX;
   const char *kind_by = hg_predicates_property(p->predicates, "hardguard.kind-by");
   if (kind_by && kind_by_setup(kinds, n_kinds, q, i, p, kind_by, msg, sizeof(msg)) != 0)
@@ -121,6 +125,7 @@ void hg_pattern_free(hg_pattern *p) {
   hg_predicates_free(p->predicates);
   hg_strvec_free(&p->body_keywords);
   hg_strvec_free(&p->body_unwrap);
+  hg_strvec_free(&p->own_keywords);
   hg_strvec_free(&p->kind_verbs);
   free(p->kind_ids);
 }

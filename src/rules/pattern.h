@@ -40,6 +40,10 @@ typedef struct {
   // (#set! hardguard.options-keyword "host_config": docker-py's create_container(**kw), whose kw
   // holds host_config=api.create_host_config(...)); NULL: the call's own keywords
   const char *options_keyword;
+  // ... and the call's own keywords that count beside it (#set! hardguard.own-keywords
+  // "network_disabled"): of its own keywords only these are read, the others being no options it
+  // takes (docker-py's create_container refuses security_opt=...)
+  hg_argv_words own_keywords;
   // (#set! hardguard.kind-by "@capture verb=kind ..."): the site's kind is the one named for the
   // last name the capture's value resolves to (its text when it cannot be followed), else `kind`
   uint32_t kind_capture;     // UINT32_MAX: no kind-by

@@ -324,49 +324,63 @@ hg_value hg_resolve_kwargs(const hg_resolver *self, TSNode args) {
 }
 
 // Under self->keywords_of (a pattern's options-keyword: docker-py's create_container takes its
-// options in host_config), a call's keywords with that keyword's value read as a call's keywords
-// in its place, wherever the keyword comes from (`**kw` whose kw holds
-// host_config=api.create_host_config(...)), beside the call's own (network_disabled=True). The last
-// one on every path replaces those before it; one after it on only some paths leaves every one of
-// them on only some paths (a value set in place in an `if`: no condition names it). A spread that
-// cannot be followed stays (it could hold the keyword).
-hg_value hg_resolve_options_at(const hg_resolver *self, TSNode args) {
-  hg_value all = hg_resolve_kwargs(self, args);
+// options in host_config), a call's options are that keyword's value read as a call's keywords, in
+// its place, wherever the keyword comes from (`**kw` whose kw holds
+// host_config=api.create_host_config(...)), beside those of the call's own keywords that are
+// self->own_keywords (network_disabled=True); its other keywords, and what a builder spread into the
+// call yields but those, are no options it takes (create_container(security_opt=...) is a
+// TypeError). The last value of the keyword on every path replaces those before it; one after it
+// on only some paths leaves every one of them on only some paths (a value set in place in an `if`:
+// no condition names it). A spread that cannot be followed stays (it could hold the keyword).
+static bool own_keyword(const hg_resolver *self, const char *key) {
+  const hg_argv_words *own = self->own_keywords;
+  return own && hg_policy_list_has(own->items, own->len, key, strlen(key));
+}
+
+static void options_of(const hg_resolver *self, const hg_value *dict, bool cond, value_vec *items) {
   const char *key = self->keywords_of;
   size_t last = SIZE_MAX; // the last item under the key on every path
-  bool found = false, some_paths = false;
-  for (size_t i = 0; key && all.kind == HG_VAL_DICT && i < all.n_items; i++)
-    if (all.items[i].key && !strcmp(all.items[i].key, key)) {
-      found = true;
-      if (!all.items[i].conditional)
+  bool some_paths = false;
+  for (size_t i = 0; i < dict->n_items; i++)
+    if (dict->items[i].key && !strcmp(dict->items[i].key, key)) {
+      if (!dict->items[i].conditional)
         last = i, some_paths = false;
       else
         some_paths = true;
     }
-  if (!found)
-    return all;
-  value_vec items = {0};
-  for (size_t i = 0; i < all.n_items; i++) {
-    hg_value v = all.items[i];
-    if (!v.key || strcmp(v.key, key)) {
-      HG_VEC_PUSH(&items, v); // the call's own keywords (network_disabled=True), or a spread
-      continue;
-    }
-    if (last != SIZE_MAX && i < last)
-      continue; // a value replaced after it
-    v.conditional |= some_paths;
-    if (v.kind != HG_VAL_DICT) {
-      v.key = NULL;
-      v.splat = true;
-      HG_VEC_PUSH(&items, v);
-      continue;
-    }
-    for (size_t k = 0; k < v.n_items; k++) {
-      hg_value e = v.items[k];
-      e.conditional |= v.conditional;
-      HG_VEC_PUSH(&items, e);
+  for (size_t i = 0; i < dict->n_items; i++) {
+    hg_value v = dict->items[i];
+    v.conditional |= cond;
+    if (!v.key && v.kind == HG_VAL_BUILDER && v.n_items == 1 && v.items[0].kind == HG_VAL_DICT) {
+      options_of(self, &v.items[0], v.conditional, items); // a builder's keywords are the call's own
+    } else if (!v.key) {
+      HG_VEC_PUSH(items, v);
+    } else if (strcmp(v.key, key)) {
+      if (own_keyword(self, v.key))
+        HG_VEC_PUSH(items, v);
+    } else if (last == SIZE_MAX || i >= last) {
+      v.conditional |= some_paths;
+      if (v.kind != HG_VAL_DICT) {
+        v.key = NULL;
+        v.splat = true;
+        HG_VEC_PUSH(items, v);
+        continue;
+      }
+      for (size_t k = 0; k < v.n_items; k++) {
+        hg_value e = v.items[k];
+        e.conditional |= v.conditional;
+        HG_VEC_PUSH(items, e);
+      }
     }
   }
+}
+
+hg_value hg_resolve_options_at(const hg_resolver *self, TSNode args) {
+  hg_value all = hg_resolve_kwargs(self, args);
+  if (!self->keywords_of || all.kind != HG_VAL_DICT)
+    return all;
+  value_vec items = {0};
+  options_of(self, &all, false, &items);
   return finish(self, (hg_value){.kind = HG_VAL_DICT, .text = all.text, .line = all.line}, &items);
 }
 

@@ -394,6 +394,7 @@ void hg_extract(hg_extractor *self, const hg_ruleset *rules, const hg_config *co
       if (hg_extract__capture(sm->captures, sm->n, c->args, &flags))
         read = p->options_keyword ? hg_resolve_options_at : hg_resolve_kwargs;
       r.keywords_of = p->options_keyword;
+      r.own_keywords = &p->own_keywords;
       break;
     case HG_READS_ARGV:
       if (hg_extract__capture(sm->captures, sm->n, c->argv, &flags))
@@ -432,6 +433,7 @@ void hg_extract(hg_extractor *self, const hg_ruleset *rules, const hg_config *co
     r.notes = NULL;
     r.params = NULL;
     r.keywords_of = NULL;
+    r.own_keywords = NULL;
     if (notes.len) {
       hg_note *kept = hg_arena_alloc(arena, notes.len * sizeof(hg_note));
       memcpy(kept, notes.items, notes.len * sizeof(hg_note));

@@ -12,6 +12,7 @@
 #include "surfaces/python/imports.h"
 #include "rules/policy.h"
 #include "model/site.h"
+#include "base/argv.h"
 #include "base/util.h"
 
 struct hg_index;
@@ -89,6 +90,8 @@ typedef struct hg_resolver {
   const char *keywords_of;         // an item under this key stands for the keywords of the call its
                                    // value is, as call_keywords reads it (a pattern's options-keyword:
                                    // create_container(**kw), kw holding host_config=...); NULL: none
+  const hg_argv_words *own_keywords; // ... and the call's own keywords read beside it (the others, and
+                                     // a builder's spread into the call, are no options it takes)
 } hg_resolver;
 
 /** A file's budget for value following: far above what real code needs (a file of 10,000 sites
