@@ -386,6 +386,7 @@ hg_value hg_resolve_options_at(const hg_resolver *self, TSNode args) {
 
 const hg_resolve_engine hg_python_engine = {
     .value_at = value_at,
+    .keywords = hg_resolve_kwargs,
     .imported = hg_summary_imported,
     .bound = hg_summary_bound,
     .decide = hg_summary_decide,

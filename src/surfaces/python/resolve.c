@@ -174,9 +174,7 @@ hg_value hg_resolve_value_at(const hg_resolver *self, TSNode node, int depth) {
 hg_value hg_resolve_item_at(const hg_resolver *self, const char *key, size_t len, TSNode node, int depth) {
   if (!self->keywords_of || strlen(self->keywords_of) != len || memcmp(self->keywords_of, key, len) != 0)
     return self->engine->value_at(self, node, depth);
-  hg_resolver keywords = *self;
-  keywords.call_keywords = true;
-  return self->engine->value_at(&keywords, node, depth);
+  return self->engine->keywords(self, node);
 }
 
 const char *hg_resolve_param_read(const hg_resolver *self, TSNode fn, bool is_self) {

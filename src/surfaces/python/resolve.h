@@ -51,6 +51,9 @@ typedef struct hg_param_reads {
 typedef struct hg_resolve_engine {
   /** The value of an expression node, `depth` levels into an expression being read. */
   hg_value (*value_at)(const struct hg_resolver *self, TSNode node, int depth);
+  /** The keywords of the call an expression stands for (host_config=api.create_host_config(...),
+   *  or a name assigned one), as a DICT. */
+  hg_value (*keywords)(const struct hg_resolver *self, TSNode node);
   /** The value of a name imported as `qualified`, from the module that defines it. */
   hg_value (*imported)(const struct hg_resolver *self, const char *qualified, TSNode use, int depth);
   /** What the frame being evaluated bound parameter `name` of function `fn` to: false when none. */
@@ -144,7 +147,8 @@ bool hg_resolve_is_builder(const hg_resolver *self, TSNode call);
  *  nesting), as the resolver's engine reads it. */
 hg_value hg_resolve_value_at(const hg_resolver *self, TSNode node, int depth);
 /** The value of a mapping's item keyed `key` (len bytes) whose value is expression `node`: as
- *  hg_resolve_value_at reads it, or, under self->keywords_of, as a call's keywords. */
+ *  hg_resolve_value_at reads it, or, under self->keywords_of, as a call's keywords (the engine's
+ *  `keywords`). */
 hg_value hg_resolve_item_at(const hg_resolver *self, const char *key, size_t len, TSNode node, int depth);
 /** An unknown value standing for `node`, with the reason. */
 hg_value hg_resolve_unknown(const hg_resolver *self, TSNode node, const char *origin);
