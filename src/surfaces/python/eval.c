@@ -375,9 +375,35 @@ static void options_of(const hg_resolver *self, const hg_value *dict, bool cond,
   }
 }
 
+// The call's keywords as hg_resolve_kwargs reads them, but for its own keywords options_of drops:
+// their values are not read (a volumes= followed through the function, per calling context).
+static hg_value options_keywords(const hg_resolver *self, TSNode args) {
+  if (!hg_node_is(args, "argument_list") || !ts_node_is_null(bound_partial(self, args)))
+    return hg_resolve_kwargs(self, args);
+  value_vec items = {0};
+  uint32_t group = 0;
+  for (uint32_t i = 0, n = ts_node_named_child_count(args); i < n; i++) {
+    TSNode c = ts_node_named_child(args, i);
+    if (hg_node_is(c, "dictionary_splat")) {
+      push_call_spread(self, hg_node_arg(c, 0), &items, &group);
+    } else if (hg_node_is(c, "keyword_argument")) {
+      TSNode name = hg_node_field(c, "name");
+      const char *key = ts_node_is_null(name) ? "" : hg_resolve__text(self, name);
+      if (!strcmp(key, self->keywords_of) || own_keyword(self, key))
+        hg_resolve__keyword(self, c, &items, 0);
+    }
+  }
+  return finish(
+      self,
+      (hg_value){.kind = HG_VAL_DICT, .text = hg_resolve__text(self, args), .line = ts_node_start_point(args).row + 1},
+      &items);
+}
+
 hg_value hg_resolve_options_at(const hg_resolver *self, TSNode args) {
-  hg_value all = hg_resolve_kwargs(self, args);
-  if (!self->keywords_of || all.kind != HG_VAL_DICT)
+  if (!self->keywords_of)
+    return hg_resolve_kwargs(self, args);
+  hg_value all = options_keywords(self, args);
+  if (all.kind != HG_VAL_DICT)
     return all;
   value_vec items = {0};
   options_of(self, &all, false, &items);

@@ -166,7 +166,12 @@ void hg_bind__forwarded(const hg_resolver *caller, const hg_module *m, TSNode fn
     if (hg_node_is(a, "keyword_argument")) {
       TSNode name = hg_node_field(a, "name");
       uint32_t s = ts_node_start_byte(name), e = ts_node_end_byte(name);
-      hg_value v = hg_resolve_item_at(caller, caller->src + s, e - s, hg_node_field(a, "value"), depth + 1);
+      // One that no parameter takes joins the callee's **kwargs, spread on into the site: an
+      // item of its options (host_config=api.create_host_config(...), read as hg_resolve_item_at
+      // reads it); a parameter's value is the callee's, whatever its name.
+      hg_value v = param_named(ps, n, caller->src + s, e - s)
+                       ? hg_resolve_value_at(caller, hg_node_field(a, "value"), depth + 1)
+                       : hg_resolve_item_at(caller, caller->src + s, e - s, hg_node_field(a, "value"), depth + 1);
       v.key = hg_arena_strndup(caller->arena, caller->src + s, e - s);
       bind_keyword(ps, n, v, false, &extra_kw);
     } else if (hg_node_is(a, "dictionary_splat")) {
