@@ -237,7 +237,7 @@ static bool if_statement(follow *f, TSNode stmt, bool conditional) {
     // No arm may run: the name keeps what it held before, when it held something.
     if (!f->defined || n == HG_ALT_MAX)
       return false;
-    arms[n++] = (arm){.block = {{0}}, .cond = before};
+    arms[n++] = (arm){.cond = before};
   }
   return alternatives(f, stmt, arms, n, conditional);
 }
