@@ -91,8 +91,9 @@ typedef struct hg_resolver {
   bool call_keywords;              // a call read here stands for its keywords (host_config=name,
                                    // the name assigned create_host_config(...) on each branch)
   const char *keywords_of;         // an item under this key stands for the keywords of the call its
-                                   // value is, as call_keywords reads it (a pattern's options-keyword:
-                                   // create_container(**kw), kw holding host_config=...); NULL: none
+                                   // value is, as the engine's `keywords` reads it (a pattern's
+                                   // options-keyword: create_container(**kw), kw holding
+                                   // host_config=...); NULL: none
   const hg_argv_words *own_keywords; // ... and the call's own keywords read beside it (the others, and
                                      // a builder's spread into the call, are no options it takes)
 } hg_resolver;
