@@ -1,10 +1,12 @@
 ;; sdk-lowlevel: docker-py's low-level API creates a container:
 ;; api.create_container(image, host_config=api.create_host_config(...)). The requirements are read
-;; from the keywords of the host config call, beside the call's own (network_disabled=True): @args
-;; is the call's arguments, and (#set! hardguard.options-keyword "host_config") reads the value of
-;; that keyword — written in the call, or under that key in a mapping a `**` spread hands on — as
-;; the keywords of the call it is (inline, or a name assigned one). `create_host_config(...)` alone creates
-;; nothing: it is read where it reaches host_config=. A method the project defines itself (its own
+;; from the keywords of the host config call: @args is the call's arguments, and
+;; (#set! hardguard.options-keyword "host_config") reads the value of that keyword — written in the
+;; call, or under that key in a mapping a `**` spread hands on — as the keywords of the call it is
+;; (inline, or a name assigned one); of the call's own keywords only those of
+;; hardguard.own-keywords count beside them (network_disabled=True: create_container refuses
+;; security_opt=..., and a builder spread into it counts for nothing). `create_host_config(...)`
+;; alone creates nothing: it is read where it reaches host_config=. A method the project defines itself (its own
 ;; wrapper class's create_container, self.create_container inside it) is not docker-py's.
 ;; host_config given as a mapping (`host_config={"CapDrop": ["ALL"], ...}`, `dict(...)`, inline or
 ;; through a name: #mapping?): the Engine API's HostConfig as docker-py sends it, judged in the
