@@ -2,6 +2,7 @@
 // src/, and the importing script's directory; packages, namespace packages, each module parsed
 // once; and module names of paths.
 #include <pthread.h>
+#include <sched.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stdatomic.h>
@@ -263,6 +264,48 @@ static void test_index__a_worker_out_of_files_lends_itself(void **state) {
   hg_index_free(ix);
 }
 
+// Two workers at once: one asks for a module by path (found in the table), the other makes the
+// table grow (each module asked for is an entry, found or not). The entry is read while the table
+// is held: a table grown between the two would have moved it (a use after free under ASan, seen in
+// CI's sanitizer run on the fixtures; this test hit it in 3 runs of 6 before the fix). Each worker
+// does a fixed amount, so the test ends under valgrind too, which runs one thread at a time.
+typedef struct {
+  hg_index *ix;
+  char path[128];
+  atomic_bool asking, grown;
+} asker;
+
+static void *ask_by_path(void *ctx) {
+  asker *a = ctx;
+  for (int i = 0; i < 1000 && !atomic_load(&a->grown); i++) {
+    assert_non_null(hg_index_module_at(a->ix, a->path));
+    atomic_store(&a->asking, true);
+  }
+  return NULL;
+}
+
+static void test_index__a_module_asked_by_path_while_the_table_grows(void **state) {
+  tree *t = *state;
+  for (int round = 0; round < 500; round++) {
+    hg_index *ix = hg_index_new(t->rules, t->config, t->dir);
+    asker a = {.ix = ix};
+    snprintf(a.path, sizeof(a.path), "%s/pkg/flags.py", t->dir);
+    assert_non_null(hg_index_module_at(ix, a.path));
+    pthread_t th;
+    assert_int_equal(pthread_create(&th, NULL, ask_by_path, &a), 0);
+    while (!atomic_load(&a.asking))
+      sched_yield();
+    char name[32];
+    for (int i = 0; i < 100; i++) {
+      snprintf(name, sizeof(name), "absent.m%d", i);
+      assert_null(find(ix, name, NULL));
+    }
+    atomic_store(&a.grown, true);
+    pthread_join(th, NULL);
+    hg_index_free(ix);
+  }
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_index__finds_modules_by_dotted_name),
@@ -272,6 +315,7 @@ int main(void) {
       cmocka_unit_test(test_index__the_held_file_is_not_parsed_again),
       cmocka_unit_test(test_index__module_names_of_paths),
       cmocka_unit_test(test_index__a_worker_out_of_files_lends_itself),
+      cmocka_unit_test(test_index__a_module_asked_by_path_while_the_table_grows),
   };
   return cmocka_run_group_tests_name("index", tests, setup_tree, teardown_tree);
 }

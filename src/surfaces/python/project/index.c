@@ -426,11 +426,13 @@ const char *const *hg_index_subclasses(hg_index *self, const char *name, size_t 
 const hg_module *hg_index_module_at(hg_index *self, const char *path) {
   if (!self)
     return NULL;
+  // The entry is read under the lock: another thread's put may grow (move) the table.
   pthread_mutex_lock(&self->lock);
   const size_t *known = hg_table_get(&self->by_path, path, strlen(path));
+  const entry *e = known ? (const entry *)(uintptr_t)*known : NULL;
   pthread_mutex_unlock(&self->lock);
-  if (known)
-    return ((const entry *)(uintptr_t)*known)->module;
+  if (e)
+    return e->module;
   hg_arena *names = hg_arena_new();
   const char *croot = self->config->root && *self->config->root ? self->config->root : ".";
   char real[PATH_MAX];
