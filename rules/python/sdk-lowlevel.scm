@@ -3,7 +3,7 @@
 ;; from the keywords of the host config call: @args is the call's arguments, and
 ;; (#set! hardguard.options-keyword "host_config") reads the value of that keyword — written in the
 ;; call, or under that key in a mapping a `**` spread hands on — as the keywords of the call it is
-;; (inline, or a name assigned one); of the call's own keywords only those of
+;; (inline, a name assigned one, or the call a function of the project returns); of the call's own keywords only those of
 ;; hardguard.own-keywords count beside them (network_disabled=True: create_container refuses
 ;; security_opt=..., and a builder spread into it counts for nothing). `create_host_config(...)`
 ;; alone creates nothing: it is read where it reaches host_config=. A method the project defines itself (its own

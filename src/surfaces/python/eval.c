@@ -111,8 +111,9 @@ static hg_value value_of(const hg_resolver *self, TSNode n, int depth) {
     return hg_resolve__comprehension(self, n, depth);
   if (!strcmp(type, "call")) {
     TSNode args = hg_node_child(n, HG_FIELD_ARGUMENTS);
-    if (self->call_keywords && !ts_node_is_null(args)) {
-      // host_config=name where name was assigned create_host_config(...): the call's keywords.
+    if (self->call_keywords && !ts_node_is_null(args) && !hg_summary_follows(self, n, depth)) {
+      // host_config=name where name was assigned create_host_config(...): the call's keywords (a
+      // function of the project is read by what it returns, read so).
       hg_resolver plain = *self;
       plain.call_keywords = false;
       return hg_resolve_kwargs(&plain, args);
@@ -277,8 +278,9 @@ hg_value hg_resolve_kwargs(const hg_resolver *self, TSNode args) {
     // or a name assigned from such a call.
     TSNode call = hg_resolve_call(self, args);
     TSNode inner = ts_node_is_null(call) ? call : hg_node_field(call, "arguments");
-    if (ts_node_is_null(inner) || !hg_node_is(inner, "argument_list")) {
-      // A name assigned a call on each branch (if/else, try/except): each call's keywords.
+    if (ts_node_is_null(inner) || !hg_node_is(inner, "argument_list") || hg_summary_follows(self, call, 1)) {
+      // A name assigned a call on each branch (if/else, try/except): each call's keywords; a
+      // function of the project (host_config=helper(api)): the keywords of the call it returns.
       hg_resolver keywords = *self;
       keywords.call_keywords = true;
       hg_value u = value_at(&keywords, args, 1);

@@ -106,6 +106,7 @@ static hg_value evaluate(const hg_resolver *r, const hg_module *m, TSNode fn, TS
   k.read = c->reads;  // notes of one site's reading are recorded once, for that reading
   k.fn = ts_node_start_byte(fn), k.call = ts_node_start_byte(call);
   k.depth = (uint32_t)depth + (r->hops ? (uint32_t)r->hops->depth << 8 : 0);
+  k.pad = r->call_keywords;  // its returns read as a call's keywords (host_config=helper(api))
   size_t *kept = hg_table_get(&c->returns, (const char *)&k, sizeof k);
   if (kept)
     return *(const hg_value *)(uintptr_t)*kept;
@@ -125,8 +126,11 @@ static hg_value evaluate_anew(const hg_resolver *r, const hg_module *m, TSNode f
   if (why)
     return hg_resolve_unknown(r, call, why);
   hg_frame frame;
-  hg_bind__call(r, m, fn, hg_node_field(call, "arguments"), self, &frame, depth);
+  hg_resolver caller = *r;
+  caller.call_keywords = false;  // the arguments are values, whatever the returns are read as
+  hg_bind__call(&caller, m, fn, hg_node_field(call, "arguments"), self, &frame, depth);
   hg_resolver fr = hg_project__in_module(r, m);
+  fr.call_keywords = r->call_keywords;  // host_config=helper(api): what it returns, read as a call's keywords
   fr.frame = &frame;
   fr.hops = &hop;
   return_scan rs = {.r = &fr};
@@ -309,6 +313,13 @@ static hg_value not_found(const hg_resolver *r, TSNode call, TSNode fn, int dept
 
 static hg_value call_of(const hg_resolver *r, TSNode call, TSNode fn, int depth);
 
+bool hg_summary_follows(const hg_resolver *r, TSNode call, int depth) {
+  if (!r->index)
+    return hg_resolve_is_builder(r, call);
+  hg_value recv = {0};
+  return hg_object__callee(r, hg_node_field(call, "function"), depth, &recv).kind == HG_DEF_FUNCTION;
+}
+
 hg_value hg_summary_call(const hg_resolver *r, TSNode call, int depth) {
   return call_of(r, call, hg_node_field(call, "function"), depth);
 }
@@ -323,7 +334,7 @@ static hg_value call_of(const hg_resolver *r, TSNode call, TSNode fn, int depth)
       return builder_value(r, call, NULL, NULL, NULL);
     return hg_resolve_unknown(r, call, "a call that is not a configured hardening builder");
   }
-  bool cacheable = r->cache && !r->hops && hg_node_arg_count(hg_node_field(call, "arguments")) == 0;
+  bool cacheable = r->cache && !r->hops && !r->call_keywords && hg_node_arg_count(hg_node_field(call, "arguments")) == 0;
   const char *bare = NULL;
   if (cacheable && hg_node_is(fn, "identifier")) {
     uint32_t a = ts_node_start_byte(fn), e = ts_node_end_byte(fn);

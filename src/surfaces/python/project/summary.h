@@ -22,6 +22,9 @@ void hg_summary_cache_next_read(hg_summary_cache *c);
  *  UNKNOWN when it cannot be read, saying why); for a class of the project an OBJECT; for a
  *  function or method of the project its return value; else an UNKNOWN. */
 hg_value hg_summary_call(const hg_resolver *r, TSNode call, int depth);
+/** Does `call` call a function or method defined in the project (or a configured builder)? Such a
+ *  call is read by what it returns (hg_summary_call), under r->call_keywords too. */
+bool hg_summary_follows(const hg_resolver *r, TSNode call, int depth);
 /** What calling `callee` (a name or attribute, e.g. a dataclass field's default_factory) with no
  *  arguments yields, as hg_summary_call. */
 hg_value hg_summary_factory(const hg_resolver *r, TSNode callee, int depth);
