@@ -10,14 +10,15 @@
 #include "surfaces/python/project/defs.h"
 #include "surfaces/python/scope.h"
 
-// What reached a site through a definition says so: the value and each item it holds.
+// What reached a site through a definition says so: the value and each item it holds (each
+// alternative's items too).
 static hg_value stamp(hg_arena *a, hg_value v, const char *via) {
   if (!v.via)
     v.via = via;
-  if (v.kind == HG_VAL_LIST || v.kind == HG_VAL_DICT) {
+  if (v.kind == HG_VAL_LIST || v.kind == HG_VAL_DICT || v.kind == HG_VAL_ALT) {
     hg_value *items = hg_arena_alloc(a, (v.n_items ? v.n_items : 1) * sizeof(hg_value));
     for (size_t i = 0; i < v.n_items; i++) {
-      items[i] = v.items[i];
+      items[i] = v.kind == HG_VAL_ALT ? stamp(a, v.items[i], via) : v.items[i];
       if (!items[i].via)
         items[i].via = via;
     }
@@ -41,11 +42,98 @@ static bool on_return(void *ctx, hg_stmt s) {
   return s.conditional; // an unconditional return ends the function
 }
 
-// Several returns: what each may give. None of them is guaranteed, so every item is conditional
-// (it can fall short or weaken, never satisfy); one return is the value itself.
-static hg_value combine(hg_arena *a, const hg_value *vals, const bool *cond, size_t n, TSNode fn) {
+enum { MAX_RETURN_ARMS = 32 };  // the alternatives several returns may be (as the resolver's HG_ALT_MAX)
+
+// What selects return statement `ret` in function body `body`, as written, for messages: the
+// conditions of the if, elif and else arms around it, the outer first ("a and not b"); NULL when
+// none is, or a loop, a try or a match is around it.
+static const char *selected_by(const hg_resolver *r, TSNode body, TSNode ret) {
+  const char *conds[8];
+  size_t n = 0;
+  for (TSNode at = ret, p = ts_node_parent(ret); !ts_node_is_null(p) && !ts_node_eq(at, body) && n < 8;
+       at = p, p = ts_node_parent(p)) {
+    if (hg_node_is(p, "for_statement") || hg_node_is(p, "while_statement") || hg_node_is(p, "try_statement") ||
+        hg_node_is(p, "except_clause") || hg_node_is(p, "match_statement"))
+      return NULL;  // how often it runs, or whether it raises, selects it
+    if (!hg_node_is(at, "block"))
+      continue;
+    TSNode cond = {0};
+    bool negate = false;
+    if (hg_node_is(p, "if_statement") || hg_node_is(p, "elif_clause")) {
+      cond = hg_node_field(p, "condition");
+    } else if (hg_node_is(p, "else_clause") && hg_node_is(ts_node_parent(p), "if_statement")) {
+      TSNode owner = ts_node_parent(p);
+      bool elif = false;
+      for (uint32_t i = 0, k = ts_node_named_child_count(owner); i < k; i++)
+        elif |= hg_node_is(ts_node_named_child(owner, i), "elif_clause");
+      if (elif)
+        return NULL;  // else after elif: what selects it is not one condition
+      cond = hg_node_field(owner, "condition");
+      negate = true;
+    }
+    if (ts_node_is_null(cond))
+      continue;
+    const char *t = hg_node_text(cond, r->src, r->arena);
+    conds[n++] = negate ? hg_project__printf(r->arena, strpbrk(t, " \t\n") ? "not (%s)" : "not %s", t) : t;
+  }
+  if (!n)
+    return NULL;
+  const char *out = conds[n - 1];
+  for (size_t i = n - 1; i-- > 0;)
+    out = hg_project__printf(r->arena, "%s and %s", out, conds[i]);
+  return out;
+}
+
+// Does a function body (or an arm's block) end in a return or a raise on every path through it:
+// its last statement one, or an if with an else whose every arm ends so?
+static bool ends_in_return(TSNode block) {
+  TSNode last = {0};
+  for (uint32_t i = ts_node_named_child_count(block); i-- > 0 && ts_node_is_null(last);)
+    if (!hg_node_is(ts_node_named_child(block, i), "comment"))
+      last = ts_node_named_child(block, i);
+  if (hg_node_is(last, "return_statement") || hg_node_is(last, "raise_statement"))
+    return true;
+  if (!hg_node_is(last, "if_statement") || !ends_in_return(hg_node_field(last, "consequence")))
+    return false;
+  bool otherwise = false;
+  for (uint32_t i = 0, k = ts_node_named_child_count(last); i < k; i++) {
+    TSNode arm = ts_node_named_child(last, i);
+    bool elif = hg_node_is(arm, "elif_clause"), els = hg_node_is(arm, "else_clause");
+    if ((elif || els) && !ends_in_return(hg_node_field(arm, elif ? "consequence" : "body")))
+      return false;
+    otherwise |= els;
+  }
+  return otherwise;
+}
+
+// Several returns, one of them reached on every path: the value is one of them (an ALT), each named by
+// what selects its return (`sel`), flattened with any alternatives it holds itself. Otherwise
+// several returns or one on some paths: what each may give, none guaranteed, so every item is
+// conditional (it can fall short or weaken, never satisfy); one return is the value itself.
+static hg_value combine(hg_arena *a, const hg_value *vals, const bool *cond, const char *const *sel, size_t n,
+                        bool every_path, TSNode fn) {
   if (n == 1 && !cond[0])
     return vals[0];
+  size_t total = 0;
+  for (size_t i = 0; i < n; i++)
+    total += vals[i].kind == HG_VAL_ALT ? vals[i].n_items : 1;
+  if (n >= 2 && every_path && total <= MAX_RETURN_ARMS) {
+    hg_value *items = hg_arena_alloc(a, total * sizeof(hg_value));
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++) {
+      const hg_value *arms = vals[i].kind == HG_VAL_ALT ? vals[i].items : &vals[i];
+      for (size_t j = 0, m = vals[i].kind == HG_VAL_ALT ? vals[i].n_items : 1; j < m; j++, k++) {
+        items[k] = arms[j];
+        items[k].cond = vals[i].kind != HG_VAL_ALT || !arms[j].cond ? sel[i]
+                        : sel[i] ? hg_arena_printf(a, "%s and %s", sel[i], arms[j].cond)
+                                 : arms[j].cond;
+        items[k].key = NULL;
+        items[k].splat = false;
+      }
+    }
+    return (hg_value){.kind = HG_VAL_ALT, .text = "(one of several returns)", .line = line_of(fn), .items = items,
+                      .n_items = total};
+  }
   hg_value_kind kind = HG_VAL_UNKNOWN;
   for (size_t i = 0; i < n; i++)
     if (vals[i].kind == HG_VAL_DICT || vals[i].kind == HG_VAL_LIST)
@@ -138,6 +226,8 @@ static hg_value evaluate_anew(const hg_resolver *r, const hg_module *m, TSNode f
   size_t n = rs.returns.len < MAX_RETURNS ? rs.returns.len : MAX_RETURNS;
   hg_value vals[MAX_RETURNS];
   bool cond[MAX_RETURNS];
+  const char *sel[MAX_RETURNS];
+  TSNode body = hg_node_field(fn, "body");
   for (size_t i = 0; i < n; i++) {
     TSNode stmt = rs.returns.items[i].stmt;
     TSNode e = hg_node_arg(stmt, 0);
@@ -146,13 +236,23 @@ static hg_value evaluate_anew(const hg_resolver *r, const hg_module *m, TSNode f
     if (!vals[i].path)
       vals[i].path = hg_project__path(m);
     cond[i] = rs.returns.items[i].conditional;
+    sel[i] = cond[i] ? selected_by(&fr, body, stmt) : NULL;
   }
+  // The last return, on every path, is taken when none before it is.
+  if (n == 2 && !cond[1] && sel[0])
+    sel[1] = hg_project__printf(r->arena, strpbrk(sel[0], " \t\n") ? "not (%s)" : "not %s", sel[0]);
+  for (size_t i = 0; i < n; i++)
+    if (!sel[i])
+      sel[i] = cond[i] ? hg_project__printf(r->arena, "the return at line %u", line_of(rs.returns.items[i].stmt))
+                       : hg_project__printf(r->arena, "none of the returns before line %u",
+                                            line_of(rs.returns.items[i].stmt));
+  bool every_path = n > 0 && (!cond[n - 1] || ends_in_return(body));
   free(rs.returns.items);
   if (rs.returns.len > MAX_RETURNS)
     return hg_resolve_unknown(r, call, "a function with more returns than hardguard follows");
   if (n == 0)
     return (hg_value){.kind = HG_VAL_NONE, .text = "None", .line = line_of(fn), .path = hg_project__path(m)};
-  return combine(r->arena, vals, cond, n, fn);
+  return combine(r->arena, vals, cond, sel, n, every_path, fn);
 }
 
 // ---- the per-file cache of summaries ------------------------------------------------------------
