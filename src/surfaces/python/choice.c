@@ -9,8 +9,7 @@
 #include "surfaces/node.h"
 #include "surfaces/python/resolve_internal.h"
 
-// A condition as written, shortened for messages, in the arena.
-static const char *short_text(const hg_resolver *self, const char *prefix, const char *text) {
+const char *hg_resolve_condition(const hg_resolver *self, const char *prefix, const char *text) {
   char buf[160];
   // The negation of `not x` is `x`, not `not (not x)`.
   if (prefix && !strcmp(prefix, "not ") && !strncmp(text, "not ", 4) && !strpbrk(text + 4, " \t\n"))
@@ -113,7 +112,7 @@ hg_value hg_resolve__conditional(const hg_resolver *self, TSNode n, int depth) {
     return hg_resolve_value_at(self, no, depth + 1);
   const char *c = hg_resolve__text(self, cond);
   hg_value alts[2] = {hg_resolve_value_at(self, yes, depth + 1), hg_resolve_value_at(self, no, depth + 1)};
-  const char *conds[2] = {short_text(self, NULL, c), short_text(self, "not ", c)};
+  const char *conds[2] = {hg_resolve_condition(self, NULL, c), hg_resolve_condition(self, "not ", c)};
   return hg_resolve__alt(self, n, alts, conds, 2);
 }
 
@@ -140,7 +139,7 @@ hg_value hg_resolve__boolean(const hg_resolver *self, TSNode n, int depth) {
     if (t < 0)
       falls_through = true;
     alts[k] = ls[i];
-    conds[k++] = ls[i].cond ? ls[i].cond : short_text(self, NULL, lt);
+    conds[k++] = ls[i].cond ? ls[i].cond : hg_resolve_condition(self, NULL, lt);
   }
   if (!falls_through)
     return l;
@@ -148,7 +147,7 @@ hg_value hg_resolve__boolean(const hg_resolver *self, TSNode n, int depth) {
   if (k == 0)
     return r;
   alts[k] = r;
-  conds[k++] = short_text(self, "not ", lt);
+  conds[k++] = hg_resolve_condition(self, "not ", lt);
   return hg_resolve__alt(self, n, alts, conds, k);
 }
 

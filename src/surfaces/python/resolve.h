@@ -109,6 +109,10 @@ typedef struct hg_resolver {
  *  unbound; returns the reason to add to it, or NULL. */
 const char *hg_resolve_param_read(const hg_resolver *self, TSNode fn, bool is_self);
 
+/** A condition as written (`text`, after `prefix`: NULL or "not "), shortened for messages, in the
+ *  arena: "not (a or b)", and `x` for the negation of `not x`. */
+const char *hg_resolve_condition(const hg_resolver *self, const char *prefix, const char *text);
+
 /** Like hg_imports_qualify, but also follows local aliases: `run = client.containers.run`,
  *  `c = client.containers` then `c.run`, `getattr(client.containers, "run")`,
  *  `functools.partial(client.containers.run, ...)`. A call stands for its result: `docker.from_env()`

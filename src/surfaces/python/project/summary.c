@@ -73,8 +73,7 @@ static const char *selected_by(const hg_resolver *r, TSNode body, TSNode ret) {
     }
     if (ts_node_is_null(cond))
       continue;
-    const char *t = hg_node_text(cond, r->src, r->arena);
-    conds[n++] = negate ? hg_project__printf(r->arena, strpbrk(t, " \t\n") ? "not (%s)" : "not %s", t) : t;
+    conds[n++] = hg_resolve_condition(r, negate ? "not " : NULL, hg_node_text(cond, r->src, r->arena));
   }
   if (!n)
     return NULL;
@@ -240,7 +239,7 @@ static hg_value evaluate_anew(const hg_resolver *r, const hg_module *m, TSNode f
   }
   // The last return, on every path, is taken when none before it is.
   if (n == 2 && !cond[1] && sel[0])
-    sel[1] = hg_project__printf(r->arena, strpbrk(sel[0], " \t\n") ? "not (%s)" : "not %s", sel[0]);
+    sel[1] = hg_resolve_condition(r, "not ", sel[0]);
   for (size_t i = 0; i < n; i++)
     if (!sel[i])
       sel[i] = cond[i] ? hg_project__printf(r->arena, "the return at line %u", line_of(rs.returns.items[i].stmt))
