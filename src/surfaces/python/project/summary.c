@@ -84,35 +84,38 @@ static const char *selected_by(const hg_resolver *r, TSNode body, TSNode ret) {
 }
 
 // Does a function body (or an arm's block) end in a return or a raise on every path through it:
-// its last statement one, or an if with an else whose every arm ends so?
-static bool ends_in_return(TSNode block) {
+// its last statement one, or an if with an else whose every arm ends so (nested at most `depth`
+// deep: deeper, it may not)?
+static bool ends_in_return(TSNode block, int depth) {
+  if (depth <= 0)
+    return false;
   TSNode last = {0};
   for (uint32_t i = ts_node_named_child_count(block); i-- > 0 && ts_node_is_null(last);)
     if (!hg_node_is(ts_node_named_child(block, i), "comment"))
       last = ts_node_named_child(block, i);
   if (hg_node_is(last, "return_statement") || hg_node_is(last, "raise_statement"))
     return true;
-  if (!hg_node_is(last, "if_statement") || !ends_in_return(hg_node_field(last, "consequence")))
+  if (!hg_node_is(last, "if_statement") || !ends_in_return(hg_node_field(last, "consequence"), depth - 1))
     return false;
   bool otherwise = false;
   for (uint32_t i = 0, k = ts_node_named_child_count(last); i < k; i++) {
     TSNode arm = ts_node_named_child(last, i);
     bool elif = hg_node_is(arm, "elif_clause"), els = hg_node_is(arm, "else_clause");
-    if ((elif || els) && !ends_in_return(hg_node_field(arm, elif ? "consequence" : "body")))
+    if ((elif || els) && !ends_in_return(hg_node_field(arm, elif ? "consequence" : "body"), depth - 1))
       return false;
     otherwise |= els;
   }
   return otherwise;
 }
 
-// Several returns, one of them reached on every path: the value is one of them (an ALT), each named by
-// what selects its return (`sel`), flattened with any alternatives it holds itself. Otherwise
-// several returns or one on some paths: what each may give, none guaranteed, so every item is
-// conditional (it can fall short or weaken, never satisfy); one return is the value itself.
+// Returns of which every path that does not raise reaches one (`every_path`): the value is the one
+// return, or one of several (an ALT), each named by what selects its return (`sel`), flattened with
+// any alternatives it holds itself. Otherwise, one return on some paths or several: what each may
+// give, none guaranteed, so every item is conditional (it can fall short or weaken, never satisfy).
 static hg_value combine(hg_arena *a, const hg_value *vals, const bool *cond, const char *const *sel, size_t n,
                         bool every_path, TSNode fn) {
-  if (n == 1 && !cond[0])
-    return vals[0];
+  if (n == 1 && (!cond[0] || every_path))
+    return vals[0];  // the one return, or the one every path that does not raise reaches
   size_t total = 0;
   for (size_t i = 0; i < n; i++)
     total += vals[i].kind == HG_VAL_ALT ? vals[i].n_items : 1;
@@ -245,7 +248,7 @@ static hg_value evaluate_anew(const hg_resolver *r, const hg_module *m, TSNode f
       sel[i] = cond[i] ? hg_project__printf(r->arena, "the return at line %u", line_of(rs.returns.items[i].stmt))
                        : hg_project__printf(r->arena, "none of the returns before line %u",
                                             line_of(rs.returns.items[i].stmt));
-  bool every_path = n > 0 && (!cond[n - 1] || ends_in_return(body));
+  bool every_path = n > 0 && (!cond[n - 1] || ends_in_return(body, 32));
   free(rs.returns.items);
   if (rs.returns.len > MAX_RETURNS)
     return hg_resolve_unknown(r, call, "a function with more returns than hardguard follows");
