@@ -38,25 +38,32 @@ const char *hg_node_text(TSNode n, const char *src, hg_arena *arena) {
 }
 
 // The field ids of the names asked for, by language and the name's address (libtree-sitter looks a
-// name up by comparing it with each field's, on every call): one thread's, a few entries. An entry
-// is trusted only when its id's name is the name asked for, so a name at an address reused for
-// another one is looked up again.
-enum { FIELD_CACHE = 64 };
+// name up by comparing it with each field's, on every call): one thread's, a few entries, each name
+// in one of FIELD_WAYS slots from its hash (with one slot each, two hot names whose addresses met
+// there, as a new string in the binary may make them, took turns: 11,000 look-ups on B's first 200
+// files). An entry is trusted only when its id's name is the name asked for, so a name at an
+// address reused for another one is looked up again.
+enum { FIELD_CACHE = 64, FIELD_WAYS = 4 };
 static _Thread_local struct {
   const TSLanguage *lang;
   const char *name;
   TSFieldId id;
 } field_cache[FIELD_CACHE];
+static _Thread_local unsigned field_next;  // the slot of a name's ways its next miss takes
 
 static TSFieldId field_id(const TSLanguage *lang, const char *name) {
   uintptr_t h = (uintptr_t)name ^ ((uintptr_t)lang >> 4);
   h ^= h >> 7;
   size_t i = (size_t)(h ^ (h >> 13)) % FIELD_CACHE;
-  if (field_cache[i].name == name && field_cache[i].lang == lang && field_cache[i].id &&
-      !strcmp(ts_language_field_name_for_id(lang, field_cache[i].id), name))
-    return field_cache[i].id;
+  for (size_t w = 0; w < FIELD_WAYS; w++) {
+    size_t k = (i + w) % FIELD_CACHE;
+    if (field_cache[k].name == name && field_cache[k].lang == lang && field_cache[k].id &&
+        !strcmp(ts_language_field_name_for_id(lang, field_cache[k].id), name))
+      return field_cache[k].id;
+  }
   TSFieldId id = ts_language_field_id_for_name(lang, name, (uint32_t)strlen(name));
-  field_cache[i].lang = lang, field_cache[i].name = name, field_cache[i].id = id;
+  size_t k = (i + field_next++ % FIELD_WAYS) % FIELD_CACHE;
+  field_cache[k].lang = lang, field_cache[k].name = name, field_cache[k].id = id;
   return id;
 }
 
