@@ -86,6 +86,14 @@ static const char *selected_by(const hg_resolver *r, TSNode body, TSNode ret) {
 // Does a function body (or an arm's block) end in a return or a raise on every path through it:
 // its last statement one, or an if with an else whose every arm ends so (nested at most `depth`
 // deep: deeper, it may not)?
+static TSNode last_block(TSNode n) {
+  // (by its children, not by field name: a field looked up by name costs a search of the names)
+  for (uint32_t i = ts_node_named_child_count(n); i-- > 0;)
+    if (hg_node_is(ts_node_named_child(n, i), "block"))
+      return ts_node_named_child(n, i);
+  return (TSNode){0};
+}
+
 static bool ends_in_return(TSNode block, int depth) {
   if (depth <= 0)
     return false;
@@ -95,13 +103,13 @@ static bool ends_in_return(TSNode block, int depth) {
       last = ts_node_named_child(block, i);
   if (hg_node_is(last, "return_statement") || hg_node_is(last, "raise_statement"))
     return true;
-  if (!hg_node_is(last, "if_statement") || !ends_in_return(hg_node_field(last, "consequence"), depth - 1))
-    return false;
+  if (!hg_node_is(last, "if_statement") || !ends_in_return(last_block(last), depth - 1))
+    return false;  // (an if's only block of its own is its consequence; its arms are clauses)
   bool otherwise = false;
   for (uint32_t i = 0, k = ts_node_named_child_count(last); i < k; i++) {
     TSNode arm = ts_node_named_child(last, i);
     bool elif = hg_node_is(arm, "elif_clause"), els = hg_node_is(arm, "else_clause");
-    if ((elif || els) && !ends_in_return(hg_node_field(arm, elif ? "consequence" : "body"), depth - 1))
+    if ((elif || els) && !ends_in_return(last_block(arm), depth - 1))
       return false;
     otherwise |= els;
   }
@@ -238,17 +246,19 @@ static hg_value evaluate_anew(const hg_resolver *r, const hg_module *m, TSNode f
     if (!vals[i].path)
       vals[i].path = hg_project__path(m);
     cond[i] = rs.returns.items[i].conditional;
-    sel[i] = cond[i] ? selected_by(&fr, body, stmt) : NULL;
   }
-  // The last return, on every path, is taken when none before it is.
-  if (n == 2 && !cond[1] && sel[0])
+  bool every_path = n > 0 && (!cond[n - 1] || ends_in_return(body, 32));
+  // What selects each of several returns, named only when they are alternatives (combine): the
+  // last return, on every path, is taken when none before it is.
+  for (size_t i = 0; i < n && n >= 2 && every_path; i++)
+    sel[i] = cond[i] ? selected_by(&fr, body, rs.returns.items[i].stmt) : NULL;
+  if (n == 2 && every_path && !cond[1] && sel[0])
     sel[1] = hg_resolve_condition(r, "not ", sel[0]);
-  for (size_t i = 0; i < n; i++)
+  for (size_t i = 0; i < n && n >= 2 && every_path; i++)
     if (!sel[i])
       sel[i] = cond[i] ? hg_project__printf(r->arena, "the return at line %u", line_of(rs.returns.items[i].stmt))
                        : hg_project__printf(r->arena, "none of the returns before line %u",
                                             line_of(rs.returns.items[i].stmt));
-  bool every_path = n > 0 && (!cond[n - 1] || ends_in_return(body, 32));
   free(rs.returns.items);
   if (rs.returns.len > MAX_RETURNS)
     return hg_resolve_unknown(r, call, "a function with more returns than hardguard follows");
