@@ -144,7 +144,7 @@ static bool alternatives(follow *f, TSNode stmt, const arm *arms, size_t n, bool
     }
   }
   free(gs);
-  hg_value alt = hg_resolve__alt(f->r, stmt, alts, conds, n);
+  hg_value alt = hg_resolve_alt(f->r, stmt, alts, conds, n);
   if (prefix) {
     alt.splat = true;
     hg_value_vec one = {0};

@@ -35,7 +35,7 @@ static const char *join_conds(const hg_resolver *self, const char *a, const char
   return s;
 }
 
-hg_value hg_resolve__alt(const hg_resolver *self, TSNode at, const hg_value *alts, const char *const *conds, size_t n) {
+hg_value hg_resolve_alt(const hg_resolver *self, TSNode at, const hg_value *alts, const char *const *conds, size_t n) {
   if (n == 1) {
     hg_value v = alts[0];
     return v;
@@ -113,7 +113,7 @@ hg_value hg_resolve__conditional(const hg_resolver *self, TSNode n, int depth) {
   const char *c = hg_resolve__text(self, cond);
   hg_value alts[2] = {hg_resolve_value_at(self, yes, depth + 1), hg_resolve_value_at(self, no, depth + 1)};
   const char *conds[2] = {hg_resolve_condition(self, NULL, c), hg_resolve_condition(self, "not ", c)};
-  return hg_resolve__alt(self, n, alts, conds, 2);
+  return hg_resolve_alt(self, n, alts, conds, 2);
 }
 
 // `a or b`: a where it is truthy, else b; `a and b` is not followed.
@@ -148,7 +148,7 @@ hg_value hg_resolve__boolean(const hg_resolver *self, TSNode n, int depth) {
     return r;
   alts[k] = r;
   conds[k++] = hg_resolve_condition(self, "not ", lt);
-  return hg_resolve__alt(self, n, alts, conds, k);
+  return hg_resolve_alt(self, n, alts, conds, k);
 }
 
 // os.environ.get("X", d), os.getenv("X", d), os.environ["X"]: the environment, or the default.
@@ -177,7 +177,7 @@ bool hg_resolve__environment(const hg_resolver *self, TSNode call, const char *c
   const char *c0 = hg_arena_strndup(self->arena, buf, strlen(buf));
   snprintf(buf, sizeof(buf), "%s unset", named ? name.text : "the variable");
   const char *conds[2] = {c0, hg_arena_strndup(self->arena, buf, strlen(buf))};
-  *out = hg_resolve__alt(self, call, alts, conds, 2);
+  *out = hg_resolve_alt(self, call, alts, conds, 2);
   return true;
 }
 

@@ -113,6 +113,17 @@ const char *hg_resolve_param_read(const hg_resolver *self, TSNode fn, bool is_se
  *  arena: "not (a or b)", and `x` for the negation of `not x`. */
 const char *hg_resolve_condition(const hg_resolver *self, const char *prefix, const char *text);
 
+/** How many alternatives one value holds (an if/elif chain's arms, nested conditionals multiplied
+ *  out): past it the value is UNKNOWN with HG_ALT_BUDGET_ORIGIN. The judge reads every combination
+ *  of a site's alternatives, so a site's worth of them must stay small. */
+#define HG_ALT_MAX 32
+#define HG_ALT_BUDGET_ORIGIN "more alternatives than hardguard follows (budget: 32 alternatives per value)"
+
+/** One of `n` alternatives (choice.c), `conds[i]` (or NULL) selecting each: nested ALTs are
+ *  flattened, their conditions joined; one alternative is itself; past HG_ALT_MAX, UNKNOWN standing
+ *  for `at`. */
+hg_value hg_resolve_alt(const hg_resolver *self, TSNode at, const hg_value *alts, const char *const *conds, size_t n);
+
 /** Like hg_imports_qualify, but also follows local aliases: `run = client.containers.run`,
  *  `c = client.containers` then `c.run`, `getattr(client.containers, "run")`,
  *  `functools.partial(client.containers.run, ...)`. A call stands for its result: `docker.from_env()`

@@ -41,16 +41,7 @@ bool hg_resolve__arith(const hg_resolver *self, const char *op, const hg_value *
 /** Arithmetic on known numbers, a + b of lists, a | b of dicts; anything else is unknown. */
 hg_value hg_resolve__binary(const hg_resolver *self, TSNode n, int depth);
 
-/** How many alternatives one value holds (an if/elif chain's arms, nested conditionals multiplied
- *  out): past it the value is UNKNOWN with HG_ALT_BUDGET_ORIGIN. The judge reads every combination
- *  of a site's alternatives, so a site's worth of them must stay small. */
-#define HG_ALT_MAX 32
-#define HG_ALT_BUDGET_ORIGIN "more alternatives than hardguard follows (budget: 32 alternatives per value)"
 
-/** One of `n` alternatives (choice.c), `conds[i]` (or NULL) selecting each: nested ALTs are
- *  flattened, their conditions joined; one alternative is itself; past HG_ALT_MAX, UNKNOWN standing
- *  for `at`. */
-hg_value hg_resolve__alt(const hg_resolver *self, TSNode at, const hg_value *alts, const char *const *conds, size_t n);
 /** `x if c else y`: the arm a known condition picks, else an ALT of both. */
 hg_value hg_resolve__conditional(const hg_resolver *self, TSNode n, int depth);
 /** `a or b`: a where known truthy, b where known falsy, else an ALT; `and` is unknown. */

@@ -28,7 +28,7 @@ static hg_value entry(const hg_resolver *self, TSNode n, const hg_value *c, cons
       alts[i] = entry(self, n, &c->items[i], k);
       conds[i] = c->items[i].cond;
     }
-    return hg_resolve__alt(self, n, alts, conds, m);
+    return hg_resolve_alt(self, n, alts, conds, m);
   }
   if (c->kind == HG_VAL_DICT && k->kind == HG_VAL_STR && !strchr(k->text, HG_HOLE) && !k->conditional) {
     for (size_t i = c->n_items; i-- > 0;) {

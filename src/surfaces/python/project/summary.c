@@ -42,8 +42,6 @@ static bool on_return(void *ctx, hg_stmt s) {
   return s.conditional; // an unconditional return ends the function
 }
 
-enum { MAX_RETURN_ARMS = 32 };  // the alternatives several returns may be (as the resolver's HG_ALT_MAX)
-
 // What selects return statement `ret` in function body `body`, as written, for messages: the
 // conditions of the if, elif and else arms around it, the outer first ("a and not b"); NULL when
 // none is, or a loop, a try or a match is around it.
@@ -117,32 +115,23 @@ static bool ends_in_return(TSNode block, int depth) {
 }
 
 // Returns of which every path that does not raise reaches one (`every_path`): the value is the one
-// return, or one of several (an ALT), each named by what selects its return (`sel`), flattened with
-// any alternatives it holds itself. Otherwise, one return on some paths or several: what each may
-// give, none guaranteed, so every item is conditional (it can fall short or weaken, never satisfy).
-static hg_value combine(hg_arena *a, const hg_value *vals, const bool *cond, const char *const *sel, size_t n,
-                        bool every_path, TSNode fn) {
+// return, or one of several (the resolver's alternatives, hg_resolve_alt), each named by what
+// selects its return (`sel`). Otherwise, one return on some paths or several: what each may give,
+// none guaranteed, so every item is conditional (it can fall short or weaken, never satisfy).
+// (r: the function's module's resolver, whose text `first`, its first return, is in.)
+static hg_value combine(const hg_resolver *r, const hg_value *vals, const bool *cond, const char *const *sel, size_t n,
+                        bool every_path, TSNode fn, TSNode first) {
+  hg_arena *a = r->arena;
   if (n == 1 && (!cond[0] || every_path))
     return vals[0];  // the one return, or the one every path that does not raise reaches
   size_t total = 0;
   for (size_t i = 0; i < n; i++)
     total += vals[i].kind == HG_VAL_ALT ? vals[i].n_items : 1;
-  if (n >= 2 && every_path && total <= MAX_RETURN_ARMS) {
-    hg_value *items = hg_arena_alloc(a, total * sizeof(hg_value));
-    size_t k = 0;
-    for (size_t i = 0; i < n; i++) {
-      const hg_value *arms = vals[i].kind == HG_VAL_ALT ? vals[i].items : &vals[i];
-      for (size_t j = 0, m = vals[i].kind == HG_VAL_ALT ? vals[i].n_items : 1; j < m; j++, k++) {
-        items[k] = arms[j];
-        items[k].cond = vals[i].kind != HG_VAL_ALT || !arms[j].cond ? sel[i]
-                        : sel[i] ? hg_arena_printf(a, "%s and %s", sel[i], arms[j].cond)
-                                 : arms[j].cond;
-        items[k].key = NULL;
-        items[k].splat = false;
-      }
-    }
-    return (hg_value){.kind = HG_VAL_ALT, .text = "(one of several returns)", .line = line_of(fn), .items = items,
-                      .n_items = total};
+  if (n >= 2 && every_path && total <= HG_ALT_MAX) {
+    hg_value alt = hg_resolve_alt(r, first, vals, sel, n);
+    alt.text = "(one of several returns)";
+    alt.line = line_of(fn);
+    return alt;
   }
   hg_value_kind kind = HG_VAL_UNKNOWN;
   for (size_t i = 0; i < n; i++)
@@ -259,12 +248,13 @@ static hg_value evaluate_anew(const hg_resolver *r, const hg_module *m, TSNode f
       sel[i] = cond[i] ? hg_project__printf(r->arena, "the return at line %u", line_of(rs.returns.items[i].stmt))
                        : hg_project__printf(r->arena, "none of the returns before line %u",
                                             line_of(rs.returns.items[i].stmt));
+  TSNode first = n ? rs.returns.items[0].stmt : fn;
   free(rs.returns.items);
   if (rs.returns.len > MAX_RETURNS)
     return hg_resolve_unknown(r, call, "a function with more returns than hardguard follows");
   if (n == 0)
     return (hg_value){.kind = HG_VAL_NONE, .text = "None", .line = line_of(fn), .path = hg_project__path(m)};
-  return combine(r->arena, vals, cond, sel, n, every_path, fn);
+  return combine(&fr, vals, cond, sel, n, every_path, fn, first);
 }
 
 // ---- the per-file cache of summaries ------------------------------------------------------------
